@@ -1,0 +1,1 @@
+"""Capability families. Each module exports ``register(registry, ...)``, with no import-time effects."""

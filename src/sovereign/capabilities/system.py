@@ -1,0 +1,108 @@
+"""``system.health``: the device's own vital signs (local, read_only, automatic)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from sovereign.executor import Capability, Effect, Locality, Registry
+
+_NUMBER_OR_NULL = {"type": ["number", "null"]}
+
+RESULT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": [
+        "cpu_temperature_celsius",
+        "load_average_1m",
+        "load_average_5m",
+        "load_average_15m",
+        "cpu_count",
+        "memory_total_bytes",
+        "memory_used_bytes",
+        "memory_used_percent",
+        "disk_total_bytes",
+        "disk_used_bytes",
+        "disk_used_percent",
+        "uptime_seconds",
+    ],
+    "properties": {
+        "cpu_temperature_celsius": _NUMBER_OR_NULL,
+        "load_average_1m": {"type": "number"},
+        "load_average_5m": {"type": "number"},
+        "load_average_15m": {"type": "number"},
+        "cpu_count": {"type": "integer"},
+        "memory_total_bytes": {"type": "integer"},
+        "memory_used_bytes": {"type": "integer"},
+        "memory_used_percent": {"type": "number"},
+        "disk_total_bytes": {"type": "integer"},
+        "disk_used_bytes": {"type": "integer"},
+        "disk_used_percent": {"type": "number"},
+        "uptime_seconds": {"type": "number"},
+    },
+    "additionalProperties": False,
+}
+
+# Sensor names that carry the SoC/CPU temperature, most specific first
+# (Raspberry Pi: cpu_thermal; x86: coretemp / k10temp; generic ACPI last).
+_SENSORS = ("cpu_thermal", "coretemp", "k10temp", "soc_thermal", "acpitz")
+
+
+def cpu_temperature_celsius() -> float | None:
+    """The CPU temperature in °C, or None where the platform exposes none."""
+    reader = getattr(psutil, "sensors_temperatures", None)
+    readings = reader() if reader else {}
+    for sensor in _SENSORS:
+        if readings.get(sensor):
+            return round(readings[sensor][0].current, 1)
+    return None
+
+
+def read_health(disk_path: Path) -> dict[str, Any]:
+    """Collect one health snapshot; units are in the field names (bytes, seconds, °C, %)."""
+    load_1, load_5, load_15 = os.getloadavg()
+    memory = psutil.virtual_memory()
+    disk = psutil.disk_usage(str(disk_path))
+    return {
+        "cpu_temperature_celsius": cpu_temperature_celsius(),
+        "load_average_1m": round(load_1, 2),
+        "load_average_5m": round(load_5, 2),
+        "load_average_15m": round(load_15, 2),
+        "cpu_count": psutil.cpu_count() or 1,
+        "memory_total_bytes": memory.total,
+        "memory_used_bytes": memory.total - memory.available,
+        "memory_used_percent": memory.percent,
+        "disk_total_bytes": disk.total,
+        "disk_used_bytes": disk.used,
+        "disk_used_percent": disk.percent,
+        "uptime_seconds": round(time.time() - psutil.boot_time()),
+    }
+
+
+def register(registry: Registry, *, disk_path: Path = Path("/")) -> None:
+    """Add ``system.health`` v1 to ``registry``; ``disk_path`` is the filesystem reported."""
+
+    async def execute(arguments: dict[str, Any]) -> dict[str, Any]:
+        return await asyncio.to_thread(read_health, disk_path)
+
+    registry.add(
+        Capability(
+            name="system.health",
+            version=1,
+            description=(
+                "Read this device's health: CPU temperature, load averages, memory and "
+                "disk use, uptime. Use it for questions like 'how hot is my device?'."
+            ),
+            arguments_schema={"type": "object", "properties": {}, "additionalProperties": False},
+            result_schema=RESULT_SCHEMA,
+            effect=Effect.READ_ONLY,
+            locality=Locality.LOCAL,
+            execute=execute,
+            timeout_seconds=5.0,
+            max_invocations_per_turn=2,
+        )
+    )

@@ -1,0 +1,20 @@
+"""The ``sovereign`` command line: ``serve``, ``chat``, ``policy``, ``doctor``, ``audit``, ``passwd``.
+
+Each subcommand lives next to what it drives and is attached here.
+"""
+
+from __future__ import annotations
+
+import click
+
+from sovereign import __version__
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="sovereign")
+def main() -> None:
+    """Sovereign: a private household assistant's Conversation Service."""
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,123 @@
+"""The capability contract: one model-proposable action and its bounds (DESIGN §2, RFC-0003)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from .errors import CapabilityDefinitionError
+
+Arguments = Mapping[str, Any]
+Result = dict[str, Any]
+Execute = Callable[[dict[str, Any]], Awaitable[Result]]
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")
+
+
+class Effect(StrEnum):
+    """Whether a capability changes anything."""
+
+    READ_ONLY = "read_only"
+    MUTATING = "mutating"
+
+
+class Locality(StrEnum):
+    """Whether a capability's effect or data crosses the device boundary."""
+
+    LOCAL = "local"
+    EXTERNAL = "external"
+
+
+class Confirmation(StrEnum):
+    """Derived from the classification, never chosen per capability."""
+
+    AUTOMATIC = "automatic"
+    REQUIRED = "required"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Capability:
+    """One action a model may propose and the executor may run (DESIGN §2).
+
+    Raises:
+        CapabilityDefinitionError: at construction, for a bad name, version, schema
+            or bound. Misuse by a developer fails early; nothing a model sends can
+            reach this error.
+    """
+
+    name: str
+    """Dotted lower-case name, e.g. ``web.search``."""
+    version: int
+    """Contract version, 1 or more. ``(name, version)`` is the registry key."""
+    description: str
+    """What the model is told the capability does."""
+    arguments_schema: Mapping[str, Any]
+    """JSON Schema (2020-12) of the arguments object; the model sees it as parameters."""
+    result_schema: Mapping[str, Any]
+    """JSON Schema the result must satisfy at the shape stage."""
+    effect: Effect
+    """read_only or mutating."""
+    locality: Locality
+    """local or external."""
+    execute: Execute = field(repr=False)
+    """``async (arguments: dict) -> dict``; raises CapabilityError for expected failures."""
+    timeout_seconds: float = 10.0
+    """Deadline for the execute stage, in seconds (> 0). Past it: TIMEOUT."""
+    max_result_bytes: int = 65536
+    """Cap on the UTF-8 JSON serialisation of the result, in bytes. Past it: RESULT_TOO_LARGE."""
+    max_invocations_per_turn: int = 1
+    """How many times one turn may execute this capability (>= 1)."""
+    policy_key: str | None = None
+    """Key looked up in the per-request policy mapping; absent or false means deny.
+    ``None``: the capability is not behind any policy switch."""
+    validate_arguments: Callable[[dict[str, Any]], None] | None = field(default=None, repr=False)
+    """Optional check after the schema; raises ValueError with a sentence → INVALID_ARGUMENTS."""
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name):
+            raise CapabilityDefinitionError(f"capability name {self.name!r} is not dotted a.b")
+        if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version < 1:
+            raise CapabilityDefinitionError(f"{self.name}: version must be an int >= 1")
+        for label, schema in (("arguments", self.arguments_schema), ("result", self.result_schema)):
+            _check_schema(self.name, label, schema)
+        if self.arguments_schema.get("type") != "object":
+            raise CapabilityDefinitionError(f"{self.name}: arguments schema must be an object")
+        if not self.timeout_seconds > 0:
+            raise CapabilityDefinitionError(f"{self.name}: timeout_seconds must be > 0")
+        if self.max_result_bytes < 1 or self.max_invocations_per_turn < 1:
+            raise CapabilityDefinitionError(f"{self.name}: bounds must be >= 1")
+        Effect(self.effect)
+        Locality(self.locality)
+
+    @property
+    def confirmation(self) -> Confirmation:
+        """``required`` when external or mutating, else ``automatic`` (structural)."""
+        if self.effect is Effect.MUTATING or self.locality is Locality.EXTERNAL:
+            return Confirmation.REQUIRED
+        return Confirmation.AUTOMATIC
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """``(name, version)``."""
+        return (self.name, self.version)
+
+    def classification(self) -> dict[str, str]:
+        """``{"effect", "locality", "confirmation"}`` as strings, for audit and receipts."""
+        return {
+            "effect": str(self.effect),
+            "locality": str(self.locality),
+            "confirmation": str(self.confirmation),
+        }
+
+
+def _check_schema(name: str, label: str, schema: Mapping[str, Any]) -> None:
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        raise CapabilityDefinitionError(f"{name}: bad {label} schema: {exc.message}") from exc

@@ -1,0 +1,110 @@
+"""Error codes of the capability contract and who each one is for (DESIGN §2).
+
+Every code an :class:`~sovereign.executor.invoke.Outcome` can carry is listed in
+:data:`CODES` with the audit outcome it is recorded as and the HTTP status a
+service uses when the code reaches a client directly. Nothing else in the code
+decides those mappings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Outcome codes of :func:`invoke`; the stage that yields each is in :class:`Stage`."""
+
+    UNKNOWN_CAPABILITY = "UNKNOWN_CAPABILITY"
+    INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
+    POLICY_DISABLED = "POLICY_DISABLED"
+    INVOCATION_LIMIT_REACHED = "INVOCATION_LIMIT_REACHED"
+    CONFIRMATION_REQUIRED = "CONFIRMATION_REQUIRED"
+    INVALID_CONFIRMATION = "INVALID_CONFIRMATION"
+    TIMEOUT = "TIMEOUT"
+    EXECUTION_FAILED = "EXECUTION_FAILED"
+    FETCH_TARGET_REJECTED = "FETCH_TARGET_REJECTED"
+    FETCH_FAILED = "FETCH_FAILED"
+    RESULT_INVALID = "RESULT_INVALID"
+    RESULT_TOO_LARGE = "RESULT_TOO_LARGE"
+
+
+class Stage(StrEnum):
+    """The six stages of :func:`invoke`, in order (DESIGN §2)."""
+
+    RESOLVE = "resolve"
+    VALIDATE = "validate"
+    POLICY = "policy"
+    CONFIRM = "confirm"
+    EXECUTE = "execute"
+    SHAPE = "shape"
+
+
+class OutcomeKind(StrEnum):
+    """What happened to one proposed call, as recorded in the audit log."""
+
+    EXECUTED = "executed"
+    CONFIRMATION_REQUIRED = "confirmation_required"
+    REFUSED = "refused"
+    FAILED = "failed"
+    DENIED = "denied"
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True)
+class CodeInfo:
+    """How one :class:`ErrorCode` is reported: audit outcome and HTTP status."""
+
+    kind: OutcomeKind
+    http_status: int
+    summary: str
+
+
+CODES: dict[ErrorCode, CodeInfo] = {
+    ErrorCode.UNKNOWN_CAPABILITY: CodeInfo(OutcomeKind.REFUSED, 404, "no such capability"),
+    ErrorCode.INVALID_ARGUMENTS: CodeInfo(OutcomeKind.REFUSED, 422, "arguments do not match"),
+    ErrorCode.POLICY_DISABLED: CodeInfo(OutcomeKind.REFUSED, 403, "switched off by policy"),
+    ErrorCode.INVOCATION_LIMIT_REACHED: CodeInfo(
+        OutcomeKind.REFUSED, 429, "too many calls in one turn"
+    ),
+    ErrorCode.CONFIRMATION_REQUIRED: CodeInfo(
+        OutcomeKind.CONFIRMATION_REQUIRED, 409, "needs the household's approval"
+    ),
+    ErrorCode.INVALID_CONFIRMATION: CodeInfo(
+        OutcomeKind.REFUSED, 400, "confirmation token unknown, used, expired or foreign"
+    ),
+    ErrorCode.TIMEOUT: CodeInfo(OutcomeKind.FAILED, 504, "took longer than its deadline"),
+    ErrorCode.EXECUTION_FAILED: CodeInfo(OutcomeKind.FAILED, 502, "failed while running"),
+    ErrorCode.FETCH_TARGET_REJECTED: CodeInfo(
+        OutcomeKind.REFUSED, 403, "destination not allowed"
+    ),
+    ErrorCode.FETCH_FAILED: CodeInfo(OutcomeKind.FAILED, 502, "could not retrieve the page"),
+    ErrorCode.RESULT_INVALID: CodeInfo(OutcomeKind.FAILED, 502, "result has the wrong shape"),
+    ErrorCode.RESULT_TOO_LARGE: CodeInfo(OutcomeKind.FAILED, 502, "result is too large"),
+}
+
+
+class CapabilityError(Exception):
+    """Raised by a capability's ``execute`` for a failure the household should hear about.
+
+    Args:
+        message: one human sentence, shown to the model and the household. It must
+            not contain secrets; it may name the host or service that failed.
+        code: EXECUTION_FAILED (default), FETCH_FAILED or FETCH_TARGET_REJECTED.
+    """
+
+    def __init__(self, message: str, code: ErrorCode = ErrorCode.EXECUTION_FAILED) -> None:
+        if code not in _CAPABILITY_CODES:
+            raise ValueError(f"a capability may not raise {code}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+_CAPABILITY_CODES = frozenset(
+    {ErrorCode.EXECUTION_FAILED, ErrorCode.FETCH_FAILED, ErrorCode.FETCH_TARGET_REJECTED}
+)
+
+
+class CapabilityDefinitionError(ValueError):
+    """A malformed :class:`Capability` or a duplicate registration: developer misuse."""

@@ -1,0 +1,245 @@
+"""``invoke()``: the six stages between a proposed call and its result (DESIGN §2)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from .audit import AuditLog
+from .capability import Capability, Confirmation
+from .confirmation import ConfirmationStore
+from .errors import CODES, CapabilityError, ErrorCode, OutcomeKind, Stage
+from .registry import Registry
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class TurnState:
+    """Per-turn bookkeeping: how often each ``(name, version)`` has executed."""
+
+    executions: Counter[tuple[str, int]] = field(default_factory=Counter)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What ``invoke()`` decided for one proposed call.
+
+    ``kind`` is EXECUTED with ``result`` set, or carries ``error_code`` and a
+    human ``message``. ``stage`` is the last stage reached.
+    """
+
+    name: str
+    version: int
+    stage: Stage
+    kind: OutcomeKind
+    error_code: ErrorCode | None = None
+    message: str = ""
+    result: dict[str, Any] | None = None
+    capability: Capability | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        """True when the call executed and its result passed the shape stage."""
+        return self.kind is OutcomeKind.EXECUTED
+
+
+class _Stop(Exception):
+    """Internal: a stage ends the invocation with an error code."""
+
+    def __init__(self, stage: Stage, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.stage, self.code, self.message = stage, code, message
+
+
+class Executor:
+    """Runs proposed calls against a registry, a confirmation store and an audit log.
+
+    Args:
+        registry: the capabilities that exist.
+        confirmations: the token store; one per process.
+        audit: where outcomes are recorded (``AuditLog(None)`` for none).
+    """
+
+    def __init__(
+        self,
+        registry: Registry,
+        *,
+        confirmations: ConfirmationStore | None = None,
+        audit: AuditLog | None = None,
+    ) -> None:
+        self.registry = registry
+        self.confirmations = confirmations or ConfirmationStore()
+        self.audit = audit or AuditLog(None)
+
+    async def invoke(
+        self,
+        name: str,
+        version: int,
+        arguments: Any,
+        *,
+        policy: Mapping[str, Any],
+        turn_state: TurnState,
+        confirmation_token: str | None = None,
+    ) -> Outcome:
+        """Run one proposed call through six stages; never raises for an expected failure.
+
+        1. resolve ``(name, version)`` → UNKNOWN_CAPABILITY
+        2. validate arguments against ``arguments_schema`` → INVALID_ARGUMENTS
+        3. policy gate: ``policy[policy_key]`` must be true (absent = deny) →
+           POLICY_DISABLED; the per-turn bound → INVOCATION_LIMIT_REACHED.
+           No token is ever issued past a refusal here.
+        4. confirmation gate, for ``required`` capabilities: no token →
+           CONFIRMATION_REQUIRED; a token that does not consume for exactly this
+           call → INVALID_CONFIRMATION
+        5. execute within ``timeout_seconds`` → TIMEOUT, EXECUTION_FAILED,
+           FETCH_FAILED, FETCH_TARGET_REJECTED
+        6. shape: result against ``result_schema`` → RESULT_INVALID, and its JSON
+           within ``max_result_bytes`` → RESULT_TOO_LARGE
+
+        Args:
+            name, version: the proposed capability.
+            arguments: whatever the model proposed (validated here).
+            policy: per-request switches, e.g. ``{"external_enabled": False}``.
+            turn_state: counts executions within the current turn.
+            confirmation_token: the household's approval for exactly this call.
+
+        Returns:
+            An :class:`Outcome`; every outcome is also written to the audit log.
+        """
+        started = time.monotonic()
+        capability = None
+        stage = Stage.RESOLVE
+        try:
+            capability = self._resolve(name, version)
+            stage = Stage.VALIDATE
+            _validate(capability, arguments)
+            stage = Stage.POLICY
+            _check_policy(capability, policy, turn_state)
+            stage = Stage.CONFIRM
+            self._confirm(capability, arguments, confirmation_token)
+            stage = Stage.EXECUTE
+            turn_state.executions[capability.key] += 1
+            result = await _execute(capability, arguments)
+            stage = Stage.SHAPE
+            _shape(capability, result)
+            outcome = Outcome(
+                name, version, stage, OutcomeKind.EXECUTED, result=result, capability=capability
+            )
+        except _Stop as stop:
+            outcome = Outcome(
+                name,
+                version,
+                stop.stage,
+                CODES[stop.code].kind,
+                stop.code,
+                stop.message,
+                capability=capability,
+            )
+        self.audit.record(
+            capability,
+            version=version,
+            stage=outcome.stage,
+            outcome=outcome.kind,
+            error_code=outcome.error_code,
+            duration_seconds=time.monotonic() - started,
+        )
+        return outcome
+
+    def _resolve(self, name: Any, version: Any) -> Capability:
+        capability = None
+        if isinstance(name, str) and isinstance(version, int):
+            capability = self.registry.get(name, version)
+        if capability is None:
+            raise _Stop(Stage.RESOLVE, ErrorCode.UNKNOWN_CAPABILITY, "No such capability.")
+        return capability
+
+    def _confirm(self, capability: Capability, arguments: Any, token: str | None) -> None:
+        if capability.confirmation is Confirmation.AUTOMATIC:
+            return
+        if token is None:
+            raise _Stop(
+                Stage.CONFIRM,
+                ErrorCode.CONFIRMATION_REQUIRED,
+                f"{capability.name} needs the household's approval before it runs.",
+            )
+        if not self.confirmations.consume(token, capability.name, capability.version, arguments):
+            raise _Stop(
+                Stage.CONFIRM,
+                ErrorCode.INVALID_CONFIRMATION,
+                "The confirmation token is unknown, used, expired or for another call.",
+            )
+
+
+def _validate(capability: Capability, arguments: Any) -> None:
+    error = best_match(Draft202012Validator(capability.arguments_schema).iter_errors(arguments))
+    if error is None and capability.validate_arguments is not None:
+        try:
+            capability.validate_arguments(arguments)
+        except ValueError as exc:
+            raise _Stop(Stage.VALIDATE, ErrorCode.INVALID_ARGUMENTS, str(exc)) from exc
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "arguments"
+        raise _Stop(Stage.VALIDATE, ErrorCode.INVALID_ARGUMENTS, f"{where}: {error.message}")
+
+
+def _check_policy(capability: Capability, policy: Mapping[str, Any], turn: TurnState) -> None:
+    key = capability.policy_key
+    if key is not None and policy.get(key) is not True:
+        raise _Stop(
+            Stage.POLICY,
+            ErrorCode.POLICY_DISABLED,
+            f"{capability.name} is switched off by the household's policy ({key}).",
+        )
+    if turn.executions[capability.key] >= capability.max_invocations_per_turn:
+        raise _Stop(
+            Stage.POLICY,
+            ErrorCode.INVOCATION_LIMIT_REACHED,
+            f"{capability.name} may run at most {capability.max_invocations_per_turn} "
+            "time(s) per turn.",
+        )
+
+
+async def _execute(capability: Capability, arguments: dict[str, Any]) -> Any:
+    try:
+        async with asyncio.timeout(capability.timeout_seconds):
+            return await capability.execute(dict(arguments))
+    except TimeoutError as exc:
+        raise _Stop(
+            Stage.EXECUTE,
+            ErrorCode.TIMEOUT,
+            f"{capability.name} did not finish within {capability.timeout_seconds:g} s.",
+        ) from exc
+    except CapabilityError as exc:
+        raise _Stop(Stage.EXECUTE, exc.code, exc.message) from exc
+    except Exception as exc:
+        logger.exception("%s v%d raised", capability.name, capability.version)
+        raise _Stop(
+            Stage.EXECUTE, ErrorCode.EXECUTION_FAILED, f"{capability.name} failed unexpectedly."
+        ) from exc
+
+
+def _shape(capability: Capability, result: Any) -> None:
+    error = best_match(Draft202012Validator(capability.result_schema).iter_errors(result))
+    if error is not None:
+        logger.warning("%s returned a bad result: %s", capability.name, error.message)
+        raise _Stop(
+            Stage.SHAPE, ErrorCode.RESULT_INVALID, f"{capability.name} returned a malformed result."
+        )
+    size = len(json.dumps(result, ensure_ascii=False).encode())
+    if size > capability.max_result_bytes:
+        raise _Stop(
+            Stage.SHAPE,
+            ErrorCode.RESULT_TOO_LARGE,
+            f"{capability.name} returned {size} bytes, over its cap of "
+            f"{capability.max_result_bytes}.",
+        )
