@@ -1,0 +1,1 @@
+"""Model backends behind one interface, :class:`~sovereign.conversation.backends.base.ModelBackend`."""

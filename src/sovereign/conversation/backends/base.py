@@ -1,0 +1,83 @@
+"""The one interface every model backend implements (DESIGN §1, §4).
+
+Messages are OpenAI chat-completions dicts (``role``, ``content``, and for
+assistant tool calls ``tool_calls``; for results ``role: "tool"`` with
+``tool_call_id``). Tools are OpenAI tool definitions whose names are already
+model-safe (``[a-zA-Z0-9_-]``); mapping dotted capability names is the turn
+loop's job, not the backend's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+Message = dict[str, Any]
+ToolDefinition = dict[str, Any]
+TokenSink = Callable[[str], Awaitable[None]]
+"""Receives each piece of streamed answer text as it is generated."""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call the model proposed, normalised.
+
+    ``arguments`` is the parsed object, or ``None`` with ``parse_error`` set when the
+    model wrote something that is not a JSON object (the turn loop turns that into
+    an INVALID_ARGUMENTS outcome and never echoes the raw text back to a server).
+    """
+
+    id: str
+    name: str
+    arguments: dict[str, Any] | None
+    parse_error: str | None = None
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    """A model's reply: prose in ``content`` and/or proposed ``tool_calls``.
+
+    An empty ``content`` with no tool calls means the model chose to answer but
+    has not written the answer yet (schema-constrained mode): the turn loop then
+    asks again with ``tools=None`` to get the prose.
+    """
+
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = field(default_factory=tuple)
+
+
+class ModelUnavailable(Exception):
+    """The model backend cannot be reached or loaded (the service answers 503 MODEL_UNAVAILABLE)."""
+
+
+class ModelError(Exception):
+    """The backend answered, but unusably (a retry may succeed)."""
+
+
+class ModelBackend(Protocol):
+    """Anything that can take a conversation and reply."""
+
+    async def complete(
+        self,
+        messages: list[Message],
+        *,
+        tools: list[ToolDefinition] | None,
+        on_token: TokenSink | None = None,
+    ) -> ModelReply:
+        """Ask the model once.
+
+        Args:
+            messages: the conversation so far (OpenAI chat format).
+            tools: the tools it may propose, or ``None`` to ask for a prose answer
+                only (the final answer, streamed through ``on_token`` when given).
+            on_token: receives answer text as it is generated (prose answers only).
+
+        Returns:
+            A :class:`ModelReply`.
+
+        Raises:
+            ModelUnavailable: the backend is unreachable or its model cannot load.
+            ModelError: the backend answered with something unusable.
+        """
+        ...
