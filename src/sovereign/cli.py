@@ -1,4 +1,6 @@
-"""The ``sovereign`` command line: ``serve``, ``chat``, ``policy``, ``doctor``, ``audit``, ``passwd``.
+"""The ``sovereign`` command line.
+
+Subcommands: ``serve``, ``chat``, ``policy``, ``doctor``, ``audit``, ``passwd``, ``model``.
 
 Each subcommand lives next to what it drives and is attached here.
 """

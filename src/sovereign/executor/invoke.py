@@ -78,8 +78,8 @@ class Executor:
         audit: AuditLog | None = None,
     ) -> None:
         self.registry = registry
-        self.confirmations = confirmations or ConfirmationStore()
-        self.audit = audit or AuditLog(None)
+        self.confirmations = ConfirmationStore() if confirmations is None else confirmations
+        self.audit = AuditLog(None) if audit is None else audit
 
     async def invoke(
         self,

@@ -1,0 +1,48 @@
+"""system.health: local, read_only, automatic; numbers with units in their names."""
+
+from __future__ import annotations
+
+from sovereign.capabilities import system
+from sovereign.executor import Confirmation, Executor, Registry, TurnState
+
+
+async def test_system_health_runs_without_policy_or_confirmation(tmp_path):
+    registry = Registry()
+    system.register(registry, disk_path=tmp_path)
+    capability = registry.get("system.health", 1)
+    assert capability.confirmation is Confirmation.AUTOMATIC
+    assert capability.policy_key is None
+    outcome = await Executor(registry).invoke(
+        "system.health", 1, {}, policy={}, turn_state=TurnState()
+    )
+    assert outcome.ok, outcome.message
+    result = outcome.result
+    assert result["memory_total_bytes"] >= result["memory_used_bytes"] > 0
+    assert 0 <= result["disk_used_percent"] <= 100
+    assert result["uptime_seconds"] > 0
+    assert result["cpu_count"] >= 1
+
+
+async def test_system_health_takes_no_arguments(tmp_path):
+    registry = Registry()
+    system.register(registry, disk_path=tmp_path)
+    outcome = await Executor(registry).invoke(
+        "system.health", 1, {"verbose": True}, policy={}, turn_state=TurnState()
+    )
+    assert outcome.error_code == "INVALID_ARGUMENTS"
+
+
+def test_cpu_temperature_reads_the_first_known_sensor(monkeypatch):
+    class Reading:
+        def __init__(self, current):
+            self.current = current
+
+    monkeypatch.setattr(
+        system.psutil,
+        "sensors_temperatures",
+        lambda: {"acpitz": [Reading(30.0)], "cpu_thermal": [Reading(51.234)]},
+        raising=False,
+    )
+    assert system.cpu_temperature_celsius() == 51.2
+    monkeypatch.setattr(system.psutil, "sensors_temperatures", lambda: {}, raising=False)
+    assert system.cpu_temperature_celsius() is None

@@ -1,0 +1,31 @@
+"""The ``sovereign`` console script."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from sovereign import __version__
+from sovereign.cli import main
+
+
+def test_version_prints_the_package_version():
+    result = CliRunner().invoke(main, ["--version"])
+    assert result.exit_code == 0
+    assert __version__ in result.output
+
+
+def test_help_lists_the_commands():
+    result = CliRunner().invoke(main, ["--help"])
+    assert result.exit_code == 0
+    assert "Usage" in result.output
+
+
+def test_the_module_runs_as_a_program():
+    completed = subprocess.run(
+        [sys.executable, "-m", "sovereign.cli", "--version"],
+        capture_output=True, text=True, check=True,
+    )
+    assert __version__ in completed.stdout
