@@ -1,1 +1,1 @@
-"""Model backends behind one interface, :class:`~sovereign.conversation.backends.base.ModelBackend`."""
+"""Model backends behind one interface, :class:`.base.ModelBackend` (DESIGN §4)."""
