@@ -1,0 +1,117 @@
+"""Reading the household's per-service settings files (pihole.json, home-assistant.json).
+
+These files hold secrets (an app password, an access token), so they are read
+only when private to their owner (mode 0600 or stricter), and nothing read from
+them is ever put into an error message.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+MAX_SETTINGS_BYTES = 65536
+"""Largest settings file read, in bytes; a bigger one is reported as corrupt."""
+
+
+class SettingsError(Exception):
+    """A settings file is unreadable, too open, corrupt or invalid.
+
+    The message is one sentence naming the file and the fix; it never quotes the
+    file's contents.
+    """
+
+
+def read_private_json(path: Path) -> dict[str, Any] | None:
+    """Read a JSON object from a settings file that only its owner may read.
+
+    Args:
+        path: the settings file.
+
+    Returns:
+        The parsed object, or ``None`` when the file does not exist.
+
+    Raises:
+        SettingsError: the file is readable or writable by the group or others
+            (fix: ``chmod 600``), unreadable, over :data:`MAX_SETTINGS_BYTES`,
+            not UTF-8 JSON, or not a JSON object.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SettingsError(f"{path} cannot be read ({exc.strerror}).") from exc
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise SettingsError(f"{path} is not a regular file.")
+        if info.st_mode & 0o077:
+            raise SettingsError(
+                f"{path} holds a secret but other users can access it "
+                f"(mode {stat.S_IMODE(info.st_mode):04o}); run: chmod 600 {path}"
+            )
+        raw = handle.read(MAX_SETTINGS_BYTES + 1)
+    if len(raw) > MAX_SETTINGS_BYTES:
+        raise SettingsError(f"{path} is larger than {MAX_SETTINGS_BYTES} bytes.")
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise SettingsError(f"{path} is not valid JSON.") from exc
+    if not isinstance(value, dict):
+        raise SettingsError(f"{path} must hold a JSON object.")
+    return value
+
+
+def check_base_url(value: Any, *, path: Path, loopback_only: bool) -> str:
+    """Validate a service's base URL from a settings file.
+
+    Args:
+        value: the configured ``base_url``.
+        path: the settings file, named in the error.
+        loopback_only: require a loopback host (127.0.0.0/8, ``::1``, ``localhost``),
+            for services classified as local to this device.
+
+    Returns:
+        The URL without a trailing slash, e.g. ``http://127.0.0.1:8080``.
+
+    Raises:
+        SettingsError: not an http(s) URL with a host; carries a user name or
+            password, a query or a fragment; or not loopback when required.
+    """
+    if not isinstance(value, str) or not value:
+        raise SettingsError(f"{path}: base_url must be a URL such as http://127.0.0.1:8080.")
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname
+        parts.port  # noqa: B018 - raises ValueError for a bad port
+    except ValueError as exc:
+        raise SettingsError(f"{path}: base_url is not a valid URL.") from exc
+    if parts.scheme not in ("http", "https") or not host:
+        raise SettingsError(
+            f"{path}: base_url must start with http:// or https:// and name a host."
+        )
+    if parts.username is not None or parts.password is not None:
+        raise SettingsError(f"{path}: base_url must not carry a user name or password.")
+    if parts.query or parts.fragment:
+        raise SettingsError(f"{path}: base_url must not have a query or fragment.")
+    if loopback_only and not is_loopback_host(host):
+        raise SettingsError(
+            f"{path}: base_url must point at this device (127.0.0.1, ::1 or localhost)."
+        )
+    return value.rstrip("/")
+
+
+def is_loopback_host(host: str) -> bool:
+    """True for ``localhost`` and for loopback IP literals (127.0.0.0/8, ``::1``)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

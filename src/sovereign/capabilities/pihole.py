@@ -1,0 +1,319 @@
+"""``pihole.summary``: the household's ad-blocking totals (local, read_only, automatic).
+
+Backed by Pi-hole v6's REST API on this device (default ``http://127.0.0.1:8080``,
+DESIGN §5; RFC-0006). Only totals leave Pi-hole through this capability, never
+per-client or per-domain query data.
+
+Configuration lives in ``<data>/pihole.json`` (mode 0600)::
+
+    {"password": "<app password>", "base_url": "http://127.0.0.1:8080"}
+
+``base_url`` is optional and must name this device. The password is sent only
+in the body of ``POST /api/auth``; it never reaches the model, a result, a
+message or the audit log. Pi-hole answers with a session id (SID), sent in the
+``X-FTL-SID`` header (never the query string, which servers log) and reused
+across invocations, because Pi-hole holds only a few API sessions at once
+(``webserver.api.max_sessions``). A 401 renews the session once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from sovereign.executor import Capability, CapabilityError, Effect, Locality, Registry
+
+from ._household_http import make_client, request_json
+from ._settings import SettingsError, check_base_url, read_private_json
+
+SETTINGS_FILENAME = "pihole.json"
+DEFAULT_BASE_URL = "http://127.0.0.1:8080"
+SERVICE = "Pi-hole"
+TIMEOUT_SECONDS = 10.0
+"""Deadline of the whole invocation, in seconds."""
+MAX_REPLY_BYTES = 262144
+"""Cap on one Pi-hole response body, in bytes (a summary is about 2 KiB)."""
+
+PERIODS: dict[str, int | None] = {
+    # FTL's in-memory window: /api/stats/summary covers the last 24 hours
+    # (webserver.api.maxHistory, 86400 s by default).
+    "last_24_hours": None,
+    # FTL's long-term database: /api/stats/database/summary?from=&until= (Unix
+    # seconds); it keeps database.maxDBdays of history, 91 days by default.
+    "last_7_days": 7 * 86400,
+    "last_30_days": 30 * 86400,
+}
+"""Each ``period`` value → its span in seconds (None: Pi-hole's live 24-hour window)."""
+
+ARGUMENTS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "period": {
+            "type": "string",
+            "enum": list(PERIODS),
+            "description": (
+                "Time window of the totals: last_24_hours (default, live counters), "
+                "last_7_days or last_30_days (from Pi-hole's long-term database)."
+            ),
+        }
+    },
+    "additionalProperties": False,
+}
+
+RESULT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": [
+        "period",
+        "queries_total",
+        "queries_blocked",
+        "percent_blocked",
+        "domains_on_blocklist",
+        "blocking_status",
+        "retrieved_at",
+    ],
+    "properties": {
+        "period": {"enum": list(PERIODS)},
+        "queries_total": {"type": "integer", "minimum": 0},
+        "queries_blocked": {"type": "integer", "minimum": 0},
+        "percent_blocked": {"type": "number", "minimum": 0, "maximum": 100},
+        "domains_on_blocklist": {"type": ["integer", "null"], "minimum": 0},
+        "blocking_status": {"enum": ["enabled", "disabled", "failed", "unknown"]},
+        "retrieved_at": {"type": "string"},
+    },
+    "additionalProperties": False,
+}
+
+_HOW_TO_CONFIGURE = (
+    "create an app password in Pi-hole's web interface (Settings > Web interface / API) "
+    'and save it as {{"password": "..."}} in {path} with mode 0600'
+)
+
+
+@dataclass(frozen=True)
+class PiholeSettings:
+    """The parsed ``pihole.json``: ``base_url`` and the app ``password`` (hidden from repr)."""
+
+    base_url: str
+    password: str = field(repr=False)
+
+
+def load_settings(data_dir: Path) -> PiholeSettings:
+    """Read ``<data_dir>/pihole.json``.
+
+    Raises:
+        CapabilityError: EXECUTION_FAILED when the file is absent (the message says
+            how to configure Pi-hole), too open, corrupt or invalid.
+    """
+    path = Path(data_dir) / SETTINGS_FILENAME
+    try:
+        raw = read_private_json(path)
+        if raw is None:
+            raise CapabilityError(
+                "Pi-hole is not configured: " + _HOW_TO_CONFIGURE.format(path=path) + "."
+            )
+        password = raw.get("password")
+        if not isinstance(password, str):
+            raise SettingsError(f"{path}: password must be a string.")
+        base_url = check_base_url(
+            raw.get("base_url", DEFAULT_BASE_URL), path=path, loopback_only=True
+        )
+    except SettingsError as exc:
+        raise CapabilityError(f"Pi-hole settings are unusable: {exc}") from exc
+    return PiholeSettings(base_url=base_url, password=password)
+
+
+class PiholeSession:
+    """The Pi-hole session id kept between invocations.
+
+    Holds the SID and a digest of the password it was made with, so a changed
+    password in ``pihole.json`` starts a new session. Not shared between
+    processes; one per registered capability.
+    """
+
+    def __init__(self) -> None:
+        self._sid: str | None = None
+        self._password_digest: bytes | None = None
+        self.logins = 0
+        """How many times this session logged in (for diagnostics and tests)."""
+
+    async def get(
+        self, client: httpx.AsyncClient, settings: PiholeSettings, path: str, **params: Any
+    ) -> dict[str, Any]:
+        """GET ``path`` with the session, logging in first or again after a 401.
+
+        Returns:
+            The JSON object Pi-hole answered with.
+
+        Raises:
+            CapabilityError: login refused, a second 401, a non-200 status, a
+                non-object body, or any transport failure.
+        """
+        if self._sid is None or self._password_digest != _digest(settings.password):
+            await self._login(client, settings)
+        reply = await self._get_once(client, path, params)
+        if reply.status == 401:
+            await self._login(client, settings)
+            reply = await self._get_once(client, path, params)
+        if reply.status == 401:
+            raise CapabilityError("Pi-hole refused a fresh session; try again in a minute.")
+        if reply.status != 200 or not isinstance(reply.body, dict):
+            raise CapabilityError(f"Pi-hole answered {path} with HTTP {reply.status}.")
+        return reply.body
+
+    async def _get_once(self, client: httpx.AsyncClient, path: str, params: dict[str, Any]):
+        headers = {"X-FTL-SID": self._sid} if self._sid else {}
+        return await request_json(
+            client,
+            "GET",
+            path,
+            service=SERVICE,
+            max_bytes=MAX_REPLY_BYTES,
+            headers=headers,
+            params=params,
+        )
+
+    async def _login(self, client: httpx.AsyncClient, settings: PiholeSettings) -> None:
+        self._sid = None
+        reply = await request_json(
+            client,
+            "POST",
+            "/api/auth",
+            service=SERVICE,
+            max_bytes=MAX_REPLY_BYTES,
+            json={"password": settings.password},
+        )
+        self.logins += 1
+        session = reply.body.get("session") if isinstance(reply.body, dict) else None
+        if reply.status == 200 and isinstance(session, dict) and session.get("valid") is True:
+            sid = session.get("sid")
+            # A Pi-hole without a password answers valid with a null SID: no header needed.
+            self._sid = sid if isinstance(sid, str) else ""
+            self._password_digest = _digest(settings.password)
+            return
+        raise CapabilityError(_login_failure(reply.status))
+
+
+def _login_failure(status: int) -> str:
+    if status == 401 or status == 200:
+        return (
+            "Pi-hole rejected the password in pihole.json; create a new app password "
+            "(Settings > Web interface / API) and save it there."
+        )
+    if status == 400:
+        return (
+            "Pi-hole asked for a two-factor code; use an app password in pihole.json, "
+            "which needs none."
+        )
+    if status == 429:
+        return "Pi-hole is rate-limiting logins or has no free API sessions; try again later."
+    return f"Pi-hole answered the login with HTTP {status}."
+
+
+def _digest(password: str) -> bytes:
+    return hashlib.sha256(password.encode()).digest()
+
+
+async def read_summary(
+    session: PiholeSession, settings: PiholeSettings, period: str, *, now: float
+) -> dict[str, Any]:
+    """Collect the totals for ``period`` from Pi-hole.
+
+    Args:
+        session: the reusable Pi-hole session.
+        settings: from :func:`load_settings`.
+        period: a key of :data:`PERIODS`.
+        now: the current time in Unix seconds (end of a database window).
+
+    Returns:
+        A result matching :data:`RESULT_SCHEMA`.
+
+    Raises:
+        CapabilityError: Pi-hole unreachable, login refused, or an unexpected reply.
+    """
+    async with make_client(settings.base_url, timeout_seconds=TIMEOUT_SECONDS - 1) as client:
+        live = await session.get(client, settings, "/api/stats/summary")
+        blocking = await session.get(client, settings, "/api/dns/blocking")
+        span = PERIODS[period]
+        if span is None:
+            total = _count(live, "queries", "total")
+            blocked = _count(live, "queries", "blocked")
+        else:
+            stored = await session.get(
+                client,
+                settings,
+                "/api/stats/database/summary",
+                **{"from": int(now) - span, "until": int(now)},
+            )
+            total = _count(stored, "sum_queries")
+            blocked = _count(stored, "sum_blocked")
+    gravity = live.get("gravity")
+    listed = gravity.get("domains_being_blocked") if isinstance(gravity, dict) else None
+    status = blocking.get("blocking")
+    return {
+        "period": period,
+        "queries_total": total,
+        "queries_blocked": min(blocked, total),
+        "percent_blocked": round(100 * min(blocked, total) / total, 1) if total else 0.0,
+        "domains_on_blocklist": listed if _is_count(listed) else None,
+        "blocking_status": status if status in ("enabled", "disabled", "failed") else "unknown",
+        "retrieved_at": datetime.fromtimestamp(now, UTC).isoformat(timespec="seconds"),
+    }
+
+
+def _count(body: dict[str, Any], *keys: str) -> int:
+    value: Any = body
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    if not _is_count(value):
+        raise CapabilityError(f"Pi-hole's reply lacks {'.'.join(keys)}; is this Pi-hole v6?")
+    return value
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def register(registry: Registry, *, data_dir: Path) -> PiholeSession:
+    """Add ``pihole.summary`` v1 to ``registry``.
+
+    Args:
+        registry: where to register.
+        data_dir: the service's data directory; ``pihole.json`` is read from it
+            on every invocation, so a changed password needs no restart.
+
+    Returns:
+        The :class:`PiholeSession` the capability reuses between invocations.
+    """
+    session = PiholeSession()
+
+    async def execute(arguments: dict[str, Any]) -> dict[str, Any]:
+        settings = load_settings(data_dir)
+        period = arguments.get("period", "last_24_hours")
+        return await read_summary(session, settings, period, now=time.time())
+
+    registry.add(
+        Capability(
+            name="pihole.summary",
+            version=1,
+            description=(
+                "Read Pi-hole's network-wide ad-blocking totals: DNS queries, how many were "
+                "blocked and what percentage, domains on the blocklist and whether blocking "
+                "is on. Totals only, never per-device or per-domain data."
+            ),
+            arguments_schema=ARGUMENTS_SCHEMA,
+            result_schema=RESULT_SCHEMA,
+            effect=Effect.READ_ONLY,
+            locality=Locality.LOCAL,
+            execute=execute,
+            timeout_seconds=TIMEOUT_SECONDS,
+            max_result_bytes=4096,
+            max_invocations_per_turn=2,
+        )
+    )
+    return session

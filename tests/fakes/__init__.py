@@ -1,0 +1,1 @@
+"""Fake household services on 127.0.0.1, built from their documented response shapes."""
