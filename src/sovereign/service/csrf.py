@@ -1,0 +1,49 @@
+"""Pure-ASGI CSRF middleware: the session's token must come back in ``X-CSRF-Token``.
+
+Applies to every request that needs a session (see
+:func:`~sovereign.service.session_auth.requires_session`), whatever its method:
+GET of /conversation/policy included. Missing or wrong → 403 ``CSRF_FAILED``.
+Runs inside :class:`~sovereign.service.session_auth.SessionAuthMiddleware`.
+"""
+
+from __future__ import annotations
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .errors import error_response
+from .session_auth import requires_session, session_of
+
+CSRF_HEADER = "X-CSRF-Token"
+_HEADER_KEY = CSRF_HEADER.lower().encode()
+
+
+def header_value(scope: Scope, key: bytes) -> str | None:
+    """The first value of request header ``key`` (lower-case bytes), or ``None``."""
+    for name, value in scope.get("headers", ()):
+        if name == key:
+            return value.decode("latin-1")
+    return None
+
+
+class CSRFMiddleware:
+    """Refuse guarded requests whose ``X-CSRF-Token`` does not match their session.
+
+    Args:
+        app: the wrapped ASGI app.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not requires_session(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        session = session_of(scope)
+        if session is None or not session.csrf_matches(header_value(scope, _HEADER_KEY)):
+            response = error_response(
+                403, "CSRF_FAILED", f"The {CSRF_HEADER} header is missing or wrong."
+            )
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

@@ -1,0 +1,103 @@
+"""The one error envelope every failure leaves the service in (DESIGN §4).
+
+``{"error": {"code": "UPPER_SNAKE", "message": "human sentence"}}``. Routes raise
+:class:`ServiceError`; middleware answers with :func:`error_response`; the
+handlers installed by :func:`install_error_handlers` turn everything else
+(validation failures, unknown routes, wrong methods, bugs) into the same shape,
+so bad input never falls through to a bare 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import JSONResponse
+
+logger = logging.getLogger(__name__)
+
+_STATUS_CODES = {
+    400: "BAD_REQUEST",
+    401: "NOT_SIGNED_IN",
+    403: "FORBIDDEN",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    413: "REQUEST_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+}
+
+
+class ServiceError(Exception):
+    """A failure with an HTTP status, a machine code and one human sentence.
+
+    Args:
+        status: HTTP status (4xx for the caller's mistakes, 5xx for ours or a backend's).
+        code: UPPER_SNAKE code, e.g. ``INVALID_CONFIRMATION``.
+        message: one sentence for a person; never secrets.
+        headers: extra response headers (e.g. ``Retry-After``).
+    """
+
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+        self.headers = headers or {}
+
+
+def envelope(code: str, message: str) -> dict[str, Any]:
+    """``{"error": {"code": code, "message": message}}``."""
+    return {"error": {"code": code, "message": message}}
+
+
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """A JSON response holding the envelope; also usable as an ASGI app by middleware."""
+    return JSONResponse(envelope(code, message), status_code=status, headers=headers)
+
+
+def describe_validation_error(exc: RequestValidationError) -> tuple[str, str]:
+    """``(code, sentence)`` for a request body or query that failed validation."""
+    errors = exc.errors()
+    first = errors[0] if errors else {}
+    if first.get("type") == "json_invalid":
+        return "MALFORMED_JSON", "The request body is not valid JSON."
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
+    message = str(first.get("msg", "is invalid")).removeprefix("Value error, ")
+    return "INVALID_REQUEST", f"{where}: {message}"
+
+
+async def _service_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ServiceError)
+    return error_response(exc.status, exc.code, exc.message, exc.headers)
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    code, message = describe_validation_error(exc)
+    status = 400 if code == "MALFORMED_JSON" else 422
+    return error_response(status, code, message)
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _STATUS_CODES.get(exc.status_code, "HTTP_ERROR")
+    message = exc.detail if isinstance(exc.detail, str) else "The request was not accepted."
+    return error_response(exc.status_code, code, message, dict(exc.headers or {}))
+
+
+async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    logger.exception("unhandled error on %s %s", request.method, request.url.path)
+    return error_response(500, "INTERNAL_ERROR", "Something went wrong inside the service.")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Route every exception type through the envelope (one lookup by class, like Starlette)."""
+    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)

@@ -1,0 +1,145 @@
+"""The household owner's account: one password, hashed with argon2 (console-auth).
+
+The hash lives in ``<data>/console-auth.json`` (mode 0600), read fresh on each
+check so that ``sovereign passwd`` takes effect in a running service. Until a
+password exists the service holds a one-time setup token; whoever presents it
+first sets the password (``POST /api/v1/auth/setup``).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import secrets
+import threading
+import time
+from pathlib import Path
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from .atomic import write_json_atomic
+
+OWNER_FILENAME = "console-auth.json"
+MIN_PASSWORD_LENGTH = 8
+MAX_PASSWORD_LENGTH = 1024
+
+
+class PasswordRejected(ValueError):
+    """The proposed password does not meet the rules; the message says which."""
+
+
+def check_password_rules(password: str) -> None:
+    """Raise :class:`PasswordRejected` unless 8 to 1024 characters, not all whitespace."""
+    if len(password) < MIN_PASSWORD_LENGTH or not password.strip():
+        raise PasswordRejected(f"The password needs at least {MIN_PASSWORD_LENGTH} characters.")
+    if len(password) > MAX_PASSWORD_LENGTH:
+        raise PasswordRejected(f"The password may have at most {MAX_PASSWORD_LENGTH} characters.")
+
+
+class OwnerAccount:
+    """Reads, sets and verifies the owner's password.
+
+    Args:
+        data_dir: the service's data directory.
+        hasher: an argon2 ``PasswordHasher`` (default parameters of argon2-cffi:
+            argon2id, 64 MiB, 3 passes); tests pass a cheaper one.
+    """
+
+    def __init__(self, data_dir: Path, hasher: PasswordHasher | None = None) -> None:
+        self.path = Path(data_dir) / OWNER_FILENAME
+        self.hasher = hasher or PasswordHasher()
+        self._lock = threading.Lock()
+        self._setup_token: str | None = None
+
+    def _stored_hash(self) -> str | None:
+        try:
+            record = json.loads(self.path.read_text())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):
+            return ""  # present but unusable: nobody can sign in, nobody can re-run setup
+        value = record.get("password_hash") if isinstance(record, dict) else None
+        return value if isinstance(value, str) else ""
+
+    def is_set_up(self) -> bool:
+        """True once a password file exists (even an unreadable one: setup never overwrites)."""
+        return self._stored_hash() is not None
+
+    def setup_token(self) -> str | None:
+        """The one-time setup token while no password exists, else ``None``."""
+        with self._lock:
+            if self.is_set_up():
+                self._setup_token = None
+            elif self._setup_token is None:
+                self._setup_token = secrets.token_urlsafe(24)
+            return self._setup_token
+
+    def complete_setup(self, token: str, password: str) -> bool:
+        """Set the first password if ``token`` is the current setup token.
+
+        Returns:
+            True when the password was set; False for a wrong token, or when a
+            password already exists (exactly one of two racing setups wins).
+
+        Raises:
+            PasswordRejected: the password breaks :func:`check_password_rules`.
+        """
+        check_password_rules(password)
+        expected = self.setup_token()
+        if expected is None or not hmac.compare_digest(token.encode(), expected.encode()):
+            return False
+        record = self._record(password)
+        with self._lock:
+            if self._setup_token != expected:
+                return False
+            try:
+                write_json_atomic(self.path, record, exclusive=True)
+            except FileExistsError:
+                return False
+            self._setup_token = None
+        return True
+
+    def set_password(self, password: str) -> None:
+        """Replace (or create) the password, as ``sovereign passwd`` does.
+
+        Raises:
+            PasswordRejected: the password breaks the rules.
+            OSError: the file cannot be written (the old one is untouched).
+        """
+        check_password_rules(password)
+        write_json_atomic(self.path, self._record(password))
+
+    def verify(self, password: str) -> bool:
+        """True when ``password`` matches the stored hash; False otherwise or when none is set.
+
+        CPU-bound (tens of milliseconds): call it from a worker thread.
+        """
+        stored = self._stored_hash()
+        if not stored:
+            return False
+        try:
+            self.hasher.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            return False
+        if self.hasher.check_needs_rehash(stored):
+            self.set_password(password)
+        return True
+
+    def generation(self) -> int:
+        """Changes whenever the password file is replaced (its modification time, ns).
+
+        Sessions remember the generation they were opened under, so changing the
+        password signs every other session out. 0 when there is no file.
+        """
+        try:
+            return os.stat(self.path).st_mtime_ns
+        except OSError:
+            return 0
+
+    def _record(self, password: str) -> dict[str, str]:
+        return {
+            "password_hash": self.hasher.hash(password),
+            "set_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }

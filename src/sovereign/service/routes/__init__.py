@@ -1,0 +1,1 @@
+"""HTTP routes of the Conversation Service, one module per area."""

@@ -1,0 +1,150 @@
+"""console-auth routes: sign-in state, first-run setup, sign-in, sign-out.
+
+``/state``, ``/setup`` and ``/login`` need no session (and so no CSRF token);
+``/logout`` needs both, like every other ``/api/v1/`` route.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import ServiceError
+from ..owner import MAX_PASSWORD_LENGTH, PasswordRejected
+from ..session_auth import session_of
+from ..sessions import COOKIE_NAME, Session
+from ..state import Services, services
+
+router = APIRouter(prefix="/api/v1/auth", tags=["console-auth"])
+Deps = Annotated[Services, Depends(services)]
+
+
+class AuthState(BaseModel):
+    """What a freshly loaded Console page needs to know."""
+
+    setup_required: bool
+    signed_in: bool
+    csrf_token: str | None
+
+
+class SignedIn(BaseModel):
+    """The CSRF token to send back in ``X-CSRF-Token`` on every later request."""
+
+    csrf_token: str
+
+
+class SetupRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    setup_token: str = Field(min_length=1, max_length=256)
+    password: str = Field(max_length=MAX_PASSWORD_LENGTH)
+
+
+class LoginRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    password: str = Field(max_length=MAX_PASSWORD_LENGTH)
+
+
+@router.get("/state")
+async def auth_state(request: Request, deps: Deps) -> AuthState:
+    """Whether setup is needed, whether this browser is signed in, and its CSRF token."""
+    session = session_of(request.scope)
+    return AuthState(
+        setup_required=not deps.owner.is_set_up(),
+        signed_in=session is not None,
+        csrf_token=session.csrf_token if session else None,
+    )
+
+
+@router.post("/setup")
+async def setup(body: SetupRequest, request: Request, response: Response, deps: Deps) -> SignedIn:
+    """Set the first password with the one-time setup token, and sign in.
+
+    Errors: 409 ALREADY_SET_UP, 403 INVALID_SETUP_TOKEN, 422 WEAK_PASSWORD,
+    429 TOO_MANY_ATTEMPTS.
+    """
+    address = _client_address(request)
+    if deps.owner.is_set_up():
+        raise ServiceError(409, "ALREADY_SET_UP", "A password is already set; sign in instead.")
+    async with deps.password_lock:
+        _check_throttle(deps, address)
+        try:
+            done = await asyncio.to_thread(
+                deps.owner.complete_setup, body.setup_token, body.password
+            )
+        except PasswordRejected as exc:
+            raise ServiceError(422, "WEAK_PASSWORD", str(exc)) from exc
+    if not done:
+        deps.throttle.failed(address)
+        raise ServiceError(403, "INVALID_SETUP_TOKEN", "The setup link is not valid (any more).")
+    return _sign_in(deps, request, response, address)
+
+
+@router.post("/login")
+async def login(body: LoginRequest, request: Request, response: Response, deps: Deps) -> SignedIn:
+    """Sign in with the owner's password.
+
+    Errors: 401 BAD_CREDENTIALS, 409 SETUP_REQUIRED, 429 TOO_MANY_ATTEMPTS
+    (with ``Retry-After`` in seconds).
+    """
+    address = _client_address(request)
+    if not deps.owner.is_set_up():
+        raise ServiceError(409, "SETUP_REQUIRED", "No password is set yet; use the setup link.")
+    async with deps.password_lock:
+        _check_throttle(deps, address)
+        valid = await asyncio.to_thread(deps.owner.verify, body.password)
+    if not valid:
+        deps.throttle.failed(address)
+        raise ServiceError(401, "BAD_CREDENTIALS", "That password is not right.")
+    return _sign_in(deps, request, response, address)
+
+
+@router.post("/logout", status_code=204)
+async def logout(request: Request, deps: Deps) -> Response:
+    """End this session on the server and clear its cookie."""
+    session = session_of(request.scope)
+    if session is not None:
+        deps.sessions.end(session.id)
+    response = Response(status_code=204)
+    response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="strict")
+    return response
+
+
+def _client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _check_throttle(deps: Services, address: str) -> None:
+    wait = deps.throttle.retry_after(address)
+    if wait > 0:
+        seconds = int(wait) + 1
+        raise ServiceError(
+            429,
+            "TOO_MANY_ATTEMPTS",
+            f"Too many failed attempts; try again in {seconds} seconds.",
+            {"Retry-After": str(seconds)},
+        )
+
+
+def _sign_in(deps: Services, request: Request, response: Response, address: str) -> SignedIn:
+    deps.throttle.succeeded(address)
+    previous = session_of(request.scope)
+    if previous is not None:
+        deps.sessions.end(previous.id)
+    session = deps.sessions.open()
+    _set_cookie(response, session, secure=request.url.scheme == "https", deps=deps)
+    return SignedIn(csrf_token=session.csrf_token)
+
+
+def _set_cookie(response: Response, session: Session, *, secure: bool, deps: Services) -> None:
+    response.set_cookie(
+        COOKIE_NAME,
+        session.id,
+        max_age=int(deps.sessions.absolute_seconds),
+        path="/",
+        secure=secure,
+        httponly=True,
+        samesite="strict",
+    )

@@ -1,0 +1,39 @@
+"""Operations routes: ``/healthz`` for the service itself and the audit summary."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query
+
+from sovereign import __version__
+
+from ..audit_summary import MAX_DAYS, audit_path, summarize
+from ..errors import ServiceError
+from ..state import Services, services
+
+router = APIRouter(tags=["operations"])
+Deps = Annotated[Services, Depends(services)]
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    """``{"status": "ok", "version": ...}`` while the service answers; needs no sign-in."""
+    return {"status": "ok", "version": __version__}
+
+
+@router.get("/api/v1/audit/summary")
+async def audit_summary(
+    deps: Deps, days: Annotated[int, Query(ge=1, le=MAX_DAYS)] = 7
+) -> dict[str, Any]:
+    """Counts per capability and outcome over the last ``days`` days (default 7).
+
+    See :func:`sovereign.service.audit_summary.summarize` for the shape. Errors:
+    422 INVALID_REQUEST for ``days`` outside 1..3650; 503 AUDIT_UNREADABLE when
+    the audit file exists but cannot be read.
+    """
+    try:
+        return await asyncio.to_thread(summarize, audit_path(deps.settings.data_dir), days=days)
+    except OSError as exc:
+        raise ServiceError(503, "AUDIT_UNREADABLE", "The audit log cannot be read.") from exc

@@ -1,0 +1,43 @@
+"""The objects one running service shares between requests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import Request
+
+from .owner import OwnerAccount
+from .policy import PolicyStore
+from .sessions import SessionStore
+from .settings import Settings
+from .throttle import SignInThrottle
+
+
+@dataclass
+class Services:
+    """Everything the routes need, built once by ``create_app``.
+
+    Attributes:
+        turn_policy: returns the per-request policy mapping, read fresh each call
+            (web search from the policy file, Home Assistant's key from its own file).
+        turns: the conversation's turn loop (``TurnLoop``).
+    """
+
+    settings: Settings
+    owner: OwnerAccount
+    sessions: SessionStore
+    throttle: SignInThrottle
+    policy: PolicyStore
+    turn_policy: Callable[[], Mapping[str, bool]]
+    turns: Any
+    password_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while argon2 runs (64 MiB per hash): one hash at a time, and the
+    throttle is checked under it so parallel guesses cannot slip past."""
+
+
+def services(request: Request) -> Services:
+    """FastAPI dependency: the app's :class:`Services`."""
+    return request.app.state.services

@@ -1,0 +1,75 @@
+"""Server-sent events for a streamed turn (DESIGN §4, issue: streaming).
+
+With ``Accept: text/event-stream``, POST /message answers with ``token`` events
+(``{"text": piece}``), then exactly one ``result`` event holding the same object
+as the plain response, or one ``error`` event holding the error envelope.
+The turn runs to its end even when the browser goes away, so an approval that
+has started executing is never cut off half-way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from starlette.responses import StreamingResponse
+
+from .errors import ServiceError, envelope
+
+logger = logging.getLogger(__name__)
+
+TokenSink = Callable[[str], Awaitable[None]]
+Turn = Callable[[TokenSink | None], Awaitable[dict[str, Any]]]
+_running: set[asyncio.Task[None]] = set()
+
+
+def wants_event_stream(accept: str | None) -> bool:
+    """True when the ``Accept`` header asks for ``text/event-stream``."""
+    return accept is not None and "text/event-stream" in accept.lower()
+
+
+def format_event(event: str, data: Any) -> bytes:
+    """One SSE frame: ``event: <name>`` and a single-line JSON ``data:``."""
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return f"event: {event}\ndata: {payload}\n\n".encode()
+
+
+def event_stream(turn: Turn) -> StreamingResponse:
+    """Run ``turn(on_token)`` and stream what it produces as SSE.
+
+    Args:
+        turn: runs the turn, calling ``on_token`` for each piece of answer text,
+            and returns the wire object; raises :class:`ServiceError` for a
+            failure the client should see.
+    """
+    queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
+
+    async def on_token(text: str) -> None:
+        await queue.put(("token", {"text": text}))
+
+    async def drive() -> None:
+        try:
+            await queue.put(("result", await turn(on_token)))
+        except ServiceError as exc:
+            await queue.put(("error", envelope(exc.code, exc.message)))
+        except Exception:
+            logger.exception("streamed turn failed")
+            await queue.put(("error", envelope("INTERNAL_ERROR", "The turn failed unexpectedly.")))
+        finally:
+            await queue.put(None)
+
+    async def frames() -> AsyncIterator[bytes]:
+        task = asyncio.create_task(drive())
+        _running.add(task)
+        task.add_done_callback(_running.discard)
+        while (item := await queue.get()) is not None:
+            yield format_event(*item)
+
+    return StreamingResponse(
+        frames(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
