@@ -1,0 +1,116 @@
+// The Console's only door to the service: JSON requests with the CSRF header,
+// and the streamed conversation answer (server-sent events over a POST).
+
+import { describeFailure } from "./present.js";
+import { SseParser } from "./sse.js";
+
+const API = "/api/v1";
+
+/** A failed request: HTTP status (0 when unreachable), the service's code and sentence. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Holds the CSRF token for the signed-in session; cleared at sign-out. */
+export const session = { csrfToken: null };
+
+function headers(extra) {
+  const result = { Accept: "application/json", ...extra };
+  if (session.csrfToken) result["X-CSRF-Token"] = session.csrfToken;
+  return result;
+}
+
+async function failure(response) {
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  const code = (body && body.error && body.error.code) || `HTTP_${response.status}`;
+  return new ApiError(response.status, code, describeFailure(response.status, body));
+}
+
+async function send(path, init) {
+  try {
+    return await fetch(API + path, { credentials: "same-origin", ...init });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError(0, "UNREACHABLE", describeFailure(0, null));
+  }
+}
+
+/**
+ * One JSON request. Returns the parsed body (null for 204).
+ * Throws ApiError for any non-2xx answer or an unreachable service.
+ */
+export async function request(method, path, body) {
+  const init = { method, headers: headers() };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await send(path, init);
+  if (!response.ok) throw await failure(response);
+  return response.status === 204 ? null : response.json();
+}
+
+/**
+ * POST a conversation request and stream the answer.
+ *
+ * payload: {message, history} or {confirmation: {token, approve, reason?}}.
+ * onToken(text) receives each streamed piece of answer text.
+ * signal: an AbortSignal (sign-out cancels the stream).
+ * Resolves with the final response object ({text, pending_confirmation,
+ * citations, receipts}); rejects with ApiError (an `event: error` frame or a
+ * non-2xx answer). A service that answers plain JSON instead of a stream is
+ * accepted as well.
+ */
+export async function converse(payload, onToken, signal) {
+  const response = await send("/conversation/message", {
+    method: "POST",
+    headers: headers({ "Content-Type": "application/json", Accept: "text/event-stream" }),
+    body: JSON.stringify(payload),
+    signal,
+  });
+  if (!response.ok) throw await failure(response);
+  const type = response.headers.get("Content-Type") || "";
+  if (!type.startsWith("text/event-stream")) return response.json();
+  return readStream(response.body, onToken);
+}
+
+async function readStream(body, onToken) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parser = new SseParser();
+  for (;;) {
+    const { value, done } = await reader.read();
+    const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+    for (const frame of parser.feed(done ? `${text}\n\n` : text)) {
+      const result = handleFrame(frame, onToken);
+      if (result) {
+        reader.cancel().catch(() => {});
+        return result;
+      }
+    }
+    if (done) throw new ApiError(0, "STREAM_ENDED", "The answer stopped before it was complete.");
+  }
+}
+
+function handleFrame(frame, onToken) {
+  const data = JSON.parse(frame.data);
+  if (frame.event === "token") {
+    onToken(data.text || "");
+    return null;
+  }
+  if (frame.event === "result") return data;
+  if (frame.event === "error") {
+    const error = data.error || {};
+    throw new ApiError(200, error.code || "ERROR", error.message || describeFailure(500, null));
+  }
+  return null;
+}

@@ -1,0 +1,113 @@
+// The confirmation card: the literal request awaiting the household's decision.
+
+import { el } from "./dom.js";
+import {
+  argumentEntries,
+  confirmationSentence,
+  formatCountdown,
+} from "./present.js";
+
+const TICK_MS = 250;
+const REASON_MAX = 200;
+
+/**
+ * A card for one pending confirmation (the service's `pending_confirmation`).
+ *
+ * pending: {token, capability, version, arguments, expires_in_seconds}.
+ * onDecide({approve, reason}) is called once when Deny or Approve is pressed
+ * before expiry; onExpire() once when the countdown reaches zero first.
+ * `element` is the card to put on the page; `stop()` ends the countdown.
+ */
+export class ConfirmationCard {
+  constructor(pending, { onDecide, onExpire, now = () => performance.now() }) {
+    this.pending = pending;
+    this.onDecide = onDecide;
+    this.onExpire = onExpire;
+    this.now = now;
+    this.deadline = now() + Math.max(0, Number(pending.expires_in_seconds) || 0) * 1000;
+    this.settled = false;
+    this.element = this.build();
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+    this.tick();
+  }
+
+  build() {
+    const { capability, arguments: args } = this.pending;
+    const id = `card-${Math.random().toString(36).slice(2)}`;
+    this.countdown = el("p", { className: "countdown", role: "timer", "aria-live": "off" });
+    this.reason = el("input", {
+      id: `${id}-reason`, className: "deny-reason", type: "text", maxlength: REASON_MAX,
+      autocomplete: "off",
+    });
+    this.denyButton = el("button", { type: "button", className: "deny-button" }, "Deny");
+    this.approveButton = el("button", { type: "button", className: "approve-button primary" },
+      "Approve");
+    this.denyButton.addEventListener("click", () => this.decide(false));
+    this.approveButton.addEventListener("click", () => this.decide(true));
+    this.actions = el("div", { className: "card-actions" },
+      el("label", { for: `${id}-reason` }, "Reason for denying (optional)"), this.reason,
+      el("div", { className: "card-buttons" }, this.denyButton, this.approveButton));
+    return el("section", {
+      className: "confirmation-card", "aria-labelledby": `${id}-title`, tabindex: "-1",
+    },
+    el("h3", { id: `${id}-title` }, "Approve this request?"),
+    el("p", { className: "card-capability" }, "Capability: ",
+      el("code", { className: "capability-name" }, capability)),
+    argumentList(args),
+    el("p", { className: "card-sentence" }, confirmationSentence(capability, args)),
+    this.countdown,
+    this.actions);
+  }
+
+  secondsLeft() {
+    return (this.deadline - this.now()) / 1000;
+  }
+
+  tick() {
+    if (this.settled) return;
+    const left = this.secondsLeft();
+    if (left <= 0) {
+      this.expire();
+      return;
+    }
+    this.countdown.textContent = `Expires in ${formatCountdown(left)}`;
+  }
+
+  decide(approve) {
+    if (this.settled) return;
+    if (this.secondsLeft() <= 0) {
+      this.expire();
+      return;
+    }
+    this.stop();
+    this.denyButton.disabled = true;
+    this.approveButton.disabled = true;
+    this.reason.disabled = true;
+    const reason = approve ? "" : this.reason.value.trim();
+    this.onDecide({ approve, reason });
+  }
+
+  expire() {
+    this.stop();
+    this.element.classList.add("expired");
+    this.countdown.textContent =
+      "This request expired, so nothing was sent. Ask again if you still want it.";
+    this.countdown.setAttribute("role", "status");
+    this.actions.remove();
+    this.onExpire();
+  }
+
+  stop() {
+    this.settled = true;
+    clearInterval(this.timer);
+  }
+}
+
+function argumentList(args) {
+  const list = el("dl", { className: "card-arguments" });
+  for (const [name, literal] of argumentEntries(args)) {
+    list.append(el("dt", {}, name), el("dd", {}, el("code", { className: "argument-value" },
+      literal)));
+  }
+  return list;
+}

@@ -1,0 +1,231 @@
+// The conversation: composer, streamed answers, the confirmation card,
+// citations and receipts. The history lives here, in the page only, and is
+// sent with each new message (DESIGN §4).
+
+import { converse } from "./api.js";
+import { ConfirmationCard } from "./card.js";
+import { byId, el } from "./dom.js";
+import {
+  argumentEntries,
+  citationEntries,
+  fetchRequestMessage,
+  receiptSummary,
+} from "./present.js";
+
+/**
+ * Chat controller bound to the page's #transcript, #composer and #card-slot.
+ * onUnauthorized(error) is called when the service says the session ended.
+ */
+export class Chat {
+  constructor({ onUnauthorized }) {
+    this.onUnauthorized = onUnauthorized;
+    this.transcript = byId("transcript");
+    this.thinking = byId("thinking");
+    this.cardSlot = byId("card-slot");
+    this.input = byId("composer-input");
+    this.sendButton = byId("composer-send");
+    this.error = byId("composer-error");
+    this.history = [];
+    this.turn = null;
+    this.card = null;
+    this.controller = null;
+    byId("composer").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.submitComposer();
+    });
+    this.input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        this.submitComposer();
+      }
+    });
+  }
+
+  submitComposer() {
+    if (this.send(this.input.value)) this.input.value = "";
+  }
+
+  /** Start a new turn with this message; false when empty or a turn is in progress. */
+  send(text) {
+    const message = text.trim();
+    if (this.turn) {
+      this.error.textContent = "Answer the request above (or wait for the answer) first.";
+      return false;
+    }
+    if (!message) return false;
+    this.error.textContent = "";
+    this.cardSlot.replaceChildren();
+    this.transcript.append(el("li", { className: "message user" },
+      el("p", { className: "prose" }, message)));
+    this.turn = { message, calls: [], texts: [] };
+    this.run({ message, history: this.history.slice() });
+    return true;
+  }
+
+  async run(payload) {
+    this.setBusy(true);
+    const bubble = { element: null, prose: null };
+    this.controller = new AbortController();
+    try {
+      const result = await converse(payload, (piece) => this.stream(bubble, piece),
+        this.controller.signal);
+      this.showResult(bubble, result);
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      this.fail(bubble, error);
+    } finally {
+      this.thinking.hidden = true;
+    }
+  }
+
+  stream(bubble, piece) {
+    this.thinking.hidden = true;
+    this.ensureBubble(bubble).prose.textContent += piece;
+  }
+
+  ensureBubble(bubble) {
+    if (!bubble.element) {
+      bubble.prose = el("p", { className: "prose" });
+      bubble.element = el("li", { className: "message assistant" }, bubble.prose);
+      this.transcript.append(bubble.element);
+    }
+    return bubble;
+  }
+
+  showResult(bubble, result) {
+    const text = result.text || "";
+    if (text || !result.pending_confirmation) {
+      const { element, prose } = this.ensureBubble(bubble);
+      prose.textContent = text;
+      this.turn.texts.push(text);
+      const citations = citationEntries(result.citations);
+      if (citations.length) element.append(this.citationList(citations));
+      element.append(receiptList(result.receipts, this.turn.calls, result.citations || []));
+    }
+    if (result.pending_confirmation) this.showCard(result.pending_confirmation);
+    else this.finishTurn();
+  }
+
+  fail(bubble, error) {
+    if (error.status === 401) {
+      this.finishTurn();
+      this.onUnauthorized(error);
+      return;
+    }
+    const { element } = this.ensureBubble(bubble);
+    element.classList.add("failed");
+    element.append(el("p", { className: "error", role: "alert" }, error.message));
+    this.finishTurn();
+  }
+
+  showCard(pending) {
+    this.card = new ConfirmationCard(pending, {
+      onDecide: (decision) => this.decide(pending, decision),
+      onExpire: () => this.expire(),
+    });
+    this.cardSlot.replaceChildren(this.card.element);
+    this.thinking.hidden = true;
+    this.card.element.focus();
+  }
+
+  decide(pending, { approve, reason }) {
+    const confirmation = { token: pending.token, approve };
+    if (!approve && reason) confirmation.reason = reason;
+    if (approve) this.turn.calls.push({ capability: pending.capability, arguments: pending.arguments });
+    this.cardSlot.replaceChildren();
+    this.card = null;
+    this.transcript.append(decisionRecord(pending, approve, reason));
+    this.run({ confirmation });
+  }
+
+  expire() {
+    this.card = null;
+    this.finishTurn();
+  }
+
+  finishTurn() {
+    if (this.turn) {
+      this.history.push({ role: "user", content: this.turn.message });
+      const answer = this.turn.texts.filter(Boolean).join("\n\n");
+      if (answer) this.history.push({ role: "assistant", content: answer });
+    }
+    this.turn = null;
+    this.controller = null;
+    this.setBusy(false);
+    this.input.focus();
+  }
+
+  setBusy(busy) {
+    this.input.disabled = busy;
+    this.sendButton.disabled = busy;
+    this.thinking.hidden = !busy || Boolean(this.card);
+  }
+
+  citationList(entries) {
+    const list = el("ol", { className: "citation-list" });
+    for (const entry of entries) list.append(this.citationItem(entry));
+    return el("section", { className: "citations", "aria-label": "Sources" },
+      el("h4", {}, "Sources"), list);
+  }
+
+  citationItem(entry) {
+    const title = entry.link
+      ? el("a", { href: entry.link, target: "_blank", rel: "noopener noreferrer" }, entry.title)
+      : el("span", { className: "unlinked" }, entry.title);
+    const item = el("li", { className: "citation", value: entry.number },
+      el("span", { className: "citation-number" }, `[${entry.number}]`), " ", title, " ",
+      el("span", { className: `citation-kind ${entry.kind === "page read" ? "page" : "snippet"}` },
+        entry.kind),
+      el("p", { className: "citation-url" }, entry.url),
+      entry.snippet ? el("blockquote", { className: "citation-snippet" }, entry.snippet) : null);
+    if (entry.redirectTarget) item.append(this.redirectOffer(entry.redirectTarget));
+    return item;
+  }
+
+  redirectOffer(target) {
+    const button = el("button", { type: "button", className: "fetch-redirect" },
+      "Ask to fetch the new address");
+    button.addEventListener("click", () => this.send(fetchRequestMessage(target)));
+    return el("div", { className: "redirect" },
+      el("p", {}, "This page moved to ", el("code", { className: "redirect-target" }, target),
+        ". Nothing was read from the new address."),
+      button);
+  }
+
+  /** Forget everything: the conversation, any pending card, any answer in flight. */
+  clear() {
+    if (this.controller) this.controller.abort();
+    if (this.card) this.card.stop();
+    this.card = null;
+    this.turn = null;
+    this.controller = null;
+    this.history = [];
+    this.transcript.replaceChildren();
+    this.cardSlot.replaceChildren();
+    this.input.value = "";
+    this.error.textContent = "";
+    this.setBusy(false);
+  }
+}
+
+function receiptList(receipts, calls, citations) {
+  const summary = receiptSummary(receipts, calls, citations);
+  const lines = el("ul", { className: "receipt-lines" });
+  for (const line of summary.lines) lines.append(el("li", {}, line));
+  return el("div", {
+    className: `receipts ${summary.stayedLocal ? "stayed-local" : "left-device"}`,
+    "aria-label": "Receipt",
+    role: "note",
+  }, el("p", { className: "receipt-headline" }, summary.headline),
+  summary.lines.length ? lines : null);
+}
+
+function decisionRecord(pending, approve, reason) {
+  const verb = approve ? "You approved" : "You denied";
+  const details = argumentEntries(pending.arguments)
+    .map(([name, literal]) => `${name}: ${literal}`).join(", ");
+  const record = el("li", { className: `message decision ${approve ? "approved" : "denied"}` },
+    el("p", {}, `${verb} `, el("code", {}, pending.capability), ` (${details})`,
+      !approve && reason ? ` because: ${reason}` : "", "."));
+  return record;
+}

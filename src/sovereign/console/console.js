@@ -1,0 +1,150 @@
+// The Console's entry point: which view shows, sign-in, first-run setup,
+// sign-out. Loaded as an ES module by index.html; no build step.
+
+import { ApiError, request, session } from "./api.js";
+import { Chat } from "./chat.js";
+import { byId, showOnly } from "./dom.js";
+import { ActivityView, PolicySwitch } from "./panels.js";
+import { setupTokenFromHash } from "./present.js";
+
+const MIN_PASSWORD_LENGTH = 8;
+
+const views = {
+  loading: byId("loading"),
+  setup: byId("setup-view"),
+  signin: byId("signin-view"),
+  chat: byId("chat-view"),
+  activity: byId("activity-view"),
+};
+const nav = byId("main-nav");
+const onUnauthorized = () => sessionEnded();
+const chat = new Chat({ onUnauthorized });
+const policy = new PolicySwitch({ onUnauthorized });
+const activity = new ActivityView({ onUnauthorized });
+
+function show(name) {
+  showOnly(views[name], Object.values(views));
+  const signedIn = name === "chat" || name === "activity";
+  nav.hidden = !signedIn;
+  byId("nav-chat").setAttribute("aria-current", name === "chat" ? "page" : "false");
+  byId("nav-activity").setAttribute("aria-current", name === "activity" ? "page" : "false");
+}
+
+async function boot() {
+  try {
+    const state = await request("GET", "/auth/state");
+    if (state.signed_in && state.csrf_token) return enterSignedIn(state.csrf_token);
+    if (state.setup_required) return showSetup();
+    return showSignIn("");
+  } catch (error) {
+    views.loading.textContent = `The appliance could not be reached: ${error.message}`;
+  }
+}
+
+function showSetup() {
+  const token = setupTokenFromHash(location.hash);
+  byId("setup-missing-token").hidden = Boolean(token);
+  byId("setup-form").hidden = !token;
+  show("setup");
+  if (token) byId("setup-password").focus();
+}
+
+function showSignIn(message) {
+  byId("signin-error").textContent = message;
+  byId("signin-password").value = "";
+  show("signin");
+  byId("signin-password").focus();
+}
+
+async function enterSignedIn(csrfToken) {
+  session.csrfToken = csrfToken;
+  show("chat");
+  byId("composer-input").focus();
+  await policy.load();
+}
+
+async function submitSetup(event) {
+  event.preventDefault();
+  const password = byId("setup-password").value;
+  const error = byId("setup-error");
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    error.textContent = `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`;
+    return;
+  }
+  if (password !== byId("setup-password-again").value) {
+    error.textContent = "The two passwords are not the same.";
+    return;
+  }
+  await submitting(event.target, error, async () => {
+    const body = { setup_token: setupTokenFromHash(location.hash), password };
+    const signedIn = await request("POST", "/auth/setup", body);
+    history.replaceState(null, "", location.pathname + location.search);
+    byId("setup-form").reset();
+    await enterSignedIn(signedIn.csrf_token);
+  });
+}
+
+async function submitSignIn(event) {
+  event.preventDefault();
+  const password = byId("signin-password").value;
+  const error = byId("signin-error");
+  if (!password) {
+    error.textContent = "Enter the household password.";
+    return;
+  }
+  await submitting(event.target, error, async () => {
+    const signedIn = await request("POST", "/auth/login", { password });
+    byId("signin-password").value = "";
+    await enterSignedIn(signedIn.csrf_token);
+  });
+}
+
+async function submitting(form, errorElement, action) {
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  errorElement.textContent = "";
+  try {
+    await action();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    errorElement.textContent = error.message;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** Sign out: end the session on the service, then forget everything on the page. */
+async function signOut() {
+  try {
+    await request("POST", "/auth/logout");
+  } catch {
+    // Signed out here regardless; the session cookie expires on the service.
+  }
+  forgetEverything();
+  showSignIn("You are signed out.");
+}
+
+function forgetEverything() {
+  chat.clear();
+  policy.reset();
+  activity.clear();
+  session.csrfToken = null;
+}
+
+function sessionEnded() {
+  session.csrfToken = null;
+  showSignIn("Your session ended. Sign in again to continue.");
+}
+
+byId("setup-form").addEventListener("submit", submitSetup);
+byId("signin-form").addEventListener("submit", submitSignIn);
+byId("sign-out").addEventListener("click", signOut);
+byId("nav-chat").addEventListener("click", () => {
+  show("chat");
+  byId("composer-input").focus();
+});
+byId("nav-activity").addEventListener("click", () => {
+  show("activity");
+  activity.load();
+});
+boot();

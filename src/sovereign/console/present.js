@@ -1,0 +1,208 @@
+// What the Console says about a response: receipts, citations, the confirmation
+// card's sentence and arguments, countdowns, errors and the activity table.
+// Pure functions of plain data (no DOM, no network), so they are unit-tested
+// on their own. Every string here is later put on the page with textContent.
+
+const SEARCH_ENGINES = "the search engines";
+const PAGE_READ = "page read";
+const SEARCH_SNIPPET = "search result snippet";
+const SAFE_LINK_SCHEMES = new Set(["http:", "https:"]);
+
+/** The host[:port] of an http(s) URL, or null for anything else or garbage. */
+export function hostOf(url) {
+  try {
+    const parsed = new URL(url);
+    return SAFE_LINK_SCHEMES.has(parsed.protocol) ? parsed.host : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The URL itself when it may be a link (http or https only), else null. */
+export function safeLink(url) {
+  return hostOf(url) === null ? null : url;
+}
+
+/**
+ * Where an external capability sends data, in words.
+ * web.search -> "the search engines"; web.fetch -> the host it connects to
+ * (from its `url` argument), or "a web server" when the host is unknown.
+ */
+export function destinationOf(capability, args) {
+  if (capability === "web.search") return SEARCH_ENGINES;
+  if (capability === "web.fetch") return hostOf(args && args.url) || "a web server";
+  return "a service outside this device";
+}
+
+/** The plain sentence a confirmation card shows above Deny / Approve. */
+export function confirmationSentence(capability, args) {
+  if (capability === "web.search") {
+    return "Approving sends this exact query outside this device, to the search engines.";
+  }
+  if (capability === "web.fetch") {
+    return `Approving connects outside this device, to ${destinationOf(capability, args)}, ` +
+      "and reads the page at this exact address.";
+  }
+  return `Approving sends these exact arguments outside this device, to ${capability}.`;
+}
+
+/**
+ * The arguments as [name, literal text] pairs, in the order given. Strings are
+ * shown verbatim (never trimmed or paraphrased); anything else as JSON.
+ */
+export function argumentEntries(args) {
+  return Object.entries(args || {}).map(([name, value]) => [
+    name,
+    typeof value === "string" ? value : JSON.stringify(value),
+  ]);
+}
+
+/** Whole seconds left as "m:ss" (never negative): 125 -> "2:05". */
+export function formatCountdown(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const minutes = Math.floor(whole / 60);
+  return `${minutes}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+const LEFT_OUTCOMES = new Set(["executed", "failed"]);
+const NOTHING_SENT = {
+  denied: "denied by you; nothing was sent",
+  expired: "approval expired; nothing was sent",
+  refused: "refused; nothing was sent",
+  confirmation_required: "waiting for your approval; nothing sent yet",
+};
+const REFUSAL_REASONS = {
+  POLICY_DISABLED: "switched off in the web search setting",
+  FETCH_TARGET_REJECTED: "that address is not allowed",
+  INVALID_ARGUMENTS: "the request was malformed",
+  INVOCATION_LIMIT_REACHED: "too many calls in one answer",
+  UNKNOWN_CAPABILITY: "no such capability",
+  INVALID_CONFIRMATION: "the approval was not valid",
+};
+
+/**
+ * Receipts in words.
+ *
+ * receipts: [{capability, locality, outcome}] from a response.
+ * calls: [{capability, arguments}] the household approved in this turn, and
+ *   citations from the response, used to name the host web.fetch reached.
+ * Returns {stayedLocal, headline, lines}: stayedLocal is true only when no
+ * external capability ran (or tried to run) in this answer; headline is
+ * "Stayed on this device." or "Left this device: <destinations>."; lines has
+ * one sentence per receipt.
+ */
+export function receiptSummary(receipts, calls = [], citations = []) {
+  const destinations = [];
+  const lines = (receipts || []).map((receipt) => {
+    const { capability, outcome } = receipt;
+    if (receipt.locality !== "external") {
+      return `${capability}: ${outcome === "executed" ? "ran on this device" : outcome}`;
+    }
+    if (outcome === "refused" && REFUSAL_REASONS[receipt.error_code]) {
+      return `${capability}: refused (${REFUSAL_REASONS[receipt.error_code]}); nothing was sent`;
+    }
+    if (!LEFT_OUTCOMES.has(outcome)) {
+      return `${capability}: ${NOTHING_SENT[outcome] || `${outcome}; nothing was sent`}`;
+    }
+    const where = destinationOf(capability, argumentsFor(capability, calls, citations));
+    if (!destinations.includes(where)) destinations.push(where);
+    return outcome === "executed"
+      ? `${capability}: sent to ${where}`
+      : `${capability}: tried to reach ${where} and failed`;
+  });
+  const stayedLocal = destinations.length === 0;
+  const headline = stayedLocal
+    ? "Stayed on this device."
+    : `Left this device: ${destinations.join(", ")}.`;
+  return { stayedLocal, headline, lines };
+}
+
+function argumentsFor(capability, calls, citations) {
+  const approved = calls.find((call) => call.capability === capability);
+  if (approved) return approved.arguments;
+  const cited = citations.find((citation) => citation.capability === capability);
+  return cited ? { url: cited.url } : {};
+}
+
+/**
+ * Citations as numbered entries, apart from the prose.
+ *
+ * Returns [{number, title, url, link, kind, snippet, redirectTarget}]:
+ * kind is "page read" (web.fetch) or "search result snippet" (web.search);
+ * link is the URL only when it is http(s) (anything else is shown, not linked);
+ * redirectTarget is set for a web.fetch that was answered with a redirect
+ * (`redirected: true`, `final_url`), which the Console offers to fetch anew.
+ */
+export function citationEntries(citations) {
+  return (citations || []).map((citation, index) => ({
+    number: index + 1,
+    title: citation.title || citation.url || "(untitled)",
+    url: citation.url || "",
+    link: safeLink(citation.url),
+    kind: citation.capability === "web.fetch" ? PAGE_READ : SEARCH_SNIPPET,
+    // A page read carries the marker "page read" as its snippet: say it once, as the kind.
+    snippet: citation.capability === "web.fetch" && citation.snippet === PAGE_READ
+      ? ""
+      : citation.snippet || "",
+    redirectTarget: citation.redirected ? safeLink(citation.final_url) : null,
+  }));
+}
+
+/** The message a person reads for a failed request: the service's own sentence when given. */
+export function describeFailure(status, body) {
+  const error = body && body.error;
+  if (error && typeof error.message === "string" && error.message) return error.message;
+  if (status === 0) return "The appliance could not be reached. Check the connection and try again.";
+  if (status === 401) return "You are not signed in.";
+  if (status === 429) return "Too many attempts. Wait a minute and try again.";
+  if (status >= 500) return "The service had a problem. Try again in a moment.";
+  return "The request was not accepted.";
+}
+
+/** The first-run setup token from a location hash like "#setup=abc", or null. */
+export function setupTokenFromHash(hash) {
+  const params = new URLSearchParams((hash || "").replace(/^#/, ""));
+  const token = params.get("setup");
+  return token ? token : null;
+}
+
+/** The message that asks for a redirect target to be fetched (a new, separately confirmed turn). */
+export function fetchRequestMessage(url) {
+  return `Please fetch this page: ${url}`;
+}
+
+const AUDIT_COLUMNS = [
+  ["proposed", "Proposed"],
+  ["confirmation_requested", "Asked you"],
+  ["approved", "Approved"],
+  ["denied", "Denied"],
+  ["expired", "Expired"],
+  ["executed", "Ran"],
+  ["failed", "Failed"],
+  ["refused_by_policy", "Off by setting"],
+  ["rejected_target", "Address blocked"],
+  ["refused_other", "Refused"],
+];
+
+/**
+ * The audit summary (GET /api/v1/audit/summary) as a table.
+ *
+ * summary: {days, since, capabilities: {name: {counter: n}}, totals, unreadable_lines}.
+ * Returns {columns: [{key, label}], rows: [{capability, counts: [n]}], totals: [n],
+ * since, unreadableLines}; a counter the summary lacks counts as 0.
+ */
+export function auditTable(summary) {
+  const columns = AUDIT_COLUMNS.map(([key, label]) => ({ key, label }));
+  const countsOf = (counters) => columns.map(({ key }) => Number((counters || {})[key]) || 0);
+  const capabilities = (summary && summary.capabilities) || {};
+  return {
+    columns,
+    rows: Object.keys(capabilities).sort().map((capability) => ({
+      capability,
+      counts: countsOf(capabilities[capability]),
+    })),
+    totals: countsOf(summary && summary.totals),
+    since: (summary && summary.since) || "",
+    unreadableLines: Number(summary && summary.unreadable_lines) || 0,
+  };
+}

@@ -1,0 +1,88 @@
+"""Fixtures for the Console's tests: Debian's chromium driven by Playwright.
+
+The browser is the system's ``/usr/bin/chromium`` (installed by ``scripts/test``),
+started with flags that keep it off the network; nothing here downloads a
+browser. Without chromium the browser tests are skipped on a developer's machine
+and fail under CI, where ``scripts/test`` must have installed it.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CONSOLE_DIR = REPO / "src" / "sovereign" / "console"
+ARTIFACTS = REPO / "test-artifacts" / "console"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+MODULE_ORIGIN = "http://127.0.0.1:9"
+"""Pages for unit tests are answered by a route handler; nothing listens here."""
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One headless chromium for the whole session."""
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing; ./scripts/test installs Debian's chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def module_page(browser) -> Iterator[object]:
+    """A page whose origin serves the Console's files from the source tree (no server)."""
+    context = browser.new_context()
+    page = context.new_page()
+
+    def serve(route) -> None:
+        name = route.request.url.removeprefix(MODULE_ORIGIN + "/").split("?")[0] or "blank"
+        if name == "blank":
+            route.fulfill(status=200, content_type="text/html", body="<!doctype html><p>tests")
+            return
+        path = (CONSOLE_DIR / name).resolve()
+        if path.parent != CONSOLE_DIR.resolve() or not path.is_file():
+            route.fulfill(status=404, body="not found")
+            return
+        kind = "text/javascript" if path.suffix == ".js" else mimetypes.guess_type(path.name)[0]
+        route.fulfill(status=200, content_type=kind or "text/plain", body=path.read_text())
+
+    page.route(f"{MODULE_ORIGIN}/**", serve)
+    page.goto(f"{MODULE_ORIGIN}/blank")
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def js(module_page):
+    """``js("present.js", "hostOf", url)`` runs an exported function in the page."""
+
+    def call(module: str, function: str, *args):
+        return module_page.evaluate(
+            "async ([m, f, args]) => (await import(m))[f](...args)",
+            [f"{MODULE_ORIGIN}/{module}", function, list(args)],
+        )
+
+    return call

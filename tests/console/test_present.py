@@ -1,0 +1,176 @@
+"""Unit tests of the Console's pure presentation logic (present.js), run in chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+SEARCH = {"capability": "web.search", "locality": "external", "outcome": "executed"}
+FETCH = {"capability": "web.fetch", "locality": "external", "outcome": "executed"}
+HEALTH = {"capability": "system.health", "locality": "local", "outcome": "executed"}
+
+
+def receipts(js, items, calls=(), citations=()):
+    return js("present.js", "receiptSummary", list(items), list(calls), list(citations))
+
+
+def test_an_answer_that_used_no_capability_stayed_on_this_device(js):
+    summary = receipts(js, [])
+    assert summary == {"stayedLocal": True, "headline": "Stayed on this device.", "lines": []}
+
+
+def test_an_answer_that_used_only_local_capabilities_stayed_on_this_device(js):
+    summary = receipts(js, [HEALTH])
+    assert summary["stayedLocal"] is True
+    assert summary["headline"] == "Stayed on this device."
+    assert summary["lines"] == ["system.health: ran on this device"]
+
+
+def test_an_executed_search_names_the_search_engines_as_destination(js):
+    summary = receipts(js, [HEALTH, SEARCH])
+    assert summary["stayedLocal"] is False
+    assert summary["headline"] == "Left this device: the search engines."
+    assert "web.search: sent to the search engines" in summary["lines"]
+
+
+def test_an_executed_fetch_names_the_host_from_the_approved_url(js):
+    calls = [{"capability": "web.fetch", "arguments": {"url": "https://example.org:8443/a?b"}}]
+    summary = receipts(js, [FETCH], calls)
+    assert summary["headline"] == "Left this device: example.org:8443."
+
+
+def test_a_fetch_host_falls_back_to_the_cited_page(js):
+    citations = [{"capability": "web.fetch", "url": "https://docs.example.net/page"}]
+    summary = receipts(js, [FETCH], [], citations)
+    assert summary["headline"] == "Left this device: docs.example.net."
+
+
+def test_a_failed_external_call_still_counts_as_having_left(js):
+    failed = {**SEARCH, "outcome": "failed", "error_code": "TIMEOUT"}
+    summary = receipts(js, [failed])
+    assert summary["stayedLocal"] is False
+    assert summary["lines"] == ["web.search: tried to reach the search engines and failed"]
+
+
+@pytest.mark.parametrize(
+    ("outcome", "line"),
+    [
+        ("denied", "web.search: denied by you; nothing was sent"),
+        ("expired", "web.search: approval expired; nothing was sent"),
+        ("refused", "web.search: refused; nothing was sent"),
+    ],
+)
+def test_an_external_call_that_never_ran_stayed_on_this_device(js, outcome, line):
+    summary = receipts(js, [{**SEARCH, "outcome": outcome}])
+    assert summary["stayedLocal"] is True
+    assert summary["lines"] == [line]
+
+
+def test_a_policy_refusal_says_the_setting_is_off(js):
+    refused = {**SEARCH, "outcome": "refused", "error_code": "POLICY_DISABLED"}
+    line = receipts(js, [refused])["lines"][0]
+    assert line == "web.search: refused (switched off in the web search setting); nothing was sent"
+
+
+def test_each_destination_is_named_once(js):
+    calls = [{"capability": "web.fetch", "arguments": {"url": "http://a.example/"}}]
+    summary = receipts(js, [SEARCH, SEARCH, FETCH], calls)
+    assert summary["headline"] == "Left this device: the search engines, a.example."
+
+
+def test_citations_are_numbered_and_tell_page_read_from_search_snippet(js):
+    entries = js(
+        "present.js",
+        "citationEntries",
+        [
+            {"capability": "web.search", "title": "T", "url": "https://s.example/1",
+             "snippet": "words", "retrieved_at": "2026-01-01T00:00:00Z"},
+            {"capability": "web.fetch", "title": "https://p.example/", "url": "https://p.example/",
+             "snippet": "page read", "retrieved_at": "2026-01-01T00:00:00Z"},
+        ],
+    )
+    assert [(e["number"], e["kind"], e["snippet"]) for e in entries] == [
+        (1, "search result snippet", "words"),
+        (2, "page read", ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(document.domain)",
+        "JaVaScRiPt:alert(1)",
+        " javascript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "vbscript:msgbox(1)",
+        "file:///etc/passwd",
+        "not a url",
+        "",
+    ],
+)
+def test_a_citation_with_a_non_http_url_is_shown_but_never_linked(js, url):
+    entry = js("present.js", "citationEntries", [
+        {"capability": "web.search", "title": "x", "url": url, "snippet": "", "retrieved_at": ""}
+    ])[0]
+    assert entry["link"] is None
+    assert entry["url"] == url
+
+
+def test_a_redirected_fetch_offers_its_http_target_only(js):
+    base = {"capability": "web.fetch", "title": "u", "url": "https://a.example/", "snippet": ""}
+    good, bad = js("present.js", "citationEntries", [
+        {**base, "redirected": True, "final_url": "https://b.example/new"},
+        {**base, "redirected": True, "final_url": "javascript:alert(1)"},
+    ])
+    assert good["redirectTarget"] == "https://b.example/new"
+    assert bad["redirectTarget"] is None
+
+
+def test_arguments_are_shown_verbatim_and_non_strings_as_json(js):
+    entries = js("present.js", "argumentEntries",
+                 {"query": "  <b>what's new</b> in SearXNG?  ", "time_range": None, "n": 3})
+    assert entries == [
+        ["query", "  <b>what's new</b> in SearXNG?  "],
+        ["time_range", "null"],
+        ["n", "3"],
+    ]
+
+
+def test_the_card_sentence_says_approving_sends_it_outside_the_device(js):
+    search = js("present.js", "confirmationSentence", "web.search", {"query": "q"})
+    fetch = js("present.js", "confirmationSentence", "web.fetch", {"url": "https://h.example/p"})
+    assert "outside this device" in search and "search engines" in search
+    assert "outside this device" in fetch and "h.example" in fetch
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"), [(125, "2:05"), (60, "1:00"), (0.2, "0:01"), (0, "0:00"), (-3, "0:00")]
+)
+def test_countdown_is_minutes_and_seconds_rounded_up(js, seconds, text):
+    assert js("present.js", "formatCountdown", seconds) == text
+
+
+def test_the_setup_token_is_read_from_the_location_hash(js):
+    assert js("present.js", "setupTokenFromHash", "#setup=abc-DEF_1") == "abc-DEF_1"
+    assert js("present.js", "setupTokenFromHash", "#other=1") is None
+    assert js("present.js", "setupTokenFromHash", "") is None
+
+
+def test_a_failure_prefers_the_services_own_sentence(js):
+    body = {"error": {"code": "BAD_CREDENTIALS", "message": "That password is not right."}}
+    assert js("present.js", "describeFailure", 401, body) == "That password is not right."
+    assert "could not be reached" in js("present.js", "describeFailure", 0, None)
+    assert "Too many" in js("present.js", "describeFailure", 429, {"detail": "x"})
+
+
+def test_the_audit_table_has_a_row_per_capability_and_zero_for_missing_counters(js):
+    summary = {
+        "days": 7, "since": "2026-01-01T00:00:00Z", "unreadable_lines": 2,
+        "capabilities": {"web.search": {"proposed": 3, "denied": 1}, "system.health": {}},
+        "totals": {"proposed": 3, "denied": 1},
+    }
+    table = js("present.js", "auditTable", summary)
+    keys = [c["key"] for c in table["columns"]]
+    assert [row["capability"] for row in table["rows"]] == ["system.health", "web.search"]
+    search = dict(zip(keys, table["rows"][1]["counts"], strict=True))
+    assert search["proposed"] == 3 and search["denied"] == 1 and search["executed"] == 0
+    assert table["unreadableLines"] == 2
