@@ -1,0 +1,451 @@
+"""Home Assistant, read-only: ``home_assistant.list_entities`` and ``home_assistant.get_state``.
+
+RFC-0018; DESIGN §2 and §4. Both read Home Assistant's REST API (``GET /api/states``,
+``GET /api/states/<entity_id>``) with a long-lived access token, and only for the
+entity ids on the household's allowlist. Settings live in
+``<data>/home-assistant.json`` (mode 0600), apart from ``policy.json``::
+
+    {"enabled": true,
+     "base_url": "http://homeassistant.local:8123",
+     "token": "<long-lived access token>",
+     "allowlist": ["sensor.kitchen_temperature", "lock.front_door"]}
+
+Both capabilities sit behind their own policy key, ``home_assistant_enabled``
+(see :func:`home_assistant_policy`), so switching web search on never switches
+Home Assistant on. The base URL is the household's choice and may be on the
+LAN, but redirects are never followed and the token is never put in a result,
+a message or the audit log. Attributes that commonly carry credentials
+(``access_token``, ``entity_picture`` with its signed URL, …) are dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from sovereign.executor import Capability, CapabilityError, Effect, Locality, Registry
+
+from ._household_http import make_client, request_json
+from ._settings import SettingsError, check_base_url, read_private_json
+
+logger = logging.getLogger(__name__)
+
+SETTINGS_FILENAME = "home-assistant.json"
+POLICY_KEY = "home_assistant_enabled"
+SERVICE = "Home Assistant"
+TIMEOUT_SECONDS = 10.0
+"""Deadline of one invocation, in seconds."""
+MAX_STATES_BYTES = 8 * 1024 * 1024
+"""Cap on the ``/api/states`` body, in bytes (a large home is a few MiB)."""
+MAX_STATE_BYTES = 1024 * 1024
+"""Cap on one ``/api/states/<entity_id>`` body, in bytes."""
+MAX_ALLOWLIST = 200
+MAX_TEXT = 200
+"""Longest string kept from Home Assistant (state, names, attribute values), in characters."""
+MAX_ATTRIBUTES = 40
+
+ENTITY_ID_PATTERN = r"^[a-z0-9_]+\.[a-z0-9_]+$"
+"""Home Assistant's ``<domain>.<object_id>`` form; nothing else reaches a URL path."""
+_ENTITY_ID = re.compile(r"[a-z0-9_]+\.[a-z0-9_]+")
+_TOKEN = re.compile(r"[\x21-\x7e]+")
+_SECRET_ATTRIBUTE = re.compile(
+    r"token|password|passwd|secret|api_?key|credential|entity_picture|access|auth", re.I
+)
+
+SETTINGS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["enabled", "base_url", "token", "allowlist"],
+    "properties": {
+        "enabled": {"type": "boolean"},
+        "base_url": {"type": "string"},
+        # Visible ASCII only: the token goes into an HTTP header.
+        "token": {"type": "string", "pattern": r"^[\x21-\x7e]+$", "maxLength": 4096},
+        "allowlist": {
+            "type": "array",
+            "items": {"type": "string", "pattern": ENTITY_ID_PATTERN, "maxLength": 255},
+            "maxItems": MAX_ALLOWLIST,
+            "uniqueItems": True,
+        },
+    },
+    "additionalProperties": False,
+}
+
+
+@dataclass(frozen=True)
+class HomeAssistantSettings:
+    """The parsed ``home-assistant.json``; the token is hidden from repr."""
+
+    enabled: bool
+    base_url: str
+    token: str = field(repr=False)
+    allowlist: frozenset[str]
+
+
+def load_settings(data_dir: Path) -> HomeAssistantSettings | None:
+    """Read ``<data_dir>/home-assistant.json``.
+
+    Returns:
+        The settings, or ``None`` when the file does not exist.
+
+    Raises:
+        SettingsError: the file is readable by others, corrupt, or does not match
+            :data:`SETTINGS_SCHEMA` (the message names the field, never its value).
+    """
+    path = Path(data_dir) / SETTINGS_FILENAME
+    raw = read_private_json(path)
+    if raw is None:
+        return None
+    error = best_match(Draft202012Validator(SETTINGS_SCHEMA).iter_errors(raw))
+    if error is not None:
+        raise SettingsError(f"{path}: {_describe(error)}.")
+    # JSON Schema's "$" lets one trailing newline through; these must match whole.
+    if not _TOKEN.fullmatch(raw["token"]):
+        raise SettingsError(f"{path}: token must be visible ASCII without spaces.")
+    if not all(_ENTITY_ID.fullmatch(entity_id) for entity_id in raw["allowlist"]):
+        raise SettingsError(f"{path}: allowlist entries must be entity ids like sensor.x.")
+    return HomeAssistantSettings(
+        enabled=raw["enabled"],
+        base_url=check_base_url(raw["base_url"], path=path, loopback_only=False),
+        token=raw["token"],
+        allowlist=frozenset(raw["allowlist"]),
+    )
+
+
+def _describe(error: Any) -> str:
+    # Messages for required/additionalProperties quote only field names; the
+    # others would quote the offending value, which may be the token.
+    if error.validator in ("required", "additionalProperties"):
+        return error.message
+    where = "/".join(str(part) for part in error.absolute_path) or "the settings"
+    return f"{where} has the wrong form (expected: {error.validator} {error.validator_value!r})"
+
+
+def settings_problem(data_dir: Path) -> str | None:
+    """Why ``home-assistant.json`` is unusable, as one sentence, or None when usable or absent."""
+    try:
+        load_settings(data_dir)
+    except SettingsError as exc:
+        return str(exc)
+    return None
+
+
+def home_assistant_policy(data_dir: Path) -> dict[str, bool]:
+    """The per-request policy entry for Home Assistant, read fresh from its settings file.
+
+    Returns:
+        ``{"home_assistant_enabled": bool}``: true only when ``home-assistant.json``
+        exists, is valid and says ``"enabled": true``. A corrupt or too-open file
+        counts as disabled and is reported through the log. The service merges
+        this into the mapping it passes to ``Executor.invoke``; it never touches
+        ``external_enabled``.
+    """
+    try:
+        settings = load_settings(data_dir)
+    except SettingsError as exc:
+        logger.warning("Home Assistant is switched off: %s", exc)
+        return {POLICY_KEY: False}
+    return {POLICY_KEY: settings is not None and settings.enabled}
+
+
+def _usable_settings(data_dir: Path) -> HomeAssistantSettings:
+    try:
+        settings = load_settings(data_dir)
+    except SettingsError as exc:
+        raise CapabilityError(f"Home Assistant settings are unusable: {exc}") from exc
+    path = Path(data_dir) / SETTINGS_FILENAME
+    if settings is None:
+        raise CapabilityError(f"Home Assistant is not configured: create {path} (mode 0600).")
+    if not settings.enabled:
+        raise CapabilityError(f"Home Assistant is switched off in {path}.")
+    return settings
+
+
+def _check_allowlisted(settings: HomeAssistantSettings, entity_id: str) -> None:
+    if entity_id not in settings.allowlist:
+        raise CapabilityError(f"{entity_id} is not on the household's Home Assistant allowlist.")
+
+
+async def _get(settings: HomeAssistantSettings, path: str, max_bytes: int) -> Any:
+    async with make_client(settings.base_url, timeout_seconds=TIMEOUT_SECONDS - 1) as client:
+        reply = await request_json(
+            client,
+            "GET",
+            path,
+            service=SERVICE,
+            max_bytes=max_bytes,
+            headers={"Authorization": f"Bearer {settings.token}"},
+        )
+    if reply.status in (401, 403):
+        raise CapabilityError(
+            "Home Assistant rejected the token in home-assistant.json; create a new "
+            "long-lived access token on your Home Assistant profile page."
+        )
+    if reply.status == 404:
+        return None
+    if reply.status != 200 or reply.body is None:
+        raise CapabilityError(f"Home Assistant answered HTTP {reply.status}.")
+    return reply.body
+
+
+def shape_entity(state: dict[str, Any], *, with_attributes: bool) -> dict[str, Any]:
+    """One Home Assistant state object → our result entry.
+
+    Args:
+        state: ``{"entity_id", "state", "attributes", "last_changed", "last_updated"}``
+            as ``/api/states`` returns it.
+        with_attributes: include the filtered ``attributes`` and ``last_updated``.
+
+    Returns:
+        ``{"entity_id", "state", "friendly_name", "unit_of_measurement",
+        "last_changed"}`` (strings or null, each at most :data:`MAX_TEXT` chars),
+        plus ``attributes`` and ``last_updated`` when asked.
+    """
+    attributes = state.get("attributes")
+    attributes = attributes if isinstance(attributes, dict) else {}
+    entry = {
+        "entity_id": state["entity_id"],
+        "state": _text(state.get("state")),
+        "friendly_name": _text(attributes.get("friendly_name")),
+        "unit_of_measurement": _text(attributes.get("unit_of_measurement")),
+        "last_changed": _text(state.get("last_changed")),
+    }
+    if with_attributes:
+        entry["last_updated"] = _text(state.get("last_updated"))
+        entry["attributes"] = safe_attributes(attributes)
+    return entry
+
+
+def safe_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
+    """Attributes fit to show: scalars and short lists of scalars, no credential-like keys.
+
+    Drops keys matching token/password/secret/api key/credential/entity_picture/
+    access/auth, nested objects, and the two already shown at the top level;
+    keeps at most :data:`MAX_ATTRIBUTES`, strings cut to :data:`MAX_TEXT` chars.
+    """
+    kept: dict[str, Any] = {}
+    for key, value in attributes.items():
+        if len(kept) >= MAX_ATTRIBUTES:
+            break
+        if key in ("friendly_name", "unit_of_measurement") or _SECRET_ATTRIBUTE.search(key):
+            continue
+        if isinstance(value, list) and len(value) <= 20 and all(map(_is_scalar, value)):
+            kept[key[:MAX_TEXT]] = [_clip(item) for item in value]
+        elif _is_scalar(value):
+            kept[key[:MAX_TEXT]] = _clip(value)
+    return kept
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _clip(value: Any) -> Any:
+    return value[:MAX_TEXT] if isinstance(value, str) else value
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)[:MAX_TEXT]
+
+
+def _is_state(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("entity_id"), str)
+
+
+async def list_entities(settings: HomeAssistantSettings, domain: str | None) -> dict[str, Any]:
+    """The allowlisted entities Home Assistant knows, optionally of one domain.
+
+    Returns:
+        ``{"entities": [...] sorted by entity_id, "entity_count", "missing_entity_ids",
+        "retrieved_at"}``; ``missing_entity_ids`` are allowlisted ids Home Assistant
+        does not report.
+
+    Raises:
+        CapabilityError: Home Assistant unreachable, token rejected, or a body
+            that is not a list of state objects.
+    """
+    states = await _get(settings, "/api/states", MAX_STATES_BYTES)
+    if not isinstance(states, list):
+        raise CapabilityError("Home Assistant's /api/states answer was not a list of states.")
+    wanted = {e for e in settings.allowlist if domain is None or e.startswith(domain + ".")}
+    found = {s["entity_id"]: s for s in states if _is_state(s) and s["entity_id"] in wanted}
+    entities = [shape_entity(found[e], with_attributes=False) for e in sorted(found)]
+    return {
+        "entities": entities,
+        "entity_count": len(entities),
+        "missing_entity_ids": sorted(wanted - set(found)),
+        "retrieved_at": _now(),
+    }
+
+
+async def get_state(settings: HomeAssistantSettings, entity_id: str) -> dict[str, Any]:
+    """One allowlisted entity's state with its safe attributes.
+
+    Raises:
+        CapabilityError: not allowlisted (Home Assistant is not contacted), unknown
+            to Home Assistant, unreachable, token rejected, or a malformed body.
+    """
+    _check_allowlisted(settings, entity_id)
+    state = await _get(settings, "/api/states/" + quote(entity_id, safe="._"), MAX_STATE_BYTES)
+    if state is None:
+        raise CapabilityError(f"Home Assistant has no entity {entity_id}.")
+    if not _is_state(state) or state["entity_id"] != entity_id:
+        raise CapabilityError(f"Home Assistant's answer for {entity_id} was not its state.")
+    return {"entity": shape_entity(state, with_attributes=True), "retrieved_at": _now()}
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+_NULLABLE_TEXT = {"type": ["string", "null"], "maxLength": MAX_TEXT}
+_ENTITY_PROPERTIES = {
+    "entity_id": {"type": "string", "pattern": ENTITY_ID_PATTERN},
+    "state": _NULLABLE_TEXT,
+    "friendly_name": _NULLABLE_TEXT,
+    "unit_of_measurement": _NULLABLE_TEXT,
+    "last_changed": _NULLABLE_TEXT,
+}
+_ENTITY_SCHEMA = {
+    "type": "object",
+    "required": list(_ENTITY_PROPERTIES),
+    "properties": _ENTITY_PROPERTIES,
+    "additionalProperties": False,
+}
+_ENTITY_WITH_ATTRIBUTES_SCHEMA = {
+    "type": "object",
+    "required": [*_ENTITY_PROPERTIES, "last_updated", "attributes"],
+    "properties": {
+        **_ENTITY_PROPERTIES,
+        "last_updated": _NULLABLE_TEXT,
+        "attributes": {"type": "object", "maxProperties": MAX_ATTRIBUTES},
+    },
+    "additionalProperties": False,
+}
+
+LIST_ARGUMENTS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "domain": {
+            "type": "string",
+            "pattern": r"^[a-z0-9_]+$",
+            "maxLength": 64,
+            "description": "Only entities of this domain, e.g. sensor, light, lock.",
+        }
+    },
+    "additionalProperties": False,
+}
+LIST_RESULT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["entities", "entity_count", "missing_entity_ids", "retrieved_at"],
+    "properties": {
+        "entities": {"type": "array", "items": _ENTITY_SCHEMA, "maxItems": MAX_ALLOWLIST},
+        "entity_count": {"type": "integer", "minimum": 0},
+        "missing_entity_ids": {"type": "array", "items": {"type": "string"}},
+        "retrieved_at": {"type": "string"},
+    },
+    "additionalProperties": False,
+}
+GET_ARGUMENTS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["entity_id"],
+    "properties": {
+        "entity_id": {
+            "type": "string",
+            "pattern": ENTITY_ID_PATTERN,
+            "maxLength": 255,
+            "description": "An allowlisted entity id, e.g. sensor.kitchen_temperature.",
+        }
+    },
+    "additionalProperties": False,
+}
+GET_RESULT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["entity", "retrieved_at"],
+    "properties": {
+        "entity": _ENTITY_WITH_ATTRIBUTES_SCHEMA,
+        "retrieved_at": {"type": "string"},
+    },
+    "additionalProperties": False,
+}
+
+
+def register(registry: Registry, *, data_dir: Path) -> None:
+    """Add ``home_assistant.list_entities`` v1 and ``home_assistant.get_state`` v1.
+
+    Args:
+        registry: where to register.
+        data_dir: the service's data directory; ``home-assistant.json`` is read
+            from it on every invocation (and by ``get_state``'s argument check).
+
+    Both are read_only and classified external, so each call needs the
+    household's confirmation, and both need ``home_assistant_enabled`` in the
+    per-request policy.
+    """
+
+    async def execute_list(arguments: dict[str, Any]) -> dict[str, Any]:
+        return await list_entities(_usable_settings(data_dir), arguments.get("domain"))
+
+    async def execute_get(arguments: dict[str, Any]) -> dict[str, Any]:
+        return await get_state(_usable_settings(data_dir), arguments["entity_id"])
+
+    def validate_get(arguments: dict[str, Any]) -> None:
+        # Refuse a non-allowlisted id at stage 2, before the household is asked to
+        # approve a call that could not run. Settings trouble is reported at execute.
+        if not _ENTITY_ID.fullmatch(arguments["entity_id"]):
+            raise ValueError("entity_id must look like sensor.kitchen_temperature.")
+        try:
+            settings = load_settings(data_dir)
+        except SettingsError:
+            return
+        if settings is not None and arguments["entity_id"] not in settings.allowlist:
+            raise ValueError(
+                f"{arguments['entity_id']} is not on the household's Home Assistant allowlist."
+            )
+
+    common: dict[str, Any] = {
+        "effect": Effect.READ_ONLY,
+        # External although Home Assistant is usually on the LAN: the LAN is
+        # outside this device, so every call needs the household's approval.
+        "locality": Locality.EXTERNAL,
+        "policy_key": POLICY_KEY,
+        "timeout_seconds": TIMEOUT_SECONDS,
+    }
+    registry.add(
+        Capability(
+            name="home_assistant.list_entities",
+            version=1,
+            description=(
+                "List the Home Assistant entities the household has allowed (id, state, "
+                "name, unit), optionally of one domain such as sensor or light."
+            ),
+            arguments_schema=LIST_ARGUMENTS_SCHEMA,
+            result_schema=LIST_RESULT_SCHEMA,
+            execute=execute_list,
+            max_result_bytes=131072,
+            **common,
+        )
+    )
+    registry.add(
+        Capability(
+            name="home_assistant.get_state",
+            version=1,
+            description=(
+                "Read one allowed Home Assistant entity's current state and attributes, "
+                "e.g. sensor.kitchen_temperature."
+            ),
+            arguments_schema=GET_ARGUMENTS_SCHEMA,
+            result_schema=GET_RESULT_SCHEMA,
+            execute=execute_get,
+            max_invocations_per_turn=3,
+            validate_arguments=validate_get,
+            **common,
+        )
+    )
