@@ -1,0 +1,28 @@
+"""The conversation turn loop: model ⇄ executor, paused turns, provenance (DESIGN §4).
+
+Imports only :mod:`sovereign.executor` (and its own model backends). The service
+drives it through :class:`TurnLoop`; results are data with ``to_wire()``.
+"""
+
+from .backends.base import ModelBackend, ModelError, ModelUnavailable, TokenSink
+from .loop import TurnLoop
+from .pending import PendingTurn, PendingTurnStore
+from .results import Citation, InvalidConfirmation, PendingConfirmation, Receipt, TurnResult
+from .tools import ToolCatalog, model_safe_name
+
+__all__ = [
+    "Citation",
+    "InvalidConfirmation",
+    "ModelBackend",
+    "ModelError",
+    "ModelUnavailable",
+    "PendingConfirmation",
+    "PendingTurn",
+    "PendingTurnStore",
+    "Receipt",
+    "TokenSink",
+    "ToolCatalog",
+    "TurnLoop",
+    "TurnResult",
+    "model_safe_name",
+]

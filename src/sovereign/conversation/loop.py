@@ -1,0 +1,335 @@
+"""The conversation turn loop: model ⇄ executor, halting for approval (DESIGN §4, RFC-0002/0004)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from sovereign.executor import ErrorCode, Executor, Outcome, OutcomeKind, Stage
+from sovereign.executor import canonical_arguments as canonical
+
+from .backends.base import (
+    Message,
+    ModelBackend,
+    ModelError,
+    ModelReply,
+    ModelUnavailable,
+    TokenSink,
+    ToolDefinition,
+)
+from .framing import DEFAULT_SYSTEM_PROMPT, frame_denial, frame_outcome, frame_unparseable
+from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
+from .provenance import citations_for, denial_receipt, receipt_for
+from .results import PendingConfirmation, TurnResult
+from .tools import ToolCatalog, model_safe_name
+
+logger = logging.getLogger(__name__)
+
+BUDGET_SPENT_NOTE = (
+    "No more tool calls are possible in this turn. Answer the user now with what you have."
+)
+NO_ANSWER = "I could not put an answer into words. Please ask again."
+
+
+class TurnLoop:
+    """Runs conversation turns: ask the model, run its proposals, repeat (DESIGN §4).
+
+    Args:
+        executor: decides what runs; its ``confirmations`` issues the tokens.
+        backend: the model.
+        pending: where paused turns wait (default: a store whose TTL matches
+            the executor's tokens).
+        max_rounds: model rounds per turn that may propose calls (>= 1). Once
+            spent, the model is asked once more, without tools, for its answer.
+        system_prompt: replaces :data:`~.framing.DEFAULT_SYSTEM_PROMPT`.
+        model_retries: extra attempts after a :class:`ModelError` before the
+            turn gives up with :class:`ModelUnavailable`.
+    """
+
+    def __init__(
+        self,
+        executor: Executor,
+        backend: ModelBackend,
+        *,
+        pending: PendingTurnStore | None = None,
+        max_rounds: int = 4,
+        system_prompt: str | None = None,
+        model_retries: int = 1,
+    ) -> None:
+        if max_rounds < 1:
+            raise ValueError("max_rounds must be >= 1")
+        self._executor = executor
+        self._backend = backend
+        if pending is None:
+            pending = PendingTurnStore(
+                ttl_seconds=executor.confirmations.ttl_seconds,
+                on_forget=executor.confirmations.discard,
+            )
+        self._pending = pending
+        self._max_rounds = max_rounds
+        self._system_prompt = system_prompt or DEFAULT_SYSTEM_PROMPT
+        self._attempts = 1 + max(0, model_retries)
+
+    async def process_turn(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        policy: Mapping[str, bool],
+        owner: str,
+        on_token: TokenSink | None = None,
+    ) -> TurnResult:
+        """Answer the last user message, running the calls the model proposes.
+
+        Args:
+            messages: history plus the new user message, each ``{"role": "user" |
+                "assistant", "content": str}``.
+            policy: per-request switches, e.g. ``{"external_enabled": False}``.
+            owner: opaque id of who asks (the session); only it may resume.
+            on_token: receives the final answer's text as it is generated.
+
+        Returns:
+            A :class:`TurnResult`: the answer, or a ``pending_confirmation``
+            when a proposal needs approval (answer it with :meth:`resume_turn`).
+
+        Raises:
+            ValueError: a message with another role or non-string content.
+            ModelUnavailable: the model cannot be reached, or failed on every attempt.
+        """
+        progress = TurnProgress(
+            catalog=ToolCatalog.from_registry(self._executor.registry),
+            context=[{"role": "system", "content": self._system_prompt}, *_checked(messages)],
+        )
+        return await self._continue(progress, policy, owner, on_token)
+
+    async def resume_turn(
+        self,
+        token: str,
+        approve: bool,
+        *,
+        policy: Mapping[str, bool],
+        owner: str,
+        reason: str | None = None,
+        on_token: TokenSink | None = None,
+    ) -> TurnResult:
+        """Continue a paused turn with the household's answer (RFC-0004).
+
+        Approve: the halted call goes through every executor stage again, with
+        the token, exactly once (a policy switched off meanwhile still
+        refuses). Deny: a "denied" result is appended (a denial, not a
+        failure) and the model is told not to propose the call again; if it
+        does in this turn, it gets the same denial with no new prompt. An
+        approval after the token expired appends an "expired" result instead.
+        Then the proposals that waited behind the halted one run, and the loop
+        goes on; it may pause again on a new token.
+
+        Args:
+            token: the ``pending_confirmation.token`` being answered.
+            approve: the household's answer.
+            policy, owner, on_token: as for :meth:`process_turn`.
+            reason: optional words of the household, passed to the model with a denial.
+
+        Raises:
+            InvalidConfirmation: unknown, already answered or foreign token.
+                Of two concurrent answers to one token, exactly one proceeds.
+            ModelUnavailable: as for :meth:`process_turn`.
+        """
+        paused = self._pending.take(token, owner)
+        progress, call = paused.progress, paused.halted
+        if approve and self._executor.confirmations.seconds_left(token) > 0:
+            outcome = await self._invoke(progress, call, policy, token)
+            if outcome.error_code is ErrorCode.INVALID_CONFIRMATION:
+                self._refuse(progress, call, expired=True)
+            else:
+                self._record(progress, call, outcome)
+        else:
+            self._refuse(progress, call, expired=approve, reason=reason)
+        self._executor.confirmations.discard(token)
+        halted = await self._run_proposals(progress, paused.waiting, policy, owner)
+        return halted or await self._continue(progress, policy, owner, on_token)
+
+    async def _continue(
+        self, progress: TurnProgress, policy: Mapping[str, bool], owner: str, on_token: Any
+    ) -> TurnResult:
+        tools = progress.catalog.tools()
+        while progress.rounds_used < self._max_rounds:
+            reply = await self._ask(progress.context, tools, None)
+            progress.rounds_used += 1
+            if not reply.tool_calls:
+                return await self._finish(progress, reply.content, on_token)
+            proposals = self._adopt(progress, reply)
+            halted = await self._run_proposals(progress, proposals, policy, owner)
+            if halted is not None:
+                return halted
+        return await self._finish(progress, "", on_token, note=BUDGET_SPENT_NOTE)
+
+    async def _finish(
+        self, progress: TurnProgress, content: str, on_token: Any, note: str | None = None
+    ) -> TurnResult:
+        """The final answer: the reply's prose, or else one more request without tools."""
+        if content.strip():
+            if on_token is not None:
+                await on_token(content)
+        else:
+            context = progress.context
+            if note is not None:
+                system = {"role": "system", "content": f"{context[0]['content']}\n\n{note}"}
+                context = [system, *context[1:]]
+            content = (await self._ask(context, None, on_token)).content
+        return TurnResult(
+            text=content.strip() or NO_ANSWER,
+            citations=list(progress.citations),
+            receipts=list(progress.receipts),
+        )
+
+    async def _ask(
+        self, context: list[Message], tools: list[ToolDefinition] | None, on_token: Any
+    ) -> ModelReply:
+        for attempt in range(1, self._attempts + 1):
+            try:
+                return await self._backend.complete(list(context), tools=tools, on_token=on_token)
+            except ModelError as exc:
+                logger.warning("model reply unusable (attempt %d): %s", attempt, exc)
+                problem = exc
+        raise ModelUnavailable(f"the model gave no usable reply: {problem}") from problem
+
+    def _adopt(self, progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
+        """Give the reply's calls our own ids and append them to the context.
+
+        Arguments that were not JSON are written back as ``{}``: the raw text
+        never goes back to a server (llama-server answers it with a 500).
+        """
+        proposals, calls = [], []
+        for call in reply.tool_calls:
+            progress.calls_made += 1
+            target = progress.catalog.resolve(call.name)
+            name = model_safe_name(target.capability if target else call.name)
+            proposal = Proposal(
+                f"call_{progress.calls_made}", name, target, call.arguments, call.parse_error
+            )
+            proposals.append(proposal)
+            arguments = json.dumps(call.arguments or {}, ensure_ascii=False)
+            calls.append(
+                {
+                    "id": proposal.call_id,
+                    "type": "function",
+                    "function": {"name": name, "arguments": arguments},
+                }
+            )
+        progress.context.append(
+            {"role": "assistant", "content": reply.content, "tool_calls": calls}
+        )
+        return proposals
+
+    async def _run_proposals(
+        self, progress: TurnProgress, proposals: Any, policy: Mapping[str, bool], owner: str
+    ) -> TurnResult | None:
+        """Run proposals in order; the first that needs approval pauses the turn."""
+        proposals = tuple(proposals)
+        for index, call in enumerate(proposals):
+            key = _call_key(call)
+            if key is not None and key in progress.refusals:
+                self._refuse(progress, call, expired=progress.refusals[key], again=True)
+                continue
+            outcome = await self._invoke(progress, call, policy, None)
+            if outcome.error_code is ErrorCode.CONFIRMATION_REQUIRED:
+                return self._pause(progress, call, proposals[index + 1 :], owner, outcome)
+            self._record(progress, call, outcome)
+        return None
+
+    async def _invoke(
+        self, progress: TurnProgress, call: Proposal, policy: Mapping[str, bool], token: Any
+    ) -> Outcome:
+        name, version = (
+            (call.target.capability, call.target.version) if call.target else (call.tool_name, 0)
+        )
+        return await self._executor.invoke(
+            name,
+            version,
+            call.arguments,
+            policy=policy,
+            turn_state=progress.executions,
+            confirmation_token=token,
+        )
+
+    def _record(self, progress: TurnProgress, call: Proposal, outcome: Outcome) -> None:
+        if call.parse_error and outcome.error_code is ErrorCode.INVALID_ARGUMENTS:
+            content = frame_unparseable(outcome.name, call.parse_error)
+        else:
+            content = frame_outcome(outcome)
+        progress.context.append(_tool_message(call, content))
+        progress.citations.extend(citations_for(outcome))
+        receipt = receipt_for(outcome)
+        if receipt is not None:
+            progress.receipts.append(receipt)
+
+    def _refuse(
+        self,
+        progress: TurnProgress,
+        call: Proposal,
+        *,
+        expired: bool,
+        reason: str | None = None,
+        again: bool = False,
+    ) -> None:
+        """Append a denial (or expiry) for ``call``; the first time, also receipt and audit it.
+
+        Only calls that passed stages 1-2 can halt, so ``call`` has a target and arguments.
+        """
+        target, key = call.target, _call_key(call)
+        name = target.capability if target else call.tool_name
+        framed = frame_denial(name, expired=expired, reason=reason)
+        progress.context.append(_tool_message(call, framed))
+        capability = self._executor.registry.get(name, target.version) if target else None
+        if again or capability is None or key is None:
+            return
+        progress.refusals[key] = expired
+        progress.receipts.append(denial_receipt(capability, expired=expired))
+        kind = OutcomeKind.EXPIRED if expired else OutcomeKind.DENIED
+        self._executor.audit.record(
+            capability, version=capability.version, stage=Stage.CONFIRM, outcome=kind
+        )
+
+    def _pause(
+        self,
+        progress: TurnProgress,
+        call: Proposal,
+        waiting: tuple[Proposal, ...],
+        owner: str,
+        outcome: Outcome,
+    ) -> TurnResult:
+        name, version, arguments = outcome.name, outcome.version, dict(call.arguments or {})
+        confirmations = self._executor.confirmations
+        token = confirmations.issue(name, version, arguments)
+        self._pending.put(PendingTurn(token, owner, progress, call, waiting))
+        pending = PendingConfirmation(
+            token, name, version, arguments, round(confirmations.seconds_left(token))
+        )
+        return TurnResult(
+            text=outcome.message,
+            pending_confirmation=pending,
+            citations=list(progress.citations),
+            receipts=list(progress.receipts),
+        )
+
+
+def _checked(messages: list[dict[str, Any]]) -> list[Message]:
+    checked = []
+    for number, message in enumerate(messages, 1):
+        role, content = message.get("role"), message.get("content")
+        if role not in ("user", "assistant") or not isinstance(content, str):
+            raise ValueError(f"message {number} must be a user or assistant message with text")
+        checked.append({"role": role, "content": content})
+    return checked
+
+
+def _call_key(call: Proposal) -> str | None:
+    target = call.target
+    if target is None or call.arguments is None:
+        return None
+    return f"{target.capability}\x00{target.version}\x00{canonical(call.arguments)}"
+
+
+def _tool_message(call: Proposal, content: str) -> Message:
+    return {"role": "tool", "tool_call_id": call.call_id, "content": content}

@@ -1,0 +1,163 @@
+"""Turns paused for the household's approval, held in memory (DESIGN §4, RFC-0004)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sovereign.executor import TTL_SECONDS, TurnState
+
+from .backends.base import Message
+from .results import Citation, InvalidConfirmation, Receipt
+from .tools import ToolCatalog, ToolTarget
+
+GRACE_SECONDS = 600.0
+"""How long a paused turn is kept after its token expired, in seconds, so a late
+answer still ends the turn with an "expired" denial instead of an error."""
+MAX_PENDING_TURNS = 128
+"""Most paused turns held at once; pausing past it forgets the oldest."""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One call the model proposed, with the id the turn loop gave it.
+
+    ``target`` is ``None`` when the name matches no offered tool; ``arguments``
+    is ``None`` with ``parse_error`` set when they were not a JSON object.
+    """
+
+    call_id: str
+    tool_name: str
+    target: ToolTarget | None
+    arguments: dict[str, Any] | None
+    parse_error: str | None = None
+
+
+@dataclass
+class TurnProgress:
+    """Everything a turn has built so far; what a paused turn resumes from."""
+
+    catalog: ToolCatalog
+    """The tools offered when the turn started (kept for its whole life)."""
+    context: list[Message]
+    """System prompt, history, and every model reply and framed result so far."""
+    executions: TurnState = field(default_factory=TurnState)
+    """Per-capability execution counts (the per-turn bounds)."""
+    rounds_used: int = 0
+    """Model rounds that proposed calls so far."""
+    refusals: dict[str, bool] = field(default_factory=dict)
+    """Calls the household refused this turn: canonical call key → expired?"""
+    citations: list[Citation] = field(default_factory=list)
+    receipts: list[Receipt] = field(default_factory=list)
+    calls_made: int = 0
+    """Counter behind the call ids the loop assigns (``call_1``, ``call_2``, …)."""
+
+
+@dataclass(frozen=True)
+class PendingTurn:
+    """A turn halted on one proposal that needs approval.
+
+    ``halted`` is the proposal that waits for the household; ``waiting`` are the
+    proposals the model made after it in the same round. They have not been
+    sent to the executor yet and run, in order, once ``halted`` is approved,
+    denied or expired (any of them may pause the turn again).
+    """
+
+    token: str
+    owner: str
+    progress: TurnProgress
+    halted: Proposal
+    waiting: tuple[Proposal, ...]
+
+
+class PendingTurnStore:
+    """In-memory store of paused turns, keyed by their confirmation token.
+
+    What is stored: the whole :class:`TurnProgress` (conversation context with
+    framed results, execution counts, refusals, citations, receipts), the
+    halted proposal with its verbatim arguments, the proposals of the same
+    round still waiting, and the owner (the session that started the turn).
+    Never persisted; a restart forgets every paused turn.
+
+    Lifetime: a turn is held for the token's TTL (``ttl_seconds``, 120 s) plus
+    ``grace_seconds``. Within the TTL an approval runs the call; after it, the
+    answer (approve or deny) appends an "expired" or "denied" result and the
+    turn continues. Past the grace the turn is forgotten and its token is
+    unknown. At most ``max_turns`` are held; the oldest is forgotten first.
+
+    Args:
+        ttl_seconds: the confirmation token lifetime, in seconds.
+        grace_seconds: extra holding time after expiry, in seconds.
+        max_turns: bound on paused turns held at once.
+        clock: monotonic clock in seconds (inject one in tests).
+        on_forget: called with the token of every turn dropped unanswered
+            (expired past grace or evicted), e.g. to discard the token.
+    """
+
+    def __init__(
+        self,
+        *,
+        ttl_seconds: float = TTL_SECONDS,
+        grace_seconds: float = GRACE_SECONDS,
+        max_turns: int = MAX_PENDING_TURNS,
+        clock: Callable[[], float] = time.monotonic,
+        on_forget: Callable[[str], None] | None = None,
+    ) -> None:
+        if max_turns < 1:
+            raise ValueError("max_turns must be >= 1")
+        self._hold_seconds = ttl_seconds + grace_seconds
+        self._max = max_turns
+        self._clock = clock
+        self._on_forget = on_forget
+        self._lock = threading.Lock()
+        self._turns: OrderedDict[str, tuple[PendingTurn, float]] = OrderedDict()
+
+    def put(self, turn: PendingTurn) -> None:
+        """Hold ``turn`` under its token, forgetting the oldest turn when full."""
+        with self._lock:
+            forgotten = self._sweep()
+            while len(self._turns) >= self._max:
+                forgotten.append(self._turns.popitem(last=False)[0])
+            self._turns[turn.token] = (turn, self._clock() + self._hold_seconds)
+        self._forget(forgotten)
+
+    def take(self, token: str, owner: str) -> PendingTurn:
+        """Remove and return the turn paused on ``token``; exactly one caller gets it.
+
+        Raises:
+            InvalidConfirmation: no turn is held for ``token`` (never issued,
+                already answered, or forgotten), or it belongs to another owner
+                (it then stays held for its owner).
+        """
+        with self._lock:
+            forgotten = self._sweep()
+            held = self._turns.get(token)
+            if held is not None and held[0].owner == owner:
+                del self._turns[token]
+        self._forget(forgotten)
+        if held is None or held[0].owner != owner:
+            raise InvalidConfirmation("No paused turn matches this confirmation token.")
+        return held[0]
+
+    def __len__(self) -> int:
+        with self._lock:
+            forgotten = self._sweep()
+            count = len(self._turns)
+        self._forget(forgotten)
+        return count
+
+    def _sweep(self) -> list[str]:
+        now = self._clock()
+        stale = [token for token, (_, until) in self._turns.items() if until <= now]
+        for token in stale:
+            del self._turns[token]
+        return stale
+
+    def _forget(self, tokens: list[str]) -> None:
+        if self._on_forget is not None:
+            for token in tokens:
+                self._on_forget(token)

@@ -1,0 +1,79 @@
+"""Receipts and citations collected from a turn's outcomes (DESIGN §4).
+
+Citations are read from the result shapes of RFC-0017: ``web.search`` gives
+``{results: [{title, url, snippet}], retrieved_at}`` and ``web.fetch`` gives
+``{url, final_url, text, redirected, retrieved_at}``. Other capabilities cite
+nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sovereign.executor import Capability, Outcome, OutcomeKind
+
+from .results import Citation, Receipt, ReceiptOutcome
+
+PAGE_READ = "page read"
+"""The snippet of a web.fetch citation."""
+
+_RECEIPT_OUTCOMES: dict[OutcomeKind, ReceiptOutcome] = {
+    OutcomeKind.EXECUTED: "executed",
+    OutcomeKind.DENIED: "denied",
+    OutcomeKind.EXPIRED: "expired",
+    OutcomeKind.REFUSED: "refused",
+    OutcomeKind.FAILED: "failed",
+}
+
+
+def receipt_for(outcome: Outcome) -> Receipt | None:
+    """A receipt for ``outcome``, or ``None`` when it named no real capability
+    or only asked for confirmation (the later answer gets the receipt)."""
+    if outcome.capability is None or outcome.kind not in _RECEIPT_OUTCOMES:
+        return None
+    code = None if outcome.ok or outcome.error_code is None else str(outcome.error_code)
+    return Receipt(
+        outcome.name, str(outcome.capability.locality), _RECEIPT_OUTCOMES[outcome.kind], code
+    )
+
+
+def denial_receipt(capability: Capability, *, expired: bool) -> Receipt:
+    """The receipt of a call the household denied or left to expire."""
+    return Receipt(capability.name, str(capability.locality), "expired" if expired else "denied")
+
+
+def citations_for(outcome: Outcome) -> list[Citation]:
+    """The sources an executed call brought into the turn (``[]`` for anything else)."""
+    reader = _READERS.get(outcome.name)
+    if not outcome.ok or reader is None or not isinstance(outcome.result, dict):
+        return []
+    return reader(outcome.name, outcome.result)
+
+
+def _search_citations(capability: str, result: dict[str, Any]) -> list[Citation]:
+    retrieved_at = str(result.get("retrieved_at", ""))
+    return [
+        Citation(
+            capability,
+            str(item.get("title", "")),
+            str(item.get("url", "")),
+            str(item.get("snippet", "")),
+            retrieved_at,
+        )
+        for item in result.get("results", [])
+        if isinstance(item, dict) and item.get("url")
+    ]
+
+
+def _fetch_citations(capability: str, result: dict[str, Any]) -> list[Citation]:
+    if result.get("redirected") or not result.get("url"):
+        return []
+    url = str(result.get("final_url") or result["url"])
+    return [Citation(capability, url, url, PAGE_READ, str(result.get("retrieved_at", "")))]
+
+
+_READERS: dict[str, Callable[[str, dict[str, Any]], list[Citation]]] = {
+    "web.search": _search_citations,
+    "web.fetch": _fetch_citations,
+}

@@ -1,0 +1,128 @@
+"""What a turn returns, as data that serialises straight to the wire (DESIGN §4).
+
+``TurnResult.to_wire()`` is exactly the response object of
+``POST /api/v1/conversation/message``::
+
+    {"text": "…",
+     "pending_confirmation": null | {"token", "capability", "version", "arguments",
+                                     "expires_in_seconds"},
+     "citations": [{"capability", "title", "url", "snippet", "retrieved_at"}],
+     "receipts": [{"capability", "locality", "outcome"[, "error_code"]}]}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ReceiptOutcome = Literal["executed", "denied", "expired", "refused", "failed"]
+
+
+class InvalidConfirmation(Exception):
+    """A confirmation answer named a token that is unknown, already used or not this owner's.
+
+    The service answers ``400 {"error": {"code": "INVALID_CONFIRMATION", ...}}``.
+    """
+
+
+@dataclass(frozen=True)
+class PendingConfirmation:
+    """A proposed call waiting for the household's approval (RFC-0004).
+
+    ``arguments`` are verbatim what will run if approved; ``expires_in_seconds``
+    is the whole seconds left on the token when the response was built.
+    """
+
+    token: str
+    capability: str
+    version: int
+    arguments: dict[str, Any]
+    expires_in_seconds: int
+
+    def to_wire(self) -> dict[str, Any]:
+        """``{"token", "capability", "version", "arguments", "expires_in_seconds"}``."""
+        return {
+            "token": self.token,
+            "capability": self.capability,
+            "version": self.version,
+            "arguments": self.arguments,
+            "expires_in_seconds": self.expires_in_seconds,
+        }
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A source the answer may rest on.
+
+    For ``web.search``: one per result (title, url, snippet). For ``web.fetch``:
+    the page read, with ``title`` the URL and ``snippet`` ``"page read"``.
+    ``retrieved_at`` is the capability's own ISO-8601 UTC timestamp.
+    """
+
+    capability: str
+    title: str
+    url: str
+    snippet: str
+    retrieved_at: str
+
+    def to_wire(self) -> dict[str, Any]:
+        """``{"capability", "title", "url", "snippet", "retrieved_at"}``."""
+        return {
+            "capability": self.capability,
+            "title": self.title,
+            "url": self.url,
+            "snippet": self.snippet,
+            "retrieved_at": self.retrieved_at,
+        }
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What happened to one proposed call that named a real capability.
+
+    ``outcome`` is ``executed``, ``denied`` (the household said no), ``expired``
+    (nobody answered in time), ``refused`` (stages 1-3: bad arguments, policy,
+    per-turn limit) or ``failed`` (stages 5-6). ``error_code`` is the
+    executor's code for refused and failed calls and is put on the wire only
+    when set.
+    """
+
+    capability: str
+    locality: str
+    outcome: ReceiptOutcome
+    error_code: str | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        """``{"capability", "locality", "outcome"}`` plus ``"error_code"`` when set."""
+        wire: dict[str, Any] = {
+            "capability": self.capability,
+            "locality": self.locality,
+            "outcome": self.outcome,
+        }
+        if self.error_code is not None:
+            wire["error_code"] = self.error_code
+        return wire
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """The answer to one message: prose, or a halt for confirmation, plus provenance.
+
+    When ``pending_confirmation`` is set, ``text`` says what waits for approval
+    and the turn continues only through ``TurnLoop.resume_turn``.
+    """
+
+    text: str
+    pending_confirmation: PendingConfirmation | None = None
+    citations: list[Citation] = field(default_factory=list)
+    receipts: list[Receipt] = field(default_factory=list)
+
+    def to_wire(self) -> dict[str, Any]:
+        """DESIGN §4's response object (see the module docstring)."""
+        pending = self.pending_confirmation
+        return {
+            "text": self.text,
+            "pending_confirmation": pending.to_wire() if pending else None,
+            "citations": [c.to_wire() for c in self.citations],
+            "receipts": [r.to_wire() for r in self.receipts],
+        }
