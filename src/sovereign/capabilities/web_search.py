@@ -1,0 +1,202 @@
+"""``web.search`` v1: the household's own SearXNG, queried over its JSON API (DESIGN §3, RFC-0017).
+
+read_only / external, so every call needs the household's approval of the exact
+query; behind the ``external_enabled`` policy switch. The SearXNG client lives
+in :mod:`sovereign.capabilities.searxng`; this module maps its answer onto the
+capability's result and its failures onto :class:`CapabilityError`.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+
+from sovereign.executor import Capability, CapabilityError, Effect, Locality, Registry
+
+from .searxng import DEFAULT_BASE_URL, SearchPage, SearxngClient, SearxngError, prepare_query
+
+TIMEOUT_SECONDS = 10.0
+"""Deadline for one search, in seconds (RFC-0017: SearXNG runs on this device)."""
+MAX_RESULTS = 5
+"""Most results handed to the model (RFC-0017: a summary, not an export)."""
+MAX_TITLE_CHARS = 300
+MAX_SNIPPET_CHARS = 600
+MAX_URL_CHARS = 2048
+"""Per-field caps in characters; a longer URL is dropped rather than cut."""
+
+ARGUMENTS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 500,
+            "description": "What to search the web for, in plain words.",
+        },
+        "time_range": {
+            "type": "string",
+            "enum": ["day", "month", "year"],
+            "description": "Only results from the last day, month or year.",
+        },
+    },
+    "required": ["query"],
+    "additionalProperties": False,
+}
+
+_TEXT = {"type": "string"}
+
+RESULT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {
+            "type": "string",
+            "description": "The query exactly as it was sent to SearXNG (see "
+            "docs/decisions/web-search-query-hygiene.md for how it can differ from the "
+            "approved text).",
+        },
+        "results": {
+            "type": "array",
+            "maxItems": MAX_RESULTS,
+            "items": {
+                "type": "object",
+                "properties": {"title": _TEXT, "url": _TEXT, "snippet": _TEXT},
+                "required": ["title", "url", "snippet"],
+                "additionalProperties": False,
+            },
+        },
+        "result_count": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": MAX_RESULTS,
+            "description": "How many entries `results` holds.",
+        },
+        "retrieved_at": {"type": "string", "description": "UTC time of the search, ISO 8601."},
+        "failed_engine_count": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many of SearXNG's search engines reported an error for this "
+            "query (its unresponsive_engines). When above 0 the results come from the "
+            "engines that did answer and may be incomplete.",
+        },
+    },
+    "required": ["query", "results", "result_count", "retrieved_at", "failed_engine_count"],
+    "additionalProperties": False,
+}
+
+DESCRIPTION = (
+    "Search the web through this household's own SearXNG. Use it for recent events or facts "
+    "you do not know. The household sees and approves the exact query before it leaves the "
+    "device, so keep private details out of it. The query is searched as literal words: "
+    "SearXNG's !bang and :language syntax has no effect. Returns up to 5 results with title, "
+    "url and snippet."
+)
+
+
+def check_arguments(arguments: dict[str, Any]) -> None:
+    """Checks after the schema (stage 2): text beyond whitespace, no control characters.
+
+    Raises:
+        ValueError: with a sentence naming the problem (→ INVALID_ARGUMENTS).
+    """
+    query = arguments["query"]
+    if not query.strip():
+        raise ValueError("query: must contain words, not only whitespace.")
+    if any(unicodedata.category(ch) == "Cc" and not ch.isspace() for ch in query):
+        raise ValueError("query: must not contain control characters.")
+
+
+def shape_result(page: SearchPage, retrieved_at: datetime) -> dict[str, Any]:
+    """Map a SearXNG answer onto web.search's result (at most :data:`MAX_RESULTS` entries).
+
+    Entries without an http(s) URL, or with one over :data:`MAX_URL_CHARS`, are skipped;
+    ``snippet`` is SearXNG's ``content`` ("" when absent).
+    """
+    results = [entry for raw in page.results if (entry := _entry(raw)) is not None]
+    results = results[:MAX_RESULTS]
+    return {
+        "query": page.query,
+        "results": results,
+        "result_count": len(results),
+        "retrieved_at": retrieved_at.astimezone(UTC).isoformat(timespec="seconds"),
+        "failed_engine_count": len(page.failed_engines),
+    }
+
+
+def _entry(raw: Any) -> dict[str, str] | None:
+    if not isinstance(raw, dict):
+        return None
+    url = raw.get("url")
+    if not isinstance(url, str) or len(url) > MAX_URL_CHARS:
+        return None
+    if not url.lower().startswith(("http://", "https://")):
+        return None
+    return {
+        "title": _text(raw.get("title"), MAX_TITLE_CHARS) or url,
+        "url": url,
+        "snippet": _text(raw.get("content"), MAX_SNIPPET_CHARS),
+    }
+
+
+def _text(value: Any, limit: int) -> str:
+    if not isinstance(value, str):
+        return ""
+    text = " ".join(value.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def register(
+    registry: Registry,
+    *,
+    base_url: str = DEFAULT_BASE_URL,
+    timeout_seconds: float = TIMEOUT_SECONDS,
+    language: str | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    clock: Callable[[], datetime] = _utc_now,
+) -> None:
+    """Add ``web.search`` v1 to ``registry``.
+
+    Args:
+        base_url: SearXNG's address (http/https), default ``http://127.0.0.1:8093``.
+        timeout_seconds: the one deadline for a search, in seconds (default 10), enforced
+            by the executor's execute stage (→ TIMEOUT).
+        language: SearXNG ``language`` parameter (e.g. ``"de"``); ``None`` leaves the
+            instance's ``search.default_lang``.
+        transport: an httpx transport, for tests. clock: returns the aware ``retrieved_at``.
+
+    Raises:
+        ValueError: ``base_url`` is not an http(s) URL.
+        CapabilityDefinitionError: web.search v1 is already registered.
+    """
+    client = SearxngClient(base_url, language=language, transport=transport)
+
+    async def execute(arguments: dict[str, Any]) -> dict[str, Any]:
+        query = prepare_query(arguments["query"])
+        try:
+            page = await client.search(query, time_range=arguments.get("time_range"))
+        except SearxngError as exc:
+            raise CapabilityError(f"Web search failed: {exc.sentence()}") from exc
+        return shape_result(page, clock())
+
+    registry.add(
+        Capability(
+            name="web.search",
+            version=1,
+            description=DESCRIPTION,
+            arguments_schema=ARGUMENTS_SCHEMA,
+            result_schema=RESULT_SCHEMA,
+            effect=Effect.READ_ONLY,
+            locality=Locality.EXTERNAL,
+            execute=execute,
+            timeout_seconds=timeout_seconds,
+            policy_key="external_enabled",
+            validate_arguments=check_arguments,
+        )
+    )
