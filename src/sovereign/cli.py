@@ -10,12 +10,16 @@ from __future__ import annotations
 import click
 
 from sovereign import __version__
+from sovereign.model.cli import model_group
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="sovereign")
 def main() -> None:
     """Sovereign: a private household assistant's Conversation Service."""
+
+
+main.add_command(model_group)
 
 
 if __name__ == "__main__":  # pragma: no cover

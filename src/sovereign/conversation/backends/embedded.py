@@ -1,0 +1,265 @@
+"""The embedded default backend: a GGUF model run in-process by llama-cpp-python (issue 5).
+
+No server is needed. The model is loaded lazily, once, on the first request,
+and every inference runs on one dedicated worker thread, so the event loop is
+never blocked and only one inference runs at a time (the single worker is the
+lock; later requests queue behind it).
+
+Tool choice has two modes:
+
+- ``"schema"`` (default): the reply is constrained by a llama.cpp grammar built
+  from :func:`~.decision.decision_schema` to one JSON decision, read with
+  :func:`~.decision.parse_decision`. Small models choose well this way.
+- ``"native"``: the tools go to the model's own chat template and calls written
+  in the reply's text are read leniently, for the offered tools only.
+
+With ``tools=None`` the prose answer is written with the model's own chat
+template and no tools, streamed piece by piece into ``on_token``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .base import Message, ModelError, ModelReply, TokenSink, ToolCall, ToolDefinition
+from .decision import decision_messages, decision_schema, parse_decision, plain_messages
+from .embedded_load import LoadOptions, json_schema_grammar, load_llama
+from .jsontext import json_objects, parse_arguments
+
+ToolMode = Literal["schema", "native"]
+Emit = Callable[[str], None]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sampling:
+    """Generation limits and temperatures.
+
+    Attributes:
+        answer_max_tokens: the longest prose answer, in tokens (default 512).
+        decision_max_tokens: the longest tool decision, in tokens (default 256).
+        answer_temperature: sampling temperature for prose (default 0.3).
+        decision_temperature: sampling temperature for tool choice (default 0, greedy).
+    """
+
+    answer_max_tokens: int = 512
+    decision_max_tokens: int = 256
+    answer_temperature: float = 0.3
+    decision_temperature: float = 0.0
+
+
+@dataclass
+class EmbeddedBackend:
+    """A :class:`~.base.ModelBackend` running a GGUF model in this process.
+
+    Args:
+        load: which model and how (default: the verified default model, a
+            context of 8192 tokens, one thread per CPU).
+        mode: ``"schema"`` (default) or ``"native"`` tool choice.
+        sampling: token limits and temperatures.
+        loader: builds the model from ``load`` (tests pass a fake; the default
+            checks the file and loads it with llama-cpp-python).
+    """
+
+    load: LoadOptions = field(default_factory=LoadOptions)
+    mode: ToolMode = "schema"
+    sampling: Sampling = field(default_factory=Sampling)
+    loader: Callable[[LoadOptions], Any] = load_llama
+    _llama: Any = field(default=None, init=False, repr=False)
+    _grammars: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    _worker: ThreadPoolExecutor = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("schema", "native"):
+            raise ValueError(f"tool mode must be 'schema' or 'native', not {self.mode!r}")
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sovereign-model")
+
+    async def complete(
+        self,
+        messages: list[Message],
+        *,
+        tools: list[ToolDefinition] | None,
+        on_token: TokenSink | None = None,
+    ) -> ModelReply:
+        """Ask the model once (see :meth:`ModelBackend.complete`).
+
+        With ``tools``, the reply is one decision (schema mode) or the model's
+        text with any calls it wrote (native mode); nothing is streamed. With
+        ``tools=None``, the prose answer is streamed into ``on_token``.
+
+        Raises:
+            ModelUnavailable: llama-cpp-python or the model file is missing,
+                unverified or unloadable (the message says how to install it).
+            ModelError: llama.cpp failed while generating, e.g. a conversation
+                longer than the context window.
+        """
+        if tools:
+            job = self._decide if self.mode == "schema" else self._native
+            return await self._in_worker(job, messages, tools)
+        return ModelReply(content=await self._stream(messages, on_token))
+
+    def close(self) -> None:
+        """Free the model and stop the worker thread (waits for a running inference)."""
+        self._worker.shutdown(wait=True)
+        llama, self._llama = self._llama, None
+        if llama is not None and hasattr(llama, "close"):
+            llama.close()
+
+    async def _in_worker(self, job: Callable[..., Any], *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker, job, *args)
+
+    def _model(self) -> Any:
+        """The loaded model, loading it on first use (worker thread only)."""
+        if self._llama is None:
+            self._llama = self.loader(self.load)
+        return self._llama
+
+    def _decide(self, messages: list[Message], tools: list[ToolDefinition]) -> ModelReply:
+        schema_json = json.dumps(decision_schema(tools), sort_keys=True)
+        reply = self._chat(
+            decision_messages(messages, tools),
+            grammar=self._grammar(schema_json),
+            max_tokens=self.sampling.decision_max_tokens,
+            temperature=self.sampling.decision_temperature,
+        )
+        return parse_decision(_content(reply), tools)
+
+    def _native(self, messages: list[Message], tools: list[ToolDefinition]) -> ModelReply:
+        reply = self._chat(
+            native_messages(messages),
+            tools=tools,
+            max_tokens=self.sampling.decision_max_tokens,
+            temperature=self.sampling.decision_temperature,
+        )
+        return native_reply(_content(reply), tools)
+
+    def _grammar(self, schema_json: str) -> Any:
+        if schema_json not in self._grammars:
+            self._grammars.clear()  # one tool set per deployment; keep only the latest
+            self._grammars[schema_json] = json_schema_grammar(schema_json)
+        return self._grammars[schema_json]
+
+    def _chat(self, messages: list[Message], **options: Any) -> Any:
+        llama = self._model()
+        try:
+            return llama.create_chat_completion(messages=messages, **options)
+        except (ValueError, RuntimeError) as error:
+            raise ModelError(f"the embedded model failed: {error}") from error
+
+    async def _stream(self, messages: list[Message], on_token: TokenSink | None) -> str:
+        """Generate the prose answer in the worker, handing each piece to ``on_token``."""
+        loop = asyncio.get_running_loop()
+        pieces: asyncio.Queue[str | None] = asyncio.Queue()
+        stop = threading.Event()
+
+        def emit(piece: str | None) -> None:
+            try:
+                loop.call_soon_threadsafe(pieces.put_nowait, piece)
+            except RuntimeError:  # the event loop is gone: nobody is listening any more
+                stop.set()
+
+        job = loop.run_in_executor(self._worker, self._generate, messages, emit, stop)
+        try:
+            while (piece := await pieces.get()) is not None:
+                if on_token is not None:
+                    await on_token(piece)
+        except BaseException:
+            stop.set()  # the caller went away or on_token failed: stop generating
+            job.add_done_callback(_retrieve_outcome)
+            raise
+        return await job
+
+    def _generate(self, messages: list[Message], emit: Emit, stop: threading.Event) -> str:
+        """Stream the answer (worker thread); returns the whole text, emits ``None`` at the end."""
+        text: list[str] = []
+        try:
+            for piece in self._answer_pieces(messages):
+                if stop.is_set():
+                    break
+                text.append(piece)
+                emit(piece)
+        finally:
+            emit(None)
+        return "".join(text)
+
+    def _answer_pieces(self, messages: list[Message]) -> Iterator[str]:
+        history = plain_messages(messages) if self.mode == "schema" else native_messages(messages)
+        chunks = self._chat(
+            history,
+            stream=True,
+            max_tokens=self.sampling.answer_max_tokens,
+            temperature=self.sampling.answer_temperature,
+        )
+        try:
+            for chunk in chunks:
+                piece = chunk["choices"][0]["delta"].get("content")
+                if piece:
+                    yield piece
+        except (ValueError, RuntimeError) as error:
+            raise ModelError(f"the embedded model failed: {error}") from error
+        finally:
+            getattr(chunks, "close", lambda: None)()
+
+
+def native_messages(messages: list[Message]) -> list[Message]:
+    """``messages`` as a chat template with tool support expects them.
+
+    Content is never null, and call arguments given as JSON text become
+    objects (templates serialise them again; text would be encoded twice).
+    Arguments that are not a JSON object become ``{}``.
+
+    Returns:
+        A new list; ``messages`` is not changed.
+    """
+    converted = []
+    for message in messages:
+        message = {**message, "content": message.get("content") or ""}
+        if message.get("tool_calls"):
+            message["tool_calls"] = [_call_with_object_arguments(c) for c in message["tool_calls"]]
+        converted.append(message)
+    return converted
+
+
+def native_reply(text: str, tools: list[ToolDefinition]) -> ModelReply:
+    """Read a native-mode reply: calls the model wrote in its text, else prose.
+
+    A call is a JSON object with a ``name`` that is one of the offered tools,
+    found leniently (``<tool_call>`` tags, code fences, doubled braces).
+
+    Returns:
+        A reply with those calls (ids ``call_0``, ``call_1`` …) and no content,
+        or, when there are none, the text as the prose answer.
+    """
+    offered = {tool["function"]["name"] for tool in tools}
+    calls = [found for found in json_objects(text) if found.get("name") in offered]
+    if not calls:
+        return ModelReply(content=text.strip())
+    return ModelReply(
+        tool_calls=tuple(
+            ToolCall(f"call_{index}", call["name"], *parse_arguments(call.get("arguments")))
+            for index, call in enumerate(calls)
+        )
+    )
+
+
+def _call_with_object_arguments(call: dict[str, Any]) -> dict[str, Any]:
+    function = dict(call.get("function", {}))
+    arguments, _problem = parse_arguments(function.get("arguments"))
+    function["arguments"] = arguments or {}
+    return {**call, "function": function}
+
+
+def _content(reply: Any) -> str:
+    return reply["choices"][0]["message"].get("content") or ""
+
+
+def _retrieve_outcome(job: asyncio.Future[Any]) -> None:
+    """Mark an abandoned generation's outcome as seen, so asyncio does not log it."""
+    if not job.cancelled():
+        job.exception()

