@@ -281,3 +281,19 @@ async def test_get_state_itself_refuses_an_id_off_the_allowlist(fake):
     with pytest.raises(home_assistant.CapabilityError, match="allowlist"):
         await home_assistant.get_state(settings, "sensor.kitchen_temperature")
     assert fake.requests == []
+
+
+async def test_a_response_over_the_byte_cap_is_a_failure(fake, executor, tmp_path, monkeypatch):
+    monkeypatch.setattr(home_assistant, "MAX_STATES_BYTES", 1000)
+    write_settings(tmp_path, base_url=fake.base_url)
+    outcome = await approved(executor, LIST, {})
+    assert outcome.error_code is ErrorCode.EXECUTION_FAILED
+    assert "larger than 1000 bytes" in outcome.message
+
+
+async def test_a_body_that_is_not_a_list_of_states_is_a_failure(fake, executor, tmp_path):
+    fake.states = {"message": "API running."}
+    write_settings(tmp_path, base_url=fake.base_url)
+    outcome = await approved(executor, LIST, {})
+    assert outcome.error_code is ErrorCode.EXECUTION_FAILED
+    assert "not a list" in outcome.message
