@@ -119,3 +119,25 @@ async def test_a_non_boolean_true_does_not_enable_home_assistant(executor, fake)
         outcome = await invoke(executor, "home_assistant.list_entities", {}, policy, approve=True)
         assert outcome.error_code is ErrorCode.POLICY_DISABLED
     assert fake.requests == []
+
+
+async def test_the_real_web_search_and_home_assistant_keys_do_not_cross(tmp_path, fake):
+    from sovereign.capabilities import web_search
+
+    registry = Registry()
+    home_assistant.register(registry, data_dir=tmp_path)
+    web_search.register(registry)
+    executor = Executor(registry)
+    search_args = {"query": "what's new in SearXNG"}
+    only_web = {"external_enabled": True}
+    only_home = {"home_assistant_enabled": True}
+    outcome = await invoke(executor, "home_assistant.list_entities", {}, only_web, approve=True)
+    assert outcome.error_code is ErrorCode.POLICY_DISABLED
+    outcome = await invoke(executor, "web.search", search_args, only_home, approve=True)
+    assert outcome.error_code is ErrorCode.POLICY_DISABLED
+    # Each key alone gets its own capability past the policy stage, to the confirmation gate.
+    outcome = await invoke(executor, "web.search", search_args, only_web)
+    assert outcome.error_code is ErrorCode.CONFIRMATION_REQUIRED
+    outcome = await invoke(executor, "home_assistant.list_entities", {}, only_home)
+    assert outcome.error_code is ErrorCode.CONFIRMATION_REQUIRED
+    assert fake.requests == []

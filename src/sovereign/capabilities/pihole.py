@@ -29,7 +29,7 @@ import httpx
 
 from sovereign.executor import Capability, CapabilityError, Effect, Locality, Registry
 
-from ._household_http import make_client, request_json
+from ._household_http import JsonReply, make_client, request_json
 from ._settings import SettingsError, check_base_url, read_private_json
 
 SETTINGS_FILENAME = "pihole.json"
@@ -166,7 +166,9 @@ class PiholeSession:
             raise CapabilityError(f"Pi-hole answered {path} with HTTP {reply.status}.")
         return reply.body
 
-    async def _get_once(self, client: httpx.AsyncClient, path: str, params: dict[str, Any]):
+    async def _get_once(
+        self, client: httpx.AsyncClient, path: str, params: dict[str, Any]
+    ) -> JsonReply:
         headers = {"X-FTL-SID": self._sid} if self._sid else {}
         return await request_json(
             client,
