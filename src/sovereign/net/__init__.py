@@ -1,0 +1,49 @@
+"""SSRF-safe retrieval of one web page and its text (DESIGN §3). Imports nothing of ours.
+
+* :func:`classify` (``policy``) alone decides whether an address may be contacted.
+* :class:`PinnedTransport` (``transport``) resolves once, checks every address and
+  connects to a checked one; TLS and ``Host`` stay on the name.
+* :func:`fetch` (``fetch``) never follows redirects, allows three content types and
+  caps bytes and time; :func:`extract_text` (``extract``) turns the body into text.
+"""
+
+from .errors import FetchError, FetchFailed, InvalidURL, TargetRejected, translate
+from .extract import extract_text, main_text, page_text
+from .fetch import ALLOWED_MEDIA_TYPES, REQUEST_HEADERS, FetchLimits, Page, fetch
+from .policy import AddressPolicy, IPAddress, IPInterface, classify, device_interfaces
+from .resolver import Resolver, StaticResolver, SystemResolver
+from .transport import GuardedBackend, PinnedTransport, admit
+from .url import Host, Target, parse_host, parse_url
+from .verdict import Verdict
+
+__all__ = [
+    "ALLOWED_MEDIA_TYPES",
+    "REQUEST_HEADERS",
+    "AddressPolicy",
+    "FetchError",
+    "FetchFailed",
+    "FetchLimits",
+    "GuardedBackend",
+    "Host",
+    "IPAddress",
+    "IPInterface",
+    "InvalidURL",
+    "Page",
+    "PinnedTransport",
+    "Resolver",
+    "StaticResolver",
+    "SystemResolver",
+    "Target",
+    "TargetRejected",
+    "Verdict",
+    "admit",
+    "classify",
+    "device_interfaces",
+    "extract_text",
+    "fetch",
+    "main_text",
+    "page_text",
+    "parse_host",
+    "parse_url",
+    "translate",
+]

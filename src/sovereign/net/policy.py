@@ -1,0 +1,133 @@
+"""The one place that decides whether an address may be connected to (DESIGN §3).
+
+:func:`classify` reads the range table in :mod:`sovereign.net.ranges`, unwraps
+IPv6 forms that embed IPv4, refuses this device's own addresses and the networks
+its interfaces sit on, and names its reason in a :class:`Verdict`. Nothing else
+in the code decides. The only way to loosen it is an explicit address list in
+:attr:`AddressPolicy.unsafe_allow`, meant for tests that serve pages on loopback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from ipaddress import (
+    IPv4Address,
+    IPv4Interface,
+    IPv6Address,
+    IPv6Interface,
+    ip_address,
+    ip_interface,
+)
+
+import psutil
+
+from .ranges import GLOBAL_UNICAST_V6, embedded_ipv4, table_verdict
+from .verdict import Verdict
+
+__all__ = ["AddressPolicy", "IPAddress", "IPInterface", "Verdict", "classify", "device_interfaces"]
+
+IPAddress = IPv4Address | IPv6Address
+IPInterface = IPv4Interface | IPv6Interface
+
+
+def device_interfaces() -> list[IPInterface]:
+    """Every interface address of this device with its on-link prefix, e.g. ``192.168.1.50/24``.
+
+    Read afresh on each call (addresses change with DHCP and router advertisements).
+    Returns an empty list where the platform reports none.
+    """
+    interfaces: list[IPInterface] = []
+    for entries in psutil.net_if_addrs().values():
+        for entry in entries:
+            interface = _interface(entry.address, entry.netmask)
+            if interface is not None:
+                interfaces.append(interface)
+    return interfaces
+
+
+def _interface(address: str, netmask: str | None) -> IPInterface | None:
+    try:
+        host = ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return None  # a MAC address entry
+    prefix = host.max_prefixlen
+    if netmask:
+        with contextlib.suppress(ValueError):
+            prefix = bin(int(ip_address(netmask))).count("1")
+    return ip_interface(f"{host}/{prefix}")
+
+
+@dataclass(frozen=True)
+class AddressPolicy:
+    """What :func:`classify` needs beyond the fixed range table.
+
+    Args:
+        local_interfaces: returns this device's interface addresses with their
+            on-link prefix; each address is refused as DEVICE_ADDRESS and the rest
+            of its network as DEVICE_NETWORK. Default: :func:`device_interfaces`.
+        unsafe_allow: exact addresses allowed even though the table refuses them.
+            Production code leaves it empty; tests use it to reach a server they
+            started on 127.0.0.1. There is no range form on purpose.
+    """
+
+    local_interfaces: Callable[[], Iterable[IPInterface]] = device_interfaces
+    unsafe_allow: frozenset[IPAddress] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "unsafe_allow", frozenset(self.unsafe_allow))
+
+
+DEFAULT_POLICY = AddressPolicy()
+
+
+def classify(address: IPAddress, policy: AddressPolicy = DEFAULT_POLICY) -> Verdict:
+    """Decide whether a connection to ``address`` is allowed (DESIGN §3 rule 3).
+
+    Checks, in order: the exact ``unsafe_allow`` list; an IPv6 zone identifier
+    (ZONE_ID); the range table; IPv6 outside 2000::/3 (RESERVED); IPv4 embedded in
+    IPv6, judged by the IPv4 address (deprecated forms refused even when it is
+    public); this device's own addresses and networks.
+
+    Args:
+        address: the exact address a socket would connect to.
+        policy: device networks and test-only exceptions.
+
+    Returns:
+        ``Verdict.ALLOW``, ``Verdict.ALLOW_UNSAFE_EXCEPTION`` or a ``deny:`` verdict.
+    """
+    if address in policy.unsafe_allow:
+        return Verdict.ALLOW_UNSAFE_EXCEPTION
+    verdict = _fixed_verdict(address)
+    if verdict is not None:
+        return verdict
+    return _device_verdict(address, policy.local_interfaces())
+
+
+def _fixed_verdict(address: IPAddress) -> Verdict | None:
+    if isinstance(address, IPv6Address) and address.scope_id:
+        unscoped = IPv6Address(address.compressed.split("%", 1)[0])
+        return _fixed_verdict(unscoped) or Verdict.ZONE_ID
+    verdict = table_verdict(address)
+    if verdict is not None or isinstance(address, IPv4Address):
+        return verdict
+    embedding = embedded_ipv4(address)
+    if embedding is not None:
+        inner, deprecated = embedding
+        refused = next((v for v in map(table_verdict, inner) if v is not None), None)
+        return refused or (Verdict.DEPRECATED_IPV4_EMBEDDING if deprecated else None)
+    if address not in GLOBAL_UNICAST_V6:
+        return Verdict.RESERVED
+    return None
+
+
+def _device_verdict(address: IPAddress, interfaces: Iterable[IPInterface]) -> Verdict:
+    verdict = Verdict.ALLOW
+    for interface in interfaces:
+        if interface.version != address.version or address not in interface.network:
+            continue
+        if address == interface.ip:
+            return Verdict.DEVICE_ADDRESS
+        verdict = Verdict.DEVICE_NETWORK
+    return verdict

@@ -1,0 +1,181 @@
+"""Strict parsing of a model-proposed URL into the one form that is checked and connected to.
+
+Lenient URL parsers disagree about odd spellings (``\\@``, ``127.1``, ``0x7f.1``,
+percent-encoded or full-width hosts), and that disagreement is how SSRF guards are
+bypassed. This module follows the WHATWG host rules (percent-decoding, UTS #46
+mapping, "ends in a number"), refuses what is ambiguous, and hands on a canonical
+URL whose host every later parser reads the same way. :func:`parse_host` is also
+what the transport applies to the host it is asked to connect to (DESIGN §3).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from ipaddress import IPv4Address, IPv6Address, ip_address
+from urllib.parse import unquote_to_bytes
+
+import idna
+
+from .errors import InvalidURL, TargetRejected
+from .verdict import Verdict
+
+__all__ = ["Host", "Target", "parse_host", "parse_url"]
+
+MAX_URL_CHARACTERS = 8192
+"""Longest URL accepted, in characters (RFC 9110 §4.1 recommends supporting 8000)."""
+
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
+_ALLOWED_SCHEMES = {"http": 80, "https": 443}
+_FORBIDDEN_URL = re.compile(r"[\x00-\x20\x7f\\]")  # controls, space, backslash
+_FORBIDDEN_HOST = re.compile(r"[\x00-\x20#%/:<>?@\[\\\]^|\x7f]")  # WHATWG forbidden domain
+_LABEL = re.compile(r"^[a-z0-9_](?:[a-z0-9_\-]{0,61}[a-z0-9_])?$")
+_NUMERIC_LABEL = re.compile(r"^(?:[0-9]+|0x[0-9a-f]*)$")
+
+
+@dataclass(frozen=True)
+class Host:
+    """A host as it will be connected to.
+
+    ``name`` is the ASCII form used for the ``Host`` header, TLS SNI and the
+    certificate check (lower case, IDNA-encoded, no trailing dot). ``address`` is
+    set for an IP literal; ``numeric`` marks a non-canonical numeric spelling
+    such as ``127.1`` or ``0x7f000001``, which is never resolved or connected to.
+    """
+
+    name: str
+    address: IPv4Address | IPv6Address | None = None
+    numeric: bool = False
+
+
+@dataclass(frozen=True)
+class Target:
+    """A parsed ``http``/``https`` URL: scheme, host, port and request target."""
+
+    scheme: str
+    host: Host
+    port: int
+    path_and_query: str
+
+    @property
+    def url(self) -> str:
+        """The canonical URL (no userinfo, no fragment, default port omitted)."""
+        host = self.host.name
+        if isinstance(self.host.address, IPv6Address):
+            host = f"[{self.host.name}]"
+        port = "" if self.port == _ALLOWED_SCHEMES[self.scheme] else f":{self.port}"
+        return f"{self.scheme}://{host}{port}{self.path_and_query}"
+
+
+def parse_url(text: str) -> Target:
+    """Parse a URL proposed for ``web.fetch``.
+
+    Args:
+        text: the URL exactly as proposed.
+
+    Returns:
+        A :class:`Target`; its ``url`` is what is requested.
+
+    Raises:
+        InvalidURL: not http/https, or malformed (whitespace, control characters,
+            backslashes, userinfo, a bad port, an invalid host name).
+        TargetRejected: the host is a non-canonical numeric spelling.
+    """
+    if len(text) > MAX_URL_CHARACTERS:
+        raise InvalidURL(f"the URL is longer than {MAX_URL_CHARACTERS} characters")
+    match = _SCHEME.match(text)
+    scheme = match.group(1).lower() if match else ""
+    if scheme not in _ALLOWED_SCHEMES:
+        raise InvalidURL("only http and https URLs can be fetched")
+    if _FORBIDDEN_URL.search(text):
+        raise InvalidURL("the URL contains a space, control character or backslash")
+    rest = text[len(scheme) + 1 :]
+    if not rest.startswith("//"):
+        raise InvalidURL("the URL must start with http:// or https://")
+    authority, path_and_query = _split_authority(rest[2:])
+    host_text, port = _split_port(authority, _ALLOWED_SCHEMES[scheme])
+    host = parse_host(host_text)
+    if host.numeric:
+        raise TargetRejected(Verdict.NON_CANONICAL_NUMERIC_HOST, host.name)
+    return Target(scheme, host, port, path_and_query or "/")
+
+
+def _split_authority(rest: str) -> tuple[str, str]:
+    end = next((i for i, c in enumerate(rest) if c in "/?#"), len(rest))
+    authority, tail = rest[:end], rest[end:]
+    if "@" in authority:
+        raise InvalidURL("URLs with a user name or password are not fetched")
+    return authority, tail.split("#", 1)[0]
+
+
+def _split_port(authority: str, default: int) -> tuple[str, int]:
+    if authority.startswith("["):
+        close = authority.find("]")
+        if close < 0:
+            raise InvalidURL("an IPv6 address in the URL is missing its ']'")
+        host, after = authority[: close + 1], authority[close + 1 :]
+        if after and not after.startswith(":"):
+            raise InvalidURL("unexpected text after the IPv6 address")
+        port_text = after[1:] if after else ""
+    else:
+        host, _, port_text = authority.partition(":")
+    if not port_text:
+        return host, default
+    if not port_text.isascii() or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise InvalidURL("the port must be a number from 1 to 65535")
+    return host, int(port_text)
+
+
+def parse_host(text: str) -> Host:
+    """Turn the host part of a URL into the :class:`Host` that would be connected to.
+
+    Accepts a bracketed or bare IPv6 literal (zone identifiers are kept so the
+    classifier can refuse them), a canonical dotted-quad IPv4 literal, or a DNS
+    name (percent-decoded, UTS #46 mapped, IDNA-encoded, at most 253 octets).
+
+    Raises:
+        InvalidURL: empty, forbidden characters, an invalid name.
+    """
+    if text.startswith("[") and text.endswith("]"):
+        return _ipv6_literal(text[1:-1])
+    if ":" in text:
+        return _ipv6_literal(text)
+    name = _domain_to_ascii(text)
+    labels = name.split(".")
+    if _NUMERIC_LABEL.match(labels[-1]):
+        try:
+            return Host(name, IPv4Address(name))
+        except ValueError:
+            return Host(name, numeric=True)
+    if len(name) > 253 or not all(_LABEL.match(label) for label in labels):
+        raise InvalidURL(f"{name[:80]!r} is not a valid host name")
+    return Host(name)
+
+
+def _ipv6_literal(text: str) -> Host:
+    address_text, percent, zone = text.partition("%")
+    zone = zone.removeprefix("25")  # RFC 6874 writes the '%' as '%25'
+    try:
+        address = ip_address(f"{address_text}%{zone}" if percent else address_text)
+    except ValueError:
+        raise InvalidURL("the IPv6 address in the URL is not valid") from None
+    if not isinstance(address, IPv6Address):
+        raise InvalidURL("the IPv6 address in the URL is not valid")
+    return Host(address.compressed, address)
+
+
+def _domain_to_ascii(text: str) -> str:
+    try:
+        decoded = unquote_to_bytes(text).decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidURL("the host name is not valid UTF-8 once decoded") from None
+    if not decoded.isascii():
+        try:
+            decoded = idna.encode(decoded, uts46=True).decode("ascii")
+        except idna.IDNAError as exc:
+            raise InvalidURL(f"the host name is not a valid international name: {exc}") from None
+    name = decoded.lower()
+    name = name[:-1] if name.endswith(".") else name
+    if not name or _FORBIDDEN_HOST.search(name):
+        raise InvalidURL("the URL has no valid host")
+    return name
