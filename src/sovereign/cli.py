@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from sovereign import __version__
+from sovereign.doctor import doctor
 from sovereign.model.cli import model_group
 
 
@@ -20,6 +21,7 @@ def main() -> None:
 
 
 main.add_command(model_group)
+main.add_command(doctor)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -94,7 +94,9 @@ class FakeSearxng:
     """SearXNG on ``127.0.0.1:<free port>`` answering from fixtures.
 
     Defaults: ``/search`` → ``search_basic``, ``/healthz`` → ``healthz``, anything else
-    → ``not_found``. ``requests`` records every request received, in order.
+    → ``not_found``. A ``/search`` without ``q`` (or with an empty one) whose chosen
+    reply is a 200 gets ``error_empty_q`` / ``error_missing_q`` instead, as SearXNG
+    checks the format before the query. ``requests`` records every request received.
     """
 
     fixtures_dir: Path = FIXTURES_DIR
@@ -175,7 +177,14 @@ class FakeSearxng:
         with self._lock:
             self.requests.append(request)
             answer = self._routes.get(request.path, "not_found")
-        return answer(request) if callable(answer) else self._reply(answer)
+        if callable(answer):
+            return answer(request)
+        reply = self._reply(answer)
+        if request.path == "/search" and reply.status == 200 and not request.q:
+            # SearXNG checks the format first, then answers 400 "No query".
+            missing = "error_empty_q" if "q" in request.params else "error_missing_q"
+            return self._reply(missing)
+        return reply
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         fake = self

@@ -168,6 +168,13 @@ class SearxngClient:
         _check_status(status, body)
         return interpret(_json_body(headers, body), sent_query=query)
 
+    async def empty_search_status(self) -> int:
+        """HTTP status of ``GET /search?q=&format=json``: 403 JSON not enabled, 429 limiter,
+        400 ("No query") JSON enabled. SearXNG checks the format before the query, so
+        this asks no engine anything; raises SearxngError when unreachable."""
+        status, _, _ = await self._get("/search", {"q": "", "format": "json"})
+        return status
+
     async def healthz(self) -> tuple[int, str]:
         """``GET /healthz`` → ``(status, body text)``; raises SearxngError when unreachable."""
         status, _, body = await self._get("/healthz", {})

@@ -1,0 +1,177 @@
+"""``sovereign doctor``: check the parts of the appliance and print a fix for each failure.
+
+A check is ``async (DoctorConfig) -> list[Finding]``; :data:`CHECKS` lists them in the
+order they run. To add one, write the function and append it to :data:`CHECKS`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from sovereign.capabilities.searxng import (
+    DEFAULT_BASE_URL,
+    SearxngClient,
+    SearxngError,
+    prepare_query,
+)
+from sovereign.paths import data_dir
+
+PROBE_QUERY = "open source software"
+"""The words the engine probe searches for; they leave the device."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One line of the report: ``check`` passed (``ok``) or not, why, and the fix."""
+
+    check: str
+    ok: bool
+    detail: str
+    fix: str | None = None
+
+
+@dataclass(frozen=True)
+class DoctorConfig:
+    """What the checks look at. ``timeout_seconds``: deadline per request, in seconds."""
+
+    searxng_url: str = DEFAULT_BASE_URL
+    data_dir: Path | None = None
+    probe: bool = True
+    timeout_seconds: float = 10.0
+
+
+Check = Callable[[DoctorConfig], Awaitable[list[Finding]]]
+
+
+async def check_searxng(config: DoctorConfig) -> list[Finding]:
+    """SearXNG: reachable with ``/healthz`` OK, JSON API on, limiter off, engines answering.
+
+    Stops at the first failure that makes the later checks meaningless. The engine
+    probe (a real search for :data:`PROBE_QUERY`) runs only when ``config.probe``.
+    """
+    try:
+        client = SearxngClient(config.searxng_url, deadline_seconds=config.timeout_seconds)
+    except ValueError as exc:
+        return [Finding("SearXNG reachable", False, str(exc), "pass --searxng-url http://host:port")]
+    findings = [await _searxng_health(client)]
+    if findings[-1].ok:
+        findings.append(await _searxng_api(client))
+    if findings[-1].ok and config.probe:
+        findings.append(await _searxng_engines(client))
+    return findings
+
+
+async def _searxng_health(client: SearxngClient) -> Finding:
+    name = "SearXNG reachable"
+    try:
+        status, text = await client.healthz()
+    except SearxngError as exc:
+        return Finding(name, False, exc.message, exc.fix)
+    if status == 200 and text == "OK":
+        return Finding(name, True, f"{client.base_url}/healthz answered OK")
+    return Finding(
+        name,
+        False,
+        f"{client.base_url}/healthz answered HTTP {status}, not OK.",
+        "check that the address is SearXNG's (sovereign doctor --searxng-url) and its logs "
+        "(journalctl -u sovereign-searxng).",
+    )
+
+
+async def _searxng_api(client: SearxngClient) -> Finding:
+    name = "SearXNG JSON API and limiter"
+    try:
+        status = await client.empty_search_status()
+    except SearxngError as exc:
+        return Finding(name, False, exc.message, exc.fix)
+    if status == 400:
+        return Finding(name, True, "format=json is enabled and the limiter let the check through")
+    if status == 403:
+        return Finding(
+            name,
+            False,
+            "SearXNG refuses format=json (HTTP 403).",
+            "add json to search.formats in settings.yml (search: formats: [html, json]) "
+            "and restart SearXNG.",
+        )
+    if status == 429:
+        return Finding(
+            name,
+            False,
+            "SearXNG's limiter refused the check (HTTP 429).",
+            "set server.limiter: false in settings.yml and SEARXNG_LIMITER=false, "
+            "then restart SearXNG.",
+        )
+    return Finding(name, False, f"unexpected answer HTTP {status} from /search.", None)
+
+
+async def _searxng_engines(client: SearxngClient) -> Finding:
+    name = "SearXNG engines"
+    try:
+        page = await client.search(prepare_query(PROBE_QUERY))
+    except SearxngError as exc:
+        return Finding(name, False, exc.message, exc.fix)
+    answered = sorted(page.answering_engines())
+    failed = [f"{engine} ({reason})" for engine, reason in page.failed_engines]
+    detail = f"{len(answered)} engine(s) answered the probe ({', '.join(answered) or 'none'})"
+    if failed:
+        detail += f"; {len(failed)} failed: {', '.join(failed)}"
+    if answered:
+        return Finding(name, True, detail)
+    return Finding(
+        name,
+        False,
+        detail,
+        "no engine returned a result: check the device's internet connection and "
+        "SearXNG's logs.",
+    )
+
+
+CHECKS: list[Check] = [check_searxng]
+"""Every check ``sovereign doctor`` runs, in order."""
+
+
+async def run_checks(config: DoctorConfig, checks: list[Check] | None = None) -> list[Finding]:
+    """Run ``checks`` (default :data:`CHECKS`) one after another; returns all findings."""
+    findings: list[Finding] = []
+    for check in CHECKS if checks is None else checks:
+        findings.extend(await check(config))
+    return findings
+
+
+def format_finding(finding: Finding) -> str:
+    """``[ ok ] check: detail`` or ``[FAIL] check: detail`` plus an indented fix line."""
+    mark = "[ ok ]" if finding.ok else "[FAIL]"
+    line = f"{mark} {finding.check}: {finding.detail}"
+    return f"{line}\n       fix: {finding.fix}" if finding.fix and not finding.ok else line
+
+
+@click.command("doctor")
+@click.option(
+    "--searxng-url",
+    default=DEFAULT_BASE_URL,
+    show_default=True,
+    envvar="SOVEREIGN_SEARXNG_URL",
+    help="Address of the local SearXNG.",
+)
+@click.option(
+    "--probe/--no-probe",
+    default=True,
+    show_default=True,
+    help=f"Search for {PROBE_QUERY!r} to count the engines that answer (leaves the device).",
+)
+def doctor(searxng_url: str, probe: bool) -> None:
+    """Check the appliance's parts and print a fix for each failure (exit status 1)."""
+    config = DoctorConfig(searxng_url=searxng_url, data_dir=data_dir(), probe=probe)
+    if probe:
+        click.echo(f"The engine probe sends {PROBE_QUERY!r} to SearXNG's search engines.")
+    findings = asyncio.run(run_checks(config))
+    for finding in findings:
+        click.echo(format_finding(finding))
+    if not all(finding.ok for finding in findings):
+        raise SystemExit(1)

@@ -1,0 +1,113 @@
+"""``sovereign doctor``'s SearXNG checks against the replaying fake SearXNG."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from sovereign.cli import main
+from sovereign.doctor import CHECKS, DoctorConfig, Finding, check_searxng, run_checks
+from tests.fakes.searxng import FakeSearxng
+
+
+@pytest.fixture
+def fake():
+    with FakeSearxng() as server:
+        yield server
+
+
+def run_doctor(*args):
+    return CliRunner().invoke(main, ["doctor", *args])
+
+
+def test_healthy_searxng_passes_every_check_and_counts_engines(fake):
+    result = run_doctor("--searxng-url", fake.base_url)
+    assert result.exit_code == 0, result.output
+    assert "[FAIL]" not in result.output
+    assert "[ ok ] SearXNG reachable" in result.output
+    assert "[ ok ] SearXNG JSON API and limiter" in result.output
+    assert "2 engine(s) answered the probe (local-html, local-json)" in result.output
+    assert [r.path for r in fake.requests] == ["/healthz", "/search", "/search"]
+    assert fake.requests[1].q == ""
+
+
+def test_json_check_reaches_no_engine_and_no_probe_skips_the_search(fake):
+    result = run_doctor("--searxng-url", fake.base_url, "--no-probe")
+    assert result.exit_code == 0, result.output
+    assert [r.q for r in fake.requests_to("/search")] == [""]
+    assert "engines" not in result.output
+
+
+def test_json_format_disabled_fails_with_the_settings_fix(fake):
+    fake.answer("/search", "error_json_format_not_enabled")
+    fake.answer("/healthz", "healthz_json_not_enabled")
+    result = run_doctor("--searxng-url", fake.base_url)
+    assert result.exit_code == 1
+    assert "[FAIL] SearXNG JSON API and limiter: SearXNG refuses format=json (HTTP 403)" in (
+        result.output
+    )
+    assert "fix: add json to search.formats" in result.output
+    assert len(fake.requests_to("/search")) == 1
+
+
+def test_limiter_on_fails_with_the_settings_fix(fake):
+    fake.answer("/search", "limiter_on_with_valkey_accept_json_only")
+    fake.answer("/healthz", "limiter_on_with_valkey_healthz")
+    result = run_doctor("--searxng-url", fake.base_url)
+    assert result.exit_code == 1
+    assert "limiter refused the check (HTTP 429)" in result.output
+    assert "fix: set server.limiter: false" in result.output
+
+
+def test_unreachable_searxng_fails_and_skips_the_rest():
+    with FakeSearxng() as closed:
+        url = closed.base_url
+    result = run_doctor("--searxng-url", url)
+    assert result.exit_code == 1
+    assert "[FAIL] SearXNG reachable" in result.output
+    assert "fix: start it" in result.output
+    assert "JSON API" not in result.output
+
+
+def test_wrong_healthz_answer_fails(fake):
+    fake.answer("/healthz", "not_found")
+    result = run_doctor("--searxng-url", fake.base_url)
+    assert result.exit_code == 1
+    assert "answered HTTP 404, not OK" in result.output
+
+
+@pytest.mark.parametrize(
+    ("fixture", "ok", "text"),
+    [
+        ("search_partial_failure_http500", True, "1 engine(s) answered the probe (local-json); "
+                                                 "1 failed: local-html (HTTP error)"),
+        ("search_shipped_default_engines_offline", False, "all search engines failed"),
+        ("search_no_results", False, "0 engine(s) answered the probe (none)"),
+    ],
+)
+async def test_engine_probe_reports_answering_and_failed_engines(fake, fixture, ok, text):
+    fake.answer("/search", fixture)
+    findings = await check_searxng(DoctorConfig(searxng_url=fake.base_url))
+    engines = findings[-1]
+    assert engines.check == "SearXNG engines"
+    assert engines.ok is ok
+    assert text in engines.detail
+    assert ok or engines.fix
+
+
+async def test_a_bad_url_is_a_finding_not_a_crash():
+    (finding,) = await check_searxng(DoctorConfig(searxng_url="searxng:8093"))
+    assert not finding.ok
+    assert "http" in finding.detail
+
+
+async def test_run_checks_runs_every_check_in_order():
+    async def first(config):
+        return [Finding("first", True, "fine")]
+
+    async def second(config):
+        return [Finding("second", False, "broken", "mend it")]
+
+    findings = await run_checks(DoctorConfig(), [first, second])
+    assert [f.check for f in findings] == ["first", "second"]
+    assert check_searxng in CHECKS
