@@ -1,0 +1,93 @@
+"""A fake OpenAI-compatible server on 127.0.0.1 that replays captured responses."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "llm"
+
+
+def fixture(name: str) -> Any:
+    return json.loads((FIXTURES / name).read_text())
+
+
+@dataclass
+class Canned:
+    """One reply: a JSON body, a raw text body, or server-sent events."""
+
+    status: int = 200
+    body: Any = None
+    raw: str | None = None
+    events: list[Any] | None = None
+    delay_seconds: float = 0.0
+
+
+def captured(name: str, key: str | None = None) -> Canned:
+    """The reply stored in a fixture file (whole body, ``response``/``body``, or one key)."""
+    data = fixture(name)
+    if key is not None:
+        data = data[key]
+    if "events" in data:
+        return Canned(data.get("status", 200), events=data["events"])
+    if "response" in data:
+        body = data["response"]
+        if "_non_json_body" in body:
+            return Canned(data["status"], raw=body["_non_json_body"])
+        return Canned(data.get("status", 200), body)
+    if "body" in data:
+        return Canned(200, data["body"])
+    return Canned(200, data)
+
+
+@dataclass
+class ReplayServer:
+    replies: deque[Canned] = field(default_factory=deque)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    base_url: str = ""
+
+    def queue(self, *replies: Canned) -> None:
+        self.replies.extend(replies)
+
+
+def start(server_state: ReplayServer) -> ThreadingHTTPServer:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", 0))
+            server_state.requests.append(json.loads(self.rfile.read(length)))
+            canned = server_state.replies.popleft()
+            time.sleep(canned.delay_seconds)
+            if canned.events is not None:
+                return self._events(canned)
+            text = canned.raw if canned.raw is not None else json.dumps(canned.body)
+            self._send(canned.status, "application/json", text.encode())
+
+        def _events(self, canned: Canned) -> None:
+            self.send_response(canned.status)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            for event in canned.events:
+                data = event if isinstance(event, str) else json.dumps(event)
+                self.wfile.write(f"data: {data}\n\n".encode())
+                self.wfile.flush()
+
+        def _send(self, status: int, content_type: str, payload: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server_state.base_url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
