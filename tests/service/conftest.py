@@ -25,3 +25,20 @@ class FakeClock:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture
+async def harness(tmp_path, clock):
+    """The real app with a scripted model and a fake SearXNG, not yet signed in."""
+    from .harness import build_harness
+
+    built = build_harness(tmp_path, clock=clock)
+    async with built.client:
+        yield built
+
+
+@pytest.fixture
+async def signed_in(harness):
+    """:func:`harness` after first-run setup: cookie set, CSRF token known."""
+    await harness.sign_in()
+    return harness

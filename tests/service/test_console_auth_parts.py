@@ -92,7 +92,7 @@ def test_weaker_stored_hash_is_upgraded_on_sign_in(tmp_path):
 
 
 def test_session_idle_and_absolute_expiry(clock):
-    sessions = SessionStore(lambda: 1, clock=clock, idle_seconds=60, absolute_seconds=300)
+    sessions = SessionStore(lambda: "g1", clock=clock, idle_seconds=60, absolute_seconds=300)
     session = sessions.open()
     for _ in range(4):
         clock.advance(59)
@@ -107,17 +107,17 @@ def test_session_idle_and_absolute_expiry(clock):
 
 
 def test_password_change_ends_sessions_opened_before_it(clock):
-    generation = [1]
+    generation = ["g1"]
     sessions = SessionStore(lambda: generation[0], clock=clock)
     before = sessions.open()
-    generation[0] = 2
+    generation[0] = "g2"
     after = sessions.open()
     assert sessions.lookup(before.id) is None
     assert sessions.lookup(after.id) is after
 
 
 def test_session_ids_and_csrf_tokens_are_distinct_and_long(clock):
-    sessions = SessionStore(lambda: 1, clock=clock)
+    sessions = SessionStore(lambda: "g1", clock=clock)
     opened = [sessions.open() for _ in range(50)]
     values = {s.id for s in opened} | {s.csrf_token for s in opened}
     assert len(values) == 100
@@ -126,14 +126,14 @@ def test_session_ids_and_csrf_tokens_are_distinct_and_long(clock):
 
 
 def test_session_store_is_bounded_and_drops_the_oldest(clock):
-    sessions = SessionStore(lambda: 1, clock=clock, max_sessions=3)
+    sessions = SessionStore(lambda: "g1", clock=clock, max_sessions=3)
     first, *rest = [sessions.open() for _ in range(4)]
     assert sessions.lookup(first.id) is None
     assert all(sessions.lookup(s.id) is s for s in rest)
 
 
 def test_csrf_match_is_exact(clock):
-    session = SessionStore(lambda: 1, clock=clock).open()
+    session = SessionStore(lambda: "g1", clock=clock).open()
     assert session.csrf_matches(session.csrf_token)
     assert not session.csrf_matches(None)
     assert not session.csrf_matches("")

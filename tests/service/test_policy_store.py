@@ -94,7 +94,7 @@ def test_concurrent_toggles_never_leave_a_torn_file(tmp_path):
             seen.append(store.path.read_bytes())
 
     def writer(value: bool) -> None:
-        for _ in range(40):
+        for _ in range(15):
             store.set_web_search(value)
 
     threads = [threading.Thread(target=reader)]
@@ -106,7 +106,7 @@ def test_concurrent_toggles_never_leave_a_torn_file(tmp_path):
     stop.set()
     threads[0].join()
     assert seen
-    assert {json.loads(raw)["web_search_enabled"] in (True, False) for raw in seen} == {True}
+    assert all(isinstance(json.loads(raw)["web_search_enabled"], bool) for raw in seen)
     assert sorted(p.name for p in store.path.parent.iterdir()) == ["policy.json"]
 
 

@@ -29,6 +29,11 @@ _STATUS_CODES = {
     415: "UNSUPPORTED_MEDIA_TYPE",
 }
 
+_HTTP_SENTENCES = {
+    404: "There is nothing at this address.",
+    405: "This address does not accept that method.",
+}
+
 
 class ServiceError(Exception):
     """A failure with an HTTP status, a machine code and one human sentence.
@@ -86,7 +91,7 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code = _STATUS_CODES.get(exc.status_code, "HTTP_ERROR")
-    message = exc.detail if isinstance(exc.detail, str) else "The request was not accepted."
+    message = _HTTP_SENTENCES.get(exc.status_code, "The request was not accepted.")
     return error_response(exc.status_code, code, message, dict(exc.headers or {}))
 
 

@@ -8,9 +8,9 @@ first sets the password (``POST /api/v1/auth/setup``).
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
-import os
 import secrets
 import threading
 import time
@@ -127,16 +127,18 @@ class OwnerAccount:
             self.set_password(password)
         return True
 
-    def generation(self) -> int:
-        """Changes whenever the password file is replaced (its modification time, ns).
+    def generation(self) -> str:
+        """A digest of the password file, which changes with every password set.
 
+        Every hash has a fresh salt, so the digest differs after each change.
         Sessions remember the generation they were opened under, so changing the
-        password signs every other session out. 0 when there is no file.
+        password (here or with ``sovereign passwd``) signs every session out.
+        ``""`` when there is no readable file.
         """
         try:
-            return os.stat(self.path).st_mtime_ns
+            return hashlib.sha256(self.path.read_bytes()).hexdigest()
         except OSError:
-            return 0
+            return ""
 
     def _record(self, password: str) -> dict[str, str]:
         return {

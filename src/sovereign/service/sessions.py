@@ -30,7 +30,7 @@ class Session:
     csrf_token: str
     created_at: float
     last_seen: float
-    generation: int
+    generation: str
 
     def csrf_matches(self, presented: str | None) -> bool:
         """Constant-time comparison of a presented CSRF token with this session's."""
@@ -52,7 +52,7 @@ class SessionStore:
 
     def __init__(
         self,
-        generation: Callable[[], int],
+        generation: Callable[[], str],
         *,
         clock: Callable[[], float] = time.monotonic,
         idle_seconds: float = IDLE_SECONDS,

@@ -37,7 +37,7 @@ class Settings:
     port: int = DEFAULT_PORT
     backend: str = "embedded"
     openai_base_url: str = "http://127.0.0.1:8081/v1"
-    openai_model: str = "default"
+    openai_model: str = "local"
     searxng_url: str = "http://127.0.0.1:8093"
     unsafe_web_fetch_options: Mapping[str, Any] | None = None
 

@@ -1,0 +1,113 @@
+"""``create_app(settings)``: the Conversation Service as one ASGI app (DESIGN §1, §4).
+
+Layers, outside in: request-size limit → session lookup (401 on guarded paths)
+→ CSRF check (403) → routes. One set of exception handlers turns every error
+into ``{"error": {"code", "message"}}``. The Console's static files, when
+present, are served at ``/``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from argon2 import PasswordHasher
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from sovereign import __version__
+from sovereign.conversation import PendingTurnStore, TurnLoop
+from sovereign.conversation.backends.base import ModelBackend
+from sovereign.executor import AuditLog, ConfirmationStore, Executor, Registry
+
+from .body_limit import BodyLimitMiddleware
+from .csrf import CSRFMiddleware
+from .errors import install_error_handlers
+from .owner import OwnerAccount
+from .policy import PolicyStore
+from .routes import auth, conversation, operations, policy
+from .session_auth import SessionAuthMiddleware
+from .sessions import SessionStore
+from .settings import Settings
+from .state import Services
+from .throttle import SignInThrottle
+from .wiring import build_registry, make_backend, policy_reader
+
+CONSOLE_DIR = Path(__file__).resolve().parent.parent / "console"
+
+
+def create_app(
+    settings: Settings,
+    *,
+    backend: ModelBackend | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    registry: Registry | None = None,
+    password_hasher: PasswordHasher | None = None,
+    console_dir: Path = CONSOLE_DIR,
+) -> FastAPI:
+    """Build the service.
+
+    Args:
+        settings: data directory, backend choice and the rest (see :class:`Settings`).
+        backend: a model backend to use instead of the one ``settings`` names
+            (tests pass a ``ScriptedBackend``).
+        clock: monotonic clock in seconds for sessions, throttling, confirmation
+            tokens and pending turns (tests pass a fake one to expire things).
+        registry: capabilities to use instead of every family (tests).
+        password_hasher: argon2 parameters (tests pass cheap ones).
+        console_dir: the Console's static files, served at ``/`` when the directory exists.
+
+    Returns:
+        A FastAPI app; ``app.state.services`` holds the shared objects and
+        ``app.state.services.owner.setup_token()`` the first-run token.
+    """
+    services = _build_services(settings, backend, clock, registry, password_hasher)
+    app = FastAPI(
+        title="Sovereign Conversation Service",
+        version=__version__,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.state.services = services
+    install_error_handlers(app)
+    for router in (operations.router, auth.router, conversation.router, policy.router):
+        app.include_router(router)
+    if console_dir.is_dir():
+        # the fallback, not a mount at "/": a wrong method on an API route stays a 405
+        app.router.default = StaticFiles(directory=console_dir, html=True)
+    app.add_middleware(CSRFMiddleware)
+    app.add_middleware(SessionAuthMiddleware, sessions=services.sessions)
+    app.add_middleware(BodyLimitMiddleware)
+    return app
+
+
+def _build_services(
+    settings: Settings,
+    backend: ModelBackend | None,
+    clock: Callable[[], float],
+    registry: Registry | None,
+    password_hasher: PasswordHasher | None,
+) -> Services:
+    owner = OwnerAccount(settings.data_dir, password_hasher)
+    store = PolicyStore(settings.data_dir)
+    confirmations = ConfirmationStore(clock=clock)
+    executor = Executor(
+        registry if registry is not None else build_registry(settings),
+        confirmations=confirmations,
+        audit=AuditLog(settings.data_dir),
+    )
+    pending = PendingTurnStore(
+        ttl_seconds=confirmations.ttl_seconds, clock=clock, on_forget=confirmations.discard
+    )
+    turns = TurnLoop(executor, backend or make_backend(settings), pending=pending)
+    return Services(
+        settings=settings,
+        owner=owner,
+        sessions=SessionStore(owner.generation, clock=clock),
+        throttle=SignInThrottle(clock=clock),
+        policy=store,
+        turn_policy=policy_reader(settings, store),
+        turns=turns,
+    )

@@ -1,0 +1,136 @@
+"""``POST /api/v1/conversation/message``: a new turn, or the answer to a pending confirmation.
+
+The request and response shapes are DESIGN §4's. A pending turn belongs to the
+session that started it (the session id is the turn's owner), so another
+session's token is as invalid as an unknown one.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Header, Request
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from sovereign.conversation import InvalidConfirmation
+from sovereign.conversation.backends.base import ModelError, ModelUnavailable
+
+from ..errors import ServiceError
+from ..session_auth import session_of
+from ..state import Services, services
+from ..streaming import TokenSink, event_stream, wants_event_stream
+
+router = APIRouter(prefix="/api/v1/conversation", tags=["conversation"])
+Deps = Annotated[Services, Depends(services)]
+
+MAX_MESSAGE_CHARS = 8000
+MAX_HISTORY_ENTRIES = 100
+MAX_HISTORY_CHARS = 32000
+MAX_REASON_CHARS = 500
+_STRICT = ConfigDict(extra="forbid", strict=True)
+
+
+class HistoryEntry(BaseModel):
+    model_config = _STRICT
+    role: Literal["user", "assistant"]
+    content: str = Field(max_length=MAX_HISTORY_CHARS)
+
+
+class ConfirmationAnswer(BaseModel):
+    """The household's answer to ``pending_confirmation``; ``reason`` only with a denial."""
+
+    model_config = _STRICT
+    token: str = Field(min_length=1, max_length=256)
+    approve: bool
+    reason: str | None = Field(default=None, max_length=MAX_REASON_CHARS)
+
+    @model_validator(mode="after")
+    def _reason_only_when_denying(self) -> ConfirmationAnswer:
+        if self.approve and self.reason is not None:
+            raise ValueError("a reason can only accompany a denial (approve: false)")
+        return self
+
+
+class MessageRequest(BaseModel):
+    """Either ``message`` (with optional ``history``) or ``confirmation``, never both."""
+
+    model_config = _STRICT
+    message: str | None = Field(default=None, max_length=MAX_MESSAGE_CHARS)
+    history: list[HistoryEntry] = Field(default_factory=list, max_length=MAX_HISTORY_ENTRIES)
+    confirmation: ConfirmationAnswer | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> MessageRequest:
+        if (self.message is None) == (self.confirmation is None):
+            raise ValueError("send either message or confirmation, not both and not neither")
+        if self.message is not None and not self.message.strip():
+            raise ValueError("message must not be empty")
+        if self.confirmation is not None and self.history:
+            raise ValueError("history goes with a new message, not with a confirmation")
+        return self
+
+
+@router.post("/message")
+async def message(
+    body: MessageRequest,
+    request: Request,
+    deps: Deps,
+    accept: Annotated[str | None, Header()] = None,
+) -> Any:
+    """Run a turn, or resume the paused one; stream it when asked for ``text/event-stream``.
+
+    Errors: 400 INVALID_CONFIRMATION (unknown, used, foreign or swept token),
+    422 INVALID_REQUEST, 503 MODEL_UNAVAILABLE, 502 MODEL_ERROR.
+    """
+    session = session_of(request.scope)
+    assert session is not None  # guaranteed by SessionAuthMiddleware for this path
+
+    async def turn(on_token: TokenSink | None) -> dict[str, Any]:
+        return await run_turn(deps, body, owner=session.id, on_token=on_token)
+
+    if wants_event_stream(accept):
+        return event_stream(turn)
+    return await turn(None)
+
+
+async def run_turn(
+    deps: Services, body: MessageRequest, *, owner: str, on_token: TokenSink | None
+) -> dict[str, Any]:
+    """Start or resume a turn with the policy read now; returns the wire object.
+
+    Raises:
+        ServiceError: 400 INVALID_CONFIRMATION, 503 MODEL_UNAVAILABLE, 502 MODEL_ERROR.
+    """
+    policy = deps.turn_policy()
+    try:
+        if body.confirmation is not None:
+            answer = body.confirmation
+            result = await deps.turns.resume_turn(
+                answer.token,
+                answer.approve,
+                policy=policy,
+                owner=owner,
+                reason=answer.reason,
+                on_token=on_token,
+            )
+        else:
+            messages = [entry.model_dump() for entry in body.history]
+            messages.append({"role": "user", "content": body.message})
+            result = await deps.turns.process_turn(
+                messages, policy=policy, owner=owner, on_token=on_token
+            )
+    except InvalidConfirmation as exc:
+        raise ServiceError(
+            400,
+            "INVALID_CONFIRMATION",
+            "That confirmation is unknown, already answered, expired or not yours.",
+        ) from exc
+    except ModelUnavailable as exc:
+        raise ServiceError(
+            503, "MODEL_UNAVAILABLE", f"The language model cannot be reached: {exc}"
+        ) from exc
+    except ModelError as exc:
+        raise ServiceError(
+            502, "MODEL_ERROR", f"The language model answered unusably: {exc}"
+        ) from exc
+    return result.to_wire()

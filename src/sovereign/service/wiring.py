@@ -1,0 +1,61 @@
+"""Wiring of everything a running service uses: capabilities, model backend, policy.
+
+The only place that knows which capability families exist and which model
+backend each ``--backend`` name means (DESIGN §1: ``service`` wires the rest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from sovereign.capabilities import home_assistant, pihole, system, web_fetch, web_search
+from sovereign.conversation.backends.base import ModelBackend
+from sovereign.executor import Registry
+
+from .policy import PolicyStore
+from .settings import Settings
+
+
+def build_registry(settings: Settings) -> Registry:
+    """A registry holding every capability family, each through its ``register()``."""
+    registry = Registry()
+    system.register(registry)
+    pihole.register(registry, data_dir=settings.data_dir)
+    home_assistant.register(registry, data_dir=settings.data_dir)
+    web_search.register(registry, base_url=settings.searxng_url)
+    web_fetch.register(registry, **dict(settings.unsafe_web_fetch_options or {}))
+    return registry
+
+
+def policy_reader(settings: Settings, store: PolicyStore) -> Callable[[], Mapping[str, bool]]:
+    """A function returning the per-request policy, read fresh from disk on every call.
+
+    ``external_enabled`` comes from the policy file (web search and fetch);
+    Home Assistant's key comes from its own settings file.
+    """
+
+    def read() -> Mapping[str, bool]:
+        return {**store.turn_policy(), **home_assistant.home_assistant_policy(settings.data_dir)}
+
+    return read
+
+
+def make_backend(settings: Settings) -> ModelBackend:
+    """The model backend ``settings.backend`` names (imported only when chosen).
+
+    Raises:
+        ValueError: an unknown backend name.
+    """
+    if settings.backend == "scripted":
+        from sovereign.conversation.backends.scripted import ScriptedBackend
+
+        return ScriptedBackend()  # plays the demo script
+    if settings.backend == "openai":
+        from sovereign.conversation.backends.openai import OpenAIBackend
+
+        return OpenAIBackend(base_url=settings.openai_base_url, model=settings.openai_model)
+    if settings.backend == "embedded":
+        from sovereign.conversation.backends.embedded import EmbeddedBackend
+
+        return EmbeddedBackend()  # loads lazily, on the first message
+    raise ValueError(f"unknown backend {settings.backend!r}")

@@ -1,0 +1,125 @@
+"""Builds the real service app around a scripted model and a fake SearXNG, per test.
+
+Everything goes through the ASGI app with httpx (no sockets). The SearXNG is an
+httpx handler transport answering with a real captured response, and it counts
+the searches that actually left.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from sovereign.capabilities import system, web_search
+from sovereign.conversation.backends.scripted import ScriptedBackend
+from sovereign.executor import Registry
+from sovereign.service.app import create_app
+from sovereign.service.settings import Settings
+
+from .conftest import CHEAP_HASHER, FakeClock
+
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
+SEARXNG_FIXTURE = SHARED / "fixtures" / "searxng" / "search_capability_shape.json"
+PASSWORD = "correct horse battery"
+
+
+@dataclass
+class FakeSearxng:
+    """Answers every /search with the captured SearXNG response; records the queries."""
+
+    queries: list[str] = field(default_factory=list)
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        query = request.url.params.get("q", "")
+        self.queries.append(query)
+        captured = json.loads(SEARXNG_FIXTURE.read_text())
+        return httpx.Response(captured["status"], json={**captured["body"], "query": query})
+
+
+def search_then_answer(messages: list[dict[str, Any]], tools: Any) -> Any:
+    """A model that searches for the user's words, then answers from what came back."""
+    from sovereign.conversation.backends.scripted import propose
+
+    last = messages[-1]
+    if last["role"] == "user" and tools:
+        return propose("web_search", {"query": last["content"]})
+    if last["role"] == "tool":
+        status = json.loads(last["content"]).get("status", "?")
+        return f"answer after {status}"
+    return "plain answer"
+
+
+@dataclass
+class Harness:
+    """One app, one client, and the fakes behind them."""
+
+    app: Any
+    client: httpx.AsyncClient
+    clock: FakeClock
+    searxng: FakeSearxng
+    backend: ScriptedBackend
+    data_dir: Path
+    csrf: str | None = None
+
+    async def sign_in(self) -> str:
+        """Complete first-run setup (or log in) and return the CSRF token."""
+        token = self.app.state.services.owner.setup_token()
+        if token:
+            response = await self.client.post(
+                "/api/v1/auth/setup", json={"setup_token": token, "password": PASSWORD}
+            )
+        else:
+            response = await self.client.post("/api/v1/auth/login", json={"password": PASSWORD})
+        assert response.status_code == 200, response.text
+        self.csrf = response.json()["csrf_token"]
+        return self.csrf
+
+    def headers(self, **extra: str) -> dict[str, str]:
+        return {"X-CSRF-Token": self.csrf or "", **extra}
+
+    async def post(self, path: str, body: Any, **extra: str) -> httpx.Response:
+        return await self.client.post(path, json=body, headers=self.headers(**extra))
+
+    async def message(self, body: Any) -> httpx.Response:
+        return await self.post("/api/v1/conversation/message", body)
+
+    async def set_policy(self, enabled: bool) -> None:
+        response = await self.post("/api/v1/conversation/policy", {"web_search_enabled": enabled})
+        assert response.status_code == 200, response.text
+
+    async def another_client(self) -> httpx.AsyncClient:
+        return _client(self.app)
+
+
+def _client(app: Any, address: str = "127.0.0.1") -> httpx.AsyncClient:
+    transport = httpx.ASGITransport(app=app, client=(address, 50000))
+    return httpx.AsyncClient(transport=transport, base_url="http://testserver")
+
+
+def build_harness(
+    data_dir: Path,
+    script: Callable[..., Any] | list[Any] = search_then_answer,
+    clock: FakeClock | None = None,
+) -> Harness:
+    """The service with system.health and a web.search backed by :class:`FakeSearxng`."""
+    clock = clock or FakeClock()
+    searxng = FakeSearxng()
+    registry = Registry()
+    system.register(registry, disk_path=data_dir)
+    web_search.register(
+        registry, base_url="http://searxng.test", transport=httpx.MockTransport(searxng.handler)
+    )
+    backend = ScriptedBackend(script)
+    app = create_app(
+        Settings(data_dir=data_dir, backend="scripted"),
+        backend=backend,
+        clock=clock,
+        registry=registry,
+        password_hasher=CHEAP_HASHER,
+    )
+    return Harness(app, _client(app), clock, searxng, backend, data_dir)

@@ -1,0 +1,89 @@
+"""``Accept: text/event-stream``: token events, then one result (or error) event."""
+
+from __future__ import annotations
+
+import json
+
+from sovereign.conversation.backends.base import ModelUnavailable
+
+from .harness import build_harness
+
+MESSAGE = "/api/v1/conversation/message"
+
+
+def parse_events(text: str) -> list[tuple[str, object]]:
+    """``[(event, data)]`` from an SSE body (one ``data:`` line per event)."""
+    events = []
+    for frame in text.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in frame.splitlines())
+        events.append((fields["event"], json.loads(fields["data"])))
+    return events
+
+
+async def stream(harness, body) -> tuple[object, list[tuple[str, object]]]:
+    headers = harness.headers(Accept="text/event-stream")
+    response = await harness.client.post(MESSAGE, json=body, headers=headers)
+    return response, parse_events(response.text)
+
+
+async def test_streamed_answer_is_tokens_then_the_same_object_as_the_plain_response(tmp_path):
+    answer = "The device is at 48 degrees and all is well."
+    # "" while tools are offered: the loop then asks for the prose alone, streamed word by word
+    harness = build_harness(tmp_path, lambda messages, tools: "" if tools else answer)
+    async with harness.client:
+        await harness.sign_in()
+        plain = (await harness.message({"message": "how hot?"})).json()
+        response, events = await stream(harness, {"message": "how hot?"})
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    kinds = [kind for kind, _ in events]
+    assert kinds[-1] == "result" and kinds.count("result") == 1
+    assert set(kinds[:-1]) == {"token"} and len(kinds) > 2
+    assert "".join(data["text"] for kind, data in events if kind == "token") == answer
+    assert events[-1][1] == plain
+
+
+async def test_streamed_pending_confirmation_ends_with_the_pending_object(signed_in):
+    await signed_in.set_policy(True)
+    _, events = await stream(signed_in, {"message": "search this"})
+    kind, result = events[-1]
+    assert kind == "result"
+    assert result["pending_confirmation"]["arguments"] == {"query": "search this"}
+    _, resumed = await stream(
+        signed_in,
+        {"confirmation": {"token": result["pending_confirmation"]["token"], "approve": True}},
+    )
+    assert resumed[-1][0] == "result"
+    assert resumed[-1][1]["receipts"][0]["outcome"] == "executed"
+    assert "".join(d["text"] for k, d in resumed if k == "token") == "answer after executed"
+
+
+async def test_invalid_confirmation_in_a_stream_is_an_error_event(signed_in):
+    _, events = await stream(signed_in, {"confirmation": {"token": "nope", "approve": True}})
+    assert events == [
+        (
+            "error",
+            {
+                "error": {
+                    "code": "INVALID_CONFIRMATION",
+                    "message": events[0][1]["error"]["message"],
+                }
+            },
+        )
+    ]
+
+
+async def test_unreachable_model_in_a_stream_is_an_error_event(tmp_path):
+    harness = build_harness(tmp_path, [ModelUnavailable("llama-server is down")])
+    async with harness.client:
+        await harness.sign_in()
+        _, events = await stream(harness, {"message": "hello"})
+    assert [kind for kind, _ in events] == ["error"]
+    assert events[0][1]["error"]["code"] == "MODEL_UNAVAILABLE"
+
+
+async def test_bad_body_with_a_stream_accept_header_is_still_a_plain_4xx(signed_in):
+    headers = signed_in.headers(Accept="text/event-stream")
+    response = await signed_in.client.post(MESSAGE, json={"message": ""}, headers=headers)
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "INVALID_REQUEST"
