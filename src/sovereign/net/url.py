@@ -78,8 +78,9 @@ def parse_url(text: str) -> Target:
 
     Raises:
         InvalidURL: not http/https, or malformed (whitespace, control characters,
-            backslashes, userinfo, a bad port, an invalid host name).
-        TargetRejected: the host is a non-canonical numeric spelling.
+            backslashes, a bad port, an invalid host name).
+        TargetRejected: the URL carries a user name or password, or its host is a
+            non-canonical numeric spelling; both are judged as destinations.
     """
     if len(text) > MAX_URL_CHARACTERS:
         raise InvalidURL(f"the URL is longer than {MAX_URL_CHARACTERS} characters")
@@ -93,8 +94,11 @@ def parse_url(text: str) -> Target:
     if not rest.startswith("//"):
         raise InvalidURL("the URL must start with http:// or https://")
     authority, path_and_query = _split_authority(rest[2:])
-    host_text, port = _split_port(authority, _ALLOWED_SCHEMES[scheme])
+    _userinfo, at, host_port = authority.rpartition("@")
+    host_text, port = _split_port(host_port, _ALLOWED_SCHEMES[scheme])
     host = parse_host(host_text)
+    if at:  # "user@host" is how "http://trusted@127.0.0.1/" disguises its destination
+        raise TargetRejected(Verdict.USERINFO, host.name)
     if host.numeric:
         raise TargetRejected(Verdict.NON_CANONICAL_NUMERIC_HOST, host.name)
     return Target(scheme, host, port, path_and_query or "/")
@@ -103,8 +107,6 @@ def parse_url(text: str) -> Target:
 def _split_authority(rest: str) -> tuple[str, str]:
     end = next((i for i, c in enumerate(rest) if c in "/?#"), len(rest))
     authority, tail = rest[:end], rest[end:]
-    if "@" in authority:
-        raise InvalidURL("URLs with a user name or password are not fetched")
     return authority, tail.split("#", 1)[0]
 
 
@@ -131,7 +133,9 @@ def parse_host(text: str) -> Host:
 
     Accepts a bracketed or bare IPv6 literal (zone identifiers are kept so the
     classifier can refuse them), a canonical dotted-quad IPv4 literal, or a DNS
-    name (percent-decoded, UTS #46 mapped, IDNA-encoded, at most 253 octets).
+    name (percent-decoded, UTS #46 mapped, IDNA-encoded, labels of 1-63 octets).
+    The name's total length is left to the resolver: whatever it answers is
+    classified, so an over-long name cannot reach a forbidden address.
 
     Raises:
         InvalidURL: empty, forbidden characters, an invalid name.
@@ -147,7 +151,7 @@ def parse_host(text: str) -> Host:
             return Host(name, IPv4Address(name))
         except ValueError:
             return Host(name, numeric=True)
-    if len(name) > 253 or not all(_LABEL.match(label) for label in labels):
+    if not all(_LABEL.match(label) for label in labels):
         raise InvalidURL(f"{name[:80]!r} is not a valid host name")
     return Host(name)
 

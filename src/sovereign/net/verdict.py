@@ -33,6 +33,7 @@ class Verdict(StrEnum):
     DEVICE_NETWORK = "deny: a network this device is attached to"
     ZONE_ID = "deny: IPv6 zone identifier"
     NON_CANONICAL_NUMERIC_HOST = "deny: non-canonical numeric host"
+    USERINFO = "deny: user name or password in the URL"
 
     @property
     def allowed(self) -> bool:
