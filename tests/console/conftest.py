@@ -86,3 +86,32 @@ def js(module_page):
         )
 
     return call
+
+
+@pytest.fixture
+def service(tmp_path) -> Iterator[object]:
+    """The real service app on 127.0.0.1, fresh data directory, not yet set up."""
+    from .live_service import serve
+
+    with serve(tmp_path / "data") as live:
+        yield live
+
+
+@pytest.fixture
+def page(browser, request) -> Iterator[object]:
+    """A fresh browser context and page (phone-sized pages are made by the test).
+
+    A screenshot of the page as the test left it goes to test-artifacts/console/.
+    """
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    finally:
+        context.close()
+    assert errors == [], f"uncaught errors in the page: {errors}"

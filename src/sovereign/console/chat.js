@@ -100,7 +100,10 @@ export class Chat {
       this.turn.texts.push(text);
       const citations = citationEntries(result.citations);
       if (citations.length) element.append(this.citationList(citations));
-      element.append(receiptList(result.receipts, this.turn.calls, result.citations || []));
+      const receipts = result.receipts || [];
+      if (receipts.length || !result.pending_confirmation) {
+        element.append(receiptList(receipts, this.turn.calls, result.citations || []));
+      }
     }
     if (result.pending_confirmation) this.showCard(result.pending_confirmation);
     else this.finishTurn();
@@ -121,7 +124,7 @@ export class Chat {
   showCard(pending) {
     this.card = new ConfirmationCard(pending, {
       onDecide: (decision) => this.decide(pending, decision),
-      onExpire: () => this.expire(),
+      onExpire: () => this.expire(pending),
     });
     this.cardSlot.replaceChildren(this.card.element);
     this.thinking.hidden = true;
@@ -134,12 +137,13 @@ export class Chat {
     if (approve) this.turn.calls.push({ capability: pending.capability, arguments: pending.arguments });
     this.cardSlot.replaceChildren();
     this.card = null;
-    this.transcript.append(decisionRecord(pending, approve, reason));
+    this.transcript.append(decisionRecord(pending, approve ? "approved" : "denied", reason));
     this.run({ confirmation });
   }
 
-  expire() {
+  expire(pending) {
     this.card = null;
+    this.transcript.append(decisionRecord(pending, "expired"));
     this.finishTurn();
   }
 
@@ -220,12 +224,16 @@ function receiptList(receipts, calls, citations) {
   summary.lines.length ? lines : null);
 }
 
-function decisionRecord(pending, approve, reason) {
-  const verb = approve ? "You approved" : "You denied";
+const DECISION_WORDS = {
+  approved: "You approved",
+  denied: "You denied",
+  expired: "Nobody answered in time; nothing was sent for",
+};
+
+function decisionRecord(pending, decision, reason = "") {
   const details = argumentEntries(pending.arguments)
     .map(([name, literal]) => `${name}: ${literal}`).join(", ");
-  const record = el("li", { className: `message decision ${approve ? "approved" : "denied"}` },
-    el("p", {}, `${verb} `, el("code", {}, pending.capability), ` (${details})`,
-      !approve && reason ? ` because: ${reason}` : "", "."));
-  return record;
+  return el("li", { className: `message decision ${decision}` },
+    el("p", {}, `${DECISION_WORDS[decision]} `, el("code", {}, pending.capability),
+      ` (${details})`, decision === "denied" && reason ? ` because: ${reason}` : "", "."));
 }

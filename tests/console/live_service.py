@@ -1,0 +1,175 @@
+"""The real service app, served by uvicorn on 127.0.0.1, for the Console's browser tests.
+
+The app comes from ``create_app`` with the product's ``ScriptedBackend``, a fake
+monotonic clock the test moves by hand, cheap argon2 parameters, and a registry
+holding ``system.health`` and the real ``web.search`` whose SearXNG is an httpx
+handler transport answering with a captured response (so no query ever leaves
+this machine, and the test can see exactly which queries would have).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from argon2 import PasswordHasher
+
+from sovereign.capabilities import system, web_search
+from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.backends.scripted import ScriptedBackend, propose
+from sovereign.executor import Registry
+from sovereign.service.app import create_app
+from sovereign.service.settings import Settings
+
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
+SEARXNG_CAPTURE = SHARED / "fixtures" / "searxng" / "search_capability_shape.json"
+PASSWORD = "correct horse battery"
+CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+GATE_TIMEOUT_SECONDS = 20
+
+
+class FakeClock:
+    """A monotonic clock (seconds) that moves only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class FakeSearxng:
+    """Answers every search with the captured SearXNG JSON (echoing the query, as SearXNG
+    does); records each query that left."""
+
+    queries: list[str] = field(default_factory=list)
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        query = request.url.params.get("q", "")
+        self.queries.append(query)
+        captured = json.loads(SEARXNG_CAPTURE.read_text())
+        return httpx.Response(captured["status"], json={**captured["body"], "query": query})
+
+
+def household_model(messages: list[dict[str, Any]], tools: Any) -> ModelReply | str:
+    """The scripted model: a message starting with "search" proposes web.search with the
+    whole message as the query, verbatim; anything else is answered in prose, which the
+    turn loop asks for without tools (so it streams word by word)."""
+    last = messages[-1]
+    if tools is not None:
+        wants_search = last["role"] == "user" and last["content"].lower().startswith("search")
+        return propose("web_search", {"query": last["content"]}) if wants_search else ""
+    if last["role"] == "tool":
+        status = json.loads(last["content"]).get("status")
+        return {
+            "executed": "I found a few pages about cleaning solar panels.",
+            "denied": "You declined the search, so nothing left the device.",
+        }.get(status, f"The search was {status}.")
+    return f"You said: {last['content']}"
+
+
+class GatedBackend:
+    """The scripted backend, with two gates a test may close to hold the answer:
+    ``before_reply`` before the model replies at all, ``mid_answer`` after the
+    first streamed piece. Both start open."""
+
+    def __init__(self) -> None:
+        self.inner = ScriptedBackend(household_model)
+        self.before_reply = threading.Event()
+        self.mid_answer = threading.Event()
+        self.before_reply.set()
+        self.mid_answer.set()
+
+    async def complete(self, messages, *, tools, on_token=None) -> ModelReply:
+        await _wait(self.before_reply)
+
+        async def relay(piece: str) -> None:
+            await on_token(piece)
+            await _wait(self.mid_answer)
+
+        return await self.inner.complete(
+            messages, tools=tools, on_token=relay if on_token else None
+        )
+
+
+async def _wait(gate: threading.Event) -> None:
+    if not gate.is_set():
+        await asyncio.to_thread(gate.wait, GATE_TIMEOUT_SECONDS)
+
+
+@dataclass
+class LiveService:
+    """A running service: its URL, the first-run link, and the fakes behind it."""
+
+    url: str
+    app: Any
+    clock: FakeClock
+    searxng: FakeSearxng
+    backend: GatedBackend
+    data_dir: Path
+
+    @property
+    def setup_link(self) -> str:
+        return f"{self.url}/#setup={self.app.state.services.owner.setup_token()}"
+
+
+def build_app(data_dir: Path) -> tuple[Any, FakeClock, FakeSearxng, GatedBackend]:
+    """The real app around the fakes described in the module docstring."""
+    clock, searxng, backend = FakeClock(), FakeSearxng(), GatedBackend()
+    registry = Registry()
+    system.register(registry, disk_path=data_dir)
+    web_search.register(
+        registry, base_url="http://searxng.test", transport=httpx.MockTransport(searxng.handler)
+    )
+    app = create_app(
+        Settings(data_dir=data_dir, backend="scripted"),
+        backend=backend,
+        clock=clock,
+        registry=registry,
+        password_hasher=CHEAP_HASHER,
+    )
+    return app, clock, searxng, backend
+
+
+@contextmanager
+def serve(data_dir: Path) -> Iterator[LiveService]:
+    """Run the app under uvicorn on 127.0.0.1 (a free port) until the block ends."""
+    app, clock, searxng, backend = build_app(data_dir)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", ws="none")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        _wait_until_started(server, thread)
+        yield LiveService(f"http://127.0.0.1:{port}", app, clock, searxng, backend, data_dir)
+    finally:
+        backend.before_reply.set()
+        backend.mid_answer.set()
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def _wait_until_started(server: uvicorn.Server, thread: threading.Thread) -> None:
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)

@@ -1,0 +1,278 @@
+"""The Console in real chromium against the real service (uvicorn on 127.0.0.1).
+
+The model is the product's scripted backend; web.search is the real capability
+with SearXNG replaced by a handler that records queries, so the tests can check
+what would have left the device.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from sovereign.capabilities.searxng import prepare_query
+
+from .live_service import PASSWORD
+
+LITERAL_QUERY = 'search <b>solar</b> panels & "cleaning" <img src=x onerror=alert(1)>'
+
+
+def first_run(page, service) -> None:
+    """Open the first-run link, set the password, land in the chat."""
+    page.goto(service.setup_link)
+    page.get_by_label("New password").fill(PASSWORD)
+    page.get_by_label("Repeat the password").fill(PASSWORD)
+    page.get_by_role("button", name="Set password and sign in").click()
+    expect(page.locator("#chat-view")).to_be_visible()
+
+
+def set_web_search(page, enabled: bool) -> None:
+    switch = page.get_by_role("switch", name="Web search")
+    expect(switch).to_be_enabled()
+    if switch.is_checked() != enabled:
+        switch.click()
+    expect(switch).to_be_checked(checked=enabled)
+    expect(switch).to_be_enabled()
+
+
+def send(page, text: str) -> None:
+    composer = page.get_by_label("Your message")
+    composer.fill(text)
+    composer.press("Enter")
+
+
+def ask_to_search(page) -> object:
+    """Send the literal query and return the confirmation card."""
+    send(page, LITERAL_QUERY)
+    card = page.locator(".confirmation-card")
+    expect(card).to_be_visible()
+    return card
+
+
+def test_first_run_sets_the_password_signs_in_and_forgets_the_setup_link(page, service):
+    first_run(page, service)
+    assert "#setup=" not in page.url
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+    page.reload()
+    expect(page.locator("#chat-view")).to_be_visible()
+
+
+def test_sign_in_shows_a_wrong_password_then_accepts_the_right_one(page, service):
+    first_run(page, service)
+    page.get_by_role("button", name="Sign out").click()
+    password = page.get_by_label("Household password", exact=True)
+    password.fill("not the password")
+    password.press("Enter")
+    expect(page.locator("#signin-error")).to_have_text("That password is not right.")
+    password.fill(PASSWORD)
+    password.press("Enter")
+    expect(page.locator("#chat-view")).to_be_visible()
+
+
+def test_the_answer_streams_in_after_a_thinking_indicator(page, service):
+    first_run(page, service)
+    service.backend.before_reply.clear()
+    service.backend.mid_answer.clear()
+    send(page, "hello there appliance")
+    expect(page.locator("#thinking")).to_be_visible()
+    expect(page.get_by_label("Your message")).to_be_disabled()
+    service.backend.before_reply.set()
+    answer = page.locator(".message.assistant .prose").last
+    expect(answer).to_have_text("You ")  # the first piece, while the rest is held back
+    expect(page.locator("#thinking")).to_be_hidden()
+    expect(page.get_by_label("Your message")).to_be_disabled()
+    service.backend.mid_answer.set()
+    expect(answer).to_have_text("You said: hello there appliance")
+    expect(page.locator(".receipt-headline").last).to_have_text("Stayed on this device.")
+    expect(page.get_by_label("Your message")).to_be_enabled()
+
+
+def test_the_history_goes_with_the_next_message(page, service):
+    first_run(page, service)
+    send(page, "first question")
+    expect(page.locator(".message.assistant .prose").last).to_have_text("You said: first question")
+    send(page, "second question")
+    expect(page.locator(".message.assistant")).to_have_count(2)
+    last_request = service.backend.inner.requests[-1].messages
+    contents = [(m["role"], m["content"]) for m in last_request if m["role"] != "system"]
+    assert contents == [
+        ("user", "first question"),
+        ("assistant", "You said: first question"),
+        ("user", "second question"),
+    ]
+
+
+def test_with_web_search_off_a_search_is_refused_and_nothing_leaves(page, service):
+    first_run(page, service)
+    send(page, "search the weather")
+    receipt = page.locator(".receipts").last
+    expect(receipt).to_contain_text("switched off in the web search setting")
+    expect(receipt.locator(".receipt-headline")).to_have_text("Stayed on this device.")
+    expect(page.locator(".confirmation-card")).to_have_count(0)
+    assert service.searxng.queries == []
+
+
+def test_the_card_shows_the_literal_query_and_deny_sends_nothing(page, service):
+    first_run(page, service)
+    set_web_search(page, True)
+    card = ask_to_search(page)
+    expect(card.locator(".capability-name")).to_have_text("web.search")
+    expect(card.locator(".argument-value")).to_have_text(LITERAL_QUERY)
+    assert card.locator("b, img").count() == 0  # shown as text, never parsed as HTML
+    expect(card).to_contain_text("outside this device")
+    expect(card.locator(".countdown")).to_have_text(re.compile(r"Expires in [12]:\d\d"))
+    expect(page.get_by_label("Your message")).to_be_disabled()
+    card.get_by_label("Reason for denying (optional)").fill("not now")
+    card.get_by_role("button", name="Deny").click()
+    expect(page.locator(".message.decision.denied")).to_contain_text("You denied web.search")
+    answer = page.locator(".message.assistant").last
+    expect(answer.locator(".prose")).to_have_text(
+        "You declined the search, so nothing left the device."
+    )
+    expect(answer.locator(".receipts")).to_contain_text("web.search: denied by you")
+    expect(answer.locator(".receipt-headline")).to_have_text("Stayed on this device.")
+    expect(page.get_by_label("Your message")).to_be_enabled()
+    assert service.searxng.queries == []
+    reason_seen = service.backend.inner.requests[-1].messages[-1]["content"]
+    assert "not now" in reason_seen
+
+
+def test_approve_shows_numbered_citations_and_a_receipt_naming_the_search_engines(page, service):
+    first_run(page, service)
+    set_web_search(page, True)
+    card = ask_to_search(page)
+    card.get_by_role("button", name="Approve").click()
+    answer = page.locator(".message.assistant").last
+    expect(answer.locator(".prose")).to_have_text(
+        "I found a few pages about cleaning solar panels."
+    )
+    citations = answer.locator(".citations .citation")
+    expect(citations.first).to_contain_text("[1]")
+    expect(citations.first.locator("a")).to_have_attribute(
+        "href", "https://example.org/solar/panel-cleaning"
+    )
+    expect(citations.first.locator(".citation-kind")).to_have_text("search result snippet")
+    assert citations.count() >= 2
+    expect(answer.locator(".receipt-headline")).to_have_text(
+        "Left this device: the search engines."
+    )
+    assert service.searxng.queries == [prepare_query(LITERAL_QUERY)]
+
+
+def test_the_card_is_keyboard_operable(page, service):
+    first_run(page, service)
+    set_web_search(page, True)
+    card = ask_to_search(page)
+    expect(card).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(card.get_by_label("Reason for denying (optional)")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(card.get_by_role("button", name="Deny")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(card.get_by_role("button", name="Approve")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator(".message.decision.approved")).to_be_visible()
+    expect(page.get_by_label("Your message")).to_be_focused()
+
+
+def test_the_policy_switch_persists_across_reloads(page, service):
+    first_run(page, service)
+    switch = page.get_by_role("switch", name="Web search")
+    expect(switch).not_to_be_checked()
+    set_web_search(page, True)
+    page.reload()
+    expect(page.get_by_role("switch", name="Web search")).to_be_checked()
+    set_web_search(page, False)
+    page.reload()
+    switch = page.get_by_role("switch", name="Web search")
+    expect(switch).to_be_enabled()
+    expect(switch).not_to_be_checked()
+
+
+def test_a_failed_policy_write_reverts_the_switch_and_says_why(page, service):
+    first_run(page, service)
+    switch = page.get_by_role("switch", name="Web search")
+    expect(switch).to_be_enabled()
+    capabilities = service.data_dir / "capabilities"
+    if capabilities.is_dir():
+        for child in capabilities.iterdir():
+            child.unlink()
+        capabilities.rmdir()
+    capabilities.write_text("a file where the directory should be")
+    switch.click()
+    expect(page.locator("#web-search-error")).to_contain_text("could not be switched on")
+    expect(switch).not_to_be_checked()
+    expect(switch).to_be_enabled()
+
+
+def test_sign_out_clears_the_card_the_conversation_and_the_session(page, service):
+    first_run(page, service)
+    set_web_search(page, True)
+    ask_to_search(page)
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.locator("#signin-view")).to_be_visible()
+    expect(page.locator(".confirmation-card")).to_have_count(0)
+    expect(page.locator("#transcript > li")).to_have_count(0)
+    status = page.evaluate(
+        "async () => (await fetch('/api/v1/conversation/policy')).status"
+    )
+    assert status == 401
+    page.get_by_label("Household password", exact=True).fill(PASSWORD)
+    page.get_by_label("Household password", exact=True).press("Enter")
+    expect(page.locator("#chat-view")).to_be_visible()
+    expect(page.locator("#transcript > li")).to_have_count(0)
+    expect(page.get_by_label("Your message")).to_be_enabled()
+
+
+def test_an_expired_card_says_so_and_unlocks_the_composer(page, service):
+    page.clock.install()
+    first_run(page, service)
+    set_web_search(page, True)
+    card = ask_to_search(page)
+    expect(page.get_by_label("Your message")).to_be_disabled()
+    service.clock.advance(121)
+    page.clock.fast_forward("02:01")
+    expect(card).to_have_class(re.compile(r"\bexpired\b"))
+    expect(card).to_contain_text("This request expired, so nothing was sent.")
+    expect(card.get_by_role("button")).to_have_count(0)
+    expect(page.get_by_label("Your message")).to_be_enabled()
+    expect(page.locator(".message.decision.expired")).to_contain_text("nothing was sent")
+    send(page, "are you still there")
+    expect(page.locator(".message.assistant .prose").last).to_have_text(
+        "You said: are you still there"
+    )
+    assert service.searxng.queries == []
+
+
+def test_the_activity_view_counts_what_happened(page, service):
+    first_run(page, service)
+    set_web_search(page, True)
+    ask_to_search(page).get_by_role("button", name="Approve").click()
+    expect(page.locator(".message.assistant .citations")).to_be_visible()
+    page.get_by_role("button", name="Activity").click()
+    row = page.locator(".activity-table tbody tr", has_text="web.search")
+    expect(row).to_be_visible()
+    headers = page.locator(".activity-table thead th").all_inner_texts()
+    cells = [row.locator("th").inner_text(), *row.locator("td").all_inner_texts()]
+    counts = dict(zip(headers, cells, strict=True))
+    assert counts["Asked you"] == "1"
+    assert counts["Approved"] == "1"
+    assert counts["Ran"] == "1"
+
+
+def test_the_console_fits_a_phone_screen(browser, service):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(service.setup_link)
+        page.get_by_label("New password").fill(PASSWORD)
+        page.get_by_label("Repeat the password").fill(PASSWORD)
+        page.get_by_label("Repeat the password").press("Enter")
+        set_web_search(page, True)
+        ask_to_search(page)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360
+        page.screenshot(path="test-artifacts/console/phone-confirmation-card.png", full_page=True)
+    finally:
+        context.close()
