@@ -1,6 +1,6 @@
 """The forbidden-destination table and the IPv6 forms that embed an IPv4 address (DESIGN §3).
 
-Written out as data on purpose: ``ipaddress.is_private``/``is_global`` change their
+Written out as data on purpose: the standard library's is_private and is_global change their
 answers between Python releases, so nothing here asks them. Each row names the
 range, the reason a fetch there is refused, and the RFC that defines the range.
 :func:`sovereign.net.policy.classify` is the only reader of this table.
