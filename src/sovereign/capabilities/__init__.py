@@ -1,1 +1,4 @@
-"""Capability families. Each module exports ``register(registry, ...)``, with no import-time effects."""
+"""Capability families.
+
+Each module exports ``register(registry, ...)`` and has no import-time effects.
+"""
