@@ -25,7 +25,7 @@ import uvicorn
 from argon2 import PasswordHasher
 
 from sovereign.capabilities import system, web_search
-from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.backends.base import ModelReply, ModelUnavailable
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.executor import Registry
 from sovereign.service.app import create_app
@@ -65,11 +65,14 @@ class FakeSearxng:
         return httpx.Response(captured["status"], json={**captured["body"], "query": query})
 
 
-def household_model(messages: list[dict[str, Any]], tools: Any) -> ModelReply | str:
+def household_model(messages: list[dict[str, Any]], tools: Any) -> Any:
     """The scripted model: a message starting with "search" proposes web.search with the
-    whole message as the query, verbatim; anything else is answered in prose, which the
-    turn loop asks for without tools (so it streams word by word)."""
+    whole message as the query, verbatim; "unplug the model" makes the model unavailable;
+    anything else is answered in prose, which the turn loop asks for without tools (so it
+    streams word by word)."""
     last = messages[-1]
+    if last["role"] == "user" and last["content"] == "unplug the model":
+        return ModelUnavailable("llama-server is not running")
     if tools is not None:
         wants_search = last["role"] == "user" and last["content"].lower().startswith("search")
         return propose("web_search", {"query": last["content"]}) if wants_search else ""

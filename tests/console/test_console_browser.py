@@ -13,41 +13,8 @@ from playwright.sync_api import expect
 
 from sovereign.capabilities.searxng import prepare_query
 
+from .console_steps import LITERAL_QUERY, ask_to_search, first_run, send, set_web_search
 from .live_service import PASSWORD
-
-LITERAL_QUERY = 'search <b>solar</b> panels & "cleaning" <img src=x onerror=alert(1)>'
-
-
-def first_run(page, service) -> None:
-    """Open the first-run link, set the password, land in the chat."""
-    page.goto(service.setup_link)
-    page.get_by_label("New password").fill(PASSWORD)
-    page.get_by_label("Repeat the password").fill(PASSWORD)
-    page.get_by_role("button", name="Set password and sign in").click()
-    expect(page.locator("#chat-view")).to_be_visible()
-
-
-def set_web_search(page, enabled: bool) -> None:
-    switch = page.get_by_role("switch", name="Web search")
-    expect(switch).to_be_enabled()
-    if switch.is_checked() != enabled:
-        switch.click()
-    expect(switch).to_be_checked(checked=enabled)
-    expect(switch).to_be_enabled()
-
-
-def send(page, text: str) -> None:
-    composer = page.get_by_label("Your message")
-    composer.fill(text)
-    composer.press("Enter")
-
-
-def ask_to_search(page) -> object:
-    """Send the literal query and return the confirmation card."""
-    send(page, LITERAL_QUERY)
-    card = page.locator(".confirmation-card")
-    expect(card).to_be_visible()
-    return card
 
 
 def test_first_run_sets_the_password_signs_in_and_forgets_the_setup_link(page, service):
@@ -214,9 +181,7 @@ def test_sign_out_clears_the_card_the_conversation_and_the_session(page, service
     expect(page.locator("#signin-view")).to_be_visible()
     expect(page.locator(".confirmation-card")).to_have_count(0)
     expect(page.locator("#transcript > li")).to_have_count(0)
-    status = page.evaluate(
-        "async () => (await fetch('/api/v1/conversation/policy')).status"
-    )
+    status = page.evaluate("async () => (await fetch('/api/v1/conversation/policy')).status")
     assert status == 401
     page.get_by_label("Household password", exact=True).fill(PASSWORD)
     page.get_by_label("Household password", exact=True).press("Enter")

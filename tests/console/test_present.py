@@ -82,10 +82,20 @@ def test_citations_are_numbered_and_tell_page_read_from_search_snippet(js):
         "present.js",
         "citationEntries",
         [
-            {"capability": "web.search", "title": "T", "url": "https://s.example/1",
-             "snippet": "words", "retrieved_at": "2026-01-01T00:00:00Z"},
-            {"capability": "web.fetch", "title": "https://p.example/", "url": "https://p.example/",
-             "snippet": "page read", "retrieved_at": "2026-01-01T00:00:00Z"},
+            {
+                "capability": "web.search",
+                "title": "T",
+                "url": "https://s.example/1",
+                "snippet": "words",
+                "retrieved_at": "2026-01-01T00:00:00Z",
+            },
+            {
+                "capability": "web.fetch",
+                "title": "https://p.example/",
+                "url": "https://p.example/",
+                "snippet": "page read",
+                "retrieved_at": "2026-01-01T00:00:00Z",
+            },
         ],
     )
     assert [(e["number"], e["kind"], e["snippet"]) for e in entries] == [
@@ -108,26 +118,35 @@ def test_citations_are_numbered_and_tell_page_read_from_search_snippet(js):
     ],
 )
 def test_a_citation_with_a_non_http_url_is_shown_but_never_linked(js, url):
-    entry = js("present.js", "citationEntries", [
-        {"capability": "web.search", "title": "x", "url": url, "snippet": "", "retrieved_at": ""}
-    ])[0]
+    entry = js(
+        "present.js",
+        "citationEntries",
+        [{"capability": "web.search", "title": "x", "url": url, "snippet": "", "retrieved_at": ""}],
+    )[0]
     assert entry["link"] is None
     assert entry["url"] == url
 
 
 def test_a_redirected_fetch_offers_its_http_target_only(js):
     base = {"capability": "web.fetch", "title": "u", "url": "https://a.example/", "snippet": ""}
-    good, bad = js("present.js", "citationEntries", [
-        {**base, "redirected": True, "final_url": "https://b.example/new"},
-        {**base, "redirected": True, "final_url": "javascript:alert(1)"},
-    ])
+    good, bad = js(
+        "present.js",
+        "citationEntries",
+        [
+            {**base, "redirected": True, "final_url": "https://b.example/new"},
+            {**base, "redirected": True, "final_url": "javascript:alert(1)"},
+        ],
+    )
     assert good["redirectTarget"] == "https://b.example/new"
     assert bad["redirectTarget"] is None
 
 
 def test_arguments_are_shown_verbatim_and_non_strings_as_json(js):
-    entries = js("present.js", "argumentEntries",
-                 {"query": "  <b>what's new</b> in SearXNG?  ", "time_range": None, "n": 3})
+    entries = js(
+        "present.js",
+        "argumentEntries",
+        {"query": "  <b>what's new</b> in SearXNG?  ", "time_range": None, "n": 3},
+    )
     assert entries == [
         ["query", "  <b>what's new</b> in SearXNG?  "],
         ["time_range", "null"],
@@ -164,7 +183,9 @@ def test_a_failure_prefers_the_services_own_sentence(js):
 
 def test_the_audit_table_has_a_row_per_capability_and_zero_for_missing_counters(js):
     summary = {
-        "days": 7, "since": "2026-01-01T00:00:00Z", "unreadable_lines": 2,
+        "days": 7,
+        "since": "2026-01-01T00:00:00Z",
+        "unreadable_lines": 2,
         "capabilities": {"web.search": {"proposed": 3, "denied": 1}, "system.health": {}},
         "totals": {"proposed": 3, "denied": 1},
     }

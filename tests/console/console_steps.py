@@ -1,0 +1,42 @@
+"""Steps the Console's browser tests share: first run, the switch, sending, the card."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .live_service import PASSWORD
+
+LITERAL_QUERY = 'search <b>solar</b> panels & "cleaning" <img src=x onerror=alert(1)>'
+"""A query that must reach the card verbatim, as text, never as markup."""
+
+
+def first_run(page, service) -> None:
+    """Open the first-run link, set the password, land in the chat."""
+    page.goto(service.setup_link)
+    page.get_by_label("New password").fill(PASSWORD)
+    page.get_by_label("Repeat the password").fill(PASSWORD)
+    page.get_by_role("button", name="Set password and sign in").click()
+    expect(page.locator("#chat-view")).to_be_visible()
+
+
+def set_web_search(page, enabled: bool) -> None:
+    switch = page.get_by_role("switch", name="Web search")
+    expect(switch).to_be_enabled()
+    if switch.is_checked() != enabled:
+        switch.click()
+    expect(switch).to_be_checked(checked=enabled)
+    expect(switch).to_be_enabled()
+
+
+def send(page, text: str) -> None:
+    composer = page.get_by_label("Your message")
+    composer.fill(text)
+    composer.press("Enter")
+
+
+def ask_to_search(page) -> object:
+    """Send the literal query and return the confirmation card."""
+    send(page, LITERAL_QUERY)
+    card = page.locator(".confirmation-card")
+    expect(card).to_be_visible()
+    return card
