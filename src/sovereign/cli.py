@@ -12,6 +12,8 @@ import click
 from sovereign import __version__
 from sovereign.doctor import doctor
 from sovereign.model.cli import model_group
+from sovereign.service.chat import chat
+from sovereign.service.commands import audit, passwd, policy, serve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -22,6 +24,11 @@ def main() -> None:
 
 main.add_command(model_group)
 main.add_command(doctor)
+main.add_command(serve)
+main.add_command(chat)
+main.add_command(policy)
+main.add_command(audit)
+main.add_command(passwd)
 
 
 if __name__ == "__main__":  # pragma: no cover

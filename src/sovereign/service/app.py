@@ -8,8 +8,10 @@ present, are served at ``/``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from argon2 import PasswordHasher
@@ -69,6 +71,7 @@ def create_app(
         docs_url="/api/docs",
         redoc_url=None,
         openapi_url="/api/openapi.json",
+        lifespan=_lifespan,
     )
     app.state.services = services
     install_error_handlers(app)
@@ -92,6 +95,40 @@ def _build_services(
 ) -> Services:
     owner = OwnerAccount(settings.data_dir, password_hasher)
     store = PolicyStore(settings.data_dir)
+    backend = backend or make_backend(settings)
+    turns = build_turn_loop(settings, backend=backend, clock=clock, registry=registry)
+    return Services(
+        settings=settings,
+        owner=owner,
+        sessions=SessionStore(owner.generation, clock=clock),
+        throttle=SignInThrottle(clock=clock),
+        policy=store,
+        turn_policy=policy_reader(settings, store),
+        turns=turns,
+        backend=backend,
+    )
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """On shutdown, free the model backend (the embedded model and its worker thread)."""
+    yield
+    close = getattr(app.state.services.backend, "close", None)
+    if callable(close):
+        await asyncio.to_thread(close)
+
+
+def build_turn_loop(
+    settings: Settings,
+    *,
+    backend: ModelBackend | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    registry: Registry | None = None,
+) -> TurnLoop:
+    """The turn loop over every capability family, audited into ``settings.data_dir``.
+
+    Used by the service and by ``sovereign chat``. Arguments as for :func:`create_app`.
+    """
     confirmations = ConfirmationStore(clock=clock)
     executor = Executor(
         registry if registry is not None else build_registry(settings),
@@ -101,13 +138,4 @@ def _build_services(
     pending = PendingTurnStore(
         ttl_seconds=confirmations.ttl_seconds, clock=clock, on_forget=confirmations.discard
     )
-    turns = TurnLoop(executor, backend or make_backend(settings), pending=pending)
-    return Services(
-        settings=settings,
-        owner=owner,
-        sessions=SessionStore(owner.generation, clock=clock),
-        throttle=SignInThrottle(clock=clock),
-        policy=store,
-        turn_policy=policy_reader(settings, store),
-        turns=turns,
-    )
+    return TurnLoop(executor, backend or make_backend(settings), pending=pending)

@@ -53,10 +53,14 @@ class PolicyStore:
         self._write_lock = threading.Lock()
         self._last_problem: str | None = None
 
-    def read(self) -> PolicyReading:
-        """Read the file now; never raises (an unusable file reads as off, and is logged)."""
+    def read(self, *, log: bool = True) -> PolicyReading:
+        """Read the file now; never raises (an unusable file reads as off).
+
+        Args:
+            log: report a problem in the log (once per distinct problem).
+        """
         reading = _parse(self.path)
-        if reading.problem and reading.problem != self._last_problem:
+        if log and reading.problem and reading.problem != self._last_problem:
             logger.warning("web search treated as off: %s", reading.problem)
         self._last_problem = reading.problem
         return reading

@@ -24,6 +24,7 @@ class Services:
         turn_policy: returns the per-request policy mapping, read fresh each call
             (web search from the policy file, Home Assistant's key from its own file).
         turns: the conversation's turn loop (``TurnLoop``).
+        backend: the model backend behind it (closed at shutdown when it can be).
     """
 
     settings: Settings
@@ -33,6 +34,7 @@ class Services:
     policy: PolicyStore
     turn_policy: Callable[[], Mapping[str, bool]]
     turns: Any
+    backend: Any
     password_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while argon2 runs (64 MiB per hash): one hash at a time, and the
     throttle is checked under it so parallel guesses cannot slip past."""

@@ -1,0 +1,96 @@
+"""``sovereign chat``: talk to the assistant in a terminal, in this process.
+
+Uses the same turn loop, capabilities, policy file and audit log as the
+service. A proposal that needs approval is shown with its exact arguments and
+runs only after a "y".
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .commands import DATA_DIR_OPTION
+from .policy import PolicyStore
+from .settings import BACKENDS, Settings, settings_from_environment
+from .wiring import policy_reader
+
+OWNER = "terminal"
+
+
+@click.command()
+@click.option("--backend", type=click.Choice(BACKENDS), default=None, help="Model backend.")
+@click.option("--openai-base-url", default=None)
+@click.option("--openai-model", default=None)
+@DATA_DIR_OPTION
+def chat(data_dir: Path | None, **options: Any) -> None:
+    """Chat with the assistant in this terminal (Ctrl-D or "quit" to leave)."""
+    settings = settings_from_environment(data_dir=data_dir, **options)
+    asyncio.run(_chat(settings))
+
+
+async def _chat(settings: Settings) -> None:
+    from sovereign.conversation import ModelError, ModelUnavailable
+
+    from .app import build_turn_loop
+
+    turns = build_turn_loop(settings)
+    read_policy = policy_reader(settings, PolicyStore(settings.data_dir))
+    history: list[dict[str, str]] = []
+    while (line := await _ask("you> ")) is not None:
+        if not line.strip():
+            continue
+        try:
+            text = await _one_turn(turns, read_policy, history, line)
+        except (ModelUnavailable, ModelError) as exc:
+            click.secho(f"The model is unavailable: {exc}", fg="red", err=True)
+            continue
+        history += [{"role": "user", "content": line}, {"role": "assistant", "content": text}]
+
+
+async def _one_turn(turns: Any, read_policy: Any, history: list[dict[str, str]], line: str) -> str:
+    async def show(piece: str) -> None:
+        click.echo(piece, nl=False)
+
+    click.echo("assistant> ", nl=False)
+    messages = [*history, {"role": "user", "content": line}]
+    result = await turns.process_turn(messages, policy=read_policy(), owner=OWNER, on_token=show)
+    while result.pending_confirmation is not None:
+        approve, reason = await _approval(result.pending_confirmation)
+        click.echo("assistant> ", nl=False)
+        result = await turns.resume_turn(
+            result.pending_confirmation.token,
+            approve,
+            policy=read_policy(),
+            owner=OWNER,
+            reason=reason,
+            on_token=show,
+        )
+    click.echo()
+    for receipt in result.receipts:
+        click.secho(f"  [{receipt.capability}: {receipt.outcome}]", dim=True)
+    return result.text
+
+
+async def _approval(pending: Any) -> tuple[bool, str | None]:
+    click.echo()
+    click.secho(f"Allow {pending.capability} v{pending.version} to run with:", bold=True)
+    for key, value in pending.arguments.items():
+        click.echo(f"  {key}: {value}")
+    answer = (await _ask("Allow? [y/N] ") or "").strip()
+    if answer.lower() in ("y", "yes"):
+        return True, None
+    reason = (await _ask("Reason (optional): ") or "").strip()[:500]
+    return False, reason or None
+
+
+async def _ask(prompt: str) -> str | None:
+    """One line from the terminal, or None at end of input or "quit"."""
+    try:
+        line = await asyncio.to_thread(input, prompt)
+    except EOFError:
+        return None
+    return None if line.strip() in ("quit", "exit") else line

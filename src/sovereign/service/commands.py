@@ -1,0 +1,174 @@
+"""The service's CLI commands: ``serve``, ``policy``, ``audit``, ``passwd`` (attached in cli.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sovereign.paths import ENV_DATA_DIR, data_dir
+
+from .audit_summary import COUNTERS, MAX_DAYS, audit_path, summarize
+from .owner import OwnerAccount, PasswordRejected
+from .policy import PolicyStore
+from .settings import BACKENDS, DEFAULT_HOST, DEFAULT_PORT, settings_from_environment
+
+DATA_DIR_OPTION = click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help=f"Data directory (default: ${ENV_DATA_DIR} or the per-user data directory).",
+)
+
+
+def _data_dir(option: Path | None) -> Path:
+    return option.expanduser() if option else data_dir()
+
+
+@click.command()
+@click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to listen on.")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--backend", type=click.Choice(BACKENDS), default=None, help="Model backend.")
+@click.option("--openai-base-url", default=None, help="OpenAI-compatible server (openai backend).")
+@click.option("--openai-model", default=None, help="Model name for the openai backend.")
+@click.option("--searxng-url", default=None, help="SearXNG base URL for web.search.")
+@click.option("--ssl-certfile", type=click.Path(dir_okay=False, exists=True), default=None)
+@click.option("--ssl-keyfile", type=click.Path(dir_okay=False, exists=True), default=None)
+@DATA_DIR_OPTION
+def serve(
+    data_dir: Path | None, ssl_certfile: str | None, ssl_keyfile: str | None, **options: Any
+) -> None:
+    """Run the Conversation Service (default http://127.0.0.1:8092)."""
+    import uvicorn
+
+    from .app import create_app
+
+    if data_dir is not None:
+        os.environ[ENV_DATA_DIR] = str(data_dir.expanduser())  # one data dir for every part
+    settings = settings_from_environment(data_dir=data_dir, **options)
+    app = create_app(settings)
+    scheme = "https" if ssl_certfile else "http"
+    if not settings.loopback_only:
+        click.secho(
+            f"Listening on {settings.host}: other devices on the network can reach this "
+            "service. Use --host 127.0.0.1 to keep it on this device.",
+            fg="yellow",
+            err=True,
+        )
+    token = app.state.services.owner.setup_token()
+    if token:
+        click.echo(f"First run: set the owner password at {_setup_link(scheme, settings, token)}")
+    click.echo(f"Backend: {settings.backend}. Data: {settings.data_dir}")
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        ssl_certfile=ssl_certfile,
+        ssl_keyfile=ssl_keyfile,
+        log_level="info",
+    )
+
+
+def _setup_link(scheme: str, settings: Any, token: str) -> str:
+    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host  # noqa: S104
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{scheme}://{host}:{settings.port}/#setup={token}"
+
+
+@click.group()
+def policy() -> None:
+    """Show or change whether web search may be proposed (takes effect on the next message)."""
+
+
+@policy.command("show")
+@DATA_DIR_OPTION
+def policy_show(data_dir: Path | None) -> None:
+    """Print the web-search switch; exit 1 when the policy file is unusable."""
+    reading = PolicyStore(_data_dir(data_dir)).read(log=False)
+    click.echo(f"web search: {'on' if reading.web_search_enabled else 'off'}")
+    if reading.problem:
+        click.secho(f"problem: {reading.problem} It counts as off.", fg="red", err=True)
+        raise SystemExit(1)
+
+
+@policy.command("enable-web-search")
+@DATA_DIR_OPTION
+def policy_enable(data_dir: Path | None) -> None:
+    """Let the assistant propose web searches and page reads (each still needs approval)."""
+    _set_policy(data_dir, True)
+
+
+@policy.command("disable-web-search")
+@DATA_DIR_OPTION
+def policy_disable(data_dir: Path | None) -> None:
+    """Stop the assistant from proposing anything that leaves the device."""
+    _set_policy(data_dir, False)
+
+
+def _set_policy(option: Path | None, enabled: bool) -> None:
+    store = PolicyStore(_data_dir(option))
+    try:
+        store.set_web_search(enabled)
+    except OSError as exc:
+        raise click.ClickException(f"{store.path} could not be written: {exc.strerror}") from exc
+    click.echo(f"web search: {'on' if enabled else 'off'} (from the next message on)")
+
+
+@click.command()
+@click.option("--days", type=click.IntRange(1, MAX_DAYS), default=7, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@DATA_DIR_OPTION
+def audit(days: int, as_json: bool, data_dir: Path | None) -> None:
+    """Count capability outcomes from the audit log (never queries or URLs)."""
+    try:
+        summary = summarize(audit_path(_data_dir(data_dir)), days=days)
+    except OSError as exc:
+        raise click.ClickException(f"the audit log cannot be read: {exc.strerror}") from exc
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    click.echo(f"Capability outcomes since {summary['since']} ({days} days)")
+    click.echo("asked: approval requested; policy_off: web search was off; rejected: forbidden")
+    click.echo("address for web.fetch; refused: other refusals (arguments, limits, replays)")
+    for line in _table(summary):
+        click.echo(line)
+    if summary["unreadable_lines"]:
+        click.echo(f"{summary['unreadable_lines']} unreadable line(s) skipped")
+
+
+_LABELS = {
+    "confirmation_requested": "asked",
+    "refused_by_policy": "policy_off",
+    "rejected_target": "rejected",
+    "refused_other": "refused",
+}
+
+
+def _table(summary: dict[str, Any]) -> list[str]:
+    headers = ["capability", *(_LABELS.get(counter, counter) for counter in COUNTERS)]
+    rows = [[name, *(str(c[k]) for k in COUNTERS)] for name, c in summary["capabilities"].items()]
+    rows.append(["total", *(str(summary["totals"][k]) for k in COUNTERS)])
+    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in [headers, *rows]
+    ]
+
+
+@click.command()
+@DATA_DIR_OPTION
+def passwd(data_dir: Path | None) -> None:
+    """Set the Console owner's password (signs every Console session out)."""
+    owner = OwnerAccount(_data_dir(data_dir))
+    password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    try:
+        owner.set_password(password)
+    except PasswordRejected as exc:
+        raise click.ClickException(str(exc)) from exc
+    except OSError as exc:
+        raise click.ClickException(f"{owner.path} could not be written: {exc.strerror}") from exc
+    click.echo(f"Password set in {owner.path}. Signed-in Console sessions are signed out.")
