@@ -151,7 +151,10 @@ async def _read_capped(
     """Read and decode the body until it ends or a cap is reached; ``(body, truncated)``."""
     body = bytearray()
     downloaded = 0
-    async for chunk in response.aiter_raw():
+    stream = response.stream
+    if not isinstance(stream, httpx.AsyncByteStream):
+        raise FetchFailed("the transport returned a synchronous body")
+    async for chunk in stream:  # raw bytes, still in their Content-Encoding
         over_download = downloaded + len(chunk) > limits.max_download_bytes
         chunk = chunk[: limits.max_download_bytes - downloaded]
         downloaded += len(chunk)
