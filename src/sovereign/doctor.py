@@ -20,6 +20,7 @@ from sovereign.capabilities.searxng import (
     prepare_query,
 )
 from sovereign.paths import data_dir
+from sovereign.service.policy import check_policy_file
 
 PROBE_QUERY = "open source software"
 """The words the engine probe searches for; they leave the device."""
@@ -132,7 +133,14 @@ async def _searxng_engines(client: SearxngClient) -> Finding:
     )
 
 
-CHECKS: list[Check] = [check_searxng]
+async def check_policy(config: DoctorConfig) -> list[Finding]:
+    """The policy file (``<data>/capabilities/policy.json``): absent or valid; corrupt = off."""
+    ok, detail = check_policy_file(config.data_dir or data_dir())
+    fix = "rewrite it: sovereign policy enable-web-search (or disable-web-search)"
+    return [Finding("policy file", ok, detail, None if ok else fix)]
+
+
+CHECKS: list[Check] = [check_searxng, check_policy]
 """Every check ``sovereign doctor`` runs, in order."""
 
 

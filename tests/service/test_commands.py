@@ -60,3 +60,17 @@ def test_passwd_refuses_a_short_password(tmp_path):
     assert result.exit_code == 1
     assert "at least 8 characters" in result.output
     assert not OwnerAccount(tmp_path).is_set_up()
+
+
+async def test_doctor_reports_a_corrupt_policy_file_with_a_fix(tmp_path):
+    from sovereign.doctor import DoctorConfig, check_policy
+
+    [healthy] = await check_policy(DoctorConfig(data_dir=tmp_path))
+    assert healthy.ok and "web search is off" in healthy.detail
+    path = tmp_path / "capabilities" / "policy.json"
+    path.parent.mkdir()
+    path.write_text('{"web_search_enabled": "on"}')
+    [finding] = await check_policy(DoctorConfig(data_dir=tmp_path))
+    assert not finding.ok
+    assert "off until it is fixed" in finding.detail
+    assert "sovereign policy" in finding.fix
