@@ -183,6 +183,7 @@ def test_sign_out_clears_the_card_the_conversation_and_the_session(page, service
     expect(page.locator("#transcript > li")).to_have_count(0)
     status = page.evaluate("async () => (await fetch('/api/v1/conversation/policy')).status")
     assert status == 401
+    assert page.evaluate("async () => (await import('/api.js')).session.csrfToken") is None
     page.get_by_label("Household password", exact=True).fill(PASSWORD)
     page.get_by_label("Household password", exact=True).press("Enter")
     expect(page.locator("#chat-view")).to_be_visible()

@@ -195,3 +195,10 @@ def test_the_audit_table_has_a_row_per_capability_and_zero_for_missing_counters(
     search = dict(zip(keys, table["rows"][1]["counts"], strict=True))
     assert search["proposed"] == 3 and search["denied"] == 1 and search["executed"] == 0
     assert table["unreadableLines"] == 2
+
+
+def test_the_audit_window_start_is_shown_as_a_readable_utc_time(js):
+    table = js("present.js", "auditTable", {"since": "2026-03-04T09:05:59Z", "capabilities": {}})
+    assert table["since"] == "2026-03-04 09:05 UTC"
+    assert table["rows"] == []
+    assert js("present.js", "readableTime", "not a time") == "not a time"

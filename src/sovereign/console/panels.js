@@ -93,7 +93,7 @@ export class ActivityView {
       ...row.counts.map((count) => el("td", {}, String(count))))));
     const foot = el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, "All"),
       ...table.totals.map((count) => el("td", {}, String(count)))));
-    const caption = el("caption", {}, `Since ${table.since} (UTC)`);
+    const caption = el("caption", {}, `Since ${table.since}`);
     this.wrap.replaceChildren(el("table", { className: "activity-table" },
       caption, el("thead", {}, head), body, foot));
     if (table.unreadableLines) {

@@ -189,7 +189,7 @@ const AUDIT_COLUMNS = [
  *
  * summary: {days, since, capabilities: {name: {counter: n}}, totals, unreadable_lines}.
  * Returns {columns: [{key, label}], rows: [{capability, counts: [n]}], totals: [n],
- * since, unreadableLines}; a counter the summary lacks counts as 0.
+ * since ("2026-01-01 00:00 UTC"), unreadableLines}; a counter the summary lacks counts as 0.
  */
 export function auditTable(summary) {
   const columns = AUDIT_COLUMNS.map(([key, label]) => ({ key, label }));
@@ -202,7 +202,13 @@ export function auditTable(summary) {
       counts: countsOf(capabilities[capability]),
     })),
     totals: countsOf(summary && summary.totals),
-    since: (summary && summary.since) || "",
+    since: readableTime((summary && summary.since) || ""),
     unreadableLines: Number(summary && summary.unreadable_lines) || 0,
   };
+}
+
+/** "2026-01-01T09:05:00Z" -> "2026-01-01 09:05 UTC"; anything else is returned as given. */
+export function readableTime(iso) {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?Z$/.exec(iso);
+  return match ? `${match[1]} ${match[2]} UTC` : iso;
 }
