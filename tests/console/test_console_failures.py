@@ -12,7 +12,8 @@ import json
 
 from playwright.sync_api import expect
 
-from .console_steps import first_run, send
+from .console_steps import ask_to_search, first_run, send, set_web_search
+from .live_service import PASSWORD
 
 MESSAGE_PATH = "**/api/v1/conversation/message"
 
@@ -129,3 +130,29 @@ def test_a_redirected_fetch_offers_a_new_separately_confirmed_fetch_of_the_targe
     expect(card).to_contain_text("www.example.org")
     assert sent[1]["message"] == "Please fetch this page: https://www.example.org/new"
     assert [entry["role"] for entry in sent[1]["history"]] == ["user", "assistant"]
+
+
+def test_a_card_is_dropped_when_the_session_ends_and_the_composer_unlocks(page, service):
+    first_run(page, service)
+    set_web_search(page, True)
+    ask_to_search(page)
+    page.context.clear_cookies()
+    page.get_by_role("switch", name="Web search").click()
+    expect(page.locator("#signin-view")).to_be_visible()
+    page.get_by_label("Household password", exact=True).fill(PASSWORD)
+    page.get_by_label("Household password", exact=True).press("Enter")
+    expect(page.locator("#chat-view")).to_be_visible()
+    expect(page.locator(".confirmation-card")).to_have_count(0)
+    expect(page.locator(".message.decision.abandoned")).to_contain_text("nothing was sent")
+    expect(page.get_by_label("Your message")).to_be_enabled()
+    assert service.searxng.queries == []
+
+
+def test_an_old_setup_link_after_setup_leads_to_sign_in(page, service):
+    link = service.setup_link
+    first_run(page, service)
+    page.get_by_role("button", name="Sign out").click()
+    other = page.context.new_page()
+    other.goto(link)
+    expect(other.locator("#signin-view")).to_be_visible()
+    other.close()

@@ -196,6 +196,17 @@ export class Chat {
       button);
   }
 
+  /** Drop a pending card whose session ended (its token was bound to that session). */
+  abandonPending() {
+    if (!this.card) return;
+    const { pending } = this.card;
+    this.card.stop();
+    this.card = null;
+    this.cardSlot.replaceChildren();
+    this.transcript.append(decisionRecord(pending, "abandoned"));
+    this.finishTurn();
+  }
+
   /** Forget everything: the conversation, any pending card, any answer in flight. */
   clear() {
     if (this.controller) this.controller.abort();
@@ -228,6 +239,7 @@ const DECISION_WORDS = {
   approved: "You approved",
   denied: "You denied",
   expired: "Nobody answered in time; nothing was sent for",
+  abandoned: "Your session ended before you answered; nothing was sent for",
 };
 
 function decisionRecord(pending, decision, reason = "") {

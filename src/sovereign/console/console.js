@@ -107,7 +107,8 @@ async function submitting(form, errorElement, action) {
     await action();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    errorElement.textContent = error.message;
+    if (error.code === "ALREADY_SET_UP") showSignIn(error.message);
+    else errorElement.textContent = error.message;
   } finally {
     button.disabled = false;
   }
@@ -133,6 +134,7 @@ function forgetEverything() {
 
 function sessionEnded() {
   session.csrfToken = null;
+  chat.abandonPending();
   showSignIn("Your session ended. Sign in again to continue.");
 }
 
