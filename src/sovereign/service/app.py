@@ -14,8 +14,11 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+import swagger_ui_bundle
 from argon2 import PasswordHasher
 from fastapi import FastAPI
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from sovereign import __version__
@@ -68,7 +71,7 @@ def create_app(
     app = FastAPI(
         title="Sovereign Conversation Service",
         version=__version__,
-        docs_url="/api/docs",
+        docs_url=None,  # served below from local assets: no page loads anything off-device
         redoc_url=None,
         openapi_url="/api/openapi.json",
         lifespan=_lifespan,
@@ -77,6 +80,7 @@ def create_app(
     install_error_handlers(app)
     for router in (operations.router, auth.router, conversation.router, policy.router):
         app.include_router(router)
+    _add_api_docs(app)
     if console_dir.is_dir():
         # the fallback, not a mount at "/": a wrong method on an API route stays a 405
         app.router.default = StaticFiles(directory=console_dir, html=True)
@@ -84,6 +88,22 @@ def create_app(
     app.add_middleware(SessionAuthMiddleware, sessions=services.sessions)
     app.add_middleware(BodyLimitMiddleware)
     return app
+
+
+def _add_api_docs(app: FastAPI) -> None:
+    """Swagger UI at ``/api/docs`` with its scripts served from this device, not a CDN."""
+    assets = "/api/docs/assets"
+    app.mount(assets, StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")
+
+    @app.get("/api/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/api/openapi.json",
+            title="Sovereign Conversation Service API",
+            swagger_js_url=f"{assets}/swagger-ui-bundle.js",
+            swagger_css_url=f"{assets}/swagger-ui.css",
+            swagger_favicon_url=f"{assets}/favicon-32x32.png",
+        )
 
 
 def _build_services(

@@ -69,6 +69,8 @@ def serve(
         ssl_certfile=ssl_certfile,
         ssl_keyfile=ssl_keyfile,
         log_level="info",
+        proxy_headers=False,  # sign-in throttling keys on the real peer address
+        server_header=False,
     )
 
 
