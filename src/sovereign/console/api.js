@@ -102,7 +102,12 @@ async function readStream(body, onToken) {
 }
 
 function handleFrame(frame, onToken) {
-  const data = JSON.parse(frame.data);
+  let data;
+  try {
+    data = JSON.parse(frame.data);
+  } catch {
+    throw new ApiError(0, "GARBLED_STREAM", "The answer arrived garbled. Please ask again.");
+  }
   if (frame.event === "token") {
     onToken(data.text || "");
     return null;
