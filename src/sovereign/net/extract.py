@@ -1,7 +1,8 @@
 """Page text for the model: main content first, the whole page as fallback (DESIGN §3).
 
-HTML goes through trafilatura (main-content extraction; see
-docs/decisions/0003-text-extraction.md for the measured choice). When it finds
+HTML goes through trafilatura (main-content extraction, its ``fast`` mode: the
+extra fallback passes cost 3x the memory on large pages for 0.003 F1; see
+docs/decisions/web-fetch-text-extraction.md for the measured choice). When it finds
 nothing, :func:`page_text` renders the whole page: block elements on their own
 lines, inline elements kept together, ``<pre>`` whitespace kept, and
 ``<script>``, ``<style>``, ``<noscript>``, ``<template>`` dropped, so a page
@@ -32,6 +33,7 @@ _BLOCKS = frozenset(
         "ul",
     }
 )
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")  # never text; NUL-filled bombs
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 
@@ -49,7 +51,7 @@ def extract_text(body: bytes, media_type: str, charset: str | None) -> str:
     Returns:
         The text; ``""`` only when the body has no text at all.
     """
-    text = decode_body(body, charset, html=media_type == "text/html")
+    text = _CONTROLS.sub("", decode_body(body, charset, html=media_type == "text/html"))
     if media_type == "application/json":
         return _pretty_json(text)
     if media_type == "text/html":
@@ -61,7 +63,7 @@ def main_text(html: str) -> str:
     """Main content of an HTML document, or :func:`page_text` when none is found."""
     try:
         main = trafilatura.extract(
-            html, favor_precision=True, include_comments=False, include_tables=True
+            html, favor_precision=True, fast=True, include_comments=False, include_tables=True
         )
     except (ValueError, lxml.etree.LxmlError):
         main = None
