@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sovereign.executor import ErrorCode, Executor, Outcome, OutcomeKind, Stage
@@ -133,7 +133,9 @@ class TurnLoop:
         Raises:
             InvalidConfirmation: unknown, already answered or foreign token.
                 Of two concurrent answers to one token, exactly one proceeds.
-            ModelUnavailable: as for :meth:`process_turn`.
+            ModelUnavailable: as for :meth:`process_turn`. The paused turn is
+                spent by then: an approved call has run (and is in the audit
+                log), and the household asks again in a new turn.
         """
         paused = self._pending.take(token, owner)
         progress, call = paused.progress, paused.halted
@@ -150,7 +152,11 @@ class TurnLoop:
         return halted or await self._continue(progress, policy, owner, on_token)
 
     async def _continue(
-        self, progress: TurnProgress, policy: Mapping[str, bool], owner: str, on_token: Any
+        self,
+        progress: TurnProgress,
+        policy: Mapping[str, bool],
+        owner: str,
+        on_token: TokenSink | None,
     ) -> TurnResult:
         tools = progress.catalog.tools()
         while progress.rounds_used < self._max_rounds:
@@ -165,7 +171,11 @@ class TurnLoop:
         return await self._finish(progress, "", on_token, note=BUDGET_SPENT_NOTE)
 
     async def _finish(
-        self, progress: TurnProgress, content: str, on_token: Any, note: str | None = None
+        self,
+        progress: TurnProgress,
+        content: str,
+        on_token: TokenSink | None,
+        note: str | None = None,
     ) -> TurnResult:
         """The final answer: the reply's prose, or else one more request without tools."""
         if content.strip():
@@ -184,7 +194,10 @@ class TurnLoop:
         )
 
     async def _ask(
-        self, context: list[Message], tools: list[ToolDefinition] | None, on_token: Any
+        self,
+        context: list[Message],
+        tools: list[ToolDefinition] | None,
+        on_token: TokenSink | None,
     ) -> ModelReply:
         for attempt in range(1, self._attempts + 1):
             try:
@@ -223,7 +236,11 @@ class TurnLoop:
         return proposals
 
     async def _run_proposals(
-        self, progress: TurnProgress, proposals: Any, policy: Mapping[str, bool], owner: str
+        self,
+        progress: TurnProgress,
+        proposals: Sequence[Proposal],
+        policy: Mapping[str, bool],
+        owner: str,
     ) -> TurnResult | None:
         """Run proposals in order; the first that needs approval pauses the turn."""
         proposals = tuple(proposals)
@@ -239,7 +256,11 @@ class TurnLoop:
         return None
 
     async def _invoke(
-        self, progress: TurnProgress, call: Proposal, policy: Mapping[str, bool], token: Any
+        self,
+        progress: TurnProgress,
+        call: Proposal,
+        policy: Mapping[str, bool],
+        token: str | None,
     ) -> Outcome:
         name, version = (
             (call.target.capability, call.target.version) if call.target else (call.tool_name, 0)
