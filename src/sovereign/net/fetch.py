@@ -19,6 +19,9 @@ from .url import parse_url
 
 __all__ = ["ALLOWED_MEDIA_TYPES", "REQUEST_HEADERS", "FetchLimits", "Page", "fetch"]
 
+CONNECT_ATTEMPT_SECONDS = 5.0
+"""Per-address connect timeout, in seconds, so a silent first address leaves time for the next."""
+
 ALLOWED_MEDIA_TYPES = frozenset({"text/html", "text/plain", "application/json"})
 
 _RFC9110_TCHARS = r"[a-z0-9!#$%&'*+.^_`|~-]+"
@@ -81,7 +84,11 @@ async def fetch(
     """
     limits = limits or FetchLimits()
     target = parse_url(url)
-    request = httpx.Request("GET", target.url, headers=REQUEST_HEADERS)
+    connect = min(CONNECT_ATTEMPT_SECONDS, limits.deadline_seconds)
+    timeouts = {"connect": connect, "read": None, "write": None, "pool": None}
+    request = httpx.Request(
+        "GET", target.url, headers=REQUEST_HEADERS, extensions={"timeout": timeouts}
+    )
     try:
         async with asyncio.timeout(limits.deadline_seconds):
             return await _exchange(request, transport, limits)
