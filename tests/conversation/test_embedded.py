@@ -1,0 +1,382 @@
+"""The embedded backend around a stand-in for llama-cpp-python's ``Llama`` (fast, no model).
+
+The real model is exercised in ``test_embedded_real.py``; here the stand-in
+replays captured llama-cpp-python output and records what it was asked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sovereign.conversation.backends.base import ModelError, ModelUnavailable, ToolCall
+from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling, native_messages
+from sovereign.conversation.backends.embedded_load import LoadOptions, check_model_file
+from sovereign.model import DEFAULT_MODEL
+
+FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "llm"
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "system_health",
+            "description": "Read this device's health.",
+            "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "web_search",
+            "description": "Search the web.",
+            "parameters": {
+                "type": "object",
+                "properties": {"query": {"type": "string", "minLength": 1}},
+                "required": ["query"],
+                "additionalProperties": False,
+            },
+        },
+    },
+]
+ASK = [{"role": "user", "content": "how hot is my device?"}]
+
+
+def captured(name: str) -> str:
+    """The assistant content of a captured llama-cpp-python Qwen2.5-Coder-1.5B response."""
+    path = FIXTURES / f"llama-cpp-python_qwen2.5-coder-1.5b_{name}.json"
+    return json.loads(path.read_text())["choices"][0]["message"]["content"] or ""
+
+
+class FakeLlama:
+    """Answers like ``Llama.create_chat_completion``; records requests and concurrency."""
+
+    def __init__(self, replies=(), pieces=(), seconds_per_step=0.0, error=None):
+        self.replies = list(replies)
+        self.pieces = list(pieces)
+        self.seconds_per_step = seconds_per_step
+        self.error = error
+        self.requests: list[dict[str, Any]] = []
+        self.pulled = 0
+        self.active = 0
+        self.most_active = 0
+        self.closed_stream = threading.Event()
+        self._guard = threading.Lock()
+
+    @contextmanager
+    def _busy(self):
+        with self._guard:
+            self.active += 1
+            self.most_active = max(self.most_active, self.active)
+        try:
+            time.sleep(self.seconds_per_step)
+            yield
+        finally:
+            with self._guard:
+                self.active -= 1
+
+    def create_chat_completion(self, messages, **options):
+        self.requests.append({"messages": messages, **options})
+        if self.error:
+            raise self.error
+        if options.get("stream"):
+            return self._stream()
+        with self._busy():
+            content = self.replies.pop(0)
+        return {"choices": [{"message": {"role": "assistant", "content": content}}]}
+
+    def _stream(self):
+        try:
+            yield {"choices": [{"delta": {"role": "assistant"}}]}
+            for piece in self.pieces:
+                with self._busy():
+                    self.pulled += 1
+                yield {"choices": [{"delta": {"content": piece}}]}
+        finally:
+            self.closed_stream.set()
+
+
+def backend_with(fake: FakeLlama, **options: Any) -> tuple[EmbeddedBackend, list[LoadOptions]]:
+    loads: list[LoadOptions] = []
+
+    def loader(load: LoadOptions) -> FakeLlama:
+        loads.append(load)
+        return fake
+
+    return EmbeddedBackend(loader=loader, **options), loads
+
+
+# --- schema-constrained decisions -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("capture", "expected"),
+    [
+        ("schema_health", (ToolCall("call_0", "system_health", {}),)),
+        (
+            "schema_search",
+            (ToolCall("call_0", "web_search", {"query": "latest Raspberry Pi 5 firmware"}),),
+        ),
+        ("schema_control", ()),  # {"action": "answer", ...}: prose comes in the next request
+    ],
+)
+async def test_captured_schema_decisions_become_tool_calls_or_an_answer_next(capture, expected):
+    backend, _ = backend_with(FakeLlama(replies=[captured(capture)]))
+    reply = await backend.complete(ASK, tools=TOOLS)
+    assert reply.tool_calls == expected
+    assert reply.content == ""
+
+
+async def test_a_decision_request_is_constrained_by_a_grammar_of_the_offered_tools():
+    fake = FakeLlama(replies=['{"action": "system_health", "arguments": {}}'])
+    backend, _ = backend_with(fake, sampling=Sampling(decision_max_tokens=77))
+    await backend.complete(ASK, tools=TOOLS)
+    [request] = fake.requests
+    grammar_text = request["grammar"]._grammar
+    assert '\\"system_health\\"' in grammar_text and '\\"web_search\\"' in grammar_text
+    assert '\\"answer\\"' in grammar_text
+    assert request["max_tokens"] == 77 and request["temperature"] == 0.0
+    assert "tools" not in request  # the tools are described in the system message instead
+    system = request["messages"][0]
+    assert system["role"] == "system" and "web_search" in system["content"]
+    assert request["messages"][-1] == ASK[-1]
+
+
+async def test_a_decision_naming_no_offered_tool_is_a_model_error():
+    backend, _ = backend_with(FakeLlama(replies=['{"action": "shell_exec", "arguments": {}}']))
+    with pytest.raises(ModelError, match="no offered tool"):
+        await backend.complete(ASK, tools=TOOLS)
+
+
+# --- native tool calls ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("capture", "expected"),
+    [
+        ("jinja_health", (ToolCall("call_0", "system_health", {}),)),  # {{"name": ...}}
+        (
+            "jinja_search",  # a ```json fence
+            (ToolCall("call_0", "web_search", {"query": "latest Raspberry Pi 5 firmware"}),),
+        ),
+    ],
+)
+async def test_captured_native_replies_with_calls_in_their_text_become_tool_calls(
+    capture, expected
+):
+    backend, _ = backend_with(FakeLlama(replies=[captured(capture)]), mode="native")
+    reply = await backend.complete(ASK, tools=TOOLS)
+    assert reply.tool_calls == expected
+
+
+async def test_a_native_reply_in_prose_is_the_answer():
+    backend, _ = backend_with(FakeLlama(replies=[captured("jinja_control")]), mode="native")
+    reply = await backend.complete(ASK, tools=TOOLS)
+    assert reply.content == "Paris" and reply.tool_calls == ()
+
+
+async def test_a_native_call_to_a_tool_that_was_not_offered_is_not_a_call():
+    text = '<tool_call>\n{"name": "shell_exec", "arguments": {"cmd": "rm -rf /"}}\n</tool_call>'
+    backend, _ = backend_with(FakeLlama(replies=[text]), mode="native")
+    reply = await backend.complete(ASK, tools=TOOLS)
+    assert reply.tool_calls == ()
+
+
+async def test_native_requests_offer_the_tools_to_the_chat_template_without_a_grammar():
+    fake = FakeLlama(replies=["Paris"])
+    backend, _ = backend_with(fake, mode="native")
+    await backend.complete(ASK, tools=TOOLS)
+    [request] = fake.requests
+    assert request["tools"] == TOOLS and "grammar" not in request
+
+
+def test_native_history_has_object_arguments_and_never_null_content():
+    history = [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "a", "type": "function", "function": {"name": "web_search",
+                                                             "arguments": '{"query": "pi"}'}},
+                {"id": "b", "type": "function", "function": {"name": "web_search",
+                                                             "arguments": "{not json"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "a", "content": "{}"},
+    ]  # fmt: skip
+    converted = native_messages(history)
+    assert converted[0]["content"] == ""
+    assert [c["function"]["arguments"] for c in converted[0]["tool_calls"]] == [{"query": "pi"}, {}]
+    assert history[0]["content"] is None  # the caller's messages are not changed
+
+
+# --- the streamed prose answer ------------------------------------------------------------------
+
+
+async def test_the_answer_is_streamed_piece_by_piece_and_returned_whole():
+    fake = FakeLlama(pieces=["The CPU ", "is at ", "52.5 °C."])
+    backend, _ = backend_with(fake, sampling=Sampling(answer_max_tokens=40))
+    seen: list[str] = []
+
+    async def on_token(piece: str) -> None:
+        seen.append(piece)
+
+    reply = await backend.complete(ASK, tools=None, on_token=on_token)
+    assert seen == ["The CPU ", "is at ", "52.5 °C."]
+    assert reply.content == "The CPU is at 52.5 °C." and reply.tool_calls == ()
+    [request] = fake.requests
+    assert request["stream"] is True and request["max_tokens"] == 40
+    assert "grammar" not in request and "tools" not in request
+
+
+async def test_the_answer_request_carries_tool_history_as_plain_chat_messages():
+    fake = FakeLlama(pieces=["ok"])
+    backend, _ = backend_with(fake)
+    history = [
+        *ASK,
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_0", "type": "function",
+             "function": {"name": "system_health", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_0", "content": '{"cpu_temperature_celsius": 52.5}'},
+    ]  # fmt: skip
+    await backend.complete(history, tools=None)
+    roles = [m["role"] for m in fake.requests[0]["messages"]]
+    assert roles == ["user", "assistant", "user"]
+    assert "<tool_response>" in fake.requests[0]["messages"][-1]["content"]
+
+
+async def test_generation_does_not_block_the_event_loop():
+    backend, _ = backend_with(FakeLlama(pieces=["a"] * 5, seconds_per_step=0.05))
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    task = asyncio.create_task(ticker())
+    await backend.complete(ASK, tools=None)
+    task.cancel()
+    assert ticks >= 10  # ~0.25 s of generation; the loop kept running meanwhile
+
+
+async def test_only_one_inference_runs_at_a_time():
+    fake = FakeLlama(replies=['{"action": "answer"}'] * 3, pieces=["x"] * 3, seconds_per_step=0.02)
+    backend, _ = backend_with(fake)
+    await asyncio.gather(
+        backend.complete(ASK, tools=TOOLS),
+        backend.complete(ASK, tools=None),
+        backend.complete(ASK, tools=TOOLS),
+        backend.complete(ASK, tools=None),
+        backend.complete(ASK, tools=TOOLS),
+    )
+    assert fake.most_active == 1
+
+
+async def test_a_failing_token_sink_stops_generation_and_the_backend_stays_usable():
+    fake = FakeLlama(pieces=[f"{n} " for n in range(200)], seconds_per_step=0.002)
+    backend, _ = backend_with(fake)
+
+    async def on_token(piece: str) -> None:
+        if piece == "2 ":
+            raise ConnectionResetError("the client went away")
+
+    with pytest.raises(ConnectionResetError):
+        await backend.complete(ASK, tools=None, on_token=on_token)
+    assert await asyncio.to_thread(fake.closed_stream.wait, 5)
+    assert fake.pulled < 200
+    fake.pieces = ["again"]
+    assert (await backend.complete(ASK, tools=None)).content == "again"
+
+
+async def test_a_runtime_failure_while_generating_is_a_model_error():
+    error = ValueError("Requested tokens (9000) exceed context window of 8192")
+    backend, _ = backend_with(FakeLlama(error=error))
+    with pytest.raises(ModelError, match="exceed context window"):
+        await backend.complete(ASK, tools=TOOLS)
+    with pytest.raises(ModelError, match="exceed context window"):
+        await backend.complete(ASK, tools=None)
+
+
+# --- loading ------------------------------------------------------------------------------------
+
+
+async def test_the_model_is_loaded_lazily_and_only_once():
+    fake = FakeLlama(replies=['{"action": "answer"}'] * 2, pieces=["hi"])
+    backend, loads = backend_with(fake, load=LoadOptions(n_ctx=2048))
+    assert loads == []
+    await backend.complete(ASK, tools=TOOLS)
+    await backend.complete(ASK, tools=None)
+    await backend.complete(ASK, tools=TOOLS)
+    assert loads == [LoadOptions(n_ctx=2048)]
+
+
+async def test_a_load_failure_is_not_remembered_so_installing_the_model_later_works():
+    attempts: list[int] = []
+
+    def loader(load: LoadOptions) -> FakeLlama:
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise ModelUnavailable("The model file does not exist.")
+        return FakeLlama(replies=['{"action": "answer"}'])
+
+    backend = EmbeddedBackend(loader=loader)
+    with pytest.raises(ModelUnavailable, match="does not exist"):
+        await backend.complete(ASK, tools=TOOLS)
+    assert (await backend.complete(ASK, tools=TOOLS)).tool_calls == ()
+    assert len(attempts) == 2
+
+
+async def test_a_missing_default_model_is_unavailable_with_the_install_command(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("SOVEREIGN_DATA_DIR", str(tmp_path))
+    with pytest.raises(ModelUnavailable, match="sovereign model install"):
+        await EmbeddedBackend().complete(ASK, tools=TOOLS)
+
+
+def test_a_file_at_the_default_path_that_is_not_the_published_model_is_refused(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("SOVEREIGN_DATA_DIR", str(tmp_path))
+    impostor = tmp_path / "models" / DEFAULT_MODEL.file_name
+    impostor.parent.mkdir()
+    impostor.write_bytes(b"GGUF" + bytes(4096))
+    with pytest.raises(ModelUnavailable, match="not the expected"):
+        check_model_file(LoadOptions())
+
+
+def test_a_configured_gguf_file_is_used_without_the_default_models_hash(tmp_path):
+    other = tmp_path / "other-model.gguf"
+    other.write_bytes(b"GGUF" + bytes(64))
+    assert check_model_file(LoadOptions(model_path=other)) == other
+
+
+@pytest.mark.parametrize(
+    ("content", "message"), [(b"<html>not a model</html>", "not a GGUF model"), (None, "cannot")]
+)
+def test_a_configured_file_that_is_not_a_readable_gguf_is_refused(tmp_path, content, message):
+    path = tmp_path / "model.gguf"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(ModelUnavailable, match=message):
+        check_model_file(LoadOptions(model_path=path))
+
+
+def test_inference_uses_one_thread_per_cpu_unless_configured():
+    assert LoadOptions().threads() == (os.cpu_count() or 1)
+    assert LoadOptions(n_threads=3).threads() == 3
+
+
+def test_an_unknown_tool_mode_is_refused_at_construction():
+    with pytest.raises(ValueError, match="'schema' or 'native'"):
+        EmbeddedBackend(mode="guess")  # type: ignore[arg-type]

@@ -1,0 +1,147 @@
+"""The real embedded model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M) choosing and answering.
+
+These load the verified default model once for the module and keep generation
+short. ``./scripts/test`` installs llama-cpp-python and the model first
+(``scripts/setup-embedded``); deselect them elsewhere with ``-m "not slow"``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from sovereign.capabilities import system, web_search
+from sovereign.cli import main
+from sovereign.conversation import ToolCatalog, TurnLoop
+from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling
+from sovereign.conversation.framing import DEFAULT_SYSTEM_PROMPT
+from sovereign.executor import AuditLog, ConfirmationStore, Executor, Registry
+from sovereign.model import default_model_path
+
+pytestmark = pytest.mark.slow
+
+HOW_HOT = "how hot is my device?"
+SEARCH_PI = "search the web for the latest Raspberry Pi 5 firmware"
+SETUP_HINT = "./scripts/setup-embedded installs it (or deselect these tests with -m 'not slow')"
+
+
+@pytest.fixture(scope="module")
+def backend():
+    """One loaded model for the whole module: greedy, short answers."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.fail(f"llama-cpp-python is not installed; {SETUP_HINT}")
+    if not default_model_path().is_file():
+        pytest.fail(f"the default model is not at {default_model_path()}; {SETUP_HINT}")
+    model = EmbeddedBackend(sampling=Sampling(answer_max_tokens=48, answer_temperature=0.0))
+    yield model
+    model.close()
+
+
+class SearxngRequests:
+    """A transport for web.search that records (and refuses) every request it is given."""
+
+    def __init__(self) -> None:
+        self.seen: list[httpx.Request] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.seen.append(request)
+        return httpx.Response(503)
+
+
+@pytest.fixture
+def searxng() -> SearxngRequests:
+    return SearxngRequests()
+
+
+@pytest.fixture
+def registry(searxng) -> Registry:
+    registry = Registry()
+    system.register(registry)
+    web_search.register(registry, transport=httpx.MockTransport(searxng))
+    return registry
+
+
+def ask(text: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": DEFAULT_SYSTEM_PROMPT}, {"role": "user", "content": text}]
+
+
+async def test_the_model_alone_chooses_system_health_for_how_hot_is_my_device(backend, registry):
+    reply = await backend.complete(ask(HOW_HOT), tools=ToolCatalog.from_registry(registry).tools())
+    assert [call.name for call in reply.tool_calls] == ["system_health"]
+    assert reply.tool_calls[0].arguments == {}
+
+
+async def test_the_model_alone_chooses_web_search_with_the_users_query(backend, registry):
+    reply = await backend.complete(
+        ask(SEARCH_PI), tools=ToolCatalog.from_registry(registry).tools()
+    )
+    [call] = reply.tool_calls
+    assert call.name == "web_search"
+    assert "raspberry pi 5" in call.arguments["query"].lower()
+
+
+async def test_the_model_streams_an_answer_that_uses_the_tool_result(backend):
+    history = [
+        *ask(HOW_HOT),
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "call_0", "type": "function",
+             "function": {"name": "system_health", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_0",
+         "content": '{"untrusted_data": {"cpu_temperature_celsius": 52.5, "uptime_seconds": 600}}'},
+    ]  # fmt: skip
+    pieces: list[str] = []
+
+    async def on_token(piece: str) -> None:
+        pieces.append(piece)
+
+    reply = await backend.complete(history, tools=None, on_token=on_token)
+    assert len(pieces) > 3
+    assert "".join(pieces) == reply.content
+    assert "52.5" in reply.content
+
+
+@pytest.fixture
+def turn_loop(backend, registry, tmp_path) -> TurnLoop:
+    executor = Executor(registry, confirmations=ConfirmationStore(), audit=AuditLog(tmp_path))
+    return TurnLoop(executor, backend)
+
+
+async def test_through_the_turn_loop_how_hot_is_answered_from_system_health(turn_loop):
+    pieces: list[str] = []
+
+    async def on_token(piece: str) -> None:
+        pieces.append(piece)
+
+    result = await turn_loop.process_turn(
+        [{"role": "user", "content": HOW_HOT}],
+        policy={"external_enabled": False},
+        owner="household",
+        on_token=on_token,
+    )
+    assert result.pending_confirmation is None
+    assert [(r.capability, r.outcome) for r in result.receipts] == [("system.health", "executed")]
+    assert result.text and "".join(pieces).strip() == result.text
+
+
+async def test_through_the_turn_loop_a_web_search_halts_for_confirmation_without_a_request(
+    turn_loop, searxng
+):
+    result = await turn_loop.process_turn(
+        [{"role": "user", "content": SEARCH_PI}],
+        policy={"external_enabled": True},
+        owner="household",
+    )
+    pending = result.pending_confirmation
+    assert pending is not None
+    assert pending.capability == "web.search"
+    assert "raspberry pi 5" in pending.arguments["query"].lower()
+    assert searxng.seen == []  # nothing left the device before approval
+
+
+def test_the_installed_default_model_verifies():
+    result = CliRunner().invoke(main, ["model", "verify"])
+    assert result.exit_code == 0, result.output
+    assert "is the published model" in result.output
