@@ -1,0 +1,44 @@
+"""The public surface of sovereign.conversation that the service builds against."""
+
+from __future__ import annotations
+
+import sovereign.conversation as conversation
+
+
+def test_conversation_exports_exactly_the_agreed_names():
+    assert sorted(conversation.__all__) == sorted(
+        [
+            "Citation",
+            "InvalidConfirmation",
+            "ModelBackend",
+            "ModelError",
+            "ModelUnavailable",
+            "PendingConfirmation",
+            "PendingTurn",
+            "PendingTurnStore",
+            "Receipt",
+            "TokenSink",
+            "ToolCatalog",
+            "TurnLoop",
+            "TurnResult",
+            "model_safe_name",
+        ]
+    )
+    for name in conversation.__all__:
+        assert getattr(conversation, name) is not None
+
+
+def test_turn_loop_modules_import_nothing_of_ours_but_the_executor():
+    """DESIGN §1. The embedded backend's model-file handling is checked with that backend."""
+    import ast
+    from pathlib import Path
+
+    package = Path(conversation.__file__).parent
+    for path in package.rglob("*.py"):
+        if path.name.startswith("embedded"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                top = node.module.split(".")
+                if top[0] == "sovereign":
+                    assert top[1] in ("executor", "conversation"), (path.name, node.module)
