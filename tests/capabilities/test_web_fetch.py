@@ -131,3 +131,25 @@ def test_fit_text_keeps_the_longest_prefix_that_fits(text: str, cap: int) -> Non
     if result["text"] != text:
         longer = {**result, "text": text[: len(result["text"]) + 1]}
         assert len(json.dumps(longer, ensure_ascii=False).encode()) > cap
+
+
+async def test_a_refused_destination_audits_its_verdict_but_not_the_url(tmp_path):
+    import json as _json
+
+    from sovereign.capabilities import web_fetch
+    from sovereign.executor import AuditLog, Executor, Registry, TurnState
+
+    registry = Registry()
+    web_fetch.register(registry)
+    executor = Executor(registry, audit=AuditLog(tmp_path))
+    url = "http://127.0.0.1:8080/admin/canary-path"
+    token = executor.confirmations.issue("web.fetch", 1, {"url": url})
+    outcome = await executor.invoke(
+        "web.fetch", 1, {"url": url}, policy={"external_enabled": True},
+        turn_state=TurnState(), confirmation_token=token,
+    )
+    assert outcome.error_code == "FETCH_TARGET_REJECTED"
+    raw = (tmp_path / "capabilities" / "audit.jsonl").read_text()
+    assert _json.loads(raw)["reason"] == "deny: loopback"
+    assert "canary-path" not in raw
+    assert "127.0.0.1" not in raw

@@ -47,7 +47,7 @@ async def test_every_outcome_is_one_line_with_no_argument_text(build, tmp_path):
     assert lines[3]["capability"] == "unknown"
     assert set(lines[0]) == {
         "time", "capability", "version", "classification", "stage", "outcome", "error_code",
-        "duration_ms",
+        "reason", "duration_ms",
     }
 
 
@@ -97,3 +97,29 @@ def test_no_data_dir_means_no_log(tmp_path):
     log = AuditLog(None)
     log.record(None, version=1, stage="resolve", outcome="refused")
     assert log.path is None
+
+
+async def test_a_capability_reason_label_is_audited(build, tmp_path):
+    from sovereign.executor import CapabilityError
+
+    async def refuses(arguments):
+        raise CapabilityError(
+            f"{arguments['text']} is not allowed", ErrorCode.FETCH_TARGET_REJECTED,
+            reason="deny: loopback",
+        )
+
+    executor = build(make_capability(execute=refuses))
+    await executor.invoke("test.echo", 1, {"text": CANARY}, policy={}, turn_state=TurnState())
+    (line,) = read_lines(tmp_path / "capabilities" / "audit.jsonl")
+    assert (line["error_code"], line["reason"]) == ("FETCH_TARGET_REJECTED", "deny: loopback")
+    assert CANARY not in (tmp_path / "capabilities" / "audit.jsonl").read_text()
+
+
+def test_a_reason_must_be_a_fixed_label_not_free_text():
+    import pytest
+
+    from sovereign.executor import CapabilityError
+
+    for bad in ("http://127.0.0.1:8080/", "x" * 81, "line\nbreak", ""):
+        with pytest.raises(ValueError, match="fixed label"):
+            CapabilityError("no", ErrorCode.FETCH_TARGET_REJECTED, reason=bad)

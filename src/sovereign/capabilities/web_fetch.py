@@ -137,7 +137,9 @@ class WebFetch:
             async with self.transport_factory() as transport:
                 return await fetch(url, transport, self.limits)
         except TargetRejected as exc:
-            raise CapabilityError(exc.reason, code=ErrorCode.FETCH_TARGET_REJECTED) from exc
+            raise CapabilityError(
+                exc.reason, code=ErrorCode.FETCH_TARGET_REJECTED, reason=str(exc.verdict)
+            ) from exc
         except (FetchFailed, InvalidURL) as exc:
             raise CapabilityError(
                 f"Could not fetch the page: {exc.reason}.", code=ErrorCode.FETCH_FAILED

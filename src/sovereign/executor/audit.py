@@ -42,6 +42,7 @@ class AuditLog:
         stage: Stage,
         outcome: OutcomeKind,
         error_code: ErrorCode | None = None,
+        reason: str | None = None,
         duration_seconds: float = 0.0,
     ) -> None:
         """Append one event.
@@ -52,6 +53,7 @@ class AuditLog:
             version: the version proposed. An unresolved capability is recorded
                 as ``"unknown"`` so model-invented text never lands in the file.
             stage: the last stage reached. outcome/error_code: what happened.
+            reason: a capability's fixed label for a refusal (see CapabilityError).
             duration_seconds: wall time of the invocation, in seconds.
         """
         if self.path is None:
@@ -64,6 +66,7 @@ class AuditLog:
             "stage": str(stage),
             "outcome": str(outcome),
             "error_code": str(error_code) if error_code else None,
+            "reason": reason,
             "duration_ms": round(duration_seconds * 1000, 1),
         }
         self._append(json.dumps(line, separators=(",", ":")) + "\n")

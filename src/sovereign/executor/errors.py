@@ -8,6 +8,7 @@ decides those mappings.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -91,14 +92,30 @@ class CapabilityError(Exception):
         message: one human sentence, shown to the model and the household. It must
             not contain secrets; it may name the host or service that failed.
         code: EXECUTION_FAILED (default), FETCH_FAILED or FETCH_TARGET_REJECTED.
+        reason: optional fixed label from the capability's own vocabulary (e.g. a
+            destination verdict such as ``"deny: loopback"``), written to the audit
+            log. Never built from arguments or fetched data: it must match
+            ``[A-Za-z0-9 :()'_-]{1,80}``, else ValueError.
     """
 
-    def __init__(self, message: str, code: ErrorCode = ErrorCode.EXECUTION_FAILED) -> None:
+    def __init__(
+        self,
+        message: str,
+        code: ErrorCode = ErrorCode.EXECUTION_FAILED,
+        *,
+        reason: str | None = None,
+    ) -> None:
         if code not in _CAPABILITY_CODES:
             raise ValueError(f"a capability may not raise {code}")
+        if reason is not None and not _REASON.fullmatch(reason):
+            raise ValueError(f"audit reason {reason!r} is not a fixed label")
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
+
+
+_REASON = re.compile(r"[A-Za-z0-9 :()'_-]{1,80}")
 
 
 _CAPABILITY_CODES = frozenset(

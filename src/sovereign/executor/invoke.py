@@ -45,6 +45,8 @@ class Outcome:
     error_code: ErrorCode | None = None
     message: str = ""
     result: dict[str, Any] | None = None
+    reason: str | None = None
+    """A fixed label from the capability (e.g. ``"deny: loopback"``), audited."""
     capability: Capability | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -56,9 +58,11 @@ class Outcome:
 class _Stop(Exception):
     """Internal: a stage ends the invocation with an error code."""
 
-    def __init__(self, stage: Stage, code: ErrorCode, message: str) -> None:
+    def __init__(
+        self, stage: Stage, code: ErrorCode, message: str, reason: str | None = None
+    ) -> None:
         super().__init__(message)
-        self.stage, self.code, self.message = stage, code, message
+        self.stage, self.code, self.message, self.reason = stage, code, message, reason
 
 
 class Executor:
@@ -143,6 +147,7 @@ class Executor:
                 CODES[stop.code].kind,
                 stop.code,
                 stop.message,
+                reason=stop.reason,
                 capability=capability,
             )
         self.audit.record(
@@ -151,6 +156,7 @@ class Executor:
             stage=outcome.stage,
             outcome=outcome.kind,
             error_code=outcome.error_code,
+            reason=outcome.reason,
             duration_seconds=time.monotonic() - started,
         )
         return outcome
@@ -220,7 +226,7 @@ async def _execute(capability: Capability, arguments: dict[str, Any]) -> Any:
             f"{capability.name} did not finish within {capability.timeout_seconds:g} s.",
         ) from exc
     except CapabilityError as exc:
-        raise _Stop(Stage.EXECUTE, exc.code, exc.message) from exc
+        raise _Stop(Stage.EXECUTE, exc.code, exc.message, exc.reason) from exc
     except Exception as exc:
         logger.exception("%s v%d raised", capability.name, capability.version)
         raise _Stop(
