@@ -276,3 +276,32 @@ async def test_a_schema_mode_search_over_http_halts_for_confirmation(server, wor
 def test_unknown_mode_is_rejected():
     with pytest.raises(ValueError):
         OpenAIBackend(mode="grammar")
+
+
+async def test_a_schema_mode_turn_streams_its_final_answer_over_sse(server, world):
+    stream = "llama-cpp-python-server_chatml-fc_stream_tool_call.json"
+    server.queue(
+        captured("llama-server_qwen2.5-coder-1.5b_schema_health.json"),
+        captured("llama-server_qwen2.5-coder-1.5b_schema_control.json"),
+        captured(stream),
+    )
+    loop = TurnLoop(world.executor, backend(server, mode="schema"), pending=world.pending)
+    pieces: list[str] = []
+
+    async def sink(piece: str) -> None:
+        pieces.append(piece)
+
+    result = await loop.process_turn(ASK, policy=ON, owner="s1", on_token=sink)
+
+    assert world.calls.of("system.health") == [{}]
+    streamed = "".join(
+        e["choices"][0]["delta"].get("content") or ""
+        for e in fixture(stream)["events"]
+        if isinstance(e, dict)
+    )
+    assert result.text == "".join(pieces) == streamed.strip()
+    assert len(pieces) > 5
+    final = server.requests[2]
+    assert final["stream"] is True and "response_format" not in final
+    assert [m["role"] for m in final["messages"]] == ["system", "user", "assistant", "user"]
+    assert final["messages"][3]["content"].startswith("<tool_response>")
