@@ -152,14 +152,15 @@ def fit_text(result: dict[str, Any], text: str, max_bytes: int) -> dict[str, Any
     result = {**result, "text": text}
     if _size(result) <= max_bytes:
         return result
+    cut = {**result, "truncated": True}  # measured as it will be sent
     low, high = 0, min(len(text), max_bytes)
     while low < high:  # longest prefix that fits
         middle = (low + high + 1) // 2
-        if _size({**result, "text": text[:middle]}) <= max_bytes:
+        if _size({**cut, "text": text[:middle]}) <= max_bytes:
             low = middle
         else:
             high = middle - 1
-    return {**result, "text": text[:low], "truncated": True}
+    return {**cut, "text": text[:low]}
 
 
 def _size(result: dict[str, Any]) -> int:
