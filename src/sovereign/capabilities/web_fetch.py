@@ -153,7 +153,7 @@ def fit_text(result: dict[str, Any], text: str, max_bytes: int) -> dict[str, Any
     if _size(result) <= max_bytes:
         return result
     cut = {**result, "truncated": True}  # measured as it will be sent
-    low, high = 0, min(len(text), max_bytes)
+    low, high = 0, min(len(text) - 1, max_bytes)  # the whole text does not fit
     while low < high:  # longest prefix that fits
         middle = (low + high + 1) // 2
         if _size({**cut, "text": text[:middle]}) <= max_bytes:
