@@ -305,3 +305,15 @@ async def test_a_schema_mode_turn_streams_its_final_answer_over_sse(server, worl
     assert final["stream"] is True and "response_format" not in final
     assert [m["role"] for m in final["messages"]] == ["system", "user", "assistant", "user"]
     assert final["messages"][3]["content"].startswith("<tool_response>")
+
+
+async def test_a_streamed_request_answered_with_an_error_is_a_model_error(server):
+    server.queue(
+        captured("llama-server_qwen2.5-coder-1.5b_malformed_requests.json", "history_bad_arguments")
+    )
+
+    async def sink(piece: str) -> None:
+        raise AssertionError("no text may be streamed from an error")
+
+    with pytest.raises(ModelError, match="Failed to parse tool call arguments"):
+        await backend(server).complete(ASK, tools=None, on_token=sink)
