@@ -129,7 +129,8 @@ def test_fit_text_keeps_the_longest_prefix_that_fits(text: str, cap: int) -> Non
     assert text.startswith(result["text"])
     assert result["truncated"] is (result["text"] != text)
     if result["text"] != text:
-        longer = {**result, "text": text[: len(result["text"]) + 1]}
+        keep = len(result["text"]) + 1
+        longer = {**result, "text": text[:keep], "truncated": keep < len(text)}
         assert len(json.dumps(longer, ensure_ascii=False).encode()) > cap
 
 
