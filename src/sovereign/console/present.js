@@ -5,6 +5,7 @@
 
 const SEARCH_ENGINES = "the search engines";
 const PAGE_READ = "page read";
+const REDIRECT_NOT_FOLLOWED = "redirect, not followed";
 const SEARCH_SNIPPET = "search result snippet";
 const SAFE_LINK_SCHEMES = new Set(["http:", "https:"]);
 
@@ -128,7 +129,8 @@ function argumentsFor(capability, calls, citations) {
  * Citations as numbered entries, apart from the prose.
  *
  * Returns [{number, title, url, link, kind, snippet, redirectTarget}]:
- * kind is "page read" (web.fetch) or "search result snippet" (web.search);
+ * kind is "page read" (web.fetch), "redirect, not followed" (a web.fetch answered
+ * with a redirect: nothing was read) or "search result snippet" (web.search);
  * link is the URL only when it is http(s) (anything else is shown, not linked);
  * redirectTarget is set for a web.fetch that was answered with a redirect
  * (`redirected: true`, `final_url`), which the Console offers to fetch anew.
@@ -139,11 +141,10 @@ export function citationEntries(citations) {
     title: citation.title || citation.url || "(untitled)",
     url: citation.url || "",
     link: safeLink(citation.url),
-    kind: citation.capability === "web.fetch" ? PAGE_READ : SEARCH_SNIPPET,
-    // A page read carries the marker "page read" as its snippet: say it once, as the kind.
-    snippet: citation.capability === "web.fetch" && citation.snippet === PAGE_READ
-      ? ""
-      : citation.snippet || "",
+    kind: citation.capability !== "web.fetch" ? SEARCH_SNIPPET
+      : citation.redirected ? REDIRECT_NOT_FOLLOWED : PAGE_READ,
+    // A web.fetch citation's snippet is its marker ("page read"): say it once, as the kind.
+    snippet: citation.capability === "web.fetch" ? "" : citation.snippet || "",
     redirectTarget: citation.redirected ? safeLink(citation.final_url) : null,
   }));
 }

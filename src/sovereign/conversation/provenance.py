@@ -17,6 +17,8 @@ from .results import Citation, Receipt, ReceiptOutcome
 
 PAGE_READ = "page read"
 """The snippet of a web.fetch citation."""
+REDIRECT_NOT_FOLLOWED = "redirect, not followed"
+"""The snippet of a web.fetch citation answered with a redirect."""
 
 _RECEIPT_OUTCOMES: dict[OutcomeKind, ReceiptOutcome] = {
     OutcomeKind.EXECUTED: "executed",
@@ -67,10 +69,14 @@ def _search_citations(capability: str, result: dict[str, Any]) -> list[Citation]
 
 
 def _fetch_citations(capability: str, result: dict[str, Any]) -> list[Citation]:
-    if result.get("redirected") or not result.get("url"):
+    if not result.get("url"):
         return []
+    retrieved_at = str(result.get("retrieved_at", ""))
+    if result.get("redirected"):
+        url, target = str(result["url"]), str(result.get("final_url") or "")
+        return [Citation(capability, url, url, REDIRECT_NOT_FOLLOWED, retrieved_at, True, target)]
     url = str(result.get("final_url") or result["url"])
-    return [Citation(capability, url, url, PAGE_READ, str(result.get("retrieved_at", "")))]
+    return [Citation(capability, url, url, PAGE_READ, retrieved_at)]
 
 
 _READERS: dict[str, Callable[[str, dict[str, Any]], list[Citation]]] = {

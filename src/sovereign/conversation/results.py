@@ -55,8 +55,11 @@ class Citation:
     """A source the answer may rest on.
 
     For ``web.search``: one per result (title, url, snippet). For ``web.fetch``:
-    the page read, with ``title`` the URL and ``snippet`` ``"page read"``.
-    ``retrieved_at`` is the capability's own ISO-8601 UTC timestamp.
+    the page read, with ``title`` the URL and ``snippet`` ``"page read"``; when
+    the server answered with a redirect, nothing was read: ``snippet`` is
+    ``"redirect, not followed"``, ``redirected`` is true and ``final_url`` names
+    the target, which the household may choose to fetch in a new, separately
+    confirmed request. ``retrieved_at`` is the capability's own ISO-8601 UTC timestamp.
     """
 
     capability: str
@@ -64,16 +67,22 @@ class Citation:
     url: str
     snippet: str
     retrieved_at: str
+    redirected: bool = False
+    final_url: str | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        """``{"capability", "title", "url", "snippet", "retrieved_at"}``."""
-        return {
+        """``{"capability", "title", "url", "snippet", "retrieved_at"}``, plus
+        ``"redirected": true`` and ``"final_url"`` for a redirect."""
+        wire: dict[str, Any] = {
             "capability": self.capability,
             "title": self.title,
             "url": self.url,
             "snippet": self.snippet,
             "retrieved_at": self.retrieved_at,
         }
+        if self.redirected:
+            wire.update(redirected=True, final_url=self.final_url)
+        return wire
 
 
 @dataclass(frozen=True)

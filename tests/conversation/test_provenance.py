@@ -1,0 +1,48 @@
+"""Citations from web.fetch outcomes: a page read, or a redirect that was not followed."""
+
+from __future__ import annotations
+
+from sovereign.conversation.provenance import citations_for
+from sovereign.executor import OutcomeKind, Stage
+from sovereign.executor.invoke import Outcome
+
+FETCHED = {
+    "url": "http://a.example/old",
+    "final_url": "http://a.example/old",
+    "content_type": "text/html",
+    "text": "words",
+    "truncated": False,
+    "redirected": False,
+    "retrieved_at": "2026-01-01T00:00:00Z",
+}
+
+
+def fetch_outcome(result):
+    return Outcome("web.fetch", 1, Stage.SHAPE, OutcomeKind.EXECUTED, result=result)
+
+
+def test_a_page_read_is_cited_as_read():
+    (citation,) = citations_for(fetch_outcome(FETCHED))
+    wire = citation.to_wire()
+    assert wire == {
+        "capability": "web.fetch",
+        "title": "http://a.example/old",
+        "url": "http://a.example/old",
+        "snippet": "page read",
+        "retrieved_at": "2026-01-01T00:00:00Z",
+    }
+
+
+def test_a_redirect_is_cited_with_its_target_and_nothing_read():
+    result = {**FETCHED, "text": "", "redirected": True, "final_url": "https://b.example/new"}
+    (citation,) = citations_for(fetch_outcome(result))
+    wire = citation.to_wire()
+    assert wire["redirected"] is True
+    assert wire["final_url"] == "https://b.example/new"
+    assert wire["url"] == "http://a.example/old"
+    assert wire["snippet"] == "redirect, not followed"
+
+
+def test_a_failed_fetch_cites_nothing():
+    failed = Outcome("web.fetch", 1, Stage.EXECUTE, OutcomeKind.FAILED, "FETCH_FAILED", "no")
+    assert citations_for(failed) == []
