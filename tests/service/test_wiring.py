@@ -159,3 +159,16 @@ async def test_web_fetch_of_loopback_is_rejected_without_the_test_seam(tmp_path,
         )
     assert done.json()["receipts"][0]["error_code"] == "FETCH_TARGET_REJECTED"
     assert _Page.hits == []
+
+
+def test_the_openai_backend_takes_its_tool_mode_from_settings(tmp_path):
+    import pytest
+
+    from sovereign.service.settings import Settings
+    from sovereign.service.wiring import make_backend
+
+    schema = make_backend(Settings(data_dir=tmp_path, backend="openai", openai_tool_mode="schema"))
+    assert schema.mode == "schema"
+    assert make_backend(Settings(data_dir=tmp_path, backend="openai")).mode == "native"
+    with pytest.raises(ValueError, match="openai_tool_mode"):
+        Settings(data_dir=tmp_path, backend="openai", openai_tool_mode="guess")

@@ -34,6 +34,13 @@ def _data_dir(option: Path | None) -> Path:
 @click.option("--backend", type=click.Choice(BACKENDS), default=None, help="Model backend.")
 @click.option("--openai-base-url", default=None, help="OpenAI-compatible server (openai backend).")
 @click.option("--openai-model", default=None, help="Model name for the openai backend.")
+@click.option(
+    "--openai-tool-mode",
+    type=click.Choice(["native", "schema"]),
+    default=None,
+    help="How the openai backend chooses tools: the server's tool calls, or a "
+    "JSON-schema-constrained decision (better for small models).",
+)
 @click.option("--searxng-url", default=None, help="SearXNG base URL for web.search.")
 @click.option("--ssl-certfile", type=click.Path(dir_okay=False, exists=True), default=None)
 @click.option("--ssl-keyfile", type=click.Path(dir_okay=False, exists=True), default=None)

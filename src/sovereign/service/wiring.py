@@ -53,7 +53,11 @@ def make_backend(settings: Settings) -> ModelBackend:
     if settings.backend == "openai":
         from sovereign.conversation.backends.openai import OpenAIBackend
 
-        return OpenAIBackend(base_url=settings.openai_base_url, model=settings.openai_model)
+        return OpenAIBackend(
+            base_url=settings.openai_base_url,
+            model=settings.openai_model,
+            mode=settings.openai_tool_mode,  # type: ignore[arg-type]  # Settings checks it
+        )
     if settings.backend == "embedded":
         from sovereign.conversation.backends.embedded import EmbeddedBackend
 
