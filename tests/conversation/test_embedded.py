@@ -19,7 +19,11 @@ import pytest
 
 from sovereign.conversation.backends.base import ModelError, ModelUnavailable, ToolCall
 from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling, native_messages
-from sovereign.conversation.backends.embedded_load import LoadOptions, check_model_file
+from sovereign.conversation.backends.embedded_load import (
+    LoadOptions,
+    check_model_file,
+    grammar_schema,
+)
 from sovereign.model import DEFAULT_MODEL
 
 FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "llm"
@@ -150,6 +154,29 @@ async def test_a_decision_request_is_constrained_by_a_grammar_of_the_offered_too
     assert request["messages"][-1] == ASK[-1]
 
 
+def test_the_grammar_drops_string_keywords_llama_cpp_cannot_compile_but_keeps_the_rest():
+    url = {"type": "string", "minLength": 1, "maxLength": 8192, "pattern": r"^https?://\S+\.\w+"}
+    schema = {
+        "anyOf": [{"type": "object", "properties": {"url": url, "pattern": {"type": "string"}}}]
+    }
+    loosened = grammar_schema(schema)
+    properties = loosened["anyOf"][0]["properties"]
+    assert properties["url"] == {"type": "string", "minLength": 1}
+    assert properties["pattern"] == {"type": "string"}  # a property that is merely named so
+    assert schema["anyOf"][0]["properties"]["url"]["maxLength"] == 8192  # input unchanged
+
+
+async def test_a_decision_grammar_stays_small_for_a_long_max_length():
+    long_text = {"type": "string", "maxLength": 8192}  # llama-cpp-python: ~65 kB of rules
+    offered = [{"type": "function", "function": {"name": "web_fetch", "description": "Read.",
+                "parameters": {"type": "object", "properties": {"url": long_text},
+                               "required": ["url"]}}}]  # fmt: skip
+    fake = FakeLlama(replies=['{"action": "answer"}'])
+    backend, _ = backend_with(fake)
+    await backend.complete(ASK, tools=offered)
+    assert len(fake.requests[0]["grammar"]._grammar) < 5000
+
+
 async def test_a_decision_naming_no_offered_tool_is_a_model_error():
     backend, _ = backend_with(FakeLlama(replies=['{"action": "shell_exec", "arguments": {}}']))
     with pytest.raises(ModelError, match="no offered tool"):
@@ -162,10 +189,10 @@ async def test_a_decision_naming_no_offered_tool_is_a_model_error():
 @pytest.mark.parametrize(
     ("capture", "expected"),
     [
-        ("jinja_health", (ToolCall("call_0", "system_health", {}),)),  # {{"name": ...}}
+        ("jinja_health", (ToolCall("call_1", "system_health", {}),)),  # {{"name": ...}}
         (
             "jinja_search",  # a ```json fence
-            (ToolCall("call_0", "web_search", {"query": "latest Raspberry Pi 5 firmware"}),),
+            (ToolCall("call_1", "web_search", {"query": "latest Raspberry Pi 5 firmware"}),),
         ),
     ],
 )

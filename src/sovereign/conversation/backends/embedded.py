@@ -10,8 +10,9 @@ Tool choice has two modes:
 - ``"schema"`` (default): the reply is constrained by a llama.cpp grammar built
   from :func:`~.decision.decision_schema` to one JSON decision, read with
   :func:`~.decision.parse_decision`. Small models choose well this way.
-- ``"native"``: the tools go to the model's own chat template and calls written
-  in the reply's text are read leniently, for the offered tools only.
+- ``"native"``: the tools go to the model's own chat template and the reply is
+  read like an OpenAI-compatible server's (:func:`~.openai_wire.reply_from_message`):
+  calls written in its text count, leniently, for the offered tools only.
 
 With ``tools=None`` the prose answer is written with the model's own chat
 template and no tools, streamed piece by piece into ``on_token``.
@@ -27,10 +28,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .base import Message, ModelError, ModelReply, TokenSink, ToolCall, ToolDefinition
+from .base import Message, ModelError, ModelReply, TokenSink, ToolDefinition
 from .decision import decision_messages, decision_schema, parse_decision, plain_messages
 from .embedded_load import LoadOptions, json_schema_grammar, load_llama
-from .jsontext import json_objects, parse_arguments
+from .jsontext import parse_arguments
+from .openai_wire import reply_from_message
 
 ToolMode = Literal["schema", "native"]
 Emit = Callable[[str], None]
@@ -137,7 +139,7 @@ class EmbeddedBackend:
             max_tokens=self.sampling.decision_max_tokens,
             temperature=self.sampling.decision_temperature,
         )
-        return native_reply(_content(reply), tools)
+        return reply_from_message(reply["choices"][0]["message"], tools)
 
     def _grammar(self, schema_json: str) -> Any:
         if schema_json not in self._grammars:
@@ -224,28 +226,6 @@ def native_messages(messages: list[Message]) -> list[Message]:
             message["tool_calls"] = [_call_with_object_arguments(c) for c in message["tool_calls"]]
         converted.append(message)
     return converted
-
-
-def native_reply(text: str, tools: list[ToolDefinition]) -> ModelReply:
-    """Read a native-mode reply: calls the model wrote in its text, else prose.
-
-    A call is a JSON object with a ``name`` that is one of the offered tools,
-    found leniently (``<tool_call>`` tags, code fences, doubled braces).
-
-    Returns:
-        A reply with those calls (ids ``call_0``, ``call_1`` …) and no content,
-        or, when there are none, the text as the prose answer.
-    """
-    offered = {tool["function"]["name"] for tool in tools}
-    calls = [found for found in json_objects(text) if found.get("name") in offered]
-    if not calls:
-        return ModelReply(content=text.strip())
-    return ModelReply(
-        tool_calls=tuple(
-            ToolCall(f"call_{index}", call["name"], *parse_arguments(call.get("arguments")))
-            for index, call in enumerate(calls)
-        )
-    )
 
 
 def _call_with_object_arguments(call: dict[str, Any]) -> dict[str, Any]:

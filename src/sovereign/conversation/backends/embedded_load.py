@@ -8,6 +8,7 @@ checked to be a GGUF file and loaded as is. Every failure becomes
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,7 +106,35 @@ def load_llama(options: LoadOptions) -> Any:
 
 
 def json_schema_grammar(schema_json: str) -> Any:
-    """A llama.cpp grammar that admits only JSON matching ``schema_json`` (a JSON Schema text)."""
+    """A llama.cpp grammar that admits only JSON matching ``schema_json`` (a JSON Schema text),
+    less the keywords of :data:`UNGRAMMATICAL_KEYWORDS` (see :func:`grammar_schema`)."""
     from llama_cpp import LlamaGrammar
 
-    return LlamaGrammar.from_json_schema(schema_json, verbose=False)
+    schema = grammar_schema(json.loads(schema_json))
+    return LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+
+
+UNGRAMMATICAL_KEYWORDS = frozenset({"pattern", "maxLength"})
+"""String keywords llama-cpp-python cannot turn into a grammar llama.cpp accepts: its
+converter copies regex escapes such as ``\\.`` into grammar literals, and spells
+``maxLength`` as nested repetitions that exceed llama.cpp's limit past ~2000
+(web.fetch allows 8192). llama.cpp rejects such a grammar, and a rejected grammar
+crashes the process at the first token."""
+
+
+def grammar_schema(schema: Any) -> Any:
+    """``schema`` without the :data:`UNGRAMMATICAL_KEYWORDS` (string values only), at any depth.
+
+    The constraint gets looser, never wrong: the executor checks the full schema at
+    its validate stage (INVALID_ARGUMENTS). A property that happens to be named
+    ``pattern`` (an object value) is kept. Returns a new object.
+    """
+    if isinstance(schema, dict):
+        return {
+            key: grammar_schema(value)
+            for key, value in schema.items()
+            if not (key in UNGRAMMATICAL_KEYWORDS and isinstance(value, (str, int)))
+        }
+    if isinstance(schema, list):
+        return [grammar_schema(item) for item in schema]
+    return schema
