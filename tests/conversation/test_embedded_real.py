@@ -1,25 +1,29 @@
 """The real embedded model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M) choosing and answering.
 
 These load the verified default model once for the module and keep generation
-short. ``./scripts/test`` installs llama-cpp-python and the model first
-(``scripts/setup-embedded``); deselect them elsewhere with ``-m "not slow"``.
+short. The tools offered are every capability family the service registers, so
+the grammar built from their schemas is the one the service uses.
+``./scripts/test`` installs llama-cpp-python and the model first
+(``scripts/setup-embedded``); deselect these elsewhere with ``-m "not slow"``.
 """
 
 from __future__ import annotations
 
 import importlib.util
 
-import httpx
 import pytest
 from click.testing import CliRunner
 
-from sovereign.capabilities import system, web_search
 from sovereign.cli import main
 from sovereign.conversation import ToolCatalog, TurnLoop
 from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling
 from sovereign.conversation.framing import DEFAULT_SYSTEM_PROMPT
-from sovereign.executor import AuditLog, ConfirmationStore, Executor, Registry
+from sovereign.executor import Registry
 from sovereign.model import default_model_path
+from sovereign.service.app import build_turn_loop
+from sovereign.service.settings import Settings
+from sovereign.service.wiring import build_registry
+from tests.fakes._loopback import LoopbackServer, Reply
 
 pytestmark = pytest.mark.slow
 
@@ -40,28 +44,22 @@ def backend():
     model.close()
 
 
-class SearxngRequests:
-    """A transport for web.search that records (and refuses) every request it is given."""
-
-    def __init__(self) -> None:
-        self.seen: list[httpx.Request] = []
-
-    def __call__(self, request: httpx.Request) -> httpx.Response:
-        self.seen.append(request)
-        return httpx.Response(503)
+@pytest.fixture
+def searxng():
+    """A loopback server standing where SearXNG would be; it records every request."""
+    with LoopbackServer(lambda request: Reply(503, {"error": "not here"})) as server:
+        yield server
 
 
 @pytest.fixture
-def searxng() -> SearxngRequests:
-    return SearxngRequests()
+def settings(tmp_path, searxng) -> Settings:
+    return Settings(data_dir=tmp_path, searxng_url=searxng.base_url)
 
 
 @pytest.fixture
-def registry(searxng) -> Registry:
-    registry = Registry()
-    system.register(registry)
-    web_search.register(registry, transport=httpx.MockTransport(searxng))
-    return registry
+def registry(settings) -> Registry:
+    """Every capability family, exactly as the service registers them."""
+    return build_registry(settings)
 
 
 def ask(text: str) -> list[dict[str, str]]:
@@ -104,9 +102,8 @@ async def test_the_model_streams_an_answer_that_uses_the_tool_result(backend):
 
 
 @pytest.fixture
-def turn_loop(backend, registry, tmp_path) -> TurnLoop:
-    executor = Executor(registry, confirmations=ConfirmationStore(), audit=AuditLog(tmp_path))
-    return TurnLoop(executor, backend)
+def turn_loop(backend, settings) -> TurnLoop:
+    return build_turn_loop(settings, backend=backend)
 
 
 async def test_through_the_turn_loop_how_hot_is_answered_from_system_health(turn_loop):
@@ -138,7 +135,7 @@ async def test_through_the_turn_loop_a_web_search_halts_for_confirmation_without
     assert pending is not None
     assert pending.capability == "web.search"
     assert "raspberry pi 5" in pending.arguments["query"].lower()
-    assert searxng.seen == []  # nothing left the device before approval
+    assert searxng.requests == []  # nothing left the device before approval
 
 
 def test_the_installed_default_model_verifies():
