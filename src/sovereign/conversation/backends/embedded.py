@@ -35,7 +35,8 @@ from .jsontext import parse_arguments
 from .openai_wire import reply_from_message
 
 ToolMode = Literal["schema", "native"]
-Emit = Callable[[str], None]
+Emit = Callable[[str | None], None]
+"""Hands one answer piece to the event loop; ``None`` marks the end."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,7 +107,10 @@ class EmbeddedBackend:
         return ModelReply(content=await self._stream(messages, on_token))
 
     def close(self) -> None:
-        """Free the model and stop the worker thread (waits for a running inference)."""
+        """Free the model and stop the worker thread (waits for a running inference).
+
+        The backend cannot be used afterwards.
+        """
         self._worker.shutdown(wait=True)
         llama, self._llama = self._llama, None
         if llama is not None and hasattr(llama, "close"):
