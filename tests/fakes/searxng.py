@@ -191,6 +191,7 @@ class FakeSearxng:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body leave at once, as from SearXNG
 
             def do_GET(self) -> None:
                 parts = urlsplit(self.path)
