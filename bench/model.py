@@ -127,11 +127,14 @@ async def measure(runs: int, max_tokens: int, model: Path | None) -> dict[str, l
     offered = tools()
     figures: dict[str, list[Any]] = {"raw": [], "backend": [], "raw_d": [], "backend_d": []}
     raw_answer(llama, 4)  # warm up caches and threads once, unmeasured
-    for _ in range(runs):  # alternate sides so drift in machine load hits both
-        figures["raw"].append(raw_answer(llama, max_tokens))
-        figures["backend"].append(await backend_answer(backend, llama))
-        figures["raw_d"].append(raw_decision(llama, offered))
-        figures["backend_d"].append(await backend_decision(backend, llama, offered))
+    for run in range(runs):  # interleave sides, swapping who goes first, so drift hits both
+        for side in ("raw", "backend") if run % 2 == 0 else ("backend", "raw"):
+            if side == "raw":
+                figures["raw"].append(raw_answer(llama, max_tokens))
+                figures["raw_d"].append(raw_decision(llama, offered))
+            else:
+                figures["backend"].append(await backend_answer(backend, llama))
+                figures["backend_d"].append(await backend_decision(backend, llama, offered))
     backend.close()
     return figures
 
