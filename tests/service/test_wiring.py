@@ -161,14 +161,20 @@ async def test_web_fetch_of_loopback_is_rejected_without_the_test_seam(tmp_path,
     assert _Page.hits == []
 
 
-def test_the_openai_backend_takes_its_tool_mode_from_settings(tmp_path):
+def test_the_backends_take_their_tool_mode_and_model_from_settings(tmp_path):
     import pytest
 
     from sovereign.service.settings import Settings
     from sovereign.service.wiring import make_backend
 
-    schema = make_backend(Settings(data_dir=tmp_path, backend="openai", openai_tool_mode="schema"))
-    assert schema.mode == "schema"
-    assert make_backend(Settings(data_dir=tmp_path, backend="openai")).mode == "native"
-    with pytest.raises(ValueError, match="openai_tool_mode"):
-        Settings(data_dir=tmp_path, backend="openai", openai_tool_mode="guess")
+    def backend(**options):
+        return make_backend(Settings(data_dir=tmp_path, **options))
+
+    assert backend(backend="openai", tool_mode="schema").mode == "schema"
+    assert backend(backend="openai").mode == "native"
+    assert backend(backend="embedded").mode == "schema"
+    embedded = backend(backend="embedded", tool_mode="native", model_path=tmp_path / "m.gguf")
+    assert embedded.mode == "native"
+    assert embedded.load.model_path == tmp_path / "m.gguf"
+    with pytest.raises(ValueError, match="tool_mode"):
+        Settings(data_dir=tmp_path, tool_mode="guess")

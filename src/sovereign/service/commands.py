@@ -35,11 +35,17 @@ def _data_dir(option: Path | None) -> Path:
 @click.option("--openai-base-url", default=None, help="OpenAI-compatible server (openai backend).")
 @click.option("--openai-model", default=None, help="Model name for the openai backend.")
 @click.option(
-    "--openai-tool-mode",
+    "--tool-mode",
     type=click.Choice(["native", "schema"]),
     default=None,
-    help="How the openai backend chooses tools: the server's tool calls, or a "
-    "JSON-schema-constrained decision (better for small models).",
+    help="How the model chooses tools: a JSON-schema-constrained decision (default for "
+    "the embedded model) or the model's own tool calls (default for openai).",
+)
+@click.option(
+    "--model-path",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="A GGUF file for the embedded backend instead of the verified default model.",
 )
 @click.option("--searxng-url", default=None, help="SearXNG base URL for web.search.")
 @click.option("--ssl-certfile", type=click.Path(dir_okay=False, exists=True), default=None)

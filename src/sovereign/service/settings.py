@@ -26,8 +26,11 @@ class Settings:
         backend: ``embedded`` (default), ``openai`` (any OpenAI-compatible server,
             e.g. llama-server) or ``scripted`` (a fixed reply, for trying the API).
         openai_base_url / openai_model: the OpenAI-compatible server and model name.
-        openai_tool_mode: ``native`` (the server's own tool calls, default) or
-            ``schema`` (a JSON-schema-constrained decision; better for small models).
+        tool_mode: how the model chooses tools: ``schema`` (a JSON-schema-constrained
+            decision; better for small models) or ``native`` (the model's own tool
+            calls). ``None``: schema for the embedded model, native for openai.
+        model_path: a GGUF file for the embedded backend instead of the verified
+            default model (``sovereign model install``).
         searxng_url: SearXNG's base URL for ``web.search`` (loopback port 8093).
         unsafe_web_fetch_options: keyword options passed to ``web_fetch.register``
             (a resolver and address policy for tests against 127.0.0.1). Tests only:
@@ -40,15 +43,16 @@ class Settings:
     backend: str = "embedded"
     openai_base_url: str = "http://127.0.0.1:8081/v1"
     openai_model: str = "local"
-    openai_tool_mode: str = "native"
+    tool_mode: str | None = None
+    model_path: Path | None = None
     searxng_url: str = "http://127.0.0.1:8093"
     unsafe_web_fetch_options: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
-        if self.openai_tool_mode not in ("native", "schema"):
-            raise ValueError("openai_tool_mode must be native or schema")
+        if self.tool_mode not in (None, "native", "schema"):
+            raise ValueError("tool_mode must be native or schema")
         if not 0 < self.port < 65536:
             raise ValueError("port must be between 1 and 65535")
 
@@ -63,18 +67,19 @@ def settings_from_environment(**overrides: Any) -> Settings:
 
     Reads ``SOVEREIGN_DATA_DIR`` (through :mod:`sovereign.paths`),
     ``SOVEREIGN_BACKEND``, ``SOVEREIGN_OPENAI_BASE_URL``, ``SOVEREIGN_OPENAI_MODEL``,
-    ``SOVEREIGN_OPENAI_TOOL_MODE`` and ``SOVEREIGN_SEARXNG_URL``.
+    ``SOVEREIGN_TOOL_MODE``, ``SOVEREIGN_MODEL_PATH`` and ``SOVEREIGN_SEARXNG_URL``.
 
     Raises:
         ValueError: an unknown backend or a port out of range.
     """
     values: dict[str, Any] = {}
-    names = ("backend", "openai_base_url", "openai_model", "openai_tool_mode", "searxng_url")
+    names = ("backend", "openai_base_url", "openai_model", "tool_mode", "model_path", "searxng_url")
     for name in names:
         configured = os.environ.get(f"SOVEREIGN_{name.upper()}")
         if configured:
             values[name] = configured
     values.update({key: value for key, value in overrides.items() if value is not None})
-    if "data_dir" in values:
-        values["data_dir"] = Path(values["data_dir"]).expanduser()
+    for name in ("data_dir", "model_path"):
+        if name in values:
+            values[name] = Path(values[name]).expanduser()
     return Settings(**values)

@@ -56,10 +56,14 @@ def make_backend(settings: Settings) -> ModelBackend:
         return OpenAIBackend(
             base_url=settings.openai_base_url,
             model=settings.openai_model,
-            mode=settings.openai_tool_mode,  # type: ignore[arg-type]  # Settings checks it
+            mode=settings.tool_mode or "native",  # type: ignore[arg-type]  # Settings checks it
         )
     if settings.backend == "embedded":
         from sovereign.conversation.backends.embedded import EmbeddedBackend
+        from sovereign.conversation.backends.embedded_load import LoadOptions
 
-        return EmbeddedBackend()  # loads lazily, on the first message
+        return EmbeddedBackend(  # loads lazily, on the first message
+            load=LoadOptions(model_path=settings.model_path),
+            mode=settings.tool_mode or "schema",  # type: ignore[arg-type]  # Settings checks it
+        )
     raise ValueError(f"unknown backend {settings.backend!r}")
