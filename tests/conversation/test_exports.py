@@ -12,6 +12,7 @@ def test_conversation_exports_exactly_the_agreed_names():
             "InvalidConfirmation",
             "ModelBackend",
             "ModelError",
+            "ContextTooLong",
             "ModelUnavailable",
             "PendingConfirmation",
             "PendingTurn",

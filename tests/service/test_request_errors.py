@@ -115,3 +115,15 @@ async def test_unreachable_model_is_503_model_unavailable(tmp_path):
         response = await harness.message({"message": "hello"})
     assert_envelope(response, 503, "MODEL_UNAVAILABLE")
     assert "connection refused" in response.json()["error"]["message"]
+
+
+async def test_a_conversation_longer_than_the_context_is_413_and_not_retried(tmp_path):
+    from sovereign.conversation import ContextTooLong
+
+    overflow = ContextTooLong("Requested tokens (9000) exceed context window of 8192")
+    harness = build_harness(tmp_path, [overflow, "never asked"])
+    async with harness.client:
+        await harness.sign_in()
+        response = await harness.message({"message": "hello"})
+    assert_envelope(response, 413, "CONVERSATION_TOO_LONG")
+    assert "new conversation" in response.json()["error"]["message"]

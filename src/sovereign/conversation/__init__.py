@@ -4,7 +4,7 @@ Imports only :mod:`sovereign.executor` (and its own model backends). The service
 drives it through :class:`TurnLoop`; results are data with ``to_wire()``.
 """
 
-from .backends.base import ModelBackend, ModelError, ModelUnavailable, TokenSink
+from .backends.base import ContextTooLong, ModelBackend, ModelError, ModelUnavailable, TokenSink
 from .loop import TurnLoop
 from .pending import PendingTurn, PendingTurnStore
 from .results import Citation, InvalidConfirmation, PendingConfirmation, Receipt, TurnResult
@@ -12,6 +12,7 @@ from .tools import ToolCatalog, model_safe_name
 
 __all__ = [
     "Citation",
+    "ContextTooLong",
     "InvalidConfirmation",
     "ModelBackend",
     "ModelError",

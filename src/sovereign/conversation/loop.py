@@ -11,6 +11,7 @@ from sovereign.executor import ErrorCode, Executor, Outcome, OutcomeKind, Stage
 from sovereign.executor import canonical_arguments as canonical
 
 from .backends.base import (
+    ContextTooLong,
     Message,
     ModelBackend,
     ModelError,
@@ -202,6 +203,8 @@ class TurnLoop:
         for attempt in range(1, self._attempts + 1):
             try:
                 return await self._backend.complete(list(context), tools=tools, on_token=on_token)
+            except ContextTooLong:
+                raise  # asking again cannot make the conversation shorter
             except ModelError as exc:
                 logger.warning("model reply unusable (attempt %d): %s", attempt, exc)
                 problem = exc

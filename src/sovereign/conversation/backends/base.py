@@ -55,6 +55,19 @@ class ModelError(Exception):
     """The backend answered, but unusably (a retry may succeed)."""
 
 
+class ContextTooLong(ModelError):
+    """The conversation no longer fits the model's context window (a retry cannot help;
+    the service answers 413 CONVERSATION_TOO_LONG)."""
+
+
+def is_context_overflow(message: str) -> bool:
+    """True for the error text llama.cpp and llama-server give when the prompt exceeds
+    the context window ("Requested tokens (…) exceed context window of …", "the request
+    exceeds the available context size")."""
+    text = message.lower()
+    return "exceed" in text and "context" in text
+
+
 class ModelBackend(Protocol):
     """Anything that can take a conversation and reply."""
 

@@ -28,7 +28,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .base import Message, ModelError, ModelReply, TokenSink, ToolDefinition
+from .base import (
+    ContextTooLong,
+    Message,
+    ModelError,
+    ModelReply,
+    TokenSink,
+    ToolDefinition,
+    is_context_overflow,
+)
 from .decision import decision_messages, decision_schema, parse_decision, plain_messages
 from .embedded_load import LoadOptions, json_schema_grammar, load_llama
 from .jsontext import parse_arguments
@@ -156,7 +164,7 @@ class EmbeddedBackend:
         try:
             return llama.create_chat_completion(messages=messages, **options)
         except (ValueError, RuntimeError) as error:
-            raise ModelError(f"the embedded model failed: {error}") from error
+            raise _model_error(error) from error
 
     async def _stream(self, messages: list[Message], on_token: TokenSink | None) -> str:
         """Generate the prose answer in the worker, handing each piece to ``on_token``."""
@@ -208,7 +216,7 @@ class EmbeddedBackend:
                 if piece:
                     yield piece
         except (ValueError, RuntimeError) as error:
-            raise ModelError(f"the embedded model failed: {error}") from error
+            raise _model_error(error) from error
         finally:
             getattr(chunks, "close", lambda: None)()
 
@@ -247,3 +255,9 @@ def _retrieve_outcome(job: asyncio.Future[Any]) -> None:
     """Mark an abandoned generation's outcome as seen, so asyncio does not log it."""
     if not job.cancelled():
         job.exception()
+
+
+def _model_error(error: Exception) -> ModelError:
+    if is_context_overflow(str(error)):
+        return ContextTooLong(f"the conversation is longer than the model's context: {error}")
+    return ModelError(f"the embedded model failed: {error}")

@@ -21,7 +21,16 @@ from typing import Any, Literal
 
 import httpx
 
-from .base import Message, ModelError, ModelReply, ModelUnavailable, TokenSink, ToolDefinition
+from .base import (
+    ContextTooLong,
+    Message,
+    ModelError,
+    ModelReply,
+    ModelUnavailable,
+    TokenSink,
+    ToolDefinition,
+    is_context_overflow,
+)
 from .decision import decision_messages, decision_schema, parse_decision, plain_messages
 from .openai_wire import StreamAccumulator, reply_from_message, wire_messages
 
@@ -166,6 +175,8 @@ def _raise_for_status(status: int, body: str) -> None:
     message = _error_message(body)
     if status == 503:
         raise ModelUnavailable(f"the model server is not ready (503): {message}")
+    if is_context_overflow(message):
+        raise ContextTooLong(f"the model server answered {status}: {message}")
     raise ModelError(f"the model server answered {status}: {message}")
 
 

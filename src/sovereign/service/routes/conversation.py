@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sovereign.conversation import InvalidConfirmation
-from sovereign.conversation.backends.base import ModelError, ModelUnavailable
+from sovereign.conversation.backends.base import ContextTooLong, ModelError, ModelUnavailable
 
 from ..errors import ServiceError
 from ..session_auth import session_of
@@ -128,6 +128,13 @@ async def run_turn(
     except ModelUnavailable as exc:
         raise ServiceError(
             503, "MODEL_UNAVAILABLE", f"The language model cannot be reached: {exc}"
+        ) from exc
+    except ContextTooLong as exc:
+        raise ServiceError(
+            413,
+            "CONVERSATION_TOO_LONG",
+            "The conversation is too long for the model to read; start a new conversation "
+            "or send less history.",
         ) from exc
     except ModelError as exc:
         raise ServiceError(
