@@ -33,9 +33,14 @@ MODULE_ORIGIN = "http://127.0.0.1:9"
 """Pages for unit tests are answered by a route handler; nothing listens here."""
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
-    """One headless chromium for the whole session."""
+    """One headless chromium for the Console's tests.
+
+    Package-scoped, not session-scoped: Playwright's sync API keeps an event loop
+    running in this thread until it stops, which would break every asyncio test
+    collected after this package.
+    """
     if not CHROMIUM.exists():
         message = f"{CHROMIUM} is missing; ./scripts/test installs Debian's chromium"
         if os.environ.get("CI"):
