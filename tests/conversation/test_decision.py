@@ -167,3 +167,38 @@ def test_plain_messages_rewrite_tool_history_without_nulls():
     ]
     assert out[2]["content"].count("<tool_response>") == 2
     assert all(isinstance(m["content"], str) and set(m) == {"role", "content"} for m in out)
+
+
+def test_answer_messages_drop_decisions_and_gather_the_turns_results():
+    from sovereign.conversation.backends.decision import ANSWER_INSTRUCTION, answer_messages
+
+    history = [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "search and read"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "web_search", "arguments": '{"query": "q"}'}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "first"},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "call_2", "type": "function",
+             "function": {"name": "web_fetch", "arguments": '{"url": "http://a.example/"}'}}]},
+        {"role": "tool", "tool_call_id": "call_2", "content": None},
+    ]  # fmt: skip
+    out = answer_messages(history)
+    assert [m["role"] for m in out] == ["system", "user", "user"]
+    assert all(isinstance(m["content"], str) for m in out)
+    results = out[-1]["content"]
+    assert results.index("first") < results.index("<tool_response>\n\n</tool_response>")
+    assert results.endswith(ANSWER_INSTRUCTION)
+    assert "web_search" not in results and '"action"' not in results
+
+
+def test_answer_messages_leave_a_plain_conversation_alone():
+    from sovereign.conversation.backends.decision import answer_messages
+
+    history = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None},
+               {"role": "user", "content": "again"}]
+    assert answer_messages(history) == [
+        {"role": "user", "content": "hi"}, {"role": "assistant", "content": ""},
+        {"role": "user", "content": "again"},
+    ]

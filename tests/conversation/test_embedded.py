@@ -264,7 +264,7 @@ async def test_the_answer_is_streamed_piece_by_piece_and_returned_whole():
     assert "grammar" not in request and "tools" not in request
 
 
-async def test_the_answer_request_carries_tool_history_as_plain_chat_messages():
+async def test_the_answer_request_carries_tool_results_but_not_the_decisions():
     fake = FakeLlama(pieces=["ok"])
     backend, _ = backend_with(fake)
     history = [
@@ -276,8 +276,10 @@ async def test_the_answer_request_carries_tool_history_as_plain_chat_messages():
     ]  # fmt: skip
     await backend.complete(history, tools=None)
     roles = [m["role"] for m in fake.requests[0]["messages"]]
-    assert roles == ["user", "assistant", "user"]
-    assert "<tool_response>" in fake.requests[0]["messages"][-1]["content"]
+    assert roles == ["user", "user"]  # the decision's JSON is not there to be copied
+    last = fake.requests[0]["messages"][-1]["content"]
+    assert '<tool_response>\n{"cpu_temperature_celsius": 52.5}\n</tool_response>' in last
+    assert last.endswith("Do not write JSON, tool calls or code.")
 
 
 async def test_generation_does_not_block_the_event_loop():

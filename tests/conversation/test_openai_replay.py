@@ -303,8 +303,8 @@ async def test_a_schema_mode_turn_streams_its_final_answer_over_sse(server, worl
     assert len(pieces) > 5
     final = server.requests[2]
     assert final["stream"] is True and "response_format" not in final
-    assert [m["role"] for m in final["messages"]] == ["system", "user", "assistant", "user"]
-    assert final["messages"][3]["content"].startswith("<tool_response>")
+    assert [m["role"] for m in final["messages"]] == ["system", "user", "user"]
+    assert "<tool_response>" in final["messages"][2]["content"]
 
 
 async def test_a_streamed_request_answered_with_an_error_is_a_model_error(server):

@@ -37,7 +37,7 @@ from .base import (
     ToolDefinition,
     is_context_overflow,
 )
-from .decision import decision_messages, decision_schema, parse_decision, plain_messages
+from .decision import answer_messages, decision_messages, decision_schema, parse_decision
 from .embedded_load import LoadOptions, json_schema_grammar, load_llama
 from .jsontext import parse_arguments
 from .openai_wire import reply_from_message
@@ -203,7 +203,7 @@ class EmbeddedBackend:
         return "".join(text)
 
     def _answer_pieces(self, messages: list[Message]) -> Iterator[str]:
-        history = plain_messages(messages) if self.mode == "schema" else native_messages(messages)
+        history = answer_messages(messages) if self.mode == "schema" else native_messages(messages)
         chunks = self._chat(
             history,
             stream=True,

@@ -31,7 +31,7 @@ from .base import (
     ToolDefinition,
     is_context_overflow,
 )
-from .decision import decision_messages, decision_schema, parse_decision, plain_messages
+from .decision import answer_messages, decision_messages, decision_schema, parse_decision
 from .openai_wire import StreamAccumulator, reply_from_message, wire_messages
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8081/v1"
@@ -104,7 +104,7 @@ class OpenAIBackend:
         """The request body for ``messages`` and ``tools`` in this backend's mode."""
         body: dict[str, Any] = {"model": self.model, **self._sampling}
         if tools is None:
-            history = plain_messages(messages) if self.mode == "schema" else messages
+            history = answer_messages(messages) if self.mode == "schema" else messages
             body["messages"] = wire_messages(history)
         elif self.mode == "schema":
             body["messages"] = decision_messages(messages, tools)
