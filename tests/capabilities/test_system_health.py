@@ -46,3 +46,12 @@ def test_cpu_temperature_reads_the_first_known_sensor(monkeypatch):
     assert system.cpu_temperature_celsius() == 51.2
     monkeypatch.setattr(system.psutil, "sensors_temperatures", lambda: {}, raising=False)
     assert system.cpu_temperature_celsius() is None
+
+
+def test_a_missing_sensor_is_said_in_words(monkeypatch, tmp_path):
+    monkeypatch.setattr(system, "cpu_temperature_celsius", lambda: None)
+    health = system.read_health(tmp_path)
+    assert health["cpu_temperature_celsius"] is None
+    assert "no CPU temperature sensor" in health["cpu_temperature_note"]
+    monkeypatch.setattr(system, "cpu_temperature_celsius", lambda: 48.0)
+    assert "cpu_temperature_note" not in system.read_health(tmp_path)

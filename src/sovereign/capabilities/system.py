@@ -32,6 +32,7 @@ RESULT_SCHEMA: dict[str, Any] = {
     ],
     "properties": {
         "cpu_temperature_celsius": _NUMBER_OR_NULL,
+        "cpu_temperature_note": {"type": "string"},
         "load_average_1m": {"type": "number"},
         "load_average_5m": {"type": "number"},
         "load_average_15m": {"type": "number"},
@@ -62,13 +63,24 @@ def cpu_temperature_celsius() -> float | None:
     return None
 
 
+NO_SENSOR_NOTE = "This device exposes no CPU temperature sensor, so the temperature is unknown."
+
+
 def read_health(disk_path: Path) -> dict[str, Any]:
-    """Collect one health snapshot; units are in the field names (bytes, seconds, °C, %)."""
+    """Collect one health snapshot; units are in the field names (bytes, seconds, °C, %).
+
+    Where no sensor exists, ``cpu_temperature_celsius`` is null and
+    ``cpu_temperature_note`` says so in words, so a small model does not take
+    another percentage for the temperature.
+    """
     load_1, load_5, load_15 = os.getloadavg()
     memory = psutil.virtual_memory()
     disk = psutil.disk_usage(str(disk_path))
+    temperature = cpu_temperature_celsius()
+    note = {} if temperature is not None else {"cpu_temperature_note": NO_SENSOR_NOTE}
     return {
-        "cpu_temperature_celsius": cpu_temperature_celsius(),
+        "cpu_temperature_celsius": temperature,
+        **note,
         "load_average_1m": round(load_1, 2),
         "load_average_5m": round(load_5, 2),
         "load_average_15m": round(load_15, 2),
