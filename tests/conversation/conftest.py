@@ -19,24 +19,12 @@ from sovereign.executor import (
     Locality,
     Registry,
 )
+from tests.fakes.clock import FakeClock
 
 RETRIEVED_AT = "2026-11-29T12:00:00Z"
 INJECTION_PAGE_URL = "https://news.example/pi-firmware"
 ON = {"external_enabled": True}
 OFF = {"external_enabled": False}
-
-
-class ManualClock:
-    """A monotonic clock that moves only when told to."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @dataclass
@@ -153,7 +141,7 @@ def _capabilities(calls: Calls) -> list[Capability]:
 
 @dataclass
 class World:
-    clock: ManualClock
+    clock: FakeClock
     calls: Calls
     executor: Executor
     pending: PendingTurnStore
@@ -165,7 +153,7 @@ class World:
 
 @pytest.fixture
 def world(tmp_path) -> World:
-    clock, calls, registry = ManualClock(), Calls(), Registry()
+    clock, calls, registry = FakeClock(), Calls(), Registry()
     for capability in _capabilities(calls):
         registry.add(capability)
     confirmations = ConfirmationStore(clock=clock)

@@ -7,8 +7,7 @@ import pytest
 from sovereign.conversation import InvalidConfirmation, PendingTurnStore, ToolCatalog
 from sovereign.conversation.pending import PendingTurn, Proposal, TurnProgress
 from sovereign.conversation.tools import model_safe_name
-
-from .conftest import ManualClock
+from tests.fakes.clock import FakeClock
 
 
 def definition(name: str, version: int = 1) -> dict:
@@ -64,7 +63,7 @@ def test_store_is_bounded_and_forgets_the_oldest_first():
 
 
 def test_store_holds_a_turn_for_ttl_plus_grace_then_forgets_it():
-    clock, forgotten = ManualClock(), []
+    clock, forgotten = FakeClock(), []
     store = PendingTurnStore(
         ttl_seconds=120, grace_seconds=60, clock=clock, on_forget=forgotten.append
     )

@@ -16,6 +16,7 @@ from sovereign.executor import (
     Locality,
     Registry,
 )
+from tests.fakes.clock import FakeClock
 
 ECHO_ARGS = {
     "type": "object",
@@ -28,19 +29,6 @@ ECHO_RESULT = {
     "properties": {"echo": {"type": "string"}},
     "required": ["echo"],
 }
-
-
-class FakeClock:
-    """A monotonic clock the test moves by hand (seconds)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 def make_capability(**overrides: Any) -> Capability:

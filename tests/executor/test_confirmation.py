@@ -8,8 +8,7 @@ import threading
 import pytest
 
 from sovereign.executor import ConfirmationStore
-
-from .conftest import FakeClock
+from tests.fakes.clock import FakeClock
 
 ARGS = {"query": "what's new in SearXNG"}
 

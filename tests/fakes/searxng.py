@@ -222,3 +222,24 @@ class FakeSearxng:
                 pass
 
         return Handler
+
+
+@dataclass
+class CapturedSearchHandler:
+    """An httpx handler (for ``httpx.MockTransport``) answering every search with one
+    captured SearXNG response, echoing the query received; records each query that left.
+
+    For tests that drive web.search without sockets; :class:`FakeSearxng` is the
+    loopback server for tests that need one.
+    """
+
+    fixture: str = "search_capability_shape"
+    queries: list[str] = field(default_factory=list)
+
+    def handler(self, request: Any) -> Any:
+        import httpx
+
+        query = request.url.params.get("q", "")
+        self.queries.append(query)
+        captured = json.loads((FIXTURES_DIR / f"{self.fixture}.json").read_text())
+        return httpx.Response(captured["status"], json={**captured["body"], "query": query})

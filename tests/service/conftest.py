@@ -5,21 +5,10 @@ from __future__ import annotations
 import pytest
 from argon2 import PasswordHasher
 
+from tests.fakes.clock import FakeClock
+
 CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 """argon2id with 1 MiB and one pass: fast tests, same code path as production."""
-
-
-class FakeClock:
-    """A monotonic clock the test moves by hand (seconds)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,25 +20,12 @@ from sovereign.conversation.backends.scripted import ScriptedBackend
 from sovereign.executor import Registry
 from sovereign.service.app import create_app
 from sovereign.service.settings import Settings
+from tests.fakes.clock import FakeClock
+from tests.fakes.searxng import CapturedSearchHandler as FakeSearxng
 
-from .conftest import CHEAP_HASHER, FakeClock
+from .conftest import CHEAP_HASHER
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-SEARXNG_FIXTURE = SHARED / "fixtures" / "searxng" / "search_capability_shape.json"
 PASSWORD = "correct horse battery"
-
-
-@dataclass
-class FakeSearxng:
-    """Answers every /search with the captured SearXNG response; records the queries."""
-
-    queries: list[str] = field(default_factory=list)
-
-    def handler(self, request: httpx.Request) -> httpx.Response:
-        query = request.url.params.get("q", "")
-        self.queries.append(query)
-        captured = json.loads(SEARXNG_FIXTURE.read_text())
-        return httpx.Response(captured["status"], json={**captured["body"], "query": query})
 
 
 def search_then_answer(messages: list[dict[str, Any]], tools: Any) -> Any:
