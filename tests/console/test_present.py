@@ -51,6 +51,19 @@ def test_a_failed_external_call_still_counts_as_having_left(js):
     assert summary["lines"] == ["web.search: tried to reach the search engines and failed"]
 
 
+def test_a_failed_call_alone_says_the_request_may_have_left(js):
+    failed = {**SEARCH, "outcome": "failed", "error_code": "EXECUTION_FAILED"}
+    summary = receipts(js, [failed])
+    assert summary["headline"] == "May have left this device: the search engines."
+
+
+def test_one_call_that_ran_makes_the_headline_certain_even_beside_a_failure(js):
+    failed = {**FETCH, "outcome": "failed", "error_code": "FETCH_FAILED"}
+    calls = [{"capability": "web.fetch", "arguments": {"url": "http://a.example/"}}]
+    summary = receipts(js, [SEARCH, failed], calls)
+    assert summary["headline"] == "Left this device: the search engines, a.example."
+
+
 @pytest.mark.parametrize(
     ("outcome", "line"),
     [

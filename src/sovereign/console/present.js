@@ -89,11 +89,14 @@ const REFUSAL_REASONS = {
  *   citations from the response, used to name the host web.fetch reached.
  * Returns {stayedLocal, headline, lines}: stayedLocal is true only when no
  * external capability ran (or tried to run) in this answer; headline is
- * "Stayed on this device." or "Left this device: <destinations>."; lines has
- * one sentence per receipt.
+ * "Stayed on this device.", "Left this device: <destinations>." when a call
+ * ran, or "May have left this device: <destinations>." when every call that
+ * tried failed (a failure cannot tell whether the request got out before it
+ * broke); lines has one sentence per receipt.
  */
 export function receiptSummary(receipts, calls = [], citations = []) {
   const destinations = [];
+  let anyExecuted = false;
   const lines = (receipts || []).map((receipt) => {
     const { capability, outcome } = receipt;
     if (receipt.locality !== "external") {
@@ -107,14 +110,16 @@ export function receiptSummary(receipts, calls = [], citations = []) {
     }
     const where = destinationOf(capability, argumentsFor(capability, calls, citations));
     if (!destinations.includes(where)) destinations.push(where);
+    if (outcome === "executed") anyExecuted = true;
     return outcome === "executed"
       ? `${capability}: sent to ${where}`
       : `${capability}: tried to reach ${where} and failed`;
   });
   const stayedLocal = destinations.length === 0;
+  const left = anyExecuted ? "Left this device" : "May have left this device";
   const headline = stayedLocal
     ? "Stayed on this device."
-    : `Left this device: ${destinations.join(", ")}.`;
+    : `${left}: ${destinations.join(", ")}.`;
   return { stayedLocal, headline, lines };
 }
 
