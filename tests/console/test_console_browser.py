@@ -179,6 +179,8 @@ def test_sign_out_clears_the_card_the_conversation_and_the_session(page, service
     ask_to_search(page)
     page.get_by_role("button", name="Sign out").click()
     expect(page.locator("#signin-view")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="You are signed out.")).to_be_visible()
+    expect(page.locator("#signin-error")).to_be_empty()
     expect(page.locator(".confirmation-card")).to_have_count(0)
     expect(page.locator("#transcript > li")).to_have_count(0)
     status = page.evaluate("async () => (await fetch('/api/v1/conversation/policy')).status")

@@ -35,7 +35,7 @@ async function boot() {
     const state = await request("GET", "/auth/state");
     if (state.signed_in && state.csrf_token) return enterSignedIn(state.csrf_token);
     if (state.setup_required) return showSetup();
-    return showSignIn("");
+    return showSignIn();
   } catch (error) {
     views.loading.textContent = `The appliance could not be reached: ${error.message}`;
   }
@@ -49,8 +49,10 @@ function showSetup() {
   if (token) byId("setup-password").focus();
 }
 
-function showSignIn(message) {
-  byId("signin-error").textContent = message;
+/** The sign-in view, with `error` as an alert or `status` as a plain notice. */
+function showSignIn({ error = "", status = "" } = {}) {
+  byId("signin-error").textContent = error;
+  byId("signin-status").textContent = status;
   byId("signin-password").value = "";
   show("signin");
   byId("signin-password").focus();
@@ -88,6 +90,7 @@ async function submitSignIn(event) {
   event.preventDefault();
   const password = byId("signin-password").value;
   const error = byId("signin-error");
+  byId("signin-status").textContent = "";
   if (!password) {
     error.textContent = "Enter the household password.";
     return;
@@ -107,7 +110,7 @@ async function submitting(form, errorElement, action) {
     await action();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.code === "ALREADY_SET_UP") showSignIn(error.message);
+    if (error.code === "ALREADY_SET_UP") showSignIn({ error: error.message });
     else errorElement.textContent = error.message;
   } finally {
     button.disabled = false;
@@ -122,7 +125,7 @@ async function signOut() {
     // Signed out here regardless; the session cookie expires on the service.
   }
   forgetEverything();
-  showSignIn("You are signed out.");
+  showSignIn({ status: "You are signed out." });
 }
 
 function forgetEverything() {
@@ -135,7 +138,7 @@ function forgetEverything() {
 function sessionEnded() {
   session.csrfToken = null;
   chat.abandonPending();
-  showSignIn("Your session ended. Sign in again to continue.");
+  showSignIn({ error: "Your session ended. Sign in again to continue." });
 }
 
 byId("setup-form").addEventListener("submit", submitSetup);
