@@ -2,8 +2,9 @@
 
 The service is real (uvicorn on 127.0.0.1). Where a response shape is needed that
 the scripted turn cannot produce (a redirected web.fetch citation, a hostile
-citation URL), only that one /conversation/message answer is supplied by a
-route handler in the browser; sign-in and everything else stay real.
+citation URL, an audit summary naming a capability the scripted model never
+calls), only that one answer is supplied by a route handler in the browser;
+sign-in and everything else stay real.
 """
 
 from __future__ import annotations
@@ -156,3 +157,22 @@ def test_an_old_setup_link_after_setup_leads_to_sign_in(page, service):
     other.goto(link)
     expect(other.locator("#signin-view")).to_be_visible()
     other.close()
+
+
+def test_activity_capability_names_stay_whole_on_a_phone(page, service):
+    page.set_viewport_size({"width": 360, "height": 740})
+    first_run(page, service)
+    counts = {"proposed": 1, "executed": 1}
+    summary = {
+        "days": 7,
+        "since": "2026-01-01T00:00:00Z",
+        "capabilities": {"system.health": counts, "home_assistant.states": counts},
+        "totals": {"proposed": 2, "executed": 2},
+        "unreadable_lines": 0,
+    }
+    page.route("**/api/v1/audit/summary*", lambda route: route.fulfill(json=summary))
+    page.get_by_role("button", name="Activity").click()
+    names = page.locator(".activity-table tbody th code")
+    expect(names).to_have_count(2)
+    for name in names.all():
+        assert name.evaluate("code => code.getClientRects().length") == 1, name.inner_text()
