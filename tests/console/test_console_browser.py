@@ -25,6 +25,17 @@ def test_first_run_sets_the_password_signs_in_and_forgets_the_setup_link(page, s
     expect(page.locator("#chat-view")).to_be_visible()
 
 
+def test_the_page_icon_the_browser_asks_for_exists(page, service):
+    first_run(page, service)
+    status = page.evaluate(
+        """async () => {
+            const icon = document.querySelector("link[rel=icon]");
+            return (await fetch(icon ? icon.href : "/favicon.ico")).status;
+        }"""
+    )
+    assert status == 200
+
+
 def test_sign_in_shows_a_wrong_password_then_accepts_the_right_one(page, service):
     first_run(page, service)
     page.get_by_role("button", name="Sign out").click()
