@@ -17,10 +17,19 @@ async def test_system_health_runs_without_policy_or_confirmation(tmp_path):
     )
     assert outcome.ok, outcome.message
     result = outcome.result
-    assert result["memory_total_bytes"] >= result["memory_used_bytes"] > 0
+    assert result["memory_total_gb"] >= result["memory_used_gb"] > 0
     assert 0 <= result["disk_used_percent"] <= 100
-    assert result["uptime_seconds"] > 0
+    assert result["uptime_hours"] >= 0
     assert result["cpu_count"] >= 1
+
+
+def test_sizes_are_in_gigabytes_to_one_decimal(monkeypatch, tmp_path):
+    class Memory:
+        total, available, percent = 8_000_000_000, 6_049_999_999, 24.4
+
+    monkeypatch.setattr(system.psutil, "virtual_memory", lambda: Memory)
+    health = system.read_health(tmp_path)
+    assert (health["memory_total_gb"], health["memory_used_gb"]) == (8.0, 2.0)
 
 
 async def test_system_health_takes_no_arguments(tmp_path):

@@ -88,7 +88,7 @@ async def test_the_model_streams_an_answer_that_uses_the_tool_result(backend):
             {"id": "call_0", "type": "function",
              "function": {"name": "system_health", "arguments": "{}"}}]},
         {"role": "tool", "tool_call_id": "call_0",
-         "content": '{"untrusted_data": {"cpu_temperature_celsius": 52.5, "uptime_seconds": 600}}'},
+         "content": '{"untrusted_data": {"cpu_temperature_celsius": 52.5, "uptime_hours": 0.2}}'},
     ]  # fmt: skip
     pieces: list[str] = []
 

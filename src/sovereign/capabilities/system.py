@@ -22,13 +22,13 @@ RESULT_SCHEMA: dict[str, Any] = {
         "load_average_5m",
         "load_average_15m",
         "cpu_count",
-        "memory_total_bytes",
-        "memory_used_bytes",
+        "memory_total_gb",
+        "memory_used_gb",
         "memory_used_percent",
-        "disk_total_bytes",
-        "disk_used_bytes",
+        "disk_total_gb",
+        "disk_used_gb",
         "disk_used_percent",
-        "uptime_seconds",
+        "uptime_hours",
     ],
     "properties": {
         "cpu_temperature_celsius": _NUMBER_OR_NULL,
@@ -37,13 +37,13 @@ RESULT_SCHEMA: dict[str, Any] = {
         "load_average_5m": {"type": "number"},
         "load_average_15m": {"type": "number"},
         "cpu_count": {"type": "integer"},
-        "memory_total_bytes": {"type": "integer"},
-        "memory_used_bytes": {"type": "integer"},
+        "memory_total_gb": {"type": "number"},
+        "memory_used_gb": {"type": "number"},
         "memory_used_percent": {"type": "number"},
-        "disk_total_bytes": {"type": "integer"},
-        "disk_used_bytes": {"type": "integer"},
+        "disk_total_gb": {"type": "number"},
+        "disk_used_gb": {"type": "number"},
         "disk_used_percent": {"type": "number"},
-        "uptime_seconds": {"type": "number"},
+        "uptime_hours": {"type": "number"},
     },
     "additionalProperties": False,
 }
@@ -66,8 +66,14 @@ def cpu_temperature_celsius() -> float | None:
 NO_SENSOR_NOTE = "This device exposes no CPU temperature sensor, so the temperature is unknown."
 
 
+def _gigabytes(size_bytes: int) -> float:
+    """``size_bytes`` in decimal gigabytes (10^9 bytes), to one decimal."""
+    return round(size_bytes / 1e9, 1)
+
+
 def read_health(disk_path: Path) -> dict[str, Any]:
-    """Collect one health snapshot; units are in the field names (bytes, seconds, °C, %).
+    """Collect one health snapshot; units are in the field names (GB = 10^9 bytes, hours,
+    °C, %), rounded to what a person would say, so a small model can quote them.
 
     Where no sensor exists, ``cpu_temperature_celsius`` is null and
     ``cpu_temperature_note`` says so in words, so a small model does not take
@@ -85,13 +91,13 @@ def read_health(disk_path: Path) -> dict[str, Any]:
         "load_average_5m": round(load_5, 2),
         "load_average_15m": round(load_15, 2),
         "cpu_count": psutil.cpu_count() or 1,
-        "memory_total_bytes": memory.total,
-        "memory_used_bytes": memory.total - memory.available,
+        "memory_total_gb": _gigabytes(memory.total),
+        "memory_used_gb": _gigabytes(memory.total - memory.available),
         "memory_used_percent": memory.percent,
-        "disk_total_bytes": disk.total,
-        "disk_used_bytes": disk.used,
+        "disk_total_gb": _gigabytes(disk.total),
+        "disk_used_gb": _gigabytes(disk.used),
         "disk_used_percent": disk.percent,
-        "uptime_seconds": round(time.time() - psutil.boot_time()),
+        "uptime_hours": round((time.time() - psutil.boot_time()) / 3600, 1),
     }
 
 
