@@ -200,7 +200,8 @@ class SearxngClient:
             raise SearxngError(
                 Problem.UNREACHABLE,
                 f"SearXNG at {self.base_url} is not reachable ({_reason(exc)}).",
-                "start it (systemctl start sovereign-searxng) and run `sovereign doctor`.",
+                "start it (deploy/searxng/start-searxng, or systemctl start sovereign-searxng "
+                "where its unit is installed) and run `sovereign doctor`.",
             ) from exc
 
     def _deadline(self) -> Any:

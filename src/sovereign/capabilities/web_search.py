@@ -40,7 +40,10 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
         "time_range": {
             "type": "string",
             "enum": ["day", "month", "year"],
-            "description": "Only results from the last day, month or year.",
+            "description": (
+                "Only results from the last day, month or year. Leave it out unless the "
+                "user asks for that period: 'latest' or 'new' does not need it."
+            ),
         },
     },
     "required": ["query"],

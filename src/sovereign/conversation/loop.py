@@ -331,7 +331,7 @@ class TurnLoop:
             token, name, version, arguments, round(confirmations.seconds_left(token))
         )
         return TurnResult(
-            text=outcome.message,
+            text=f"Before I go on, I need your approval to use {name}.",
             pending_confirmation=pending,
             citations=list(progress.citations),
             receipts=list(progress.receipts),
