@@ -127,3 +127,14 @@ async def test_a_conversation_longer_than_the_context_is_413_and_not_retried(tmp
         response = await harness.message({"message": "hello"})
     assert_envelope(response, 413, "CONVERSATION_TOO_LONG")
     assert "new conversation" in response.json()["error"]["message"]
+
+
+async def test_a_body_that_is_not_a_json_object_is_told_so_plainly(signed_in):
+    for content, kind in ((b"hello there", "text/plain"), (b"[1, 2]", "application/json"),
+                          (b"", "application/json")):
+        response = await signed_in.client.post(
+            MESSAGE, content=content, headers=signed_in.headers(**{"Content-Type": kind})
+        )
+        assert response.status_code in (400, 422), (content, response.text)
+        message = response.json()["error"]["message"]
+        assert "Input should be" not in message, message

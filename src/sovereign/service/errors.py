@@ -35,6 +35,10 @@ _HTTP_SENTENCES = {
 }
 
 
+_NOT_AN_OBJECT = frozenset({"model_attributes_type", "dict_type", "missing"})
+"""Validation error types meaning the body as a whole was not a JSON object."""
+
+
 class ServiceError(Exception):
     """A failure with an HTTP status, a machine code and one human sentence.
 
@@ -71,6 +75,10 @@ def describe_validation_error(exc: RequestValidationError) -> tuple[str, str]:
     first = errors[0] if errors else {}
     if first.get("type") == "json_invalid":
         return "MALFORMED_JSON", "The request body is not valid JSON."
+    if tuple(first.get("loc", ())) == ("body",) and first.get("type") in _NOT_AN_OBJECT:
+        return "INVALID_REQUEST", (
+            "The request body must be a JSON object (Content-Type: application/json)."
+        )
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
     message = str(first.get("msg", "is invalid")).removeprefix("Value error, ")
     return "INVALID_REQUEST", f"{where}: {message}"
