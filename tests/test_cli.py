@@ -17,10 +17,13 @@ def test_version_prints_the_package_version():
     assert __version__ in result.output
 
 
-def test_help_lists_the_commands():
+def test_help_lists_every_command_with_a_whole_sentence():
     result = CliRunner().invoke(main, ["--help"])
     assert result.exit_code == 0
-    assert "Usage" in result.output
+    commands = result.output.split("Commands:")[1].strip().splitlines()
+    names = [line.split()[0] for line in commands]
+    assert names == ["audit", "chat", "doctor", "model", "passwd", "policy", "serve"]
+    assert not any(line.rstrip().endswith("...") for line in commands), commands
 
 
 def test_the_module_runs_as_a_program():

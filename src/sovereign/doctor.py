@@ -159,7 +159,7 @@ def format_finding(finding: Finding) -> str:
     return f"{line}\n       fix: {finding.fix}" if finding.fix and not finding.ok else line
 
 
-@click.command("doctor")
+@click.command("doctor", short_help="Check SearXNG and the policy file; print fixes.")
 @click.option(
     "--searxng-url",
     default=DEFAULT_BASE_URL,

@@ -28,7 +28,7 @@ def _bar(label: str, total_bytes: int) -> Iterator[Progress]:
         yield bar.update
 
 
-@click.group("model")
+@click.group("model", short_help="Install, verify or locate the embedded model.")
 def model_group() -> None:
     """Install and check the embedded model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M)."""
 

@@ -21,7 +21,7 @@ from .wiring import policy_reader
 OWNER = "terminal"
 
 
-@click.command()
+@click.command(short_help="Chat in this terminal, with approvals at the prompt.")
 @click.option("--backend", type=click.Choice(BACKENDS), default=None, help="Model backend.")
 @click.option("--openai-base-url", default=None)
 @click.option("--openai-model", default=None)

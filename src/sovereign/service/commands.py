@@ -94,7 +94,7 @@ def _setup_link(scheme: str, settings: Any, token: str) -> str:
     return f"{scheme}://{host}:{settings.port}/#setup={token}"
 
 
-@click.group()
+@click.group(short_help="Show or switch web search on or off.")
 def policy() -> None:
     """Show or change whether web search may be proposed (takes effect on the next message)."""
 
@@ -133,7 +133,7 @@ def _set_policy(option: Path | None, enabled: bool) -> None:
     click.echo(f"web search: {'on' if enabled else 'off'} (from the next message on)")
 
 
-@click.command()
+@click.command(short_help="Count capability outcomes from the audit log.")
 @click.option("--days", type=click.IntRange(1, MAX_DAYS), default=7, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @DATA_DIR_OPTION
@@ -174,7 +174,7 @@ def _table(summary: dict[str, Any]) -> list[str]:
     ]
 
 
-@click.command()
+@click.command(short_help="Set the Console owner's password.")
 @DATA_DIR_OPTION
 def passwd(data_dir: Path | None) -> None:
     """Set the Console owner's password (signs every Console session out)."""
