@@ -1,5 +1,7 @@
 """``sovereign doctor``: check the parts of the appliance and print a fix for each failure.
 
+Checks: SearXNG (for web.search), the policy file, the embedded model file.
+
 A check is ``async (DoctorConfig) -> list[Finding]``; :data:`CHECKS` lists them in the
 order they run. To add one, write the function and append it to :data:`CHECKS`.
 """
@@ -19,6 +21,7 @@ from sovereign.capabilities.searxng import (
     SearxngError,
     prepare_query,
 )
+from sovereign.model import DEFAULT_MODEL, ModelFileError, verify_model
 from sovereign.paths import data_dir
 from sovereign.service.policy import check_policy_file
 
@@ -140,7 +143,19 @@ async def check_policy(config: DoctorConfig) -> list[Finding]:
     return [Finding("policy file", ok, detail, None if ok else fix)]
 
 
-CHECKS: list[Check] = [check_searxng, check_policy]
+async def check_model(config: DoctorConfig) -> list[Finding]:
+    """The embedded default model: present at ``<data>/models/`` and exactly the published
+    file (size and SHA-256; hashing 1.1 GB takes a second or two)."""
+    path = (config.data_dir or data_dir()) / "models" / DEFAULT_MODEL.file_name
+    try:
+        await asyncio.to_thread(verify_model, path)
+    except ModelFileError as exc:
+        fix = "sovereign model install (or serve --backend openai / --model-path FILE.gguf)"
+        return [Finding("embedded model", False, str(exc), fix)]
+    return [Finding("embedded model", True, f"{path} is installed and verified")]
+
+
+CHECKS: list[Check] = [check_searxng, check_policy, check_model]
 """Every check ``sovereign doctor`` runs, in order."""
 
 
@@ -159,7 +174,7 @@ def format_finding(finding: Finding) -> str:
     return f"{line}\n       fix: {finding.fix}" if finding.fix and not finding.ok else line
 
 
-@click.command("doctor", short_help="Check SearXNG and the policy file; print fixes.")
+@click.command("doctor", short_help="Check SearXNG, the policy file and the model.")
 @click.option(
     "--searxng-url",
     default=DEFAULT_BASE_URL,

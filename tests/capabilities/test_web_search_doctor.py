@@ -111,3 +111,24 @@ async def test_run_checks_runs_every_check_in_order():
     findings = await run_checks(DoctorConfig(), [first, second])
     assert [f.check for f in findings] == ["first", "second"]
     assert check_searxng in CHECKS
+
+
+async def test_the_model_check_refuses_a_missing_or_wrong_file(tmp_path, monkeypatch):
+    from sovereign import doctor as doctor_module
+    from sovereign.model import DEFAULT_MODEL
+
+    assert doctor_module.check_model in CHECKS
+    config = DoctorConfig(data_dir=tmp_path)
+    (missing,) = await doctor_module.check_model(config)
+    assert not missing.ok and "does not exist" in missing.detail
+    assert "sovereign model install" in missing.fix
+
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / DEFAULT_MODEL.file_name).write_bytes(b"GGUF not the real model")
+    (wrong,) = await doctor_module.check_model(config)
+    assert not wrong.ok and "bytes" in wrong.detail
+
+    monkeypatch.setattr(doctor_module, "verify_model", lambda path: None)
+    (good,) = await doctor_module.check_model(config)
+    assert good.ok and str(models) in good.detail
