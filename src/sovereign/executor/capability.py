@@ -13,7 +13,6 @@ from jsonschema.exceptions import SchemaError
 
 from .errors import CapabilityDefinitionError
 
-Arguments = Mapping[str, Any]
 Result = dict[str, Any]
 Execute = Callable[[dict[str, Any]], Awaitable[Result]]
 
