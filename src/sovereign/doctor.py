@@ -1,6 +1,7 @@
 """``sovereign doctor``: check the parts of the appliance and print a fix for each failure.
 
-Checks: SearXNG (for web.search), the policy file, the embedded model file.
+Checks: SearXNG (for web.search), the policy file, the embedded model file,
+Home Assistant's settings file.
 
 A check is ``async (DoctorConfig) -> list[Finding]``; :data:`CHECKS` lists them in the
 order they run. To add one, write the function and append it to :data:`CHECKS`.
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from sovereign.capabilities.home_assistant import settings_problem
 from sovereign.capabilities.searxng import (
     DEFAULT_BASE_URL,
     SearxngClient,
@@ -155,7 +157,16 @@ async def check_model(config: DoctorConfig) -> list[Finding]:
     return [Finding("embedded model", True, f"{path} is installed and verified")]
 
 
-CHECKS: list[Check] = [check_searxng, check_policy, check_model]
+async def check_home_assistant(config: DoctorConfig) -> list[Finding]:
+    """``<data>/home-assistant.json``: absent (Home Assistant off) or usable; else why not."""
+    problem = settings_problem(config.data_dir or data_dir())
+    if problem is not None:
+        fix = "correct the file (see README: Pi-hole and Home Assistant settings); until then "
+        return [Finding("home assistant settings", False, problem, fix + "it counts as off")]
+    return [Finding("home assistant settings", True, "absent or usable")]
+
+
+CHECKS: list[Check] = [check_searxng, check_policy, check_model, check_home_assistant]
 """Every check ``sovereign doctor`` runs, in order."""
 
 
@@ -174,7 +185,7 @@ def format_finding(finding: Finding) -> str:
     return f"{line}\n       fix: {finding.fix}" if finding.fix and not finding.ok else line
 
 
-@click.command("doctor", short_help="Check SearXNG, the policy file and the model.")
+@click.command("doctor", short_help="Check SearXNG, the settings files and the model.")
 @click.option(
     "--searxng-url",
     default=DEFAULT_BASE_URL,

@@ -132,3 +132,20 @@ async def test_the_model_check_refuses_a_missing_or_wrong_file(tmp_path, monkeyp
     monkeypatch.setattr(doctor_module, "verify_model", lambda path: None)
     (good,) = await doctor_module.check_model(config)
     assert good.ok and str(models) in good.detail
+
+
+async def test_the_home_assistant_check_names_an_unusable_settings_file(tmp_path):
+    import os
+
+    from sovereign import doctor as doctor_module
+
+    assert doctor_module.check_home_assistant in CHECKS
+    config = DoctorConfig(data_dir=tmp_path)
+    (absent,) = await doctor_module.check_home_assistant(config)
+    assert absent.ok
+    path = tmp_path / "home-assistant.json"
+    path.write_text("{not json")
+    os.chmod(path, 0o600)
+    (corrupt,) = await doctor_module.check_home_assistant(config)
+    assert not corrupt.ok and "home-assistant.json" in corrupt.detail
+    assert "counts as off" in corrupt.fix
