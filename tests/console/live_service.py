@@ -30,9 +30,9 @@ from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.executor import Registry
 from sovereign.service.app import create_app
 from sovereign.service.settings import Settings
+from tests.fixtures import SEARXNG
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-SEARXNG_CAPTURE = SHARED / "fixtures" / "searxng" / "search_capability_shape.json"
+SEARXNG_CAPTURE = SEARXNG / "search_capability_shape.json"
 PASSWORD = "correct horse battery"
 CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 GATE_TIMEOUT_SECONDS = 20

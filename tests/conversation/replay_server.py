@@ -8,10 +8,9 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "llm"
+from tests.fixtures import LLM as FIXTURES
 
 
 def fixture(name: str) -> Any:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -15,8 +14,7 @@ from sovereign.conversation.backends.decision import (
     parse_decision,
     plain_messages,
 )
-
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "llm"
+from tests.fixtures import LLM as FIXTURES
 
 TOOLS = [
     {

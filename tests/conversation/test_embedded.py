@@ -12,7 +12,6 @@ import os
 import threading
 import time
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,8 +24,7 @@ from sovereign.conversation.backends.embedded_load import (
     grammar_schema,
 )
 from sovereign.model import DEFAULT_MODEL
-
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "llm"
+from tests.fixtures import LLM as FIXTURES
 
 TOOLS = [
     {

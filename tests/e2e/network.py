@@ -5,7 +5,7 @@
   show that nothing but the servers it started was contacted, and that no name
   went to the system resolver.
 * :class:`PageServer` plays the web: it serves one real news page from
-  ``../shared/fixtures/extraction/html`` and a redirect, and records every request.
+  ``tests/fixtures/extraction/html`` and a redirect, and records every request.
 * :class:`WebPort` is web.fetch's connector (the socket layer *under* the address
   guard): a test URL has no port, so the guard admits ``news.example`` → 127.0.0.1
   port 80, and this connector opens the page server's port instead. It refuses
@@ -20,13 +20,12 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import httpcore
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-EXTRACTION = SHARED / "fixtures" / "extraction"
+from tests.fixtures import EXTRACTION
+
 ARTICLE_ID = "35b158918c676ff2c74445517db76c83db70a805cc50b64e1369b354a027fcbd"
 """The page served as the article: a short news story (Cleveland.com, 2019), so the model
 reads it quickly."""

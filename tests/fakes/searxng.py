@@ -1,6 +1,6 @@
 """A replaying fake SearXNG on 127.0.0.1, built from real captured responses.
 
-Every answer is one of the exchanges in ``../shared/fixtures/searxng/*.json``
+Every answer is one of the exchanges in ``tests/fixtures/searxng/*.json``
 (captured from SearXNG 2026.8.22 under granian): its status, content type,
 ``Location`` and body are replayed byte for byte, except that by default a JSON
 body's ``query`` is replaced by the ``q`` actually received with whitespace runs
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-FIXTURES_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "searxng"
+from tests.fixtures import SEARXNG as FIXTURES_DIR
 
 
 @dataclass(frozen=True)

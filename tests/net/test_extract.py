@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import gzip
 import json
-from pathlib import Path
 
 import pytest
 
 from sovereign.net import extract_text, main_text, page_text
-
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "extraction"
+from tests.fixtures import EXTRACTION as FIXTURES
 
 
 def test_blocks_on_lines_inline_kept_together_entities_decoded() -> None:

@@ -1,4 +1,4 @@
-"""Every case of ../shared/fixtures/ssrf/corpus.jsonl, through the executor with web.fetch v1.
+"""Every case of tests/fixtures/ssrf/corpus.jsonl, through the executor with web.fetch v1.
 
 The resolver is mocked from ``resolves_to``; the socket layer is a :class:`Recorder`
 that opens no socket. Refused cases must carry the right code and leave no
@@ -10,7 +10,6 @@ from __future__ import annotations
 import gzip
 import json
 from ipaddress import ip_address, ip_interface
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,11 +17,11 @@ import pytest
 from sovereign.capabilities import web_fetch
 from sovereign.executor import ErrorCode, OutcomeKind, Registry
 from sovereign.net import AddressPolicy, FetchFailed, FetchLimits
+from tests.fixtures import SSRF
 
 from .support import Recorder, ScriptedStream, invoke_fetch, response_head
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-CORPUS = SHARED / "fixtures" / "ssrf" / "corpus.jsonl"
+CORPUS = SSRF / "corpus.jsonl"
 CASES = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
 CHUNK = 64 * 1024
 CAP = 2 * 1024 * 1024
