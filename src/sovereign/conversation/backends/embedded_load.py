@@ -17,6 +17,7 @@ from typing import Any
 from sovereign.model import DEFAULT_MODEL, ModelFileError, default_model_path, verify_model
 
 from .base import ModelUnavailable
+from .grammar_schema import grammar_schema
 
 GGUF_MAGIC = b"GGUF"
 RUNTIME_HINT = (
@@ -107,34 +108,8 @@ def load_llama(options: LoadOptions) -> Any:
 
 def json_schema_grammar(schema_json: str) -> Any:
     """A llama.cpp grammar that admits only JSON matching ``schema_json`` (a JSON Schema text),
-    less the keywords of :data:`UNGRAMMATICAL_KEYWORDS` (see :func:`grammar_schema`)."""
+    reduced by :func:`~.grammar_schema.grammar_schema` to what llama.cpp compiles safely."""
     from llama_cpp import LlamaGrammar
 
     schema = grammar_schema(json.loads(schema_json))
     return LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
-
-
-UNGRAMMATICAL_KEYWORDS = frozenset({"pattern", "maxLength"})
-"""String keywords llama-cpp-python cannot turn into a grammar llama.cpp accepts: its
-converter copies regex escapes such as ``\\.`` into grammar literals, and spells
-``maxLength`` as nested repetitions that exceed llama.cpp's limit past ~2000
-(web.fetch allows 8192). llama.cpp rejects such a grammar, and a rejected grammar
-crashes the process at the first token."""
-
-
-def grammar_schema(schema: Any) -> Any:
-    """``schema`` without the :data:`UNGRAMMATICAL_KEYWORDS` (string values only), at any depth.
-
-    The constraint gets looser, never wrong: the executor checks the full schema at
-    its validate stage (INVALID_ARGUMENTS). A property that happens to be named
-    ``pattern`` (an object value) is kept. Returns a new object.
-    """
-    if isinstance(schema, dict):
-        return {
-            key: grammar_schema(value)
-            for key, value in schema.items()
-            if not (key in UNGRAMMATICAL_KEYWORDS and isinstance(value, (str, int)))
-        }
-    if isinstance(schema, list):
-        return [grammar_schema(item) for item in schema]
-    return schema
