@@ -60,9 +60,11 @@ EDGES = """
 64:ff9a:ffff:ffff:ffff:ffff:ffff:ffff RESERVED | 64:ff9b::8.8.8.8 ALLOW
 64:ff9b::127.0.0.1 LOOPBACK | 64:ff9b::169.254.169.254 LINK_LOCAL
 64:ff9b::255.255.255.255 BROADCAST | 64:ff9b::1:0:0 RESERVED
-# RFC 8215 local-use NAT64 64:ff9b:1::/48 (every prefix length read; any refused reading refuses)
-64:ff9b:1:a00:0:100:: PRIVATE | 64:ff9b:1::808:808 THIS_NETWORK
-64:ff9b:1:808:8:800:: THIS_NETWORK
+# RFC 8215 local-use NAT64 64:ff9b:1::/48 (every prefix length read; any refused reading
+# refuses; a 0.0.0.0/8 reading counts only when every reading is one): tests/net/test_nat64.py
+64:ff9b:1:a00:0:100:: PRIVATE | 64:ff9b:1::808:808 ALLOW | 64:ff9b:1:808:8:800:: ALLOW
+64:ff9a:ffff:ffff:ffff:ffff:ffff:ffff RESERVED | 64:ff9b:0:ffff:ffff:ffff:ffff:ffff RESERVED
+64:ff9b:1:ffff:ffff:ffff:ffff:ffff BROADCAST | 64:ff9b:2:: RESERVED
 # RFC 6666 discard-only 100::/64
 0:ff:ffff:ffff:ffff:ffff:ffff:ffff RESERVED | 100:: RESERVED | 100::ffff:ffff:ffff:ffff RESERVED
 # RFC 4380 Teredo 2001::/32 (server and inverted client judged)

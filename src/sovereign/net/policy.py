@@ -88,7 +88,9 @@ def classify(address: IPAddress, policy: AddressPolicy = DEFAULT_POLICY) -> Verd
     Checks, in order: the exact ``unsafe_allow`` list; an IPv6 zone identifier
     (ZONE_ID); the range table; IPv6 outside 2000::/3 (RESERVED); IPv4 embedded in
     IPv6, judged by the IPv4 address (deprecated forms refused even when it is
-    public); this device's own addresses and networks.
+    public); this device's own addresses and networks, for the address itself and
+    for every IPv4 address it embeds (a NAT64 or Teredo form of the device's own
+    IPv4 address is DEVICE_ADDRESS too).
 
     Args:
         address: the exact address a socket would connect to.
@@ -102,13 +104,12 @@ def classify(address: IPAddress, policy: AddressPolicy = DEFAULT_POLICY) -> Verd
     verdict = _fixed_verdict(address)
     if verdict is not None:
         return verdict
-    return _device_verdict(address, policy.local_interfaces())
+    return _device_verdict(_destinations(address), list(policy.local_interfaces()))
 
 
 def _fixed_verdict(address: IPAddress) -> Verdict | None:
     if isinstance(address, IPv6Address) and address.scope_id:
-        unscoped = IPv6Address(address.compressed.split("%", 1)[0])
-        return _fixed_verdict(unscoped) or Verdict.ZONE_ID
+        return _fixed_verdict(_unscoped(address)) or Verdict.ZONE_ID
     verdict = table_verdict(address)
     if verdict is not None or isinstance(address, IPv4Address):
         return verdict
@@ -122,7 +123,27 @@ def _fixed_verdict(address: IPAddress) -> Verdict | None:
     return None
 
 
-def _device_verdict(address: IPAddress, interfaces: Iterable[IPInterface]) -> Verdict:
+def _unscoped(address: IPv6Address) -> IPv6Address:
+    return IPv6Address(address.compressed.split("%", 1)[0])
+
+
+def _destinations(address: IPAddress) -> list[IPAddress]:
+    """``address`` and every IPv4 address it embeds: each could be where packets go."""
+    if isinstance(address, IPv4Address):
+        return [address]
+    embedding = embedded_ipv4(address)
+    return [address, *(embedding[0] if embedding else [])]
+
+
+def _device_verdict(addresses: list[IPAddress], interfaces: list[IPInterface]) -> Verdict:
+    verdicts = [_one_device_verdict(address, interfaces) for address in addresses]
+    for refusal in (Verdict.DEVICE_ADDRESS, Verdict.DEVICE_NETWORK):
+        if refusal in verdicts:
+            return refusal
+    return Verdict.ALLOW
+
+
+def _one_device_verdict(address: IPAddress, interfaces: Iterable[IPInterface]) -> Verdict:
     verdict = Verdict.ALLOW
     for interface in interfaces:
         if interface.version != address.version or address not in interface.network:

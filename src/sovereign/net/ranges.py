@@ -62,24 +62,58 @@ _NAT64_LOCAL = IPv6Network("64:ff9b:1::/48")  # RFC 8215 local-use NAT64 prefix
 _SIX_TO_FOUR = IPv6Network("2002::/16")  # RFC 3056 6to4 (deprecated by RFC 7526)
 _TEREDO = IPv6Network("2001::/32")  # RFC 4380 Teredo
 
+RFC6052_PREFIX_LENGTHS = (32, 40, 48, 56, 64, 96)  # RFC 6052 §2.2
+_LOCAL_USE_LENGTHS = (48, 56, 64, 96)  # the RFC 6052 lengths that fit under a /48 (RFC 8215 §2)
+_THIS_NETWORK = IPv4Network("0.0.0.0/8")  # RFC 1122 §3.2.1.3: a source, never a destination
+
 
 def _bits(address: IPv6Address, start: int, length: int) -> int:
     return (int(address) >> (128 - start - length)) & ((1 << length) - 1)
 
 
-def _rfc6052(address: IPv6Address, prefix_length: int) -> IPv4Address:
-    """The IPv4 address under an RFC 6052 prefix of ``prefix_length`` bits (skips bits 64-71)."""
+def rfc6052_ipv4(address: IPv6Address, prefix_length: int) -> IPv4Address:
+    """The IPv4 address that ``address`` carries under an RFC 6052 prefix of that length.
+
+    RFC 6052 §2.2: the 32 bits follow the prefix, except that bits 64-71 (the "u"
+    octet) never carry any: at /40, /48 and /56 the IPv4 address is split around
+    them, at /64 it starts at bit 72, at /96 it is the last 32 bits.
+
+    Args:
+        address: any IPv6 address (its prefix is not checked here).
+        prefix_length: 32, 40, 48, 56, 64 or 96.
+
+    Raises:
+        ValueError: for any other prefix length.
+    """
+    if prefix_length not in RFC6052_PREFIX_LENGTHS:
+        raise ValueError(f"RFC 6052 defines no /{prefix_length} layout")
+    if prefix_length == 96:
+        return IPv4Address(_bits(address, 96, 32))
     value = int(address)
     without_u_octet = ((value >> 64) << 56) | (value & ((1 << 56) - 1))  # 120 bits
-    start = prefix_length if prefix_length < 64 else prefix_length - 8
+    start = prefix_length if prefix_length < 64 else 64  # /64: bit 72 of the address
     return IPv4Address((without_u_octet >> (120 - start - 32)) & 0xFFFFFFFF)
+
+
+def _local_use_readings(address: IPv6Address) -> list[IPv4Address]:
+    """Every IPv4 address a local-use translator could read, whatever its prefix length.
+
+    The device cannot know which length the household's translator uses, so every
+    reading is judged. A reading in 0.0.0.0/8 is only the zero bits of a longer
+    prefix seen through a shorter layout: no translator sends there (RFC 1122
+    §3.2.1.3), so it is left out unless every reading is there.
+    """
+    readings = [rfc6052_ipv4(address, length) for length in _LOCAL_USE_LENGTHS]
+    reachable = [reading for reading in readings if reading not in _THIS_NETWORK]
+    return reachable or readings
 
 
 def embedded_ipv4(address: IPv6Address) -> tuple[list[IPv4Address], bool] | None:
     """The IPv4 addresses ``address`` embeds, and whether its form is deprecated.
 
     Returns ``None`` for an address of no embedding form. Local-use NAT64 may use
-    any prefix length from /48 to /96, so every reading is returned and judged.
+    any prefix length from /48 to /96, so every reading is returned and judged
+    (see :func:`_local_use_readings`).
     """
     if address in _MAPPED:
         return [IPv4Address(_bits(address, 96, 32))], True
@@ -88,9 +122,9 @@ def embedded_ipv4(address: IPv6Address) -> tuple[list[IPv4Address], bool] | None
     if address in _COMPATIBLE:  # :: and ::1 are matched by the table first
         return [IPv4Address(_bits(address, 96, 32))], True
     if address in _NAT64:
-        return [IPv4Address(_bits(address, 96, 32))], False
+        return [rfc6052_ipv4(address, 96)], False
     if address in _NAT64_LOCAL:
-        return [_rfc6052(address, n) for n in (48, 56, 64, 96)], False
+        return _local_use_readings(address), False
     if address in _SIX_TO_FOUR:
         return [IPv4Address(_bits(address, 16, 32))], True
     if address in _TEREDO:  # server at bits 32-63, client obfuscated (inverted) at 96-127
