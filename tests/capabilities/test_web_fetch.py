@@ -79,6 +79,34 @@ async def test_result_shape_for_a_page() -> None:
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", result["retrieved_at"])
 
 
+@pytest.mark.parametrize(
+    ("location", "final_url"),
+    [
+        ("file:///etc/passwd", "file:///etc/passwd"),  # not re-normalised to file:/etc/passwd
+        ("HTTP://EXAMPLE.com:80/%7e/./x", "HTTP://EXAMPLE.com:80/%7e/./x"),
+        ("javascript:alert(1)", "javascript:alert(1)"),
+        ("http://[::1]:8081/", "http://[::1]:8081/"),
+        ("gopher://x:70/_GET", "gopher://x:70/_GET"),
+        ("/next?x=1", "https://example.com/next?x=1"),
+        ("../up", "https://example.com/up"),
+        ("sibling", "https://example.com/a/sibling"),
+        ("?q=2", "https://example.com/a/b?q=2"),
+        ("//other.example/p", "https://other.example/p"),
+        ("  /padded  ", "https://example.com/padded"),
+        ("   ", None),
+    ],
+)
+async def test_final_url_is_the_location_as_sent_resolved_only_when_relative(
+    location: str, final_url: str | None
+) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(301, headers={"Location": location})
+
+    result = await _fetcher(handler)({"url": "https://example.com/a/b?x=1"})
+    assert result["redirected"] is True and result["text"] == ""
+    assert result["final_url"] == final_url
+
+
 async def test_redirect_without_location_reports_no_target() -> None:
     result = await _fetcher(lambda r: httpx.Response(302))({"url": "https://example.com/x"})
     assert result["redirected"] is True and result["final_url"] is None and result["text"] == ""

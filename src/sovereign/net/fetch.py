@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass
+from urllib.parse import urljoin
 
 import httpx
 
@@ -17,7 +18,9 @@ from .decode import BodyDecoder, decoder_for
 from .errors import FetchError, FetchFailed, translate
 from .url import parse_url
 
-__all__ = ["ALLOWED_MEDIA_TYPES", "REQUEST_HEADERS", "FetchLimits", "Page", "fetch"]
+__all__ = [
+    "ALLOWED_MEDIA_TYPES", "REQUEST_HEADERS", "FetchLimits", "Page", "fetch", "redirect_target"
+]
 
 CONNECT_ATTEMPT_SECONDS = 5.0
 """Per-address connect timeout, in seconds, so a silent first address leaves time for the next."""
@@ -26,6 +29,7 @@ ALLOWED_MEDIA_TYPES = frozenset({"text/html", "text/plain", "application/json"})
 
 _RFC9110_TCHARS = r"[a-z0-9!#$%&'*+.^_`|~-]+"
 _MEDIA_TYPE = re.compile(rf"^{_RFC9110_TCHARS}/{_RFC9110_TCHARS}$")
+_ABSOLUTE_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")  # RFC 3986 §3.1 scheme
 _CHARSET = re.compile(r'^charset\s*=\s*"?([^";\s]+)"?$', re.IGNORECASE)
 
 # Nothing identifying: no cookies, no Referer, no Accept-Language; one fixed User-Agent.
@@ -57,8 +61,9 @@ class FetchLimits:
 class Page:
     """What came back: the body is decoded from its Content-Encoding, not yet from its charset.
 
-    ``final_url`` is the Location target (resolved against ``url``) of a redirect,
-    ``None`` for a redirect without one, else ``url``. A redirect has an empty body.
+    ``final_url`` is the Location target of a redirect as the server sent it (resolved
+    against ``url`` only when relative, see :func:`redirect_target`), ``None`` for a
+    redirect without one, else ``url``. A redirect has an empty body.
     """
 
     url: str
@@ -111,7 +116,7 @@ async def _exchange(
         url = str(request.url)
         media_type, charset = media_type_of(response.headers.get("content-type"))
         if 300 <= response.status_code < 400:
-            location = _redirect_target(request.url, response.headers.get("location"))
+            location = redirect_target(url, response.headers.get("location"))
             return Page(url, location, response.status_code, media_type, charset, b"", False, True)
         if not 200 <= response.status_code < 300:
             raise FetchFailed(
@@ -143,13 +148,20 @@ def media_type_of(header: str | None) -> tuple[str, str | None]:
     return essence, charset
 
 
-def _redirect_target(base: httpx.URL, location: str | None) -> str | None:
-    if not location:
+def redirect_target(base: str, location: str | None) -> str | None:
+    """The ``Location`` target as the server sent it; only a relative reference is resolved.
+
+    RFC 9110 §10.2.2 / RFC 3986 §4.3: a reference that starts with a scheme is absolute
+    and is reported character for character (``file:///etc/passwd`` stays so); any other
+    reference (``/next``, ``../x``, ``//host/x``, ``?q``) is resolved against ``base``
+    (RFC 3986 §5.2). Returns ``None`` for a missing or blank header.
+    """
+    if not location or not location.strip():
         return None
-    try:
-        return str(base.join(location.strip()))
-    except (httpx.InvalidURL, ValueError):
-        return location.strip()[:2048]
+    location = location.strip()
+    if _ABSOLUTE_URI.match(location):
+        return location
+    return urljoin(base, location)
 
 
 async def _read_capped(
