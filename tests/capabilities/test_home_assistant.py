@@ -174,6 +174,29 @@ async def test_entity_ids_outside_home_assistants_form_are_invalid(
     assert fake.requests == []
 
 
+@pytest.mark.parametrize(
+    ("name", "arguments", "words"),
+    [  # a trailing newline passes JSON Schema's "$"; the visible rule names it
+        (GET, {"entity_id": "lock.front_door\n"}, "a line break (U+000A LINE FEED) at position 16"),
+        (LIST, {"domain": "lock\n"}, "a line break (U+000A LINE FEED) at position 5"),
+        # anything else invisible fails the schema's pattern first, shown escaped
+        (GET, {"entity_id": "lock.front\u200b_door"}, "\\u200b"),
+        (GET, {"entity_id": "lock.front_door\u202e"}, "\\u202e"),
+        (GET, {"entity_id": "lock.front_door\U000e0041"}, "\\U000e0041"),
+        (LIST, {"domain": "lock\u00a0"}, "\\xa0"),
+    ],
+)
+async def test_entity_arguments_with_invisible_characters_are_refused_and_named(
+    fake, executor, tmp_path, name, arguments, words
+):
+    write_settings(tmp_path, base_url=fake.base_url)
+    outcome = await executor.invoke(name, 1, arguments, policy=ENABLED, turn_state=TurnState())
+    assert outcome.error_code is ErrorCode.INVALID_ARGUMENTS
+    assert words in outcome.message
+    assert len(executor.confirmations) == 0
+    assert fake.requests == []
+
+
 async def test_an_allowlisted_id_home_assistant_lacks_fails_clearly(fake, executor, tmp_path):
     write_settings(tmp_path, base_url=fake.base_url)
     outcome = await approved(executor, GET, {"entity_id": "light.attic"})

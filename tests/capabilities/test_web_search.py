@@ -43,8 +43,14 @@ def executor(tmp_path, fake):
 
 
 async def search(executor, arguments, policy=POLICY_ON):
-    """Invoke web.search as an approved call: issue the token, then invoke with it."""
-    token = executor.confirmations.issue("web.search", 1, arguments)
+    """Invoke web.search as an approved call: propose it, issue the token for the canonical
+    arguments of the validate stage (as the turn loop does), then invoke with it."""
+    proposed = await executor.invoke(
+        "web.search", 1, arguments, policy=policy, turn_state=TurnState()
+    )
+    if proposed.arguments is None:
+        return proposed
+    token = executor.confirmations.issue("web.search", 1, proposed.arguments)
     return await executor.invoke(
         "web.search", 1, arguments, policy=policy, turn_state=TurnState(),
         confirmation_token=token,
@@ -394,7 +400,9 @@ async def test_audit_log_never_contains_the_query(tmp_path, fake):
     audit = (tmp_path / "capabilities" / "audit.jsonl").read_text()
     lines = [json.loads(line) for line in audit.splitlines()]
     assert [line["outcome"] for line in lines] == [
-        "refused", "confirmation_required", "executed", "failed", "failed", "executed",
+        "refused", "confirmation_required",
+        "confirmation_required", "executed", "confirmation_required", "failed",
+        "confirmation_required", "failed", "confirmation_required", "executed",
         "refused",
     ]
     assert CANARY not in audit

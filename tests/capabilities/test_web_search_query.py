@@ -99,7 +99,10 @@ def executor(tmp_path, fake):
 
 async def approved_search(executor, query):
     arguments = {"query": query}
-    token = executor.confirmations.issue("web.search", 1, arguments)
+    proposed = await executor.invoke(
+        "web.search", 1, arguments, policy={"external_enabled": True}, turn_state=TurnState()
+    )
+    token = executor.confirmations.issue("web.search", 1, proposed.arguments)
     return await executor.invoke(
         "web.search", 1, arguments, policy={"external_enabled": True},
         turn_state=TurnState(), confirmation_token=token,

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpcore
 
-from sovereign.executor import ConfirmationStore, Executor, Outcome, Registry, TurnState
+from sovereign.executor import ConfirmationStore, ErrorCode, Executor, Outcome, Registry, TurnState
 
 
 def is_loopback(host: str) -> bool:
@@ -182,12 +182,19 @@ def stream_body(status: str, headers: dict[str, str],
 
 
 async def invoke_fetch(registry: Registry, url: str) -> Outcome:
-    """Run web.fetch v1 through the executor, approved and switched on."""
+    """Run web.fetch v1 through the executor, switched on: proposed, then (when it gets
+    that far) approved for the canonical arguments the validate stage produced."""
     store = ConfirmationStore()
     executor = Executor(registry, confirmations=store)
     arguments = {"url": url}
-    token = store.issue("web.fetch", 1, arguments)
+    policy = {"external_enabled": True}
+    proposed = await executor.invoke(
+        "web.fetch", 1, arguments, policy=policy, turn_state=TurnState()
+    )
+    if proposed.error_code is not ErrorCode.CONFIRMATION_REQUIRED:
+        return proposed  # refused before any card
+    token = store.issue("web.fetch", 1, proposed.arguments or {})
     return await executor.invoke(
-        "web.fetch", 1, arguments, policy={"external_enabled": True},
+        "web.fetch", 1, arguments, policy=policy,
         turn_state=TurnState(), confirmation_token=token,
     )

@@ -12,7 +12,7 @@ from .harness import PASSWORD
 
 QUERY = 'what\'s new in SearXNG? "quoted" & <b>tags</b> ünïcode'
 MESSAGE = "/api/v1/conversation/message"
-SENT = prepare_query(QUERY)  # what web.search sends SearXNG for the approved words
+SENT = prepare_query(QUERY)  # the canonical query: shown, bound by the token and sent
 
 
 def _tool_results(harness) -> list[dict]:
@@ -39,7 +39,7 @@ async def test_policy_off_never_issues_a_confirmation(signed_in):
     assert signed_in.searxng.queries == []
 
 
-async def test_pending_confirmation_carries_the_literal_query(signed_in):
+async def test_pending_confirmation_carries_the_query_exactly_as_it_will_be_sent(signed_in):
     await signed_in.set_policy(True)
     body = (await signed_in.message({"message": QUERY})).json()
     pending = body["pending_confirmation"]
@@ -47,7 +47,8 @@ async def test_pending_confirmation_carries_the_literal_query(signed_in):
     assert set(pending) == {"token", "capability", "version", "arguments", "expires_in_seconds"}
     assert pending["capability"] == "web.search"
     assert pending["version"] == 1
-    assert pending["arguments"] == {"query": QUERY}
+    assert pending["arguments"] == {"query": SENT}  # canonical: "<b>tags</b>" neutralised
+    assert SENT != QUERY
     assert pending["expires_in_seconds"] == 120
     assert len(pending["token"]) >= 43
     assert signed_in.searxng.queries == []  # nothing left the device yet

@@ -31,6 +31,7 @@ from urllib.parse import quote
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
+from sovereign.egress import require_visible
 from sovereign.executor import Capability, CapabilityError, Effect, Locality, Registry
 
 from ._household_http import make_client, request_json
@@ -396,9 +397,16 @@ def register(registry: Registry, *, data_dir: Path) -> None:
     async def execute_get(arguments: dict[str, Any]) -> dict[str, Any]:
         return await get_state(_usable_settings(data_dir), arguments["entity_id"])
 
+    def validate_list(arguments: dict[str, Any]) -> None:
+        if "domain" in arguments:
+            require_visible(arguments["domain"], "domain")  # JSON Schema's "$" lets "\n" by
+            if not re.fullmatch(r"[a-z0-9_]+", arguments["domain"]):
+                raise ValueError("domain must look like sensor or light.")
+
     def validate_get(arguments: dict[str, Any]) -> None:
         # Refuse a non-allowlisted id at stage 2, before the household is asked to
         # approve a call that could not run. Settings trouble is reported at execute.
+        require_visible(arguments["entity_id"], "entity id")
         if not _ENTITY_ID.fullmatch(arguments["entity_id"]):
             raise ValueError("entity_id must look like sensor.kitchen_temperature.")
         try:
@@ -430,6 +438,7 @@ def register(registry: Registry, *, data_dir: Path) -> None:
             result_schema=LIST_RESULT_SCHEMA,
             execute=execute_list,
             max_result_bytes=131072,
+            validate_arguments=validate_list,
             **common,
         )
     )

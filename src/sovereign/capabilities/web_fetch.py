@@ -1,14 +1,17 @@
 """``web.fetch`` v1: one page's text through the SSRF-safe transport (DESIGN §3, RFC-0017).
 
 read_only / external, so every call needs the household's approval; behind the
-``external_enabled`` policy switch. The URL is checked for syntax at the validate
-stage (INVALID_ARGUMENTS); the destination is judged at execute, after approval,
-by :mod:`sovereign.net` (FETCH_TARGET_REJECTED before any socket opens).
+``external_enabled`` policy switch. The validate stage turns the URL into its
+canonical form, the one shown, approved and requested (INVALID_ARGUMENTS when it
+cannot), and refuses every destination that needs no look-up to refuse
+(FETCH_TARGET_REJECTED, no card). Names are resolved and their addresses judged at
+execute, after approval, by :mod:`sovereign.net` (before any socket opens).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -17,6 +20,7 @@ from typing import Any
 import httpcore
 import httpx
 
+from sovereign.egress import require_visible
 from sovereign.executor import Capability, CapabilityError, Effect, ErrorCode, Locality, Registry
 from sovereign.net import (
     AddressPolicy,
@@ -27,6 +31,7 @@ from sovereign.net import (
     PinnedTransport,
     Resolver,
     TargetRejected,
+    classify_host,
     extract_text,
     fetch,
     parse_url,
@@ -75,18 +80,45 @@ RESULT_SCHEMA: dict[str, Any] = {
 TransportFactory = Callable[[], httpx.AsyncBaseTransport]
 
 
-def validate_url(arguments: dict[str, Any]) -> None:
-    """Stage-2 check of the URL's syntax; raises ValueError with a sentence.
+def canonical_url(
+    arguments: dict[str, Any], address_policy: AddressPolicy | None = None
+) -> dict[str, Any]:
+    """Stage 2: the canonical arguments, ``url`` exactly as it will be requested.
 
-    A well-formed URL naming a forbidden destination passes here: destinations
-    are judged at execute, the same way for IP literals and names.
+    The visible-character rule over the whole URL as proposed (:mod:`sovereign.egress`),
+    then :func:`sovereign.net.parse_url`: the result is its canonical URL (lower-case
+    scheme and host, IDNA, no default port, no fragment, one percent-encoding, no dot
+    segments), which the card shows, the token binds and the transport requests.
+
+    Destinations that can only be refused are refused here, before any card and
+    without any network activity (:func:`sovereign.net.classify_host`): an IP literal
+    in a forbidden range (every spelling the parser accepts), a user name in the URL,
+    a non-canonical numeric host, and names of this device or the home network. Any
+    other name is only resolved after approval.
+
+    Raises:
+        ValueError: the URL is malformed or holds an invisible character
+            (→ INVALID_ARGUMENTS).
+        CapabilityError: FETCH_TARGET_REJECTED, naming the verdict.
     """
+    raw = arguments["url"]
+    require_visible(raw, "URL")
     try:
-        parse_url(arguments["url"])
+        target = parse_url(raw)
+        verdict = classify_host(target.host, address_policy or AddressPolicy())
     except InvalidURL as exc:
         raise ValueError(f"url: {exc.reason}") from exc
-    except TargetRejected:
-        pass
+    except TargetRejected as exc:
+        raise _rejected(exc) from exc
+    if verdict is not None and not verdict.allowed:
+        raise _rejected(TargetRejected(verdict, target.host.name))
+    return {**arguments, "url": target.url}
+
+
+def _rejected(exc: TargetRejected) -> CapabilityError:
+    return CapabilityError(
+        exc.reason, code=ErrorCode.FETCH_TARGET_REJECTED, reason=str(exc.verdict)
+    )
 
 
 class WebFetch:
@@ -137,9 +169,7 @@ class WebFetch:
             async with self.transport_factory() as transport:
                 return await fetch(url, transport, self.limits)
         except TargetRejected as exc:
-            raise CapabilityError(
-                exc.reason, code=ErrorCode.FETCH_TARGET_REJECTED, reason=str(exc.verdict)
-            ) from exc
+            raise _rejected(exc) from exc
         except (FetchFailed, InvalidURL) as exc:
             raise CapabilityError(
                 f"Could not fetch the page: {exc.reason}.", code=ErrorCode.FETCH_FAILED
@@ -206,6 +236,6 @@ def register(
             timeout_seconds=TIMEOUT_SECONDS,
             max_result_bytes=MAX_RESULT_BYTES,
             policy_key="external_enabled",
-            validate_arguments=validate_url,
+            validate_arguments=functools.partial(canonical_url, address_policy=address_policy),
         )
     )

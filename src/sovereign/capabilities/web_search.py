@@ -8,13 +8,13 @@ capability's result and its failures onto :class:`CapabilityError`.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 
+from sovereign.egress import visible_text
 from sovereign.executor import Capability, CapabilityError, Effect, Locality, Registry
 
 from .searxng import DEFAULT_BASE_URL, SearchPage, SearxngClient, SearxngError, prepare_query
@@ -57,9 +57,8 @@ RESULT_SCHEMA: dict[str, Any] = {
     "properties": {
         "query": {
             "type": "string",
-            "description": "The query exactly as it was sent to SearXNG (see "
-            "docs/decisions/web-search-query-hygiene.md for how it can differ from the "
-            "approved text).",
+            "description": "The query exactly as it was approved and sent to SearXNG "
+            "(its canonical form: see docs/decisions/web-search-query-hygiene.md).",
         },
         "results": {
             "type": "array",
@@ -99,17 +98,20 @@ DESCRIPTION = (
 )
 
 
-def check_arguments(arguments: dict[str, Any]) -> None:
-    """Checks after the schema (stage 2): text beyond whitespace, no control characters.
+def check_arguments(arguments: dict[str, Any]) -> dict[str, Any]:
+    """Stage 2: the canonical arguments, with ``query`` exactly the ``q`` SearXNG will get.
+
+    The visible-character rule first (no invisible, separator or non-plain whitespace
+    character; :mod:`sovereign.egress`), then Unicode NFC, then :func:`prepare_query`
+    (spaces merged and trimmed, SearXNG syntax neutralised). The confirmation binds the
+    result, the card shows it and execute sends it unchanged
+    (docs/decisions/web-search-query-hygiene.md).
 
     Raises:
         ValueError: with a sentence naming the problem (→ INVALID_ARGUMENTS).
     """
-    query = arguments["query"]
-    if not query.strip():
-        raise ValueError("query: must contain words, not only whitespace.")
-    if any(unicodedata.category(ch) == "Cc" and not ch.isspace() for ch in query):
-        raise ValueError("query: must not contain control characters.")
+    query = prepare_query(visible_text(arguments["query"], "query"))
+    return {**arguments, "query": query}
 
 
 def shape_result(page: SearchPage, retrieved_at: datetime) -> dict[str, Any]:
@@ -181,9 +183,8 @@ def register(
     client = SearxngClient(base_url, language=language, transport=transport)
 
     async def execute(arguments: dict[str, Any]) -> dict[str, Any]:
-        query = prepare_query(arguments["query"])
-        try:
-            page = await client.search(query, time_range=arguments.get("time_range"))
+        try:  # the query is canonical since stage 2: sent exactly as approved and shown
+            page = await client.search(arguments["query"], time_range=arguments.get("time_range"))
         except SearxngError as exc:
             raise CapabilityError(f"Web search failed: {exc.sentence()}") from exc
         return shape_result(page, clock())

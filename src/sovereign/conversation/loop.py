@@ -323,7 +323,9 @@ class TurnLoop:
         owner: str,
         outcome: Outcome,
     ) -> TurnResult:
-        name, version, arguments = outcome.name, outcome.version, dict(call.arguments or {})
+        # The canonical arguments of the validate stage: what the token binds, the card
+        # shows and execute receives on approval (DESIGN §4), not the model's spelling.
+        name, version, arguments = outcome.name, outcome.version, dict(outcome.arguments or {})
         confirmations = self._executor.confirmations
         token = confirmations.issue(name, version, arguments)
         self._pending.put(PendingTurn(token, owner, progress, call, waiting))

@@ -15,6 +15,7 @@ from .errors import CapabilityDefinitionError
 
 Result = dict[str, Any]
 Execute = Callable[[dict[str, Any]], Awaitable[Result]]
+Canonicalize = Callable[[dict[str, Any]], dict[str, Any] | None]
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")
 
@@ -75,8 +76,16 @@ class Capability:
     policy_key: str | None = None
     """Key looked up in the per-request policy mapping; absent or false means deny.
     ``None``: the capability is not behind any policy switch."""
-    validate_arguments: Callable[[dict[str, Any]], None] | None = field(default=None, repr=False)
-    """Optional check after the schema; raises ValueError with a sentence → INVALID_ARGUMENTS."""
+    validate_arguments: Canonicalize | None = field(default=None, repr=False)
+    """Optional stage-2 hook after the schema: ``(arguments) -> canonical arguments``.
+
+    Returns the exact arguments that will be executed (DESIGN §4 "What the card shows is
+    what leaves"): the confirmation token binds them, the card shows them, ``execute``
+    receives them, and nothing rewrites them later. ``None`` means the arguments as given
+    are already canonical. The returned object must satisfy ``arguments_schema`` too and
+    must be a fixed point (canonicalising it again gives it back). Raises ValueError with
+    a sentence → INVALID_ARGUMENTS, or CapabilityError (e.g. FETCH_TARGET_REJECTED for a
+    destination that can only be refused) → that code, at the validate stage."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
 import time
@@ -35,7 +36,9 @@ class Outcome:
     """What ``invoke()`` decided for one proposed call.
 
     ``kind`` is EXECUTED with ``result`` set, or carries ``error_code`` and a
-    human ``message``. ``stage`` is the last stage reached.
+    human ``message``. ``stage`` is the last stage reached. ``arguments`` are the
+    canonical arguments produced by the validate stage (``None`` when it was not
+    passed): exactly what a confirmation binds and what ``execute`` receives.
     """
 
     name: str
@@ -48,6 +51,7 @@ class Outcome:
     reason: str | None = None
     """A fixed label from the capability (e.g. ``"deny: loopback"``), audited."""
     capability: Capability | None = field(default=None, repr=False, compare=False)
+    arguments: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -98,7 +102,10 @@ class Executor:
         """Run one proposed call through six stages; never raises for an expected failure.
 
         1. resolve ``(name, version)`` → UNKNOWN_CAPABILITY
-        2. validate arguments against ``arguments_schema`` → INVALID_ARGUMENTS
+        2. validate arguments against ``arguments_schema`` and the capability's
+           ``validate_arguments`` hook → INVALID_ARGUMENTS (or a code the hook raises,
+           e.g. FETCH_TARGET_REJECTED); yields the **canonical arguments** that every
+           later stage uses (the token binds them, ``execute`` receives them)
         3. policy gate: ``policy[policy_key]`` must be true (absent = deny) →
            POLICY_DISABLED; the per-turn bound → INVOCATION_LIMIT_REACHED.
            No token is ever issued past a refusal here.
@@ -112,7 +119,7 @@ class Executor:
 
         Args:
             name, version: the proposed capability.
-            arguments: whatever the model proposed (validated here).
+            arguments: whatever the model proposed (validated and canonicalised here).
             policy: per-request switches, e.g. ``{"external_enabled": False}``.
             turn_state: counts executions within the current turn.
             confirmation_token: the household's approval for exactly this call.
@@ -121,23 +128,29 @@ class Executor:
             An :class:`Outcome`; every outcome is also written to the audit log.
         """
         started = time.monotonic()
-        capability = None
+        capability = canonical = None
         stage = Stage.RESOLVE
         try:
             capability = self._resolve(name, version)
             stage = Stage.VALIDATE
-            _validate(capability, arguments)
+            canonical = _validate(capability, arguments)
             stage = Stage.POLICY
             _check_policy(capability, policy, turn_state)
             stage = Stage.CONFIRM
-            self._confirm(capability, arguments, confirmation_token)
+            self._confirm(capability, canonical, confirmation_token)
             stage = Stage.EXECUTE
             turn_state.executions[capability.key] += 1
-            result = await _execute(capability, arguments)
+            result = await _execute(capability, canonical)
             stage = Stage.SHAPE
             _shape(capability, result)
             outcome = Outcome(
-                name, version, stage, OutcomeKind.EXECUTED, result=result, capability=capability
+                name,
+                version,
+                stage,
+                OutcomeKind.EXECUTED,
+                result=result,
+                capability=capability,
+                arguments=canonical,
             )
         except _Stop as stop:
             outcome = Outcome(
@@ -149,6 +162,7 @@ class Executor:
                 stop.message,
                 reason=stop.reason,
                 capability=capability,
+                arguments=canonical,
             )
         self.audit.record(
             capability,
@@ -186,13 +200,26 @@ class Executor:
             )
 
 
-def _validate(capability: Capability, arguments: Any) -> None:
+def _validate(capability: Capability, arguments: Any) -> dict[str, Any]:
+    """Stage 2: the schema, then the hook; returns the canonical arguments (a copy)."""
+    _check_schema(capability, arguments)
+    hook = capability.validate_arguments
+    if hook is None:
+        return copy.deepcopy(arguments)
+    try:
+        canonical = hook(copy.deepcopy(arguments))
+    except ValueError as exc:
+        raise _Stop(Stage.VALIDATE, ErrorCode.INVALID_ARGUMENTS, str(exc)) from exc
+    except CapabilityError as exc:
+        raise _Stop(Stage.VALIDATE, exc.code, exc.message, exc.reason) from exc
+    if canonical is None:
+        return copy.deepcopy(arguments)
+    _check_schema(capability, canonical)  # e.g. a neutralised query grown past its maxLength
+    return canonical
+
+
+def _check_schema(capability: Capability, arguments: Any) -> None:
     error = best_match(Draft202012Validator(capability.arguments_schema).iter_errors(arguments))
-    if error is None and capability.validate_arguments is not None:
-        try:
-            capability.validate_arguments(arguments)
-        except ValueError as exc:
-            raise _Stop(Stage.VALIDATE, ErrorCode.INVALID_ARGUMENTS, str(exc)) from exc
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "arguments"
         raise _Stop(Stage.VALIDATE, ErrorCode.INVALID_ARGUMENTS, f"{where}: {error.message}")

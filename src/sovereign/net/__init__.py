@@ -10,7 +10,14 @@
 from .errors import FetchError, FetchFailed, InvalidURL, TargetRejected, translate
 from .extract import extract_text, main_text, page_text
 from .fetch import ALLOWED_MEDIA_TYPES, REQUEST_HEADERS, FetchLimits, Page, fetch
-from .policy import AddressPolicy, IPAddress, IPInterface, classify, device_interfaces
+from .policy import (
+    AddressPolicy,
+    IPAddress,
+    IPInterface,
+    classify,
+    classify_host,
+    device_interfaces,
+)
 from .resolver import Resolver, StaticResolver, SystemResolver
 from .transport import GuardedBackend, PinnedTransport, admit
 from .url import Host, Target, parse_host, parse_url
@@ -38,6 +45,7 @@ __all__ = [
     "Verdict",
     "admit",
     "classify",
+    "classify_host",
     "device_interfaces",
     "extract_text",
     "fetch",

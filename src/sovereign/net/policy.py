@@ -23,10 +23,20 @@ from ipaddress import (
 
 import psutil
 
+from .names import name_verdict
 from .ranges import GLOBAL_UNICAST_V6, embedded_ipv4, table_verdict
+from .url import Host
 from .verdict import Verdict
 
-__all__ = ["AddressPolicy", "IPAddress", "IPInterface", "Verdict", "classify", "device_interfaces"]
+__all__ = [
+    "AddressPolicy",
+    "IPAddress",
+    "IPInterface",
+    "Verdict",
+    "classify",
+    "classify_host",
+    "device_interfaces",
+]
 
 IPAddress = IPv4Address | IPv6Address
 IPInterface = IPv4Interface | IPv6Interface
@@ -105,6 +115,26 @@ def classify(address: IPAddress, policy: AddressPolicy = DEFAULT_POLICY) -> Verd
     if verdict is not None:
         return verdict
     return _device_verdict(_destinations(address), list(policy.local_interfaces()))
+
+
+def classify_host(host: Host, policy: AddressPolicy = DEFAULT_POLICY) -> Verdict | None:
+    """What can be decided about ``host`` without any network activity.
+
+    An IP literal is judged by :func:`classify` (every spelling :func:`parse_host`
+    accepts has become its address by then); a non-canonical numeric spelling is
+    refused; a name is refused when :func:`~sovereign.net.names.name_verdict` says it
+    can only be local. Used at validation, before a card is shown, and again by the
+    transport before it resolves.
+
+    Returns:
+        A verdict for an IP literal or a refused name; ``None`` for a name whose
+        addresses must be looked up (after approval) and classified then.
+    """
+    if host.numeric:
+        return Verdict.NON_CANONICAL_NUMERIC_HOST
+    if host.address is not None:
+        return classify(host.address, policy)
+    return name_verdict(host.name)
 
 
 def _fixed_verdict(address: IPAddress) -> Verdict | None:

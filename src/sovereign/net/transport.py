@@ -21,7 +21,7 @@ import httpcore
 import httpx
 
 from .errors import TargetRejected
-from .policy import DEFAULT_POLICY, AddressPolicy, IPAddress, classify
+from .policy import DEFAULT_POLICY, AddressPolicy, IPAddress, classify, classify_host
 from .resolver import Resolver, SystemResolver
 from .url import parse_host
 from .verdict import Verdict
@@ -42,8 +42,9 @@ async def admit(host: str, resolver: Resolver, policy: AddressPolicy) -> list[IP
         FetchFailed: the name does not resolve. InvalidURL: ``host`` is malformed.
     """
     parsed = parse_host(host)
-    if parsed.numeric:
-        raise TargetRejected(Verdict.NON_CANONICAL_NUMERIC_HOST, parsed.name)
+    verdict = classify_host(parsed, policy)
+    if verdict is not None and not verdict.allowed:
+        raise TargetRejected(verdict, parsed.name)
     addresses = [parsed.address] if parsed.address else await resolver.resolve(parsed.name)
     for address in addresses:
         verdict = classify(address, policy)

@@ -6,6 +6,13 @@ bypassed. This module follows the WHATWG host rules (percent-decoding, UTS #46
 mapping, "ends in a number"), refuses what is ambiguous, and hands on a canonical
 URL whose host every later parser reads the same way. :func:`parse_host` is also
 what the transport applies to the host it is asked to connect to (DESIGN §3).
+
+The canonical URL (:attr:`Target.url`) is decided here, at validation, and it is the
+URL requested, byte for byte (DESIGN §4 "What the card shows is what leaves"):
+scheme and host in lower case, IDNA host, default port and fragment dropped, the path
+and query percent-encoded in one spelling (RFC 3986 §6.2.2: upper-case hex, unreserved
+characters decoded, dot segments removed). :func:`parse_url` refuses a URL that the
+HTTP library would still rewrite, so no later layer changes what the household saw.
 """
 
 from __future__ import annotations
@@ -13,8 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from ipaddress import IPv4Address, IPv6Address, ip_address
-from urllib.parse import unquote_to_bytes
+from urllib.parse import quote, unquote, unquote_to_bytes
 
+import httpx
 import idna
 
 from .errors import InvalidURL, TargetRejected
@@ -31,6 +39,10 @@ _FORBIDDEN_URL = re.compile(r"[\x00-\x20\x7f\\]")  # controls, space, backslash
 _FORBIDDEN_HOST = re.compile(r"[\x00-\x20#%/:<>?@\[\\\]^|\x7f]")  # WHATWG forbidden domain
 _LABEL = re.compile(r"^[a-z0-9_](?:[a-z0-9_\-]{0,61}[a-z0-9_])?$")
 _NUMERIC_LABEL = re.compile(r"^(?:[0-9]+|0x[0-9a-f]*)$")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_PATH_LITERAL = _UNRESERVED | frozenset("!$&'()*+,;=:@/")  # RFC 3986 pchar and "/"
+_QUERY_LITERAL = _PATH_LITERAL | frozenset("?")
+_ZONE = re.compile(r"^[A-Za-z0-9\-._~]+$")  # RFC 6874 ZoneID, once decoded
 
 
 @dataclass(frozen=True)
@@ -59,10 +71,13 @@ class Target:
 
     @property
     def url(self) -> str:
-        """The canonical URL (no userinfo, no fragment, default port omitted)."""
+        """The canonical URL (no userinfo, no fragment, default port omitted): the one
+        shown for approval and the one requested."""
         host = self.host.name
-        if isinstance(self.host.address, IPv6Address):
-            host = f"[{self.host.name}]"
+        address = self.host.address
+        if isinstance(address, IPv6Address):
+            unscoped, _, zone = host.partition("%")
+            host = f"[{unscoped}%25{zone}]" if address.scope_id else f"[{host}]"
         port = "" if self.port == _ALLOWED_SCHEMES[self.scheme] else f":{self.port}"
         return f"{self.scheme}://{host}{port}{self.path_and_query}"
 
@@ -101,7 +116,74 @@ def parse_url(text: str) -> Target:
         raise TargetRejected(Verdict.USERINFO, host.name)
     if host.numeric:
         raise TargetRejected(Verdict.NON_CANONICAL_NUMERIC_HOST, host.name)
-    return Target(scheme, host, port, path_and_query or "/")
+    target = Target(scheme, host, port, normalise_path_and_query(path_and_query))
+    _require_sent_as_is(target)
+    return target
+
+
+def normalise_path_and_query(text: str) -> str:
+    """One spelling of a path and query (RFC 3986 §6.2.2): ``/a/./%7e/../b?x=%c3%a9`` →
+    ``/a/b?x=%C3%A9``.
+
+    Percent-encodings get upper-case hex; encoded unreserved characters are decoded;
+    every other character outside RFC 3986's ``pchar`` (and ``?`` in the query) is
+    encoded as UTF-8; dot segments are removed from the path; an empty path is ``/``.
+
+    Raises:
+        InvalidURL: a ``%`` not followed by two hexadecimal digits.
+    """
+    path, question, query = text.partition("?")
+    path = _remove_dot_segments(_encode(path, _PATH_LITERAL)) or "/"
+    if not path.startswith("/"):
+        path = "/" + path
+    return path + (question + _encode(query, _QUERY_LITERAL) if question else "")
+
+
+def _encode(text: str, literal: frozenset[str]) -> str:
+    out: list[str] = []
+    index = 0
+    while index < len(text):
+        character = text[index]
+        if character == "%":
+            hex_digits = text[index + 1 : index + 3]
+            if len(hex_digits) != 2 or not all(c in "0123456789abcdefABCDEF" for c in hex_digits):
+                raise InvalidURL("the URL has a '%' that is not followed by two hexadecimal digits")
+            decoded = chr(int(hex_digits, 16))
+            out.append(decoded if decoded in _UNRESERVED else "%" + hex_digits.upper())
+            index += 3
+            continue
+        out.append(character if character in literal else quote(character, safe=""))
+        index += 1
+    return "".join(out)
+
+
+def _remove_dot_segments(path: str) -> str:
+    """RFC 3986 §5.2.4 on an absolute path."""
+    output: list[str] = []
+    segments = path.split("/")[1:] if path.startswith("/") else path.split("/")
+    for position, segment in enumerate(segments):
+        last = position == len(segments) - 1
+        if segment == "..":
+            if output:
+                output.pop()
+            if last:
+                output.append("")
+        elif segment == ".":
+            if last:
+                output.append("")
+        else:
+            output.append(segment)
+    return "/" + "/".join(output)
+
+
+def _require_sent_as_is(target: Target) -> None:
+    """Refuse a canonical URL that the HTTP library would still change on the wire."""
+    try:
+        sent = httpx.URL(target.url)
+    except httpx.InvalidURL:
+        raise InvalidURL("the URL cannot be requested exactly as written") from None
+    if sent.raw_path.decode("ascii") != target.path_and_query:
+        raise InvalidURL("the URL cannot be requested exactly as written")
 
 
 def _split_authority(rest: str) -> tuple[str, str]:
@@ -157,8 +239,21 @@ def parse_host(text: str) -> Host:
 
 
 def _ipv6_literal(text: str) -> Host:
+    """An IPv6 literal as a URL writes it, from the URL and from the transport alike.
+
+    A zone written ``%25<zone>`` (RFC 6874) is percent-decoded exactly once; a bare
+    ``%<zone>`` (RFC 4007 text, which lenient parsers accept) is taken as written.
+    Either way the address keeps its zone, so the classifier refuses it.
+    """
     address_text, percent, zone = text.partition("%")
-    zone = zone.removeprefix("25")  # RFC 6874 writes the '%' as '%25'
+    if percent:
+        if zone.startswith("25"):
+            try:
+                zone = unquote(zone[2:], errors="strict")
+            except UnicodeDecodeError:
+                zone = ""
+        if not _ZONE.match(zone):
+            raise InvalidURL("the IPv6 zone identifier in the URL is not valid")
     try:
         address = ip_address(f"{address_text}%{zone}" if percent else address_text)
     except ValueError:

@@ -34,6 +34,8 @@ class Verdict(StrEnum):
     ZONE_ID = "deny: IPv6 zone identifier"
     NON_CANONICAL_NUMERIC_HOST = "deny: non-canonical numeric host"
     USERINFO = "deny: user name or password in the URL"
+    LOCAL_NAME = "deny: name of this device or the home network"
+    SPECIAL_USE_NAME = "deny: special-use name"
 
     @property
     def allowed(self) -> bool:
