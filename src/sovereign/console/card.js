@@ -1,5 +1,6 @@
 // The confirmation card: the literal request awaiting the household's decision.
 
+import { argumentValue } from "./argument.js";
 import { el } from "./dom.js";
 import {
   argumentEntries,
@@ -106,8 +107,7 @@ export class ConfirmationCard {
 function argumentList(args) {
   const list = el("dl", { className: "card-arguments" });
   for (const [name, literal] of argumentEntries(args)) {
-    list.append(el("dt", {}, name), el("dd", {}, el("code", { className: "argument-value" },
-      literal)));
+    list.append(el("dt", {}, name), el("dd", {}, argumentValue(literal)));
   }
   return list;
 }

@@ -1,0 +1,149 @@
+// One argument of a confirmation card, shown so that two different values never look
+// the same (docs/decisions/visible-arguments.md): monospace, every space that a reader
+// could miss marked, anything invisible shown as its code point, wrapped but never
+// cut, and a URL in full with its host emphasised (an IDN host also as Unicode).
+// The split functions are pure (unit-tested); argumentValue() builds the DOM.
+
+import { el } from "./dom.js";
+
+// A leading or trailing space, or one of a run of two or more.
+const MARKED_SPACE = /^ +| +$| {2,}/g;
+// Characters the service refuses anyway; shown as "U+XXXX" should one ever arrive.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]|[^\S ]/u;
+
+/**
+ * Split text into runs: {kind: "text"|"space"|"invisible", text}. "space" runs are
+ * spaces a reader could miss (leading, trailing, repeated); "invisible" runs hold one
+ * code point that has no glyph. Joining every run's text gives the input back.
+ */
+export function visibleRuns(text) {
+  const runs = [];
+  let rest = String(text);
+  let at = 0;
+  for (const match of rest.matchAll(MARKED_SPACE)) {
+    pushText(runs, rest.slice(at, match.index));
+    runs.push({ kind: "space", text: match[0] });
+    at = match.index + match[0].length;
+  }
+  pushText(runs, rest.slice(at));
+  return runs;
+}
+
+function pushText(runs, text) {
+  let plain = "";
+  for (const character of text) {
+    if (INVISIBLE.test(character)) {
+      if (plain) runs.push({ kind: "text", text: plain });
+      runs.push({ kind: "invisible", text: character });
+      plain = "";
+    } else {
+      plain += character;
+    }
+  }
+  if (plain) runs.push({ kind: "text", text: plain });
+}
+
+/** "U+200B" for one code point. */
+export function codePointLabel(character) {
+  return `U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/**
+ * An http(s) URL as {before, host, after, unicodeHost}: the URL's exact text split
+ * around its host (nothing re-encoded), and the host in Unicode when it has an
+ * xn-- label (else null). null when the text is not an http(s) URL.
+ */
+export function urlParts(url) {
+  const match = /^(https?:\/\/)(\[[^\]]*\]|[^/?#:@]*)(.*)$/is.exec(String(url));
+  if (!match) return null;
+  const [, before, host, after] = match;
+  const unicodeHost = /(^|\.)xn--/i.test(host) ? hostToUnicode(host) : null;
+  return { before, host, after, unicodeHost };
+}
+
+/** A host with its xn-- labels decoded (RFC 3492); a label that fails stays as is. */
+export function hostToUnicode(host) {
+  return host.split(".").map((label) => {
+    if (!/^xn--/i.test(label)) return label;
+    try {
+      return decodePunycode(label.slice(4).toLowerCase());
+    } catch {
+      return label;
+    }
+  }).join(".");
+}
+
+// RFC 3492 §6.2 with its bootstring parameters for IDNA.
+const BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700, INITIAL_BIAS = 72, INITIAL_N = 128;
+
+function adapt(delta, points, first) {
+  delta = first ? Math.floor(delta / DAMP) : delta >> 1;
+  delta += Math.floor(delta / points);
+  let k = 0;
+  for (; delta > ((BASE - TMIN) * TMAX) >> 1; k += BASE) delta = Math.floor(delta / (BASE - TMIN));
+  return k + Math.floor(((BASE - TMIN + 1) * delta) / (delta + SKEW));
+}
+
+function digit(character) {
+  const code = character.charCodeAt(0);
+  if (code >= 48 && code <= 57) return code - 22; // 0-9 -> 26-35
+  if (code >= 97 && code <= 122) return code - 97; // a-z -> 0-25
+  throw new Error("bad punycode digit");
+}
+
+/** Decode the part of a label after "xn--"; throws on malformed input. */
+export function decodePunycode(input) {
+  const cut = input.lastIndexOf("-");
+  const output = cut > 0 ? [...input.slice(0, cut)].map((c) => c.codePointAt(0)) : [];
+  let n = INITIAL_N, bias = INITIAL_BIAS, i = 0;
+  for (let at = cut > 0 ? cut + 1 : 0; at < input.length;) {
+    const oldI = i;
+    for (let w = 1, k = BASE; ; k += BASE) {
+      if (at >= input.length) throw new Error("truncated punycode");
+      const d = digit(input[at++]);
+      i += d * w;
+      const t = k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
+      if (d < t) break;
+      w *= BASE - t;
+    }
+    bias = adapt(i - oldI, output.length + 1, oldI === 0);
+    n += Math.floor(i / (output.length + 1));
+    i %= output.length + 1;
+    if (n > 0x10ffff) throw new Error("punycode out of range");
+    output.splice(i++, 0, n);
+  }
+  return String.fromCodePoint(...output);
+}
+
+/** The argument's value as a monospace block (see the module comment). */
+export function argumentValue(value) {
+  const block = el("code", { className: "argument-value" });
+  const parts = urlParts(value);
+  if (!parts) {
+    appendRuns(block, value);
+    return block;
+  }
+  appendRuns(block, parts.before);
+  appendRuns(el("strong", { className: "url-host" }), parts.host, block);
+  appendRuns(block, parts.after);
+  if (!parts.unicodeHost) return block;
+  const idn = el("span", { className: "url-idn" }, "Host in Unicode: ",
+    el("strong", {}, parts.unicodeHost), ` (as sent: ${parts.host})`);
+  return el("span", { className: "argument-url" }, block, idn);
+}
+
+function appendRuns(target, text, parent = null) {
+  for (const run of visibleRuns(text)) {
+    if (run.kind === "text") target.append(run.text);
+    else if (run.kind === "space") target.append(spaceMark(run.text));
+    else target.append(el("span", { className: "char-mark", title: "invisible character" },
+      codePointLabel(run.text)));
+  }
+  if (parent) parent.append(target);
+}
+
+function spaceMark(spaces) {
+  const label = spaces.length === 1 ? "1 space" : `${spaces.length} spaces`;
+  return el("span", { className: "space-mark", title: label, "aria-label": label },
+    "\u2423".repeat(spaces.length));
+}
