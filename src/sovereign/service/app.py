@@ -14,11 +14,11 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-import swagger_ui_bundle
+import fastapi_offline
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from sovereign import __version__
@@ -90,10 +90,26 @@ def create_app(
     return app
 
 
+DOCS_ASSETS = {
+    "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+    "swagger-ui.css": "text/css; charset=utf-8",
+    "favicon.png": "image/png",
+}
+"""The only files ``/api/docs`` loads, from the Swagger UI 5 build that ``fastapi-offline``
+packages (Swagger UI 4 cannot render OpenAPI 3.1). Nothing else of a bundle is served:
+stock demo pages point the browser at outside hosts."""
+DOCS_BUNDLE = Path(fastapi_offline.__file__).resolve().parent / "static"
+
+
 def _add_api_docs(app: FastAPI) -> None:
     """Swagger UI at ``/api/docs`` with its scripts served from this device, not a CDN."""
     assets = "/api/docs/assets"
-    app.mount(assets, StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")
+
+    @app.get(assets + "/{name}", include_in_schema=False)
+    async def docs_asset(name: str) -> Response:
+        if name not in DOCS_ASSETS:
+            return Response(status_code=404)
+        return FileResponse(DOCS_BUNDLE / name, media_type=DOCS_ASSETS[name])
 
     @app.get("/api/docs", include_in_schema=False)
     async def api_docs() -> HTMLResponse:
@@ -102,7 +118,8 @@ def _add_api_docs(app: FastAPI) -> None:
             title="Sovereign Conversation Service API",
             swagger_js_url=f"{assets}/swagger-ui-bundle.js",
             swagger_css_url=f"{assets}/swagger-ui.css",
-            swagger_favicon_url=f"{assets}/favicon-32x32.png",
+            swagger_favicon_url=f"{assets}/favicon.png",
+            swagger_ui_parameters={"validatorUrl": None},  # no badge from validator.swagger.io
         )
 
 
