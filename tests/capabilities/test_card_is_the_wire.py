@@ -34,9 +34,9 @@ class RecordingStore(ConfirmationStore):
         super().__init__()
         self.bound: list[str] = []
 
-    def issue(self, name, version, arguments):
+    def issue(self, name, version, arguments, **options):
         self.bound.append(json.dumps(arguments, ensure_ascii=False, sort_keys=True))
-        return super().issue(name, version, arguments)
+        return super().issue(name, version, arguments, **options)
 
 
 async def approve_once(registry, tool, arguments):

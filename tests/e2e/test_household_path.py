@@ -117,8 +117,9 @@ def assert_audit_is_outcomes_only(traffic: Traffic, *secrets: str) -> None:
     for line in lines:
         record = json.loads(line)
         assert set(record) <= {
-            "time", "capability", "version", "classification", "stage", "outcome",
-            "error_code", "reason", "duration_ms",
+            "time", "boot", "run", "seq", "uptime_s", "capability", "version",
+            "classification", "stage", "outcome", "error_code", "reason", "duration_ms",
+            "asked", "started",
         }  # fmt: skip
         for secret in (*secrets, "http://", "https://", WEB_HOST):
             assert secret.lower() not in line.lower(), f"{secret!r} is in the audit log: {line}"
@@ -188,6 +189,7 @@ def test_an_approved_search_sends_exactly_the_disclosed_query_once(world):
     assert reply["text"].strip()
     assert traffic.audit_outcomes() == [
         ("web.search", "confirmation_required"),
+        ("web.search", "executing"),
         ("web.search", "executed"),
     ]
     assert_audit_is_outcomes_only(traffic, pending["arguments"]["query"], "Doobie")
@@ -216,6 +218,7 @@ def test_an_approved_fetch_sends_one_anonymous_request_to_the_approved_host(worl
     assert [c["url"] for c in reply["citations"]] == [f"http://{WEB_HOST}/article"]
     assert traffic.audit_outcomes() == [
         ("web.fetch", "confirmation_required"),
+        ("web.fetch", "executing"),
         ("web.fetch", "executed"),
     ]
     assert_audit_is_outcomes_only(traffic, "/article", "Doobie")

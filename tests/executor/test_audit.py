@@ -1,4 +1,4 @@
-"""The audit log: fields, file mode, no argument text, failures never crash a turn."""
+"""The audit log: fields, file mode, no argument text; an unwritable log refuses the call."""
 
 from __future__ import annotations
 
@@ -35,20 +35,25 @@ async def test_every_outcome_is_one_line_with_no_argument_text(build, tmp_path):
     assert CANARY not in raw
     lines = read_lines(path)
     assert [line["outcome"] for line in lines] == [
-        "refused", "confirmation_required", "executed", "refused", "refused"
+        "refused", "confirmation_required", "executing", "executed", "refused", "refused"
     ]
     assert [line["error_code"] for line in lines] == [
-        "POLICY_DISABLED", "CONFIRMATION_REQUIRED", None, "UNKNOWN_CAPABILITY", "INVALID_ARGUMENTS"
+        "POLICY_DISABLED", "CONFIRMATION_REQUIRED", None, None, "UNKNOWN_CAPABILITY",
+        "INVALID_ARGUMENTS",
     ]
-    assert lines[2]["capability"] == "test.echo"
-    assert lines[2]["classification"] == {
+    executing, executed = lines[2], lines[3]
+    assert executed["started"] == f"{executing['run']}.{executing['seq']}"
+    assert executed["capability"] == "test.echo"
+    assert executed["classification"] == {
         "effect": "read_only", "locality": "external", "confirmation": "required"
     }
-    assert lines[3]["capability"] == "unknown"
+    assert lines[4]["capability"] == "unknown"
     assert set(lines[0]) == {
-        "time", "capability", "version", "classification", "stage", "outcome", "error_code",
-        "reason", "duration_ms",
+        "time", "boot", "run", "seq", "uptime_s", "capability", "version", "classification",
+        "stage", "outcome", "error_code", "reason", "duration_ms", "asked", "started",
     }
+    assert [line["seq"] for line in lines] == [1, 2, 3, 4, 5, 6]
+    assert len({line["run"] for line in lines}) == 1
 
 
 async def test_a_failure_message_is_not_written_either(build, tmp_path):
@@ -79,17 +84,20 @@ def test_lines_are_appended_never_rewritten(tmp_path):
     assert len(read_lines(tmp_path / "capabilities" / "audit.jsonl")) == 3
 
 
-async def test_a_write_failure_does_not_crash_the_turn(tmp_path, caplog):
+async def test_an_unwritable_log_refuses_the_call_instead_of_running_it(tmp_path, caplog):
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("a file where the data directory should be")
     from sovereign.executor import Executor, Registry
 
     registry = Registry()
-    registry.add(make_capability())
+    capability = make_capability()
+    registry.add(capability)
     executor = Executor(registry, audit=AuditLog(blocker))
     outcome = await executor.invoke("test.echo", 1, {"text": "hi"}, policy={},
                                     turn_state=TurnState())
-    assert outcome.ok
+    assert outcome.error_code is ErrorCode.AUDIT_UNAVAILABLE
+    assert capability.calls == []
+    assert "did not run" in outcome.message and "audit record" in outcome.message
     assert "audit log" in caplog.text
 
 
@@ -110,7 +118,8 @@ async def test_a_capability_reason_label_is_audited(build, tmp_path):
 
     executor = build(make_capability(execute=refuses))
     await executor.invoke("test.echo", 1, {"text": CANARY}, policy={}, turn_state=TurnState())
-    (line,) = read_lines(tmp_path / "capabilities" / "audit.jsonl")
+    executing, line = read_lines(tmp_path / "capabilities" / "audit.jsonl")
+    assert executing["outcome"] == "executing"
     assert (line["error_code"], line["reason"]) == ("FETCH_TARGET_REJECTED", "deny: loopback")
     assert CANARY not in (tmp_path / "capabilities" / "audit.jsonl").read_text()
 

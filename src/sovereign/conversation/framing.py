@@ -55,6 +55,10 @@ _GUIDANCE: dict[ErrorCode | OutcomeKind, str] = {
         "The device never fetches addresses on its own network or other private ranges. "
         "Tell the user; do not try another local address."
     ),
+    ErrorCode.AUDIT_UNAVAILABLE: (
+        "The device could not keep its record of this call, so it did not run. Tell the "
+        "user what the message says to fix; do not propose it again in this turn."
+    ),
     OutcomeKind.DENIED: (
         "The household declined this call, so it did not run. Do not propose it again; "
         "answer without it."

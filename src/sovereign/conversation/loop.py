@@ -143,11 +143,11 @@ class TurnLoop:
         if approve and self._executor.confirmations.seconds_left(token) > 0:
             outcome = await self._invoke(progress, call, policy, token)
             if outcome.error_code is ErrorCode.INVALID_CONFIRMATION:
-                self._refuse(progress, call, expired=True)
+                self._refuse(progress, call, expired=True, token=token)
             else:
                 self._record(progress, call, outcome)
         else:
-            self._refuse(progress, call, expired=approve, reason=reason)
+            self._refuse(progress, call, expired=approve, reason=reason, token=token)
         self._executor.confirmations.discard(token)
         halted = await self._run_proposals(progress, paused.waiting, policy, owner)
         return halted or await self._continue(progress, policy, owner, on_token)
@@ -296,10 +296,12 @@ class TurnLoop:
         expired: bool,
         reason: str | None = None,
         again: bool = False,
+        token: str | None = None,
     ) -> None:
         """Append a denial (or expiry) for ``call``; the first time, also receipt and audit it.
 
         Only calls that passed stages 1-2 can halt, so ``call`` has a target and arguments.
+        ``token`` is the approval being answered (the audit record names its ask).
         """
         target, key = call.target, _call_key(call)
         name = target.capability if target else call.tool_name
@@ -311,9 +313,12 @@ class TurnLoop:
         progress.refusals[key] = expired
         progress.receipts.append(denial_receipt(capability, expired=expired))
         kind = OutcomeKind.EXPIRED if expired else OutcomeKind.DENIED
-        self._executor.audit.record(
-            capability, version=capability.version, stage=Stage.CONFIRM, outcome=kind
-        )
+        if token is not None:
+            self._executor.record_answer(capability, kind, token)
+        else:
+            self._executor.audit.record(
+                capability, version=capability.version, stage=Stage.CONFIRM, outcome=kind
+            )
 
     def _pause(
         self,
@@ -327,7 +332,7 @@ class TurnLoop:
         # shows and execute receives on approval (DESIGN §4), not the model's spelling.
         name, version, arguments = outcome.name, outcome.version, dict(outcome.arguments or {})
         confirmations = self._executor.confirmations
-        token = confirmations.issue(name, version, arguments)
+        token = confirmations.issue(name, version, arguments, asked=outcome.audit_id)
         self._pending.put(PendingTurn(token, owner, progress, call, waiting))
         pending = PendingConfirmation(
             token, name, version, arguments, round(confirmations.seconds_left(token))

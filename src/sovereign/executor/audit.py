@@ -1,24 +1,82 @@
-"""Append-only audit log of capability outcomes, one JSON line per event (DESIGN §2).
+"""Append-only audit log of capability calls, one JSON line per event (DESIGN §2).
+
+Nothing leaves unrecorded: before a call starts, :meth:`AuditLog.begin` writes
+an ``executing`` record (fsynced for external calls) and raises
+:class:`AuditUnavailable` when it cannot, so the executor refuses the call. The
+outcome follows in its own record, which names the ``executing`` record in
+``started``. A crash in between leaves an ``executing`` record with no
+outcome, which readers show as "may have left — outcome unknown".
+
+Every record carries ``boot`` (the kernel's boot id), ``run`` (random, one per
+log object, i.e. per service start), ``seq`` (1, 2, … within the run) and
+``uptime_s`` (seconds since the device booted, a clock that wall-clock steps do
+not move), so readers can order records and place them in time honestly. A
+record's id is ``"<run>.<seq>"``: an answer to an approval names the asking
+record in ``asked``.
 
 A record has a fixed set of fields, none of which can hold arguments, queries,
-URLs, fetched text or results: the API takes no free-form payload.
+URLs, fetched text or results: the API takes no free-form payload. Lines are
+always whole (see :mod:`.audit_file`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
+import secrets
 import threading
 import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from .capability import Capability
+from .audit_file import FileOps, append_lines, read_records, repair_file, storage_problem
+from .capability import Capability, Locality
 from .errors import ErrorCode, OutcomeKind, Stage
 
 logger = logging.getLogger(__name__)
 
 AUDIT_FILENAME = "audit.jsonl"
+BACKLOG_LINES = 256
+"""Records kept in memory when the file refuses them, written before the next record."""
+RESTART_REASON = "service restarted"
+"""``reason`` of the ``expired`` records that close approvals a restart left unanswered."""
+
+
+def uptime_seconds() -> float:
+    """Seconds since the device booted, counting suspend; never stepped by clock changes."""
+    clock = getattr(time, "CLOCK_BOOTTIME", None)
+    return time.clock_gettime(clock) if clock is not None else time.monotonic()
+
+
+def kernel_boot_id() -> str | None:
+    """The kernel's random id of this boot (Linux), or ``None`` where there is none."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip() or None
+    except OSError:
+        return None
+
+
+class AuditUnavailable(Exception):
+    """The ``executing`` record could not be written, so the call must not run.
+
+    ``problem`` is a short phrase such as "the data filesystem is full".
+    """
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class StartupReport:
+    """What :meth:`AuditLog.prepare` did: torn lines set aside, open approvals closed."""
+
+    torn_lines_set_aside: int = 0
+    open_asks_closed: int = 0
+    problem: str | None = None
 
 
 class AuditLog:
@@ -26,13 +84,30 @@ class AuditLog:
 
     Args:
         data_dir: the service's data directory; ``None`` keeps no log (tests, chat).
-
-    A write failure is logged and swallowed: auditing never crashes a turn.
+        ops: the write/fsync calls (tests inject ones failing with ENOSPC or EIO).
+        wall: the wall clock, Unix seconds. uptime: seconds since boot.
+        boot_id: the boot's id (default: the kernel's, else this log's run id).
     """
 
-    def __init__(self, data_dir: Path | None) -> None:
+    def __init__(
+        self,
+        data_dir: Path | None,
+        *,
+        ops: FileOps | None = None,
+        wall: Callable[[], float] = time.time,
+        uptime: Callable[[], float] = uptime_seconds,
+        boot_id: str | None = None,
+    ) -> None:
         self.path = None if data_dir is None else Path(data_dir) / "capabilities" / AUDIT_FILENAME
+        self.run = secrets.token_hex(4)
+        self.boot = boot_id or kernel_boot_id() or self.run
+        self._ops = ops or FileOps()
+        self._wall, self._uptime = wall, uptime
         self._lock = threading.Lock()
+        self._seq = 0
+        self._backlog: deque[bytes] = deque()
+        self._dropped = 0
+        self._failing: str | None = None
 
     def record(
         self,
@@ -44,8 +119,10 @@ class AuditLog:
         error_code: ErrorCode | None = None,
         reason: str | None = None,
         duration_seconds: float = 0.0,
-    ) -> None:
-        """Append one event.
+        asked: str | None = None,
+        started: str | None = None,
+    ) -> str | None:
+        """Append one event; never raises (a refused write is kept and retried later).
 
         Args:
             capability: the resolved capability (for its classification), or None
@@ -55,32 +132,186 @@ class AuditLog:
             stage: the last stage reached. outcome/error_code: what happened.
             reason: a capability's fixed label for a refusal (see CapabilityError).
             duration_seconds: wall time of the invocation, in seconds.
-        """
-        if self.path is None:
-            return
-        line = {
-            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "capability": capability.name if capability else "unknown",
-            "version": version if capability else None,
-            "classification": capability.classification() if capability else None,
-            "stage": str(stage),
-            "outcome": str(outcome),
-            "error_code": str(error_code) if error_code else None,
-            "reason": reason,
-            "duration_ms": round(duration_seconds * 1000, 1),
-        }
-        self._append(json.dumps(line, separators=(",", ":")) + "\n")
+            asked: id of the record that asked for the approval this answers.
+            started: id of the ``executing`` record this outcome closes.
 
-    def _append(self, text: str) -> None:
+        Returns:
+            The record's id (``"<run>.<seq>"``), or ``None`` when no log is kept.
+        """
+        fields = _describe(capability, version)
+        fields.update(
+            stage=str(stage),
+            outcome=str(outcome),
+            error_code=str(error_code) if error_code else None,
+            reason=reason,
+            duration_ms=round(duration_seconds * 1000, 1),
+            asked=asked,
+            started=started,
+        )
+        return self._keep(fields)
+
+    def begin(
+        self, capability: Capability, *, version: int, asked: str | None = None
+    ) -> str | None:
+        """Write the ``executing`` record of a call about to start; returns its id.
+
+        The record is in the file before this returns (for an external call,
+        fsynced to disk), together with any records kept back earlier.
+
+        Raises:
+            AuditUnavailable: the record could not be written; the call must not run.
+        """
+        fields = _describe(capability, version)
+        fields.update(
+            stage=str(Stage.EXECUTE),
+            outcome=str(OutcomeKind.EXECUTING),
+            error_code=None,
+            reason=None,
+            duration_ms=0.0,
+            asked=asked,
+            started=None,
+        )
         if self.path is None:
-            return
+            return None
+        durable = capability.locality is Locality.EXTERNAL
+        with self._lock:
+            ref, line = self._line(fields)
+            try:
+                self._append([*self._backlog, line], durable=durable)
+            except OSError as exc:
+                self._seq -= 1  # never written: the next record takes its number
+                logger.error("audit log %s refused an executing record: %s", self.path, exc)
+                raise AuditUnavailable(storage_problem(exc)) from exc
+            self._backlog.clear()
+        return ref
+
+    def prepare(self, *, close_open_asks: bool = False) -> StartupReport:
+        """At start-up: set a torn last line aside and, for the service, close
+        approvals earlier runs left unanswered with ``expired`` records
+        (``reason`` :data:`RESTART_REASON`). Never raises; the report says what
+        happened and any problem.
+        """
+        if self.path is None or not self.path.exists():
+            return StartupReport()
         try:
-            with self._lock:
-                self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-                try:
-                    os.write(fd, text.encode())
-                finally:
-                    os.close(fd)
+            torn = self._repair()
+            closed = self._close_open_asks() if close_open_asks else 0
         except OSError as exc:
-            logger.error("audit log %s not written: %s", self.path, exc)
+            logger.error("audit log %s could not be prepared: %s", self.path, exc)
+            return StartupReport(problem=storage_problem(exc))
+        if torn:
+            logger.warning("audit log: %d torn line set aside in %s.corrupt", torn, self.path)
+        if closed:
+            logger.info("audit log: %d unanswered approval(s) closed as expired", closed)
+        return StartupReport(torn, closed)
+
+    def _repair(self) -> int:
+        assert self.path is not None
+        with self._lock:
+            return repair_file(self.path, self._ops)
+
+    def _close_open_asks(self) -> int:
+        """Append an ``expired`` record for each earlier run's unanswered approval."""
+        assert self.path is not None
+        open_asks = unanswered_asks(read_records(self.path), exclude_run=self.run)
+        for ref, ask in open_asks.items():
+            fields = {key: ask.get(key) for key in ("capability", "version", "classification")}
+            fields.update(
+                stage=str(Stage.CONFIRM),
+                outcome=str(OutcomeKind.EXPIRED),
+                error_code=None,
+                reason=RESTART_REASON,
+                duration_ms=0.0,
+                asked=ref,
+                started=None,
+            )
+            self._keep(fields)
+        return len(open_asks)
+
+    def _keep(self, fields: dict[str, Any]) -> str | None:
+        """Write ``fields`` as the next record, or keep it back when the file refuses it."""
+        if self.path is None:
+            return None
+        with self._lock:
+            ref, line = self._line(fields)
+            try:
+                self._append([*self._backlog, line], durable=False)
+            except OSError as exc:
+                self._hold(line)
+                self._report_failure(exc)
+            else:
+                self._backlog.clear()
+        return ref
+
+    def _report_failure(self, exc: OSError) -> None:
+        """Log a refused write once per distinct problem, not once per record."""
+        problem = storage_problem(exc)
+        if problem != self._failing:
+            logger.error("audit log %s not written (kept in memory): %s", self.path, exc)
+        self._failing = problem
+
+    def _line(self, fields: dict[str, Any]) -> tuple[str, bytes]:
+        """Under the lock: number the record and serialise it."""
+        self._seq += 1
+        head = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self._wall())),
+            "boot": self.boot,
+            "run": self.run,
+            "seq": self._seq,
+            "uptime_s": round(self._uptime(), 3),
+        }
+        text = json.dumps({**head, **fields}, separators=(",", ":"))
+        return f"{self.run}.{self._seq}", (text + "\n").encode()
+
+    def _append(self, lines: list[bytes], *, durable: bool) -> None:
+        assert self.path is not None
+        set_aside = append_lines(self.path, b"".join(lines), durable=durable, ops=self._ops)
+        if self._failing is not None:
+            logger.warning("audit log %s is written again (%d kept)", self.path, len(lines) - 1)
+            self._failing = None
+        if set_aside:
+            logger.warning("audit log: a torn line was set aside in %s.corrupt", self.path)
+
+    def _hold(self, line: bytes) -> None:
+        if len(self._backlog) >= BACKLOG_LINES:
+            self._backlog.popleft()
+            self._dropped += 1
+            logger.error("audit log: %d record(s) lost while unwritable", self._dropped)
+        self._backlog.append(line)
+
+
+def record_id(record: dict[str, Any]) -> str | None:
+    """``"<run>.<seq>"`` of a record read back, or ``None`` for one without them."""
+    run, seq = record.get("run"), record.get("seq")
+    return f"{run}.{seq}" if isinstance(run, str) and isinstance(seq, int) else None
+
+
+def unanswered_asks(
+    records: Iterable[dict[str, Any] | None], *, exclude_run: str | None = None
+) -> dict[str, dict[str, Any]]:
+    """Records that asked for an approval no later record answers, by id.
+
+    Args:
+        records: as :func:`~.audit_file.read_records` yields them (``None`` skipped).
+        exclude_run: leave out this run's asks (they may still be answered).
+    """
+    asks: dict[str, dict[str, Any]] = {}
+    answered: set[str] = set()
+    for record in records:
+        if record is None:
+            continue
+        if isinstance(record.get("asked"), str):
+            answered.add(record["asked"])
+        ref = record_id(record)
+        is_ask = ref is not None and record.get("outcome") == "confirmation_required"
+        if is_ask and record.get("run") != exclude_run:
+            asks[str(ref)] = record
+    return {ref: ask for ref, ask in asks.items() if ref not in answered}
+
+
+def _describe(capability: Capability | None, version: int) -> dict[str, Any]:
+    return {
+        "capability": capability.name if capability else "unknown",
+        "version": version if capability else None,
+        "classification": capability.classification() if capability else None,
+    }

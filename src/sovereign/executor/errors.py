@@ -28,6 +28,8 @@ class ErrorCode(StrEnum):
     FETCH_FAILED = "FETCH_FAILED"
     RESULT_INVALID = "RESULT_INVALID"
     RESULT_TOO_LARGE = "RESULT_TOO_LARGE"
+    AUDIT_UNAVAILABLE = "AUDIT_UNAVAILABLE"
+    """Stage 5: the "executing" record could not be written, so the call did not run."""
 
 
 class Stage(StrEnum):
@@ -50,6 +52,8 @@ class OutcomeKind(StrEnum):
     FAILED = "failed"
     DENIED = "denied"
     EXPIRED = "expired"
+    EXECUTING = "executing"
+    """Written before a call starts; the outcome follows in a record of its own."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,9 @@ CODES: dict[ErrorCode, CodeInfo] = {
     ErrorCode.FETCH_FAILED: CodeInfo(OutcomeKind.FAILED, 502, "could not retrieve the page"),
     ErrorCode.RESULT_INVALID: CodeInfo(OutcomeKind.FAILED, 502, "result has the wrong shape"),
     ErrorCode.RESULT_TOO_LARGE: CodeInfo(OutcomeKind.FAILED, 502, "result is too large"),
+    ErrorCode.AUDIT_UNAVAILABLE: CodeInfo(
+        OutcomeKind.REFUSED, 503, "not run: the device cannot keep its audit record"
+    ),
 }
 
 

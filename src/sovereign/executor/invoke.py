@@ -9,15 +9,15 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from .audit import AuditLog
+from .audit import AuditLog, AuditUnavailable
 from .capability import Capability, Confirmation
-from .confirmation import ConfirmationStore
+from .confirmation import Ask, ConfirmationStore
 from .errors import CODES, CapabilityError, ErrorCode, OutcomeKind, Stage
 from .registry import Registry
 
@@ -52,6 +52,8 @@ class Outcome:
     """A fixed label from the capability (e.g. ``"deny: loopback"``), audited."""
     capability: Capability | None = field(default=None, repr=False, compare=False)
     arguments: dict[str, Any] | None = None
+    audit_id: str | None = field(default=None, compare=False)
+    """Id of the audit record of this outcome (for CONFIRMATION_REQUIRED: the ask's)."""
 
     @property
     def ok(self) -> bool:
@@ -88,6 +90,7 @@ class Executor:
         self.registry = registry
         self.confirmations = ConfirmationStore() if confirmations is None else confirmations
         self.audit = AuditLog(None) if audit is None else audit
+        self.confirmations.watch_lapses(self._lapsed)
 
     async def invoke(
         self,
@@ -112,8 +115,10 @@ class Executor:
         4. confirmation gate, for ``required`` capabilities: no token →
            CONFIRMATION_REQUIRED; a token that does not consume for exactly this
            call → INVALID_CONFIRMATION
-        5. execute within ``timeout_seconds`` → TIMEOUT, EXECUTION_FAILED,
-           FETCH_FAILED, FETCH_TARGET_REJECTED
+        5. execute: an "executing" audit record is written first (fsynced for
+           external calls); when it cannot be → AUDIT_UNAVAILABLE and the call
+           does not run. Then within ``timeout_seconds`` → TIMEOUT,
+           EXECUTION_FAILED, FETCH_FAILED, FETCH_TARGET_REJECTED
         6. shape: result against ``result_schema`` → RESULT_INVALID, and its JSON
            within ``max_result_bytes`` → RESULT_TOO_LARGE
 
@@ -126,10 +131,14 @@ class Executor:
 
         Returns:
             An :class:`Outcome`; every outcome is also written to the audit log.
+            With a token, every record names the approval it answers (``asked``).
         """
         started = time.monotonic()
         capability = canonical = None
         stage = Stage.RESOLVE
+        ask = None if confirmation_token is None else self.confirmations.claim(confirmation_token)
+        asked = ask.ref if ask else None
+        executing = None
         try:
             capability = self._resolve(name, version)
             stage = Stage.VALIDATE
@@ -139,6 +148,7 @@ class Executor:
             stage = Stage.CONFIRM
             self._confirm(capability, canonical, confirmation_token)
             stage = Stage.EXECUTE
+            executing = await self._begin(capability, version, asked)
             turn_state.executions[capability.key] += 1
             result = await _execute(capability, canonical)
             stage = Stage.SHAPE
@@ -164,7 +174,7 @@ class Executor:
                 capability=capability,
                 arguments=canonical,
             )
-        self.audit.record(
+        audit_id = self.audit.record(
             capability,
             version=version,
             stage=outcome.stage,
@@ -172,8 +182,53 @@ class Executor:
             error_code=outcome.error_code,
             reason=outcome.reason,
             duration_seconds=time.monotonic() - started,
+            asked=asked,
+            started=executing,
         )
-        return outcome
+        return replace(outcome, audit_id=audit_id)
+
+    def record_answer(self, capability: Capability, kind: OutcomeKind, token: str) -> None:
+        """Audit the household's denial (``DENIED``) or a noticed expiry (``EXPIRED``)
+        of the approval asked with ``token``, naming the asking record.
+
+        Each ask is recorded once: nothing is written when ``token`` was already
+        answered, or lapsed (it was recorded as expired then).
+        """
+        ask = self.confirmations.claim(token)
+        if ask is not None:
+            self.audit.record(
+                capability,
+                version=capability.version,
+                stage=Stage.CONFIRM,
+                outcome=kind,
+                asked=ask.ref,
+            )
+
+    def _lapsed(self, ask: Ask) -> None:
+        """An approval nobody answered left the token store: record it as expired."""
+        capability = self.registry.get(ask.name, ask.version)
+        self.audit.record(
+            capability,
+            version=ask.version,
+            stage=Stage.CONFIRM,
+            outcome=OutcomeKind.EXPIRED,
+            asked=ask.ref,
+        )
+
+    async def _begin(self, capability: Capability, version: int, asked: str | None) -> str | None:
+        """Stage 5's first step: the "executing" record, off the event loop (it may fsync)."""
+        try:
+            return await asyncio.to_thread(
+                self.audit.begin, capability, version=version, asked=asked
+            )
+        except AuditUnavailable as exc:
+            raise _Stop(
+                Stage.EXECUTE,
+                ErrorCode.AUDIT_UNAVAILABLE,
+                f"{capability.name} did not run, so nothing left the device: the device "
+                f"cannot keep its audit record ({exc.problem}). Free space on the data "
+                "filesystem or fix its permissions (sovereign doctor checks it), then ask again.",
+            ) from exc
 
     def _resolve(self, name: Any, version: Any) -> Capability:
         capability = None

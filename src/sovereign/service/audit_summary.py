@@ -85,6 +85,8 @@ def summarize(path: Path, *, days: int, now: float | None = None) -> dict[str, A
 def classify(event: dict[str, Any]) -> list[str]:
     """The counters one audit event adds to (see :func:`summarize`)."""
     outcome, code, stage = event["outcome"], event["error_code"], event["stage"]
+    if outcome == "executing":
+        return []  # its outcome record counts
     answered = outcome in ("denied", "expired") or code == "INVALID_CONFIRMATION"
     approved = event["confirmation"] == "required" and stage in ("execute", "shape")
     counters = [] if answered or approved else ["proposed"]
