@@ -235,10 +235,14 @@ class CapturedSearchHandler:
 
     fixture: str = "search_capability_shape"
     queries: list[str] = field(default_factory=list)
+    on_request: Any = None
+    """Called with no arguments as each search arrives, before it is answered."""
 
     def handler(self, request: Any) -> Any:
         import httpx
 
+        if self.on_request is not None:
+            self.on_request()
         query = request.url.params.get("q", "")
         self.queries.append(query)
         captured = json.loads((FIXTURES_DIR / f"{self.fixture}.json").read_text())

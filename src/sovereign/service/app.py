@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -26,6 +27,7 @@ from sovereign.conversation import PendingTurnStore, TurnLoop
 from sovereign.conversation.backends.base import ModelBackend
 from sovereign.executor import AuditLog, ConfirmationStore, Executor, Registry
 
+from .atomic import remove_orphans
 from .body_limit import BodyLimitMiddleware
 from .csrf import CSRFMiddleware
 from .errors import install_error_handlers
@@ -38,6 +40,8 @@ from .settings import Settings
 from .state import Services
 from .throttle import SignInThrottle
 from .wiring import build_registry, make_backend, policy_reader
+
+logger = logging.getLogger(__name__)
 
 CONSOLE_DIR = Path(__file__).resolve().parent.parent / "console"
 
@@ -133,7 +137,8 @@ def _build_services(
     owner = OwnerAccount(settings.data_dir, password_hasher)
     store = PolicyStore(settings.data_dir)
     backend = backend or make_backend(settings)
-    turns = build_turn_loop(settings, backend=backend, clock=clock, registry=registry)
+    audit = start_up_storage(settings)
+    turns = build_turn_loop(settings, backend=backend, clock=clock, registry=registry, audit=audit)
     return Services(
         settings=settings,
         owner=owner,
@@ -155,22 +160,41 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(close)
 
 
+def start_up_storage(settings: Settings) -> AuditLog:
+    """At service start: remove temp files killed writes left behind, set a torn
+    audit line aside and close the approvals a restart left unanswered (as
+    ``expired``). Problems are logged; the service starts anyway, and a call
+    whose audit record cannot be written is refused when it is proposed.
+
+    Returns:
+        The service's audit log.
+    """
+    for directory in (settings.data_dir, settings.data_dir / "capabilities"):
+        for path in remove_orphans(directory):
+            logger.info("removed %s, left by an interrupted write", path)
+    audit = AuditLog(settings.data_dir)
+    audit.prepare(close_open_asks=True)
+    return audit
+
+
 def build_turn_loop(
     settings: Settings,
     *,
     backend: ModelBackend | None = None,
     clock: Callable[[], float] = time.monotonic,
     registry: Registry | None = None,
+    audit: AuditLog | None = None,
 ) -> TurnLoop:
     """The turn loop over every capability family, audited into ``settings.data_dir``.
 
-    Used by the service and by ``sovereign chat``. Arguments as for :func:`create_app`.
+    Used by the service and by ``sovereign chat``. Arguments as for
+    :func:`create_app`; ``audit`` defaults to a log in ``settings.data_dir``.
     """
     confirmations = ConfirmationStore(clock=clock)
     executor = Executor(
         registry if registry is not None else build_registry(settings),
         confirmations=confirmations,
-        audit=AuditLog(settings.data_dir),
+        audit=audit if audit is not None else AuditLog(settings.data_dir),
     )
     pending = PendingTurnStore(
         ttl_seconds=confirmations.ttl_seconds, clock=clock, on_forget=confirmations.discard

@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
+import stat
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
+
+logger = logging.getLogger(__name__)
+
+ORPHAN_AGE_SECONDS = 60.0
+"""A temp file older than this (by mtime, seconds) belongs to no write in progress:
+a write lasts milliseconds, so only a process killed mid-write leaves one."""
 
 
 def write_json_atomic(path: Path, value: Any, *, exclusive: bool = False) -> None:
@@ -65,3 +74,32 @@ def _fsync_directory(directory: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def remove_orphans(
+    directory: Path, *, older_than_seconds: float = ORPHAN_AGE_SECONDS, now: float | None = None
+) -> list[Path]:
+    """Delete the temp files killed writes left in ``directory``; returns those removed.
+
+    Only regular files named like :func:`write_json_atomic`'s temp files
+    (``.<name>.<random>.tmp``) and older than ``older_than_seconds`` are
+    removed. A missing or unreadable directory removes nothing; a file that
+    cannot be removed is logged and left.
+    """
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return []
+    for entry in entries:
+        if not (entry.name.startswith(".") and entry.name.endswith(".tmp")):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime >= older_than_seconds:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError as exc:
+            logger.warning("orphaned temp file %s not removed: %s", entry.path, exc)
+    return removed

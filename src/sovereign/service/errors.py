@@ -3,8 +3,9 @@
 ``{"error": {"code": "UPPER_SNAKE", "message": "human sentence"}}``. Routes raise
 :class:`ServiceError`; middleware answers with :func:`error_response`; the
 handlers installed by :func:`install_error_handlers` turn everything else
-(validation failures, unknown routes, wrong methods, bugs) into the same shape,
-so bad input never falls through to a bare 500.
+(validation failures, unknown routes, wrong methods, refused writes, bugs) into
+the same shape, so bad input never falls through to a bare 500 and a full or
+read-only data filesystem is a 503 that says so.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse
+
+from sovereign.executor.audit_file import storage_problem
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +58,26 @@ class ServiceError(Exception):
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.headers = headers or {}
+
+
+def storage_error(
+    exc: OSError,
+    what: str = "The device could not save its data",
+    code: str = "STORAGE_UNAVAILABLE",
+) -> ServiceError:
+    """A 503 for a write the data directory refused, with the reason and the way out.
+
+    Args:
+        exc: the refused write (ENOSPC, EROFS, EACCES, EIO, ...).
+        what: the sentence's start, saying what was not saved.
+        code: the machine code (e.g. ``POLICY_NOT_SAVED``).
+    """
+    return ServiceError(
+        503,
+        code,
+        f"{what}: {storage_problem(exc)}. Free space on the device's data filesystem or fix "
+        "its permissions (sovereign doctor checks it), then try again.",
+    )
 
 
 def envelope(code: str, message: str) -> dict[str, Any]:
@@ -103,6 +126,13 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, message, dict(exc.headers or {}))
 
 
+async def _storage_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, OSError)
+    logger.error("storage failure on %s %s: %s", request.method, request.url.path, exc)
+    error = storage_error(exc)
+    return error_response(error.status, error.code, error.message)
+
+
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     logger.exception("unhandled error on %s %s", request.method, request.url.path)
     return error_response(500, "INTERNAL_ERROR", "Something went wrong inside the service.")
@@ -113,4 +143,5 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(OSError, _storage_error)  # a refused write is a 503, never a 500
     app.add_exception_handler(Exception, _unexpected)

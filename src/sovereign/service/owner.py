@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import threading
 import time
@@ -20,6 +21,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from .atomic import write_json_atomic
+
+logger = logging.getLogger(__name__)
 
 OWNER_FILENAME = "console-auth.json"
 MIN_PASSWORD_LENGTH = 8
@@ -85,6 +88,7 @@ class OwnerAccount:
 
         Raises:
             PasswordRejected: the password breaks :func:`check_password_rules`.
+            OSError: the file cannot be written; the setup token stays valid.
         """
         check_password_rules(password)
         expected = self.setup_token()
@@ -124,7 +128,10 @@ class OwnerAccount:
         except (VerificationError, InvalidHashError):
             return False
         if self.hasher.check_needs_rehash(stored):
-            self.set_password(password)
+            try:
+                self.set_password(password)
+            except OSError as exc:  # bookkeeping only: sign-in still succeeds
+                logger.warning("password hash not upgraded in %s: %s", self.path, exc)
         return True
 
     def generation(self) -> str:

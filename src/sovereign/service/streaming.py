@@ -17,7 +17,7 @@ from typing import Any
 
 from starlette.responses import StreamingResponse
 
-from .errors import ServiceError, envelope
+from .errors import ServiceError, envelope, storage_error
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +55,10 @@ def event_stream(turn: Turn) -> StreamingResponse:
             await queue.put(("result", await turn(on_token)))
         except ServiceError as exc:
             await queue.put(("error", envelope(exc.code, exc.message)))
+        except OSError as exc:
+            logger.error("streamed turn could not use storage: %s", exc)
+            error = storage_error(exc)
+            await queue.put(("error", envelope(error.code, error.message)))
         except Exception:
             logger.exception("streamed turn failed")
             await queue.put(("error", envelope("INTERNAL_ERROR", "The turn failed unexpectedly.")))

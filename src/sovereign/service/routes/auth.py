@@ -12,7 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import ServiceError
+from ..errors import ServiceError, storage_error
 from ..owner import MAX_PASSWORD_LENGTH, PasswordRejected
 from ..session_auth import session_of
 from ..sessions import COOKIE_NAME, Session
@@ -63,7 +63,7 @@ async def setup(body: SetupRequest, request: Request, response: Response, deps: 
     """Set the first password with the one-time setup token, and sign in.
 
     Errors: 409 ALREADY_SET_UP, 403 INVALID_SETUP_TOKEN, 422 WEAK_PASSWORD,
-    429 TOO_MANY_ATTEMPTS.
+    429 TOO_MANY_ATTEMPTS, 503 PASSWORD_NOT_SAVED (the data directory refused the write).
     """
     address = _client_address(request)
     if deps.owner.is_set_up():
@@ -76,6 +76,9 @@ async def setup(body: SetupRequest, request: Request, response: Response, deps: 
             )
         except PasswordRejected as exc:
             raise ServiceError(422, "WEAK_PASSWORD", str(exc)) from exc
+        except OSError as exc:  # the setup link stays valid: try again once there is room
+            what = "The password could not be saved"
+            raise storage_error(exc, what, "PASSWORD_NOT_SAVED") from exc
     if not done:
         deps.throttle.failed(address)
         raise ServiceError(403, "INVALID_SETUP_TOKEN", "The setup link is not valid (any more).")

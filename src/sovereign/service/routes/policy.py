@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict
 
-from ..errors import ServiceError
+from ..errors import storage_error
 from ..state import Services, services
 
 logger = logging.getLogger(__name__)
@@ -42,7 +42,6 @@ async def write_policy(body: Policy, deps: Deps) -> Policy:
         reading = await asyncio.to_thread(deps.policy.set_web_search, body.web_search_enabled)
     except OSError as exc:
         logger.error("policy not saved to %s: %s", deps.policy.path, exc)
-        raise ServiceError(
-            503, "POLICY_NOT_SAVED", "The setting could not be saved; the old one still applies."
-        ) from exc
+        what = "The setting could not be saved and the old one still applies"
+        raise storage_error(exc, what, "POLICY_NOT_SAVED") from exc
     return Policy(**reading.to_wire())
