@@ -1,6 +1,7 @@
 """``sovereign doctor``: check the parts of the appliance and print a fix for each failure.
 
-Checks: SearXNG (for web.search), the policy file, the embedded model file,
+Checks: SearXNG (for web.search) and the engines it dropped at start-up, the policy
+file, the embedded model file,
 Home Assistant's settings file.
 
 A check is ``async (DoctorConfig) -> list[Finding]``; :data:`CHECKS` lists them in the
@@ -25,6 +26,7 @@ from sovereign.capabilities.searxng import (
 )
 from sovereign.model import DEFAULT_MODEL, ModelFileError, verify_model
 from sovereign.paths import data_dir
+from sovereign.searxng_log import SEARXNG_UNIT, failed_engines, read_unit_log
 from sovereign.service.policy import check_policy_file
 
 PROBE_QUERY = "open source software"
@@ -49,6 +51,8 @@ class DoctorConfig:
     data_dir: Path | None = None
     probe: bool = True
     timeout_seconds: float = 10.0
+    searxng_log: Callable[[], list[str] | None] = read_unit_log
+    """SearXNG's log of its current run, or ``None`` when it cannot be read."""
 
 
 Check = Callable[[DoctorConfig], Awaitable[list[Finding]]]
@@ -138,6 +142,28 @@ async def _searxng_engines(client: SearxngClient) -> Finding:
     )
 
 
+async def check_searxng_engine_start(config: DoctorConfig) -> list[Finding]:
+    """Engines SearXNG dropped at start-up because their init failed (from its log)."""
+    name = "SearXNG engine start-up"
+    lines = await asyncio.to_thread(config.searxng_log)
+    if lines is None:
+        detail = f"not checked: the journal of {SEARXNG_UNIT} of its current run is not readable"
+        return [Finding(name, True, detail)]
+    failed = failed_engines(lines)
+    if not failed:
+        return [Finding(name, True, "every engine started (SearXNG's log of this run)")]
+    return [
+        Finding(
+            name,
+            False,
+            f"{len(failed)} engine(s) failed to initialise and are left out of every search "
+            f"until SearXNG restarts: {', '.join(failed)}",
+            f"read journalctl -u {SEARXNG_UNIT}; restart SearXNG once the cause (often no "
+            "internet at start-up) is gone: systemctl restart sovereign-searxng",
+        )
+    ]
+
+
 async def check_policy(config: DoctorConfig) -> list[Finding]:
     """The policy file (``<data>/capabilities/policy.json``): absent or valid; corrupt = off."""
     ok, detail = check_policy_file(config.data_dir or data_dir())
@@ -166,7 +192,13 @@ async def check_home_assistant(config: DoctorConfig) -> list[Finding]:
     return [Finding("home assistant settings", True, "absent or usable")]
 
 
-CHECKS: list[Check] = [check_searxng, check_policy, check_model, check_home_assistant]
+CHECKS: list[Check] = [
+    check_searxng,
+    check_searxng_engine_start,
+    check_policy,
+    check_model,
+    check_home_assistant,
+]
 """Every check ``sovereign doctor`` runs, in order."""
 
 

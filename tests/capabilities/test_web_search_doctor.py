@@ -149,3 +149,41 @@ async def test_the_home_assistant_check_names_an_unusable_settings_file(tmp_path
     (corrupt,) = await doctor_module.check_home_assistant(config)
     assert not corrupt.ok and "home-assistant.json" in corrupt.detail
     assert "counts as off" in corrupt.fix
+
+
+SEARXNG_LOG = [  # SearXNG's own wording (searx/search/processors/abstract.py, engines/__init__.py)
+    "2026-12-01 09:00:01,123 INFO:searx.webapp: Starting",
+    "2026-12-01 09:00:02,456 ERROR:searx.search.processors: (PID 7) wikidata: engine INIT "
+    "failed, exception: HTTPSConnectionPool(host='query.wikidata.org')",
+    "2026-12-01 09:00:02,457 ERROR:searx.search.processors: (PID 7) wikidata: can't register "
+    "engines processor (init engine failed)",
+    '2026-12-01 09:00:02,500 ERROR:searx.engines: Cannot load engine "soundcloud"',
+    "2026-12-01 09:00:03,000 WARNING:searx.engines.duckduckgo: engine suspended",
+]
+
+
+def test_engines_searxng_dropped_at_start_up_are_named_from_its_log():
+    from sovereign.searxng_log import failed_engines
+
+    assert failed_engines(SEARXNG_LOG) == ["soundcloud", "wikidata"]
+    assert failed_engines(SEARXNG_LOG[:1] + SEARXNG_LOG[-1:]) == []
+
+
+async def test_doctor_fails_and_names_the_engines_that_did_not_start():
+    from sovereign.doctor import check_searxng_engine_start
+
+    (finding,) = await check_searxng_engine_start(DoctorConfig(searxng_log=lambda: SEARXNG_LOG))
+    assert finding.ok is False
+    assert "2 engine(s) failed to initialise" in finding.detail
+    assert "soundcloud, wikidata" in finding.detail
+    assert "restart" in finding.fix
+    assert check_searxng_engine_start in CHECKS
+
+
+async def test_doctor_passes_on_a_clean_log_and_says_when_it_cannot_read_one():
+    from sovereign.doctor import check_searxng_engine_start
+
+    (clean,) = await check_searxng_engine_start(DoctorConfig(searxng_log=lambda: SEARXNG_LOG[:1]))
+    assert clean.ok and "every engine started" in clean.detail
+    (unread,) = await check_searxng_engine_start(DoctorConfig(searxng_log=lambda: None))
+    assert unread.ok and unread.detail.startswith("not checked")
