@@ -26,7 +26,7 @@ from sovereign.capabilities.searxng import (
 )
 from sovereign.model import DEFAULT_MODEL, ModelFileError, verify_model
 from sovereign.paths import data_dir
-from sovereign.searxng_log import SEARXNG_UNIT, failed_engines, read_unit_log
+from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_log
 from sovereign.service.policy import check_policy_file
 
 PROBE_QUERY = "open source software"
@@ -51,7 +51,7 @@ class DoctorConfig:
     data_dir: Path | None = None
     probe: bool = True
     timeout_seconds: float = 10.0
-    searxng_log: Callable[[], list[str] | None] = read_unit_log
+    searxng_log: Callable[[], list[str] | None] = read_searxng_log
     """SearXNG's log of its current run, or ``None`` when it cannot be read."""
 
 
@@ -147,7 +147,8 @@ async def check_searxng_engine_start(config: DoctorConfig) -> list[Finding]:
     name = "SearXNG engine start-up"
     lines = await asyncio.to_thread(config.searxng_log)
     if lines is None:
-        detail = f"not checked: the journal of {SEARXNG_UNIT} of its current run is not readable"
+        units = " or ".join(SEARXNG_UNITS)
+        detail = f"not checked: no readable journal of a running {units}"
         return [Finding(name, True, detail)]
     failed = failed_engines(lines)
     if not failed:
@@ -158,8 +159,8 @@ async def check_searxng_engine_start(config: DoctorConfig) -> list[Finding]:
             False,
             f"{len(failed)} engine(s) failed to initialise and are left out of every search "
             f"until SearXNG restarts: {', '.join(failed)}",
-            f"read journalctl -u {SEARXNG_UNIT}; restart SearXNG once the cause (often no "
-            "internet at start-up) is gone: systemctl restart sovereign-searxng",
+            "read SearXNG's journal (journalctl -u sovereign-searxng, or -source); restart "
+            "it once the cause (often no internet at start-up) is gone",
         )
     ]
 

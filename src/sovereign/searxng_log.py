@@ -15,10 +15,10 @@ import shutil
 import subprocess
 from collections.abc import Iterable
 
-__all__ = ["SEARXNG_UNIT", "failed_engines", "read_unit_log"]
+__all__ = ["SEARXNG_UNITS", "failed_engines", "read_searxng_log", "read_unit_log"]
 
-SEARXNG_UNIT = "sovereign-searxng.service"
-"""The systemd unit that runs SearXNG (deploy/searxng/systemd)."""
+SEARXNG_UNITS = ("sovereign-searxng.service", "sovereign-searxng-source.service")
+"""The systemd units that run SearXNG (deploy/searxng/systemd): container, or from source."""
 
 _PATTERNS = (
     re.compile(r"\(PID \d+\) (?P<name>[^:]+): engine INIT failed"),
@@ -41,7 +41,16 @@ def failed_engines(lines: Iterable[str]) -> list[str]:
     return sorted(names)
 
 
-def read_unit_log(unit: str = SEARXNG_UNIT, timeout_seconds: float = 10.0) -> list[str] | None:
+def read_searxng_log() -> list[str] | None:
+    """The log of the current run of whichever of :data:`SEARXNG_UNITS` is running."""
+    for unit in SEARXNG_UNITS:
+        lines = read_unit_log(unit)
+        if lines is not None:
+            return lines
+    return None
+
+
+def read_unit_log(unit: str, timeout_seconds: float = 10.0) -> list[str] | None:
     """The journal lines of ``unit``'s current run (its systemd invocation), or ``None``
     when there is no systemd journal, the unit is not running, or reading fails."""
     if not (shutil.which("systemctl") and shutil.which("journalctl")):
