@@ -1,0 +1,294 @@
+"""Household prompts through the real turn loop and the embedded model: quality and latency.
+
+Every prompt of ``bench/household_prompts.json`` is one new turn of the
+production ``TurnLoop`` (``sovereign.service.app.build_turn_loop``, the
+production capability registry, the real policy file and settings files), with
+the verified embedded model at its production settings, against loopback fakes
+(see ``bench/household_world.py``). Approval cards are granted or denied as the
+prompt's scenario says, at once. Printed per class and for all prompts:
+
+- ``tool``: tool-choice accuracy (the capabilities proposed in the turn are the
+  expected set);
+- ``args``: argument accuracy, among prompts whose expected tool was proposed;
+- ``numbers``: turns whose answer holds only numbers found in an executed tool
+  result or in the question, among turns that proposed a call;
+- ``answer``: answers that are prose and pass the prompt's text checks;
+- latency in seconds, median and p90: to the approval card (turns with one), to
+  the first answer token and to the end of the turn, from the message (cards
+  are answered instantly, so no human time is included).
+
+Usage: .venv/bin/python bench/household.py [--class NAME ...] [--limit N] [--id ID ...]
+       [--greedy] [--model PATH] [--json FILE] [--compare OLD.json] [--show]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # the fakes live in tests/
+
+from household_score import (  # noqa: E402
+    executed_results,
+    result_numbers,
+    score_answer,
+    score_arguments,
+    score_tools,
+    unsupported_numbers,
+)
+from household_world import Scenario, World  # noqa: E402
+
+from sovereign.conversation import ModelUnavailable, TurnResult  # noqa: E402
+from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling  # noqa: E402
+from sovereign.conversation.backends.embedded_load import LoadOptions  # noqa: E402
+
+PROMPTS = Path(__file__).with_name("household_prompts.json")
+MAX_CARDS = 4
+"""Approval cards answered per turn before the benchmark gives up on it."""
+
+
+@dataclass
+class TurnRecord:
+    """What one prompt's turn did and how it scored (one ``--json`` entry)."""
+
+    id: str
+    klass: str
+    scenario: str
+    answer: str = ""
+    proposals: list[tuple[str, Any]] = field(default_factory=list)
+    cards: list[dict[str, Any]] = field(default_factory=list)
+    receipts: list[dict[str, Any]] = field(default_factory=list)
+    scores: dict[str, bool | None] = field(default_factory=dict)
+    unsupported: list[str] = field(default_factory=list)
+    seconds: dict[str, float | None] = field(default_factory=dict)
+    model_calls: list[tuple[str, float]] = field(default_factory=list)
+    error: str | None = None
+
+
+async def run_turn(world: World, prompt: dict[str, Any]) -> TurnRecord:
+    """One prompt as one new turn; cards answered as its scenario says."""
+    scenario = Scenario.from_data(prompt.get("scenario"))
+    record = TurnRecord(prompt["id"], prompt["class"], scenario.label())
+    loop, policy = world.loop(scenario)
+    world.backend.calls.clear()
+    started, first = time.perf_counter(), None
+
+    async def on_token(_piece: str) -> None:
+        nonlocal first
+        first = first or time.perf_counter()
+
+    messages = [*prompt.get("history", []), {"role": "user", "content": prompt["prompt"]}]
+    try:
+        result = await loop.process_turn(messages, policy=policy, owner="bench", on_token=on_token)
+        result = await _answer_cards(world, scenario, result, record, started, on_token)
+    except ModelUnavailable as error:
+        record.error = str(error)
+        result = TurnResult(text="")
+    ended = time.perf_counter()
+    record.answer = result.text
+    record.receipts = [r.to_wire() for r in result.receipts]
+    record.seconds = {
+        "card": record.cards[0]["seconds"] if record.cards else None,
+        "first_token": None if first is None else first - started,
+        "end": ended - started,
+    }
+    _score(world, prompt, record)
+    return record
+
+
+async def _answer_cards(
+    world: World,
+    scenario: Scenario,
+    result: TurnResult,
+    record: TurnRecord,
+    started: float,
+    on_token: Any,
+) -> TurnResult:
+    while result.pending_confirmation is not None and len(record.cards) < MAX_CARDS:
+        card = result.pending_confirmation
+        record.cards.append(
+            {
+                "capability": card.capability,
+                "arguments": card.arguments,
+                "seconds": time.perf_counter() - started,
+            }
+        )
+        loop, policy = world.loop(scenario)  # the policy is read fresh, as the service does
+        result = await loop.resume_turn(
+            card.token, scenario.approve, policy=policy, owner="bench", on_token=on_token
+        )
+    return result
+
+
+def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
+    calls = world.backend.calls
+    for call in calls:
+        for proposal in call.reply.tool_calls:
+            record.proposals.append((world.capability(proposal.name), proposal.arguments))
+        record.model_calls.append(("decision" if call.with_tools else "answer", call.seconds))
+    expect = prompt["expect"]
+    proposed = list(dict.fromkeys(name for name, _ in record.proposals))
+    results = [r for call in calls for r in executed_results(call.messages)]
+    sources = result_numbers([*results, prompt["prompt"]])
+    record.unsupported = unsupported_numbers(record.answer, sources) if proposed else []
+    record.scores = {
+        "tool": score_tools(expect, proposed),
+        "arguments": score_arguments(expect, record.proposals),
+        "numbers": not record.unsupported if proposed else None,
+        "answer": score_answer(prompt.get("answer", {}), record.answer),
+    }
+
+
+def select(prompts: list[dict[str, Any]], options: argparse.Namespace) -> list[dict[str, Any]]:
+    """The prompts chosen by ``--class``, ``--id`` and ``--limit`` (per class), in file order."""
+    chosen = [p for p in prompts if not options.klass or p["class"] in options.klass]
+    chosen = [p for p in chosen if not options.id or p["id"] in options.id]
+    if options.limit:
+        counts: dict[str, int] = {}
+        kept = []
+        for prompt in chosen:
+            counts[prompt["class"]] = counts.get(prompt["class"], 0) + 1
+            if counts[prompt["class"]] <= options.limit:
+                kept.append(prompt)
+        chosen = kept
+    return chosen
+
+
+def summarise(records: list[TurnRecord]) -> dict[str, dict[str, Any]]:
+    """Per class (and ``all``): counts passed/applicable of each score and latency figures."""
+    groups: dict[str, list[TurnRecord]] = {}
+    for record in records:
+        groups.setdefault(record.klass, []).append(record)
+    groups["all"] = records
+    return {name: _group(members) for name, members in groups.items()}
+
+
+def _group(records: list[TurnRecord]) -> dict[str, Any]:
+    summary: dict[str, Any] = {"n": len(records)}
+    for score in ("tool", "arguments", "numbers", "answer"):
+        applicable = [r.scores[score] for r in records if r.scores.get(score) is not None]
+        summary[score] = [sum(bool(s) for s in applicable), len(applicable)]
+    for latency in ("card", "first_token", "end"):
+        values = sorted(v for r in records if (v := r.seconds.get(latency)) is not None)
+        summary[latency] = [_percentile(values, 0.5), _percentile(values, 0.9)] if values else None
+    return summary
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[round(fraction * 100) - 1]
+
+
+def report(summary: dict[str, dict[str, Any]], old: dict[str, Any] | None) -> None:
+    """The per-class table; with ``old`` (an earlier ``--json``), its tool/args figures too."""
+    print(
+        f"{'class':19}{'n':>3}  {'tool':>7} {'args':>7} {'numbers':>7} {'answer':>7}"
+        f"   {'card s':>11} {'1st token s':>11} {'end s':>11}"
+    )
+    for name, group in summary.items():
+        cells = [_fraction(group[s]) for s in ("tool", "arguments", "numbers", "answer")]
+        times = [_latency(group[t]) for t in ("card", "first_token", "end")]
+        print(
+            f"{name:19}{group['n']:>3}  "
+            + " ".join(f"{c:>7}" for c in cells)
+            + "   "
+            + " ".join(f"{t:>11}" for t in times)
+        )
+        before = (old or {}).get(name)
+        if before:
+            cells = [_fraction(before[s]) for s in ("tool", "arguments", "numbers", "answer")]
+            times = [_latency(before[t]) for t in ("card", "first_token", "end")]
+            print(
+                f"{'  (before)':19}{before['n']:>3}  "
+                + " ".join(f"{c:>7}" for c in cells)
+                + "   "
+                + " ".join(f"{t:>11}" for t in times)
+            )
+    print("latency cells: median/p90 in seconds; score cells: passed/applicable")
+
+
+def _fraction(counts: list[int]) -> str:
+    return f"{counts[0]}/{counts[1]}" if counts[1] else "-"
+
+
+def _latency(figures: list[float] | None) -> str:
+    return f"{figures[0]:.1f}/{figures[1]:.1f}" if figures else "-"
+
+
+def show(record: TurnRecord) -> None:
+    """One line per prompt: its scores, proposals and the start of its answer."""
+    marks = "".join(
+        {True: "+", False: "x", None: "."}[record.scores[s]]
+        for s in ("tool", "arguments", "numbers", "answer")
+    )
+    calls = ", ".join(
+        f"{name} {json.dumps(args, ensure_ascii=False)}" for name, args in record.proposals
+    )
+    answer = " ".join(record.answer.split())[:110]
+    print(
+        f"  {marks} {record.id:22} {record.seconds['end']:5.1f}s [{calls or 'no call'}] {answer}",
+        flush=True,
+    )
+    if record.unsupported:
+        print(f"       numbers not in any result: {', '.join(record.unsupported)}")
+
+
+def _backend(options: argparse.Namespace) -> EmbeddedBackend:
+    sampling = Sampling(answer_temperature=0.0) if options.greedy else Sampling()
+    return EmbeddedBackend(load=LoadOptions(model_path=options.model), sampling=sampling)
+
+
+async def main_async(options: argparse.Namespace) -> None:
+    prompts = select(json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"], options)
+    print(f"{len(prompts)} prompts; load average before: {_load()}", flush=True)
+    backend = _backend(options)
+    records = []
+    with World(backend) as world:
+        for prompt in prompts:
+            records.append(await run_turn(world, prompt))
+            if options.show:
+                show(records[-1])
+    backend.close()
+    print(f"load average after: {_load()}")
+    summary = summarise(records)
+    old = json.loads(options.compare.read_text())["summary"] if options.compare else None
+    report(summary, old)
+    if options.json:
+        document = {
+            "summary": summary,
+            "turns": [asdict(r) for r in records],
+            "load_average": _load(),
+            "greedy": options.greedy,
+        }
+        options.json.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+
+
+def _load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--class", dest="klass", action="append", help="only this class")
+    parser.add_argument("--id", action="append", help="only this prompt id")
+    parser.add_argument("--limit", type=int, default=0, help="at most N prompts per class")
+    parser.add_argument("--greedy", action="store_true", help="answers at temperature 0")
+    parser.add_argument("--model", type=Path, default=None, help="a GGUF (default: verified)")
+    parser.add_argument("--json", type=Path, help="write every turn and the summary here")
+    parser.add_argument("--compare", type=Path, help="an earlier --json, printed alongside")
+    parser.add_argument("--show", action="store_true", help="print each turn as it ends")
+    asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

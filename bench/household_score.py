@@ -1,0 +1,176 @@
+"""Scoring one household turn against its prompt's expectations (bench/household.py).
+
+A prompt (one entry of ``bench/household_prompts.json``) says::
+
+    "expect": {"tools": ["pihole.summary"],            # capabilities the turn should propose
+               "also_ok": [[]],                         # other acceptable sets (optional)
+               "arguments": {"pihole.summary": {"period": "last_7_days"}}},
+    "answer": {"any": ["21.9"], "none": ["{"]}         # optional text checks
+
+Scores, each ``True``/``False``, or ``None`` when it does not apply:
+
+- ``tool``: the set of capabilities the model proposed in the turn (in every
+  round, whatever the executor then did) equals ``tools`` or one of ``also_ok``;
+- ``arguments``: for each expected tool that was proposed and has an argument
+  spec, its first proposal matches the spec (see :func:`matches`);
+- ``numbers``: every number in the answer appears in an executed tool result or
+  in the question (allowing rounding to the digits the answer shows); applies to
+  every turn that proposed a call, so a number stated after a denial counts;
+- ``answer``: the answer is prose (not empty, no JSON decision, not the loop's
+  "could not put an answer into words"), holds one of ``any`` and none of ``none``
+  (case-insensitive).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+NO_ANSWER_TEXT = "I could not put an answer into words"
+_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])")
+_LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
+ABSENT = "$absent"
+
+
+def matches(spec: Any, value: Any, *, present: bool = True) -> bool:
+    """Whether an argument ``value`` satisfies ``spec``.
+
+    ``spec`` is a plain JSON value (equal; strings compared case-insensitively
+    after trimming) or an object with one of: ``{"one_of": [...]}`` (any of the
+    values; ``"$absent"`` admits a missing argument), ``{"contains": [...]}``
+    (a string holding every word, case-insensitive), ``{"absent": true}``,
+    ``{"present": true}``. ``present`` says whether the argument was given.
+    """
+    if isinstance(spec, dict) and len(spec) == 1:
+        ((kind, operand),) = spec.items()
+        if kind == "absent":
+            return not present
+        if kind == "present":
+            return present
+        if kind == "one_of":
+            return any(
+                (o == ABSENT and not present) or (present and _equal(o, value)) for o in operand
+            )
+        if kind == "contains":
+            text = str(value).casefold() if present else ""
+            return present and all(str(word).casefold() in text for word in operand)
+    return present and _equal(spec, value)
+
+
+def arguments_match(spec: Mapping[str, Any], arguments: Mapping[str, Any] | None) -> bool:
+    """Every key of ``spec`` matches ``arguments`` (extra keys are allowed unless
+    ``spec`` has ``"$exact": true``)."""
+    arguments = arguments or {}
+    if spec.get("$exact") and set(arguments) - set(spec) - {"$exact"}:
+        return False
+    return all(
+        matches(rule, arguments.get(key), present=key in arguments)
+        for key, rule in spec.items()
+        if key != "$exact"
+    )
+
+
+def score_tools(expect: Mapping[str, Any], proposed: list[str]) -> bool:
+    """``set(proposed)`` is ``expect["tools"]`` or one of ``expect["also_ok"]``."""
+    wanted = [set(expect.get("tools", []))] + [set(s) for s in expect.get("also_ok", [])]
+    return set(proposed) in wanted
+
+
+def score_arguments(
+    expect: Mapping[str, Any], proposals: list[tuple[str, dict[str, Any] | None]]
+) -> bool | None:
+    """Argument accuracy for the expected tools that were proposed (None: nothing to check)."""
+    checked = []
+    for tool, spec in expect.get("arguments", {}).items():
+        first = next((args for name, args in proposals if name == tool), ...)
+        if first is not ...:
+            checked.append(arguments_match(spec, first))
+    return all(checked) if checked else None
+
+
+def numbers_in(text: str) -> list[tuple[float, int]]:
+    """The numbers written in ``text`` as ``(value, decimals shown)``; thousands
+    separators are read (``7,497`` is 7497); list markers (``1.`` at a line start) are not
+    numbers."""
+    text = _LIST_MARKER.sub(" ", text)
+    found = []
+    for whole, fraction in _NUMBER.findall(text):
+        digits = whole.replace(",", "") + (fraction or "")
+        found.append((float(digits), len(fraction) - 1 if fraction else 0))
+    return found
+
+
+def result_numbers(values: Iterable[Any]) -> list[float]:
+    """Every number in tool results: JSON numbers, and numbers written inside strings."""
+    found: list[float] = []
+    for value in values:
+        if isinstance(value, bool) or value is None:
+            continue
+        if isinstance(value, (int, float)):
+            found.append(float(value))
+        elif isinstance(value, str):
+            found.extend(number for number, _ in numbers_in(value))
+        elif isinstance(value, dict):
+            found.extend(result_numbers(value.values()))
+        elif isinstance(value, list):
+            found.extend(result_numbers(value))
+    return found
+
+
+def unsupported_numbers(answer: str, sources: list[float]) -> list[str]:
+    """The numbers in ``answer`` that no source supports, as written.
+
+    A source supports a number when it equals it once rounded or truncated to
+    the decimals the answer shows (23.47 supports 23.5, 23.4 and 23).
+    """
+    missing = []
+    for value, decimals in numbers_in(answer):
+        scale = 10**decimals
+        if not any(
+            abs(math.floor(s * scale + 0.5) - value * scale) < 1e-6
+            or abs(math.trunc(s * scale) - value * scale) < 1e-6
+            for s in sources
+        ):
+            missing.append(f"{value:.{decimals}f}")
+    return missing
+
+
+def score_answer(checks: Mapping[str, Any], answer: str) -> bool:
+    """The answer is prose and passes the prompt's ``any`` / ``none`` text checks."""
+    text = answer.casefold()
+    if not answer.strip() or NO_ANSWER_TEXT.casefold() in text or looks_like_json(answer):
+        return False
+    wanted, banned = checks.get("any", []), checks.get("none", [])
+    if wanted and not any(word.casefold() in text for word in wanted):
+        return False
+    return not any(word.casefold() in text for word in banned)
+
+
+def looks_like_json(answer: str) -> bool:
+    """The answer is (or holds) a JSON decision or object instead of prose."""
+    stripped = answer.strip().strip("`").strip()
+    return stripped.startswith("{") or '"action"' in answer or '"untrusted_data"' in answer
+
+
+def executed_results(messages: list[dict[str, Any]]) -> list[Any]:
+    """The ``untrusted_data`` of every executed call in a model request's tool messages."""
+    results = []
+    for message in messages:
+        if message.get("role") != "tool":
+            continue
+        try:
+            framed = json.loads(message.get("content") or "")
+        except ValueError:
+            continue
+        if isinstance(framed, dict) and framed.get("status") == "executed":
+            results.append(framed.get("untrusted_data"))
+    return results
+
+
+def _equal(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, str) and isinstance(actual, str):
+        return expected.strip().casefold() == actual.strip().casefold()
+    return bool(expected == actual)
