@@ -9,8 +9,13 @@ import {
   argumentEntries,
   citationEntries,
   fetchRequestMessage,
+  lostOutcomeNote,
   receiptSummary,
+  recoveredNote,
 } from "./present.js";
+
+/** Waits before each retry of an approval whose answer's stream broke, in ms. */
+const RECOVERY_WAITS_MS = [500, 1500, 4000];
 
 /**
  * Chat controller bound to the page's #transcript, #composer and #card-slot.
@@ -72,10 +77,40 @@ export class Chat {
       this.showResult(bubble, result);
     } catch (error) {
       if (error.name === "AbortError") return;
+      if (error.status === 0 && payload.confirmation && payload.confirmation.approve) {
+        await this.recover(bubble, payload);
+        return;
+      }
       this.fail(bubble, error);
     } finally {
       this.thinking.hidden = true;
     }
+  }
+
+  /**
+   * The stream broke after an approval: ask again with the same token. The
+   * appliance answers a repeat from the same session with what it kept, so
+   * nothing runs twice and the household learns whether the call ran.
+   */
+  async recover(bubble, payload) {
+    const { capability } = this.turn.calls[this.turn.calls.length - 1];
+    const signal = this.controller.signal;
+    for (const wait of RECOVERY_WAITS_MS) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      if (signal.aborted) return;
+      try {
+        const result = await converse(payload, () => {}, signal);
+        this.showResult(bubble, result);
+        this.ensureBubble(bubble).element.prepend(
+          el("p", { className: "recovered", role: "status" },
+            recoveredNote(result.receipts, capability)));
+        return;
+      } catch (error) {
+        if (error.name === "AbortError") return;
+        if (error.status !== 0) break;
+      }
+    }
+    this.fail(bubble, { status: 0, message: lostOutcomeNote(capability) });
   }
 
   stream(bubble, piece) {

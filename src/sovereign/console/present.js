@@ -123,6 +123,28 @@ export function receiptSummary(receipts, calls = [], citations = []) {
   return { stayedLocal, headline, lines };
 }
 
+/**
+ * What the Console says when an answer's stream broke after the household
+ * approved `capability` and a retry of the same approval brought back what the
+ * appliance kept: whether the call ran, in words, from the kept receipts.
+ */
+export function recoveredNote(receipts, capability) {
+  const mine = (receipts || []).filter((receipt) => receipt.capability === capability);
+  const outcome = mine.length ? mine[mine.length - 1].outcome : null;
+  const what = outcome === "executed" ? "it ran"
+    : outcome === "failed" ? "it was tried and failed, so the request may have left"
+      : "it did not run, so nothing was sent";
+  return `The connection broke after you approved ${capability}; the appliance kept ` +
+    `what happened: ${what}.`;
+}
+
+/** What the Console says when, after a broken stream, the appliance could not say either. */
+export function lostOutcomeNote(capability) {
+  return `The connection broke after you approved ${capability}, and the appliance could ` +
+    `not tell what happened. Whether ${capability} ran is unknown; Activity shows it once ` +
+    "the appliance answers again (a call that started is listed even if its outcome is lost).";
+}
+
 function argumentsFor(capability, calls, citations) {
   const approved = calls.find((call) => call.capability === capability);
   if (approved) return approved.arguments;

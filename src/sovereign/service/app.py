@@ -33,6 +33,7 @@ from .csrf import CSRFMiddleware
 from .errors import install_error_handlers
 from .owner import OwnerAccount
 from .policy import PolicyStore
+from .retained import RetainedAnswers
 from .routes import auth, conversation, operations, policy
 from .session_auth import SessionAuthMiddleware
 from .sessions import SessionStore
@@ -148,6 +149,7 @@ def _build_services(
         turn_policy=policy_reader(settings, store),
         turns=turns,
         backend=backend,
+        answers=RetainedAnswers(clock=clock),
     )
 
 

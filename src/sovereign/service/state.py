@@ -11,6 +11,7 @@ from fastapi import Request
 
 from .owner import OwnerAccount
 from .policy import PolicyStore
+from .retained import RetainedAnswers
 from .sessions import SessionStore
 from .settings import Settings
 from .throttle import SignInThrottle
@@ -35,6 +36,8 @@ class Services:
     turn_policy: Callable[[], Mapping[str, bool]]
     turns: Any
     backend: Any
+    answers: RetainedAnswers = field(default_factory=RetainedAnswers)
+    """Outcomes of answered confirmations, kept for their session (dropped connections)."""
     password_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while argon2 runs (64 MiB per hash): one hash at a time, and the
     throttle is checked under it so parallel guesses cannot slip past."""

@@ -79,7 +79,8 @@ async def message(
 ) -> Any:
     """Run a turn, or resume the paused one; stream it when asked for ``text/event-stream``.
 
-    Errors: 400 INVALID_CONFIRMATION (unknown, used, foreign or swept token),
+    Errors: 400 INVALID_CONFIRMATION (unknown, foreign or swept token; a token
+    this session already answered returns that answer's outcome instead),
     422 INVALID_REQUEST, 503 MODEL_UNAVAILABLE, 502 MODEL_ERROR.
     """
     session = session_of(request.scope)
@@ -98,9 +99,25 @@ async def run_turn(
 ) -> dict[str, Any]:
     """Start or resume a turn with the policy read now; returns the wire object.
 
+    A confirmation is answered once: the same session sending the same token
+    again (its connection dropped) gets the outcome of that answer, kept for
+    ten minutes (:mod:`..retained`), instead of a 400.
+
     Raises:
         ServiceError: 400 INVALID_CONFIRMATION, 503 MODEL_UNAVAILABLE, 502 MODEL_ERROR.
     """
+    if body.confirmation is None:
+        return await _run_turn(deps, body, owner=owner, on_token=on_token)
+    return await deps.answers.answer(
+        body.confirmation.token,
+        owner,
+        lambda: _run_turn(deps, body, owner=owner, on_token=on_token),
+    )
+
+
+async def _run_turn(
+    deps: Services, body: MessageRequest, *, owner: str, on_token: TokenSink | None
+) -> dict[str, Any]:
     policy = deps.turn_policy()
     try:
         if body.confirmation is not None:
