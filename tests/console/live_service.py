@@ -67,11 +67,15 @@ class FakeSearxng:
 
 def household_model(messages: list[dict[str, Any]], tools: Any) -> Any:
     """The scripted model: a message starting with "search" proposes web.search with the
-    whole message as the query, verbatim; "unplug the model" makes the model unavailable;
+    whole message as the query, verbatim; "unplug the model" makes the model unavailable,
+    and so does a search message ending "then unplug the model", once the search ran;
     anything else is answered in prose, which the turn loop asks for without tools (so it
     streams word by word)."""
     last = messages[-1]
-    if last["role"] == "user" and last["content"] == "unplug the model":
+    asked = next(m["content"] for m in reversed(messages) if m["role"] == "user")
+    if asked == "unplug the model" or (
+        last["role"] == "tool" and asked.endswith("then unplug the model")
+    ):
         return ModelUnavailable("llama-server is not running")
     if tools is not None:
         wants_search = last["role"] == "user" and last["content"].lower().startswith("search")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from sovereign.conversation import TurnFailed
 from sovereign.conversation.backends import openai
 from sovereign.conversation.backends.base import ContextTooLong, ModelError, is_context_overflow
 from sovereign.conversation.backends.embedded import _model_error
@@ -40,8 +41,9 @@ def test_the_openai_backend_maps_an_overflow_answer():
 
 async def test_the_turn_loop_does_not_retry_an_overflow(world):
     loop, backend = world.loop([ContextTooLong("exceed context window"), "never asked"])
-    with pytest.raises(ContextTooLong):
+    with pytest.raises(TurnFailed) as failed:
         await loop.process_turn(
             [{"role": "user", "content": "hello"}], policy=OFF, owner="s1"
         )
+    assert isinstance(failed.value.error, ContextTooLong)
     assert len(backend.requests) == 1

@@ -20,6 +20,7 @@ def test_conversation_exports_exactly_the_agreed_names():
             "Receipt",
             "TokenSink",
             "ToolCatalog",
+            "TurnFailed",
             "TurnLoop",
             "TurnResult",
             "model_safe_name",

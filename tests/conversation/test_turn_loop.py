@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from sovereign.conversation import InvalidConfirmation, ModelUnavailable, TurnResult
+from sovereign.conversation import InvalidConfirmation, ModelUnavailable, TurnFailed, TurnResult
 from sovereign.conversation.backends.base import ModelError, ModelReply, ToolCall
 from sovereign.conversation.backends.scripted import propose
 
@@ -325,14 +325,17 @@ async def test_a_model_error_is_retried_once_then_reported_unavailable(world):
     assert (await loop.process_turn(ASK_HOT, policy=OFF, owner="s1")).text == "Fine."
 
     loop, _ = world.loop([ModelError("Failed to parse")] * 2)
-    with pytest.raises(ModelUnavailable):
+    with pytest.raises(TurnFailed) as failed:
         await loop.process_turn(ASK_HOT, policy=OFF, owner="s1")
+    assert isinstance(failed.value.error, ModelUnavailable)
+    assert (failed.value.citations, failed.value.receipts) == ([], [])
 
 
 async def test_an_unreachable_model_is_reported_unavailable_at_once(world):
     loop, backend = world.loop([ModelUnavailable("connection refused"), "never"])
-    with pytest.raises(ModelUnavailable):
+    with pytest.raises(TurnFailed) as failed:
         await loop.process_turn(ASK_HOT, policy=OFF, owner="s1")
+    assert isinstance(failed.value.error, ModelUnavailable)
     assert backend.remaining == 1
 
 

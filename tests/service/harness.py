@@ -92,8 +92,11 @@ def build_harness(
     data_dir: Path,
     script: Callable[..., Any] | list[Any] = search_then_answer,
     clock: FakeClock | None = None,
+    backend: Any = None,
 ) -> Harness:
-    """The service with system.health and a web.search backed by :class:`FakeSearxng`."""
+    """The service with system.health and a web.search backed by :class:`FakeSearxng`.
+
+    ``backend`` replaces the scripted model (e.g. an OpenAI backend on a stub server)."""
     clock = clock or FakeClock()
     searxng = FakeSearxng()
     registry = Registry()
@@ -101,7 +104,7 @@ def build_harness(
     web_search.register(
         registry, base_url="http://searxng.test", transport=httpx.MockTransport(searxng.handler)
     )
-    backend = ScriptedBackend(script)
+    backend = backend or ScriptedBackend(script)
     app = create_app(
         Settings(data_dir=data_dir, backend="scripted"),
         backend=backend,

@@ -6,13 +6,23 @@ import { SseParser } from "./sse.js";
 
 const API = "/api/v1";
 
-/** A failed request: HTTP status (0 when unreachable), the service's code and sentence. */
+/**
+ * A failed request: HTTP status (0 when unreachable), the service's code and sentence.
+ * A conversation turn that failed after it began also carries what it did:
+ * `receipts` and `citations` (arrays, empty when the body had none).
+ */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, body = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.receipts = listOf(body, "receipts");
+    this.citations = listOf(body, "citations");
   }
+}
+
+function listOf(body, key) {
+  return body && Array.isArray(body[key]) ? body[key] : [];
 }
 
 /** Holds the CSRF token for the signed-in session; cleared at sign-out. */
@@ -32,7 +42,7 @@ async function failure(response) {
     body = null;
   }
   const code = (body && body.error && body.error.code) || `HTTP_${response.status}`;
-  return new ApiError(response.status, code, describeFailure(response.status, body));
+  return new ApiError(response.status, code, describeFailure(response.status, body), body);
 }
 
 async function send(path, init) {
@@ -67,7 +77,7 @@ export async function request(method, path, body) {
  * signal: an AbortSignal (sign-out cancels the stream).
  * Resolves with the final response object ({text, pending_confirmation,
  * citations, receipts}); rejects with ApiError (an `event: error` frame or a
- * non-2xx answer). A service that answers plain JSON instead of a stream is
+ * non-2xx answer), whose receipts and citations say what a failed turn did. A service that answers plain JSON instead of a stream is
  * accepted as well.
  */
 export async function converse(payload, onToken, signal) {
@@ -115,7 +125,8 @@ function handleFrame(frame, onToken) {
   if (frame.event === "result") return data;
   if (frame.event === "error") {
     const error = data.error || {};
-    throw new ApiError(200, error.code || "ERROR", error.message || describeFailure(500, null));
+    throw new ApiError(200, error.code || "ERROR", error.message || describeFailure(500, null),
+      data);
   }
   return null;
 }

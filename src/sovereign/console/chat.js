@@ -153,13 +153,21 @@ export class Chat {
     const { element } = this.ensureBubble(bubble);
     element.classList.add("failed");
     element.append(el("p", { className: "error", role: "alert" }, error.message));
+    // A turn can fail after a call already ran: still say what left the device.
+    const receipts = error.receipts || [];
+    const citations = citationEntries(error.citations);
+    if (citations.length) element.append(this.citationList(citations));
+    if (receipts.length) element.append(receiptList(receipts, this.turn ? this.turn.calls : [], error.citations));
     this.finishTurn();
   }
 
   showCard(pending) {
+    const { message } = this.turn;
     this.card = new ConfirmationCard(pending, {
       onDecide: (decision) => this.decide(pending, decision),
       onExpire: () => this.expire(pending),
+      // The expired card's "Ask again" sends the household's own message anew.
+      onRetry: () => this.send(message),
     });
     this.cardSlot.replaceChildren(this.card.element);
     this.thinking.hidden = true;

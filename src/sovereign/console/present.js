@@ -79,6 +79,7 @@ const REFUSAL_REASONS = {
   INVOCATION_LIMIT_REACHED: "too many calls in one answer",
   UNKNOWN_CAPABILITY: "no such capability",
   INVALID_CONFIRMATION: "the approval was not valid",
+  NOT_ASKED: "not asked, since you denied the request before it",
 };
 
 /**

@@ -7,7 +7,14 @@ drives it through :class:`TurnLoop`; results are data with ``to_wire()``.
 from .backends.base import ContextTooLong, ModelBackend, ModelError, ModelUnavailable, TokenSink
 from .loop import TurnLoop
 from .pending import PendingTurn, PendingTurnStore
-from .results import Citation, InvalidConfirmation, PendingConfirmation, Receipt, TurnResult
+from .results import (
+    Citation,
+    InvalidConfirmation,
+    PendingConfirmation,
+    Receipt,
+    TurnFailed,
+    TurnResult,
+)
 from .tools import ToolCatalog, model_safe_name
 
 __all__ = [
@@ -23,6 +30,7 @@ __all__ = [
     "Receipt",
     "TokenSink",
     "ToolCatalog",
+    "TurnFailed",
     "TurnLoop",
     "TurnResult",
     "model_safe_name",

@@ -116,6 +116,24 @@ def frame_denial(capability: str, *, expired: bool, reason: str | None = None) -
     return _frame_problem(capability, str(kind), None, message, _GUIDANCE[kind])
 
 
+NOT_ASKED = "not_asked"
+"""The status of a call that was never put to the household (see :func:`frame_not_asked`)."""
+
+
+def frame_not_asked(capability: str) -> str:
+    """The tool-message content for a call that needed approval and was never asked,
+    because the household denied an earlier call of the same model reply."""
+    return _frame_problem(
+        capability,
+        NOT_ASKED,
+        None,
+        "The household denied an earlier call of this reply, so this call was not put to "
+        "them and did not run.",
+        "Do not propose it again in this turn; answer without it, or ask the user whether "
+        "they want it.",
+    )
+
+
 def frame_unparseable(capability: str, reason: str) -> str:
     """The tool-message content for a call whose arguments were not a JSON object."""
     return _frame_problem(

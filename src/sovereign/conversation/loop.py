@@ -7,7 +7,15 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sovereign.executor import ErrorCode, Executor, Outcome, OutcomeKind, Stage
+from sovereign.executor import (
+    Capability,
+    Confirmation,
+    ErrorCode,
+    Executor,
+    Outcome,
+    OutcomeKind,
+    Stage,
+)
 from sovereign.executor import canonical_arguments as canonical
 
 from .backends.base import (
@@ -20,10 +28,16 @@ from .backends.base import (
     TokenSink,
     ToolDefinition,
 )
-from .framing import DEFAULT_SYSTEM_PROMPT, frame_denial, frame_outcome, frame_unparseable
+from .framing import (
+    DEFAULT_SYSTEM_PROMPT,
+    frame_denial,
+    frame_not_asked,
+    frame_outcome,
+    frame_unparseable,
+)
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
-from .provenance import citations_for, denial_receipt, receipt_for
-from .results import PendingConfirmation, TurnResult
+from .provenance import citations_for, denial_receipt, not_asked_receipt, receipt_for
+from .results import PendingConfirmation, TurnFailed, TurnResult
 from .tools import ToolCatalog, model_safe_name
 
 logger = logging.getLogger(__name__)
@@ -32,6 +46,8 @@ BUDGET_SPENT_NOTE = (
     "No more tool calls are possible in this turn. Answer the user now with what you have."
 )
 NO_ANSWER = "I could not put an answer into words. Please ask again."
+NOT_ASKED_REASON = "not asked: an earlier call of the same reply was denied"
+"""The audit log's fixed reason for a proposal answered without a card after a denial."""
 
 
 class TurnLoop:
@@ -96,13 +112,19 @@ class TurnLoop:
 
         Raises:
             ValueError: a message with another role or non-string content.
-            ModelUnavailable: the model cannot be reached, or failed on every attempt.
+            TurnFailed: the turn could not finish; its ``error`` is
+                :class:`ModelUnavailable` (the model cannot be reached, or failed on
+                every attempt), :class:`ContextTooLong`, or an unexpected exception,
+                and it carries the citations and receipts of every call that ran.
         """
         progress = TurnProgress(
             catalog=ToolCatalog.from_registry(self._executor.registry),
             context=[{"role": "system", "content": self._system_prompt}, *_checked(messages)],
         )
-        return await self._continue(progress, policy, owner, on_token)
+        try:
+            return await self._continue(progress, policy, owner, on_token)
+        except Exception as exc:
+            raise _failed(progress, exc) from exc
 
     async def resume_turn(
         self,
@@ -123,7 +145,11 @@ class TurnLoop:
         does in this turn, it gets the same denial with no new prompt. An
         approval after the token expired appends an "expired" result instead.
         Then the proposals that waited behind the halted one run, and the loop
-        goes on; it may pause again on a new token.
+        goes on; it may pause again on a new token. After a denial, though,
+        none of those waiting proposals is put to the household: each that
+        needs approval is answered "not asked" (receipt ``refused`` with
+        ``NOT_ASKED``, audited), so a queue of proposals in one reply cannot
+        wear the household down with card after card.
 
         Args:
             token: the ``pending_confirmation.token`` being answered.
@@ -134,11 +160,27 @@ class TurnLoop:
         Raises:
             InvalidConfirmation: unknown, already answered or foreign token.
                 Of two concurrent answers to one token, exactly one proceeds.
-            ModelUnavailable: as for :meth:`process_turn`. The paused turn is
-                spent by then: an approved call has run (and is in the audit
-                log), and the household asks again in a new turn.
+            TurnFailed: as for :meth:`process_turn`. The paused turn is spent
+                by then: an approved call has run (and is in the audit log, and
+                its receipt and citations are on the exception), and the
+                household asks again in a new turn.
         """
         paused = self._pending.take(token, owner)
+        try:
+            return await self._resume(paused, token, approve, policy, owner, reason, on_token)
+        except Exception as exc:
+            raise _failed(paused.progress, exc) from exc
+
+    async def _resume(
+        self,
+        paused: PendingTurn,
+        token: str,
+        approve: bool,
+        policy: Mapping[str, bool],
+        owner: str,
+        reason: str | None,
+        on_token: TokenSink | None,
+    ) -> TurnResult:
         progress, call = paused.progress, paused.halted
         if approve and self._executor.confirmations.seconds_left(token) > 0:
             outcome = await self._invoke(progress, call, policy, token)
@@ -149,7 +191,9 @@ class TurnLoop:
         else:
             self._refuse(progress, call, expired=approve, reason=reason, token=token)
         self._executor.confirmations.discard(token)
-        halted = await self._run_proposals(progress, paused.waiting, policy, owner)
+        halted = await self._run_proposals(
+            progress, paused.waiting, policy, owner, may_ask=approve
+        )
         return halted or await self._continue(progress, policy, owner, on_token)
 
     async def _continue(
@@ -244,13 +288,22 @@ class TurnLoop:
         proposals: Sequence[Proposal],
         policy: Mapping[str, bool],
         owner: str,
+        *,
+        may_ask: bool = True,
     ) -> TurnResult | None:
-        """Run proposals in order; the first that needs approval pauses the turn."""
+        """Run proposals in order; the first that needs approval pauses the turn.
+
+        With ``may_ask`` false (an earlier call of the same reply was denied), a
+        proposal that needs approval is answered "not asked" instead of pausing.
+        """
         proposals = tuple(proposals)
         for index, call in enumerate(proposals):
             key = _call_key(call)
             if key is not None and key in progress.refusals:
                 self._refuse(progress, call, expired=progress.refusals[key], again=True)
+                continue
+            if (not may_ask or key in progress.unasked) and self._needs_approval(call):
+                self._not_asked(progress, call)
                 continue
             outcome = await self._invoke(progress, call, policy, None)
             if outcome.error_code is ErrorCode.CONFIRMATION_REQUIRED:
@@ -320,6 +373,35 @@ class TurnLoop:
                 capability, version=capability.version, stage=Stage.CONFIRM, outcome=kind
             )
 
+    def _capability(self, call: Proposal) -> Capability | None:
+        target = call.target
+        return self._executor.registry.get(target.capability, target.version) if target else None
+
+    def _needs_approval(self, call: Proposal) -> bool:
+        capability = self._capability(call)
+        return capability is not None and capability.confirmation is Confirmation.REQUIRED
+
+    def _not_asked(self, progress: TurnProgress, call: Proposal) -> None:
+        """Answer a call that needs approval without asking (a denial came before it).
+
+        The first time a call is not asked it gets a receipt and an audit line
+        (refused at the confirm stage); proposed again in this turn, only the answer.
+        """
+        capability, key = self._capability(call), _call_key(call)
+        assert capability is not None  # only a named capability can need approval
+        progress.context.append(_tool_message(call, frame_not_asked(capability.name)))
+        if key is None or key in progress.unasked:
+            return
+        progress.unasked.add(key)
+        progress.receipts.append(not_asked_receipt(capability))
+        self._executor.audit.record(
+            capability,
+            version=capability.version,
+            stage=Stage.CONFIRM,
+            outcome=OutcomeKind.REFUSED,
+            reason=NOT_ASKED_REASON,
+        )
+
     def _pause(
         self,
         progress: TurnProgress,
@@ -343,6 +425,14 @@ class TurnLoop:
             citations=list(progress.citations),
             receipts=list(progress.receipts),
         )
+
+
+def _failed(progress: TurnProgress, error: Exception) -> TurnFailed:
+    if isinstance(error, TurnFailed):
+        return error
+    if not isinstance(error, ModelUnavailable | ModelError | OSError):
+        logger.exception("turn failed unexpectedly")
+    return TurnFailed(error, progress.citations, progress.receipts)
 
 
 def _checked(messages: list[dict[str, Any]]) -> list[Message]:

@@ -51,6 +51,9 @@ class TurnProgress:
     """Model rounds that proposed calls so far."""
     refusals: dict[str, bool] = field(default_factory=dict)
     """Calls the household refused this turn: canonical call key → expired?"""
+    unasked: set[str] = field(default_factory=set)
+    """Calls never put to the household because it denied an earlier call of the same
+    model reply (canonical call keys): proposed again, they stay unasked."""
     citations: list[Citation] = field(default_factory=list)
     receipts: list[Receipt] = field(default_factory=list)
     calls_made: int = 0
@@ -63,8 +66,9 @@ class PendingTurn:
 
     ``halted`` is the proposal that waits for the household; ``waiting`` are the
     proposals the model made after it in the same round. They have not been
-    sent to the executor yet and run, in order, once ``halted`` is approved,
-    denied or expired (any of them may pause the turn again).
+    sent to the executor yet and run, in order, once ``halted`` is approved or
+    expired (any of them may pause the turn again). A denial ends them: those
+    that need approval are answered "not asked" without a card, the others run.
     """
 
     token: str

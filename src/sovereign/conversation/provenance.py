@@ -45,6 +45,16 @@ def denial_receipt(capability: Capability, *, expired: bool) -> Receipt:
     return Receipt(capability.name, str(capability.locality), "expired" if expired else "denied")
 
 
+NOT_ASKED = "NOT_ASKED"
+"""The ``error_code`` of a refused receipt for a call never put to the household: an
+earlier call of the same model reply was denied (DESIGN §4, issue: queued proposals)."""
+
+
+def not_asked_receipt(capability: Capability) -> Receipt:
+    """The receipt of a call that needed approval and was not asked after a denial."""
+    return Receipt(capability.name, str(capability.locality), "refused", NOT_ASKED)
+
+
 def citations_for(outcome: Outcome) -> list[Citation]:
     """The sources an executed call brought into the turn (``[]`` for anything else)."""
     reader = _READERS.get(outcome.name)

@@ -8,6 +8,10 @@
                                      "expires_in_seconds"},
      "citations": [{"capability", "title", "url", "snippet", "retrieved_at"}],
      "receipts": [{"capability", "locality", "outcome"[, "error_code"]}]}
+
+A turn that fails after it began raises :class:`TurnFailed`, which carries the
+citations and receipts gathered so far: whatever goes wrong after an external
+call ran, the household is still told that it ran (DESIGN §4).
 """
 
 from __future__ import annotations
@@ -91,9 +95,10 @@ class Receipt:
 
     ``outcome`` is ``executed``, ``denied`` (the household said no), ``expired``
     (nobody answered in time), ``refused`` (stages 1-3: bad arguments, policy,
-    per-turn limit) or ``failed`` (stages 5-6). ``error_code`` is the
-    executor's code for refused and failed calls and is put on the wire only
-    when set.
+    per-turn limit, or ``NOT_ASKED``: never put to the household because it
+    denied an earlier call of the same model reply) or ``failed`` (stages 5-6).
+    ``error_code`` is the executor's code (or ``NOT_ASKED``) for refused and
+    failed calls and is put on the wire only when set.
     """
 
     capability: str
@@ -132,6 +137,37 @@ class TurnResult:
         return {
             "text": self.text,
             "pending_confirmation": pending.to_wire() if pending else None,
+            "citations": [c.to_wire() for c in self.citations],
+            "receipts": [r.to_wire() for r in self.receipts],
+        }
+
+
+class TurnFailed(Exception):
+    """A turn that began and then could not finish, with what it had already done.
+
+    DESIGN §4: after an external call ran, every response of that turn, success or
+    error, carries its receipt and citations. So the turn loop never lets a failure
+    escape bare once a turn has started: it raises this, ``from`` the cause.
+
+    Attributes:
+        error: the cause: :class:`~.backends.base.ModelUnavailable`,
+            :class:`~.backends.base.ContextTooLong`, another
+            :class:`~.backends.base.ModelError`, or an unexpected exception (a bug).
+        citations, receipts: everything the turn gathered before it failed, in
+            order (empty when it failed before any call was proposed).
+    """
+
+    def __init__(
+        self, error: Exception, citations: list[Citation], receipts: list[Receipt]
+    ) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.citations = list(citations)
+        self.receipts = list(receipts)
+
+    def provenance(self) -> dict[str, Any]:
+        """``{"citations": [...], "receipts": [...]}`` as on the wire (both maybe empty)."""
+        return {
             "citations": [c.to_wire() for c in self.citations],
             "receipts": [r.to_wire() for r in self.receipts],
         }

@@ -33,7 +33,7 @@ def chat(data_dir: Path | None, **options: Any) -> None:
 
 
 async def _chat(settings: Settings) -> None:
-    from sovereign.conversation import ModelError, ModelUnavailable
+    from sovereign.conversation import TurnFailed
 
     from .app import build_turn_loop
 
@@ -45,8 +45,10 @@ async def _chat(settings: Settings) -> None:
             continue
         try:
             text = await _one_turn(turns, read_policy, history, line)
-        except (ModelUnavailable, ModelError) as exc:
-            click.secho(f"The model is unavailable: {exc}", fg="red", err=True)
+        except TurnFailed as failed:
+            click.secho(f"The turn failed: {failed.error}", fg="red", err=True)
+            for receipt in failed.receipts:
+                click.secho(f"  [{receipt.capability}: {receipt.outcome}]", dim=True)
             continue
         history += [{"role": "user", "content": line}, {"role": "assistant", "content": text}]
 

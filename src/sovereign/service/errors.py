@@ -50,14 +50,27 @@ class ServiceError(Exception):
         code: UPPER_SNAKE code, e.g. ``INVALID_CONFIRMATION``.
         message: one sentence for a person; never secrets.
         headers: extra response headers (e.g. ``Retry-After``).
+        extra: further top-level members of the body beside ``error`` (a failed
+            turn's ``citations`` and ``receipts``); never an ``error`` key.
     """
 
     def __init__(
-        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        headers: dict[str, str] | None = None,
+        *,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.headers = headers or {}
+        self.extra = {key: value for key, value in (extra or {}).items() if key != "error"}
+
+    def body(self) -> dict[str, Any]:
+        """The response body: the envelope, plus :attr:`extra`."""
+        return {**envelope(self.code, self.message), **self.extra}
 
 
 def storage_error(
@@ -109,7 +122,7 @@ def describe_validation_error(exc: RequestValidationError) -> tuple[str, str]:
 
 async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
-    return error_response(exc.status, exc.code, exc.message, exc.headers)
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:

@@ -2,7 +2,8 @@
 
 With ``Accept: text/event-stream``, POST /message answers with ``token`` events
 (``{"text": piece}``), then exactly one ``result`` event holding the same object
-as the plain response, or one ``error`` event holding the error envelope.
+as the plain response, or one ``error`` event holding the error envelope (with a
+failed turn's ``citations`` and ``receipts`` beside it, as in the plain response).
 The turn runs to its end even when the browser goes away, so an approval that
 has started executing is never cut off half-way.
 """
@@ -54,7 +55,7 @@ def event_stream(turn: Turn) -> StreamingResponse:
         try:
             await queue.put(("result", await turn(on_token)))
         except ServiceError as exc:
-            await queue.put(("error", envelope(exc.code, exc.message)))
+            await queue.put(("error", exc.body()))
         except OSError as exc:
             logger.error("streamed turn could not use storage: %s", exc)
             error = storage_error(exc)

@@ -12,10 +12,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from sovereign.conversation import InvalidConfirmation
+from sovereign.conversation import InvalidConfirmation, TurnFailed
 from sovereign.conversation.backends.base import ContextTooLong, ModelError, ModelUnavailable
 
-from ..errors import ServiceError
+from ..errors import ServiceError, storage_error
 from ..session_auth import session_of
 from ..state import Services, services
 from ..streaming import TokenSink, event_stream, wants_event_stream
@@ -104,7 +104,11 @@ async def run_turn(
     ten minutes (:mod:`..retained`), instead of a 400.
 
     Raises:
-        ServiceError: 400 INVALID_CONFIRMATION, 503 MODEL_UNAVAILABLE, 502 MODEL_ERROR.
+        ServiceError: 400 INVALID_CONFIRMATION, 503 MODEL_UNAVAILABLE, 413
+            CONVERSATION_TOO_LONG, 502 MODEL_ERROR, 503 STORAGE_UNAVAILABLE, 500
+            INTERNAL_ERROR. Once the turn
+            has begun, the error's body also holds the turn's ``citations`` and
+            ``receipts`` (DESIGN §4: a call that ran is never left unreported).
     """
     if body.confirmation is None:
         return await _run_turn(deps, body, owner=owner, on_token=on_token)
@@ -142,19 +146,28 @@ async def _run_turn(
             "INVALID_CONFIRMATION",
             "That confirmation is unknown, already answered, expired or not yours.",
         ) from exc
-    except ModelUnavailable as exc:
-        raise ServiceError(
-            503, "MODEL_UNAVAILABLE", f"The language model cannot be reached: {exc}"
-        ) from exc
-    except ContextTooLong as exc:
-        raise ServiceError(
-            413,
-            "CONVERSATION_TOO_LONG",
-            "The conversation is too long for the model to read; start a new conversation "
-            "or send less history.",
-        ) from exc
-    except ModelError as exc:
-        raise ServiceError(
-            502, "MODEL_ERROR", f"The language model answered unusably: {exc}"
-        ) from exc
+    except TurnFailed as failed:
+        raise turn_error(failed) from failed
     return result.to_wire()
+
+
+def turn_error(failed: TurnFailed) -> ServiceError:
+    """The service's answer to a turn that failed, with the turn's provenance attached."""
+    status, code, message = _describe(failed.error)
+    return ServiceError(status, code, message, extra=failed.provenance())
+
+
+def _describe(error: Exception) -> tuple[int, str, str]:
+    if isinstance(error, OSError):  # a refused write (data directory full, read-only, ...)
+        refused = storage_error(error)
+        return refused.status, refused.code, refused.message
+    if isinstance(error, ModelUnavailable):
+        return 503, "MODEL_UNAVAILABLE", f"The language model cannot be reached: {error}"
+    if isinstance(error, ContextTooLong):
+        return 413, "CONVERSATION_TOO_LONG", (
+            "The conversation is too long for the model to read; start a new conversation "
+            "or send less history."
+        )
+    if isinstance(error, ModelError):
+        return 502, "MODEL_ERROR", f"The language model answered unusably: {error}"
+    return 500, "INTERNAL_ERROR", "The turn failed unexpectedly."
