@@ -16,14 +16,16 @@ const REASON_MAX = 200;
  *
  * pending: {token, capability, version, arguments, expires_in_seconds}.
  * onDecide({approve, reason}) is called once when Deny or Approve is pressed
- * before expiry; onExpire() once when the countdown reaches zero first.
+ * before expiry; onExpire() once when the countdown reaches zero first. The
+ * expired card then offers "Ask again", which calls onRetry() (when given).
  * `element` is the card to put on the page; `stop()` ends the countdown.
  */
 export class ConfirmationCard {
-  constructor(pending, { onDecide, onExpire, now = () => performance.now() }) {
+  constructor(pending, { onDecide, onExpire, onRetry = null, now = () => performance.now() }) {
     this.pending = pending;
     this.onDecide = onDecide;
     this.onExpire = onExpire;
+    this.onRetry = onRetry;
     this.now = now;
     this.deadline = now() + Math.max(0, Number(pending.expires_in_seconds) || 0) * 1000;
     this.settled = false;
@@ -95,7 +97,17 @@ export class ConfirmationCard {
       "This request expired, so nothing was sent. Ask again if you still want it.";
     this.countdown.setAttribute("role", "status");
     this.actions.remove();
+    if (this.onRetry) this.element.append(this.retryButton());
     this.onExpire();
+  }
+
+  retryButton() {
+    const button = el("button", { type: "button", className: "retry-button primary" },
+      "Ask again");
+    button.addEventListener("click", () => {
+      if (this.onRetry()) button.remove();
+    });
+    return el("div", { className: "card-buttons" }, button);
   }
 
   stop() {
