@@ -70,6 +70,8 @@ def assert_search_reported(harness, body: dict[str, Any], code: str) -> None:
         pytest.param(ModelUnavailable("connection refused"), 503, "MODEL_UNAVAILABLE", id="gone"),
         pytest.param(ContextTooLong("exceed context window"), 413, "CONVERSATION_TOO_LONG",
                      id="overflow"),
+        pytest.param(OSError(28, "No space left on device"), 503, "STORAGE_UNAVAILABLE",
+                     id="disk-full"),
         pytest.param(RuntimeError("a bug"), 500, "INTERNAL_ERROR", id="bug"),
     ],
 )
