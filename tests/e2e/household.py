@@ -77,9 +77,13 @@ def settings_for(data_dir: Path, searxng_url: str, web: WebPort) -> Settings:
 
 
 @contextmanager
-def serve(settings: Settings) -> Iterator[Service]:
-    """Run the app under uvicorn on 127.0.0.1 (a free port), with its lifespan, until the end."""
-    app = create_app(settings, backend=embedded_model(), password_hasher=CHEAP_HASHER)
+def serve(settings: Settings, backend: Any = None) -> Iterator[Service]:
+    """Run the app under uvicorn on 127.0.0.1 (a free port), with its lifespan, until the end.
+
+    ``backend``: the embedded model by default; a scripted one for adversarial proposals.
+    """
+    backend = backend if backend is not None else embedded_model()
+    app = create_app(settings, backend=backend, password_hasher=CHEAP_HASHER)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
