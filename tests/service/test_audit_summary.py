@@ -7,8 +7,19 @@ import time
 
 import pytest
 
-from sovereign.executor import AuditLog, Capability, Effect, ErrorCode, Locality, OutcomeKind, Stage
+from sovereign.executor import (
+    TTL_SECONDS,
+    AuditLog,
+    Capability,
+    Effect,
+    ErrorCode,
+    Locality,
+    OutcomeKind,
+    Stage,
+)
 from sovereign.service.audit_summary import COUNTERS, audit_path, summarize
+from sovereign.service.audit_time import Now
+from tests.fakes.clock import FakeClock
 
 SCHEMA = {"type": "object"}
 
@@ -35,29 +46,40 @@ FETCH = _capability("web.fetch", Locality.EXTERNAL)
 HEALTH = _capability("system.health", Locality.LOCAL)
 
 
-def _record(log: AuditLog, cap, stage, outcome, code=None):
-    log.record(cap, version=1, stage=stage, outcome=outcome, error_code=code)
+def _record(log: AuditLog, cap, stage, outcome, code=None, **links):
+    return log.record(cap, version=1, stage=stage, outcome=outcome, error_code=code, **links)
 
 
 ASKED = (OutcomeKind.CONFIRMATION_REQUIRED, ErrorCode.CONFIRMATION_REQUIRED)
 
 
+def _approved_run(log, cap, outcome=OutcomeKind.EXECUTED, code=None, stage=Stage.SHAPE):
+    """An ask, its approval, the executing record and the outcome, linked as the executor does."""
+    ask = _record(log, cap, Stage.CONFIRM, *ASKED)
+    started = log.begin(cap, version=1, asked=ask)
+    _record(log, cap, stage, outcome, code, asked=ask, started=started)
+
+
 def _write_flow(log: AuditLog) -> None:
-    # search: asked twice; one approved and executed, one denied
-    _record(log, SEARCH, Stage.CONFIRM, *ASKED)
-    _record(log, SEARCH, Stage.SHAPE, OutcomeKind.EXECUTED)
-    _record(log, SEARCH, Stage.CONFIRM, *ASKED)
-    _record(log, SEARCH, Stage.CONFIRM, OutcomeKind.DENIED)
+    # search: asked twice; one approved and executed, one denied; one refused by policy
+    _approved_run(log, SEARCH)
+    ask = _record(log, SEARCH, Stage.CONFIRM, *ASKED)
+    _record(log, SEARCH, Stage.CONFIRM, OutcomeKind.DENIED, asked=ask)
     _record(log, SEARCH, Stage.POLICY, OutcomeKind.REFUSED, ErrorCode.POLICY_DISABLED)
-    # fetch: asked, approved, target rejected; asked, expired; a replayed token
-    _record(log, FETCH, Stage.CONFIRM, *ASKED)
-    _record(log, FETCH, Stage.EXECUTE, OutcomeKind.REFUSED, ErrorCode.FETCH_TARGET_REJECTED)
-    _record(log, FETCH, Stage.CONFIRM, *ASKED)
-    _record(log, FETCH, Stage.CONFIRM, OutcomeKind.EXPIRED)
-    _record(log, FETCH, Stage.CONFIRM, OutcomeKind.REFUSED, ErrorCode.INVALID_CONFIRMATION)
+    # fetch: asked, approved, target rejected; asked and expired; asked, approved too late
+    _approved_run(
+        log, FETCH, OutcomeKind.REFUSED, ErrorCode.FETCH_TARGET_REJECTED, Stage.EXECUTE
+    )
+    ask = _record(log, FETCH, Stage.CONFIRM, *ASKED)
+    _record(log, FETCH, Stage.CONFIRM, OutcomeKind.EXPIRED, asked=ask)
+    ask = _record(log, FETCH, Stage.CONFIRM, *ASKED)
+    _record(log, FETCH, Stage.CONFIRM, OutcomeKind.REFUSED, ErrorCode.INVALID_CONFIRMATION,
+            asked=ask)
     # health: automatic; one executed, one timed out, one bad arguments
-    _record(log, HEALTH, Stage.SHAPE, OutcomeKind.EXECUTED)
-    _record(log, HEALTH, Stage.EXECUTE, OutcomeKind.FAILED, ErrorCode.TIMEOUT)
+    started = log.begin(HEALTH, version=1)
+    _record(log, HEALTH, Stage.SHAPE, OutcomeKind.EXECUTED, started=started)
+    started = log.begin(HEALTH, version=1)
+    _record(log, HEALTH, Stage.EXECUTE, OutcomeKind.FAILED, ErrorCode.TIMEOUT, started=started)
     _record(log, HEALTH, Stage.VALIDATE, OutcomeKind.REFUSED, ErrorCode.INVALID_ARGUMENTS)
     _record(log, None, Stage.RESOLVE, OutcomeKind.REFUSED, ErrorCode.UNKNOWN_CAPABILITY)
 
@@ -73,12 +95,11 @@ def test_counts_per_capability_and_outcome(tmp_path):
         "system.health": _counts(proposed=3, executed=1, failed=1, refused_other=1),
         "unknown": _counts(proposed=1, refused_other=1),
         "web.fetch": _counts(
-            proposed=2,
-            confirmation_requested=2,
+            proposed=3,
+            confirmation_requested=3,
             approved=1,
             rejected_target=1,
-            expired=1,
-            refused_other=1,
+            expired=2,
         ),
         "web.search": _counts(
             proposed=3,
@@ -89,9 +110,58 @@ def test_counts_per_capability_and_outcome(tmp_path):
             refused_by_policy=1,
         ),
     }
-    assert summary["totals"]["proposed"] == 9
+    assert summary["totals"]["proposed"] == 10
     assert summary["totals"]["approved"] == 2
-    assert summary["unreadable_lines"] == 0
+    assert summary["unreadable_lines"] == summary["set_aside_lines"] == 0
+    assert summary["may_have_left"] == {} and summary["clock_jumps"] == 0
+
+
+def test_a_call_that_started_and_never_ended_may_have_left(tmp_path):
+    log = AuditLog(tmp_path)
+    ask = _record(log, SEARCH, Stage.CONFIRM, *ASKED)
+    log.begin(SEARCH, version=1, asked=ask)  # then the service was killed
+    log.begin(HEALTH, version=1)
+    summary = summarize(audit_path(tmp_path), days=1)
+    assert summary["capabilities"]["web.search"] == _counts(
+        proposed=1, confirmation_requested=1, approved=1, outcome_unknown=1
+    )
+    assert summary["capabilities"]["system.health"] == _counts(proposed=1, outcome_unknown=1)
+    assert summary["may_have_left"] == {"web.search": 1}
+
+
+def test_an_unanswered_approval_waits_for_the_token_lifetime_then_counts_as_expired(tmp_path):
+    clock = FakeClock(5000.0)
+    log = AuditLog(tmp_path, wall=lambda: 1_800_000_000 + clock(), uptime=clock, boot_id="b1")
+    _record(log, SEARCH, Stage.CONFIRM, *ASKED)
+    def now(after):
+        return Now(1_800_000_000 + 5000.0 + after, 5000.0 + after, "b1")
+
+    waiting = summarize(audit_path(tmp_path), days=1, now=now(60))
+    assert waiting["totals"] == _counts(proposed=1, confirmation_requested=1, awaiting=1)
+    late = summarize(audit_path(tmp_path), days=1, now=now(TTL_SECONDS + 1))
+    assert late["totals"] == _counts(proposed=1, confirmation_requested=1, expired=1)
+
+
+def test_a_restart_closure_yields_to_the_real_answer(tmp_path):
+    log = AuditLog(tmp_path)
+    ask = _record(log, SEARCH, Stage.CONFIRM, *ASKED)
+    AuditLog(tmp_path).prepare(close_open_asks=True)  # another process started meanwhile
+    started = log.begin(SEARCH, version=1, asked=ask)
+    _record(log, SEARCH, Stage.SHAPE, OutcomeKind.EXECUTED, asked=ask, started=started)
+    assert summarize(audit_path(tmp_path), days=1)["totals"] == _counts(
+        proposed=1, confirmation_requested=1, approved=1, executed=1
+    )
+
+
+def test_torn_lines_set_aside_are_reported(tmp_path):
+    log = AuditLog(tmp_path)
+    _record(log, HEALTH, Stage.SHAPE, OutcomeKind.EXECUTED)
+    with audit_path(tmp_path).open("ab") as handle:
+        handle.write(b'{"torn')
+    AuditLog(tmp_path).prepare()
+    summary = summarize(audit_path(tmp_path), days=1)
+    assert summary["set_aside_lines"] == 1 and summary["unreadable_lines"] == 0
+    assert summary["totals"]["executed"] == 1
 
 
 def test_window_excludes_older_events_and_counts_broken_lines(tmp_path):

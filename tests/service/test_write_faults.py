@@ -98,6 +98,15 @@ async def test_as_the_disk_fills_no_search_leaves_without_its_executing_record(o
     after = await search_and_approve(on_tmpfs, "solar again")
     assert after["receipts"][0]["outcome"] == "executed"
     assert recorded_before_sent[-1] == sent + 1
+    # the records the full disk refused were kept and written: Activity tells what was shown
+    summary = await on_tmpfs.client.get(
+        "/api/v1/audit/summary", params={"days": 1}, headers=on_tmpfs.headers()
+    )
+    counts = summary.json()["capabilities"]["web.search"]
+    asked = len(receipts) + 1
+    assert (counts["confirmation_requested"], counts["approved"]) == (asked, asked)
+    assert (counts["executed"], counts["refused_other"]) == (sent + 1, len(refused))
+    assert counts["outcome_unknown"] == 0
 
 
 async def test_on_a_read_only_disk_every_write_is_a_503_and_searches_do_not_run(on_tmpfs):

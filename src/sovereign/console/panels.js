@@ -83,7 +83,8 @@ export class ActivityView {
   render(table) {
     if (!table.rows.length) {
       this.wrap.replaceChildren(el("p", { className: "empty" },
-        "No capability was used in this period."));
+        "No capability was used in this period."),
+      ...table.notes.map((note) => el("p", { className: "hint" }, note)));
       return;
     }
     const head = el("tr", {}, el("th", { scope: "col" }, "Capability"),
@@ -96,10 +97,7 @@ export class ActivityView {
     const caption = el("caption", {}, `Since ${table.since}`);
     this.wrap.replaceChildren(el("table", { className: "activity-table" },
       caption, el("thead", {}, head), body, foot));
-    if (table.unreadableLines) {
-      this.wrap.append(el("p", { className: "hint" },
-        `${table.unreadableLines} line(s) of the audit log could not be read.`));
-    }
+    for (const note of table.notes) this.wrap.append(el("p", { className: "hint" }, note));
   }
 
   clear() {

@@ -208,6 +208,7 @@ const AUDIT_COLUMNS = [
   ["expired", "Expired"],
   ["executed", "Ran"],
   ["failed", "Failed"],
+  ["outcome_unknown", "Outcome unknown"],
   ["refused_by_policy", "Off by setting"],
   ["rejected_target", "Address blocked"],
   ["refused_other", "Refused"],
@@ -216,9 +217,12 @@ const AUDIT_COLUMNS = [
 /**
  * The audit summary (GET /api/v1/audit/summary) as a table.
  *
- * summary: {days, since, capabilities: {name: {counter: n}}, totals, unreadable_lines}.
+ * summary: {days, since, capabilities: {name: {counter: n}}, totals, may_have_left,
+ * unreadable_lines, set_aside_lines, clock_jumps}.
  * Returns {columns: [{key, label}], rows: [{capability, counts: [n]}], totals: [n],
- * since ("2026-01-01 00:00 UTC"), unreadableLines}; a counter the summary lacks counts as 0.
+ * since ("2026-01-01 00:00 UTC"), unreadableLines, notes: [sentence]}; a counter the
+ * summary lacks counts as 0. The notes say which calls may have left with their
+ * outcome unknown, what waits for an answer, and whether the clock jumped.
  */
 export function auditTable(summary) {
   const columns = AUDIT_COLUMNS.map(([key, label]) => ({ key, label }));
@@ -233,7 +237,30 @@ export function auditTable(summary) {
     totals: countsOf(summary && summary.totals),
     since: readableTime((summary && summary.since) || ""),
     unreadableLines: Number(summary && summary.unreadable_lines) || 0,
+    notes: auditNotes(summary || {}),
   };
+}
+
+function auditNotes(summary) {
+  const count = (value) => Number(value) || 0;
+  const notes = Object.entries(summary.may_have_left || {}).filter(([, n]) => count(n))
+    .map(([name, n]) => `${name}: ${count(n)} ${count(n) === 1 ? "call" : "calls"} may have ` +
+      "left — outcome unknown (the service stopped while it ran).");
+  const waiting = count((summary.totals || {}).awaiting);
+  if (waiting) notes.push(`${waiting} approval request(s) still wait for your answer.`);
+  if (count(summary.clock_jumps)) {
+    notes.push(`The device's clock jumped ${count(summary.clock_jumps)} time(s). Calls are ` +
+      "placed by the time since the device started, so the jump moves none of them in or " +
+      "out of this period.");
+  }
+  if (count(summary.set_aside_lines)) {
+    notes.push(`${count(summary.set_aside_lines)} damaged line(s) of the audit log were set ` +
+      "aside in audit.jsonl.corrupt.");
+  }
+  if (count(summary.unreadable_lines)) {
+    notes.push(`${count(summary.unreadable_lines)} line(s) of the audit log could not be read.`);
+  }
+  return notes;
 }
 
 /** "2026-01-01T09:05:00Z" -> "2026-01-01 09:05 UTC"; anything else is returned as given. */

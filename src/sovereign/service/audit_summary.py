@@ -1,27 +1,46 @@
-"""Counts per capability and outcome from the audit log, for operators (issue: operations view).
+"""Counts per capability and outcome from the audit log, for operators and the Console's Activity.
 
 The figures tell whether the confirmation flow is usable: how often the model
 proposes a call, how often the household is asked, approves, denies or lets a
-request expire, and what policy, the address guard and failures stopped. Only
-the fixed fields of each audit line are read (capability, classification,
-stage, outcome, error code, time); the log never holds query or URL text, and
-this reader would not keep it if it did.
+request expire, and what policy, the address guard and failures stopped. They
+equal what the household was shown:
+
+- a call's ``executing`` record counts once its outcome record exists (which
+  names it in ``started``); without one (the service stopped mid-call) it
+  counts as ``outcome_unknown``: for an external call, it may have left;
+- an approval asked counts its answer once (records name it in ``asked``);
+  unanswered, it is ``awaiting`` for the token's lifetime, then ``expired``;
+- everything that belongs to one approval is placed at the time it was asked,
+  and times come from :mod:`.audit_time`, so a wall-clock step moves nothing
+  in or out of a window (``clock_jumps`` says how often the clock was stepped).
+
+Only the fixed fields of each line are read; the log never holds query or URL
+text, and this reader would not keep it if it did.
 """
 
 from __future__ import annotations
 
-import calendar
-import json
 import time
-from collections.abc import Iterable
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from sovereign.executor.audit import AUDIT_FILENAME
+from sovereign.executor import TTL_SECONDS
+from sovereign.executor.audit import (
+    AUDIT_FILENAME,
+    RESTART_REASON,
+    kernel_boot_id,
+    record_id,
+    uptime_seconds,
+)
+from sovereign.executor.audit_file import corrupt_path, count_lines, read_records
+
+from .audit_time import Now, place, wall_time
 
 COUNTERS = (
     "proposed",
     "confirmation_requested",
+    "awaiting",
     "approved",
     "denied",
     "expired",
@@ -30,6 +49,7 @@ COUNTERS = (
     "refused_other",
     "failed",
     "executed",
+    "outcome_unknown",
 )
 MAX_DAYS = 3650
 
@@ -39,20 +59,27 @@ def audit_path(data_dir: Path) -> Path:
     return Path(data_dir) / "capabilities" / AUDIT_FILENAME
 
 
-def summarize(path: Path, *, days: int, now: float | None = None) -> dict[str, Any]:
+def present() -> Now:
+    """The reader's present: wall clock, uptime and boot id of this device."""
+    return Now(time.time(), uptime_seconds(), kernel_boot_id())
+
+
+def summarize(path: Path, *, days: int, now: Now | float | None = None) -> dict[str, Any]:
     """Count audit events of the last ``days`` days.
 
     Args:
         path: the audit file (absent means no events).
         days: window length in days, 1..3650.
-        now: the end of the window as a Unix time in seconds (default: now).
+        now: the reader's present (default: :func:`present`); a bare Unix time
+            places every record by its wall time alone.
 
     Returns:
         ``{"days", "since" (ISO 8601 UTC), "capabilities": {name: {counter: int}},
-        "totals": {counter: int}, "unreadable_lines": int}`` with the counters of
-        :data:`COUNTERS`. ``proposed`` counts the model's proposals; approvals,
-        denials and expiries are the household's answers to
-        ``confirmation_requested``.
+        "totals": {counter: int}, "may_have_left": {name: int}, "unreadable_lines",
+        "set_aside_lines", "clock_jumps"}`` with the counters of :data:`COUNTERS`.
+        ``may_have_left`` counts the ``outcome_unknown`` calls of external
+        capabilities; ``set_aside_lines`` the torn lines moved to
+        ``audit.jsonl.corrupt``.
 
     Raises:
         ValueError: ``days`` out of range.
@@ -60,35 +87,95 @@ def summarize(path: Path, *, days: int, now: float | None = None) -> dict[str, A
     """
     if not 1 <= days <= MAX_DAYS:
         raise ValueError(f"days must be between 1 and {MAX_DAYS}")
-    since = (time.time() if now is None else now) - days * 86400
+    now = present() if now is None else now
+    now = Now(now, 0.0, None) if isinstance(now, int | float) else now
+    lines = list(read_records(path))
+    records = [record for record in lines if record is not None and _usable(record)]
+    placement = place(records, now)
+    since = now.wall - days * 86400
+    ledger = _Ledger(records, placement.times, now.wall)
     per_capability: dict[str, dict[str, int]] = {}
-    unreadable = 0
-    for event in _events(path):
-        if event is None:
-            unreadable += 1
+    may_have_left: Counter[str] = Counter()
+    for index, record in enumerate(records):
+        counters, when = ledger.counters(index)
+        if not counters or when is None or when < since:
             continue
-        if event["time"] < since:
-            continue
-        counts = per_capability.setdefault(event["capability"], dict.fromkeys(COUNTERS, 0))
-        for counter in classify(event):
+        name = str(record.get("capability"))[:64]
+        counts = per_capability.setdefault(name, dict.fromkeys(COUNTERS, 0))
+        for counter in counters:
             counts[counter] += 1
+        if "outcome_unknown" in counters and _locality(record) == "external":
+            may_have_left[name] += 1
     totals = {c: sum(counts[c] for counts in per_capability.values()) for c in COUNTERS}
     return {
         "days": days,
         "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(since)),
         "capabilities": dict(sorted(per_capability.items())),
         "totals": totals,
-        "unreadable_lines": unreadable,
+        "may_have_left": dict(sorted(may_have_left.items())),
+        "unreadable_lines": len(lines) - len(records),
+        "set_aside_lines": count_lines(corrupt_path(path)),
+        "clock_jumps": placement.clock_jumps,
     }
 
 
-def classify(event: dict[str, Any]) -> list[str]:
-    """The counters one audit event adds to (see :func:`summarize`)."""
-    outcome, code, stage = event["outcome"], event["error_code"], event["stage"]
-    if outcome == "executing":
-        return []  # its outcome record counts
+class _Ledger:
+    """Which counters each record adds to, and at what time, with links resolved."""
+
+    def __init__(self, records: list[dict[str, Any]], times: list[float | None], now: float):
+        self.records, self.times, self.now = records, times, now
+        self.index = {ref: i for i, r in enumerate(records) if (ref := record_id(r))}
+        self.closed = {r["started"] for r in records if isinstance(r.get("started"), str)}
+        answers: dict[str, list[int]] = {}
+        for i, record in enumerate(records):
+            if isinstance(record.get("asked"), str):
+                answers.setdefault(record["asked"], []).append(i)
+        self.answers = answers
+
+    def counters(self, i: int) -> tuple[list[str], float | None]:
+        record = self.records[i]
+        asked = record.get("asked") if isinstance(record.get("asked"), str) else None
+        when = self._time_of(asked, i)
+        outcome = record.get("outcome")
+        if outcome == "executing":
+            if record_id(record) in self.closed:
+                return [], when  # its outcome record counts
+            return ["approved" if asked else "proposed", "outcome_unknown"], when
+        if asked and self._superseded(asked, i):
+            return [], when
+        counters = classify(record)
+        if outcome == "confirmation_required" and record_id(record) not in self.answers:
+            counters.append("expired" if self.now - (when or 0) > TTL_SECONDS else "awaiting")
+        return counters, when
+
+    def _time_of(self, asked: str | None, i: int) -> float | None:
+        """An answer is placed at the time its approval was asked."""
+        ask = self.index.get(asked) if asked else None
+        return self.times[ask] if ask is not None else self.times[i]
+
+    def _superseded(self, asked: str, i: int) -> bool:
+        """A restart's closing ``expired`` record yields to any real answer of the same ask."""
+        if self.records[i].get("reason") != RESTART_REASON:
+            return False
+        return any(self.records[j].get("reason") != RESTART_REASON for j in self.answers[asked])
+
+
+def classify(record: dict[str, Any]) -> list[str]:
+    """The counters one outcome record adds to (see :func:`summarize`).
+
+    A record naming the approval it answers (``asked``) is the household's
+    answer: approved, unless it is a denial or an expiry. A token that no
+    longer counted when the approval arrived (``INVALID_CONFIRMATION``) was
+    shown to the household as expired.
+    """
+    outcome, code, stage = record.get("outcome"), record.get("error_code"), record.get("stage")
+    if isinstance(record.get("asked"), str):
+        if code == "INVALID_CONFIRMATION":
+            return ["expired"]
+        counters = [] if outcome in ("denied", "expired") else ["approved"]
+        return counters + _outcome_counters(outcome, code)
     answered = outcome in ("denied", "expired") or code == "INVALID_CONFIRMATION"
-    approved = event["confirmation"] == "required" and stage in ("execute", "shape")
+    approved = _confirmation(record) == "required" and stage in ("execute", "shape")
     counters = [] if answered or approved else ["proposed"]
     if approved:
         counters.append("approved")
@@ -96,11 +183,11 @@ def classify(event: dict[str, Any]) -> list[str]:
     return counters
 
 
-def _outcome_counters(outcome: str, code: str | None) -> list[str]:
+def _outcome_counters(outcome: Any, code: Any) -> list[str]:
     if outcome == "confirmation_required":
         return ["confirmation_requested"]
     if outcome in ("executed", "failed", "denied", "expired"):
-        return [outcome]
+        return [str(outcome)]
     if code == "POLICY_DISABLED":
         return ["refused_by_policy"]
     if code == "FETCH_TARGET_REJECTED":
@@ -108,29 +195,17 @@ def _outcome_counters(outcome: str, code: str | None) -> list[str]:
     return ["refused_other"]
 
 
-def _events(path: Path) -> Iterable[dict[str, Any] | None]:
-    """Each line reduced to the fixed fields, or ``None`` when it cannot be read."""
-    try:
-        handle = path.open("rb")
-    except FileNotFoundError:
-        return
-    with handle:
-        for line in handle:
-            yield _reduce(line)
+def _usable(record: dict[str, Any]) -> bool:
+    """A record with the fields every count needs; any other line counts as unreadable."""
+    fields_ok = isinstance(record.get("capability"), str) and isinstance(record.get("outcome"), str)
+    return fields_ok and wall_time(record) is not None
 
 
-def _reduce(line: bytes) -> dict[str, Any] | None:
-    try:
-        record = json.loads(line)
-        classification = record.get("classification") or {}
-        event = {
-            "time": calendar.timegm(time.strptime(record["time"], "%Y-%m-%dT%H:%M:%SZ")),
-            "capability": str(record["capability"])[:64],
-            "outcome": str(record["outcome"]),
-            "error_code": record.get("error_code"),
-            "stage": record.get("stage"),
-            "confirmation": classification.get("confirmation"),
-        }
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None
-    return event
+def _confirmation(record: dict[str, Any]) -> Any:
+    classification = record.get("classification")
+    return classification.get("confirmation") if isinstance(classification, dict) else None
+
+
+def _locality(record: dict[str, Any]) -> Any:
+    classification = record.get("classification")
+    return classification.get("locality") if isinstance(classification, dict) else None

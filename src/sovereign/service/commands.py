@@ -147,16 +147,40 @@ def audit(days: int, as_json: bool, data_dir: Path | None) -> None:
         click.echo(json.dumps(summary, indent=2))
         return
     click.echo(f"Capability outcomes since {summary['since']} ({days} days)")
-    click.echo("asked: approval requested; policy_off: web search was off; rejected: forbidden")
-    click.echo("address for web.fetch; refused: other refusals (arguments, limits, replays)")
+    click.echo("asked: approval requested; waiting: not answered yet; policy_off: web search")
+    click.echo("was off; rejected: forbidden address for web.fetch; refused: other refusals")
+    click.echo("(arguments, limits, no audit record possible); unknown: started, no outcome")
     for line in _table(summary):
         click.echo(line)
-    if summary["unreadable_lines"]:
-        click.echo(f"{summary['unreadable_lines']} unreadable line(s) skipped")
+    for line in audit_notes(summary):
+        click.echo(line)
+
+
+def audit_notes(summary: dict[str, Any]) -> list[str]:
+    """The sentences under the table: calls that may have left, clock jumps, damaged lines."""
+    notes = [
+        f"{name}: {count} call(s) may have left — outcome unknown (the service stopped "
+        "while it ran)"
+        for name, count in summary.get("may_have_left", {}).items()
+    ]
+    if summary.get("clock_jumps"):
+        notes.append(
+            f"The device's clock jumped {summary['clock_jumps']} time(s); times are placed "
+            "by the device's uptime instead."
+        )
+    if summary.get("set_aside_lines"):
+        notes.append(
+            f"{summary['set_aside_lines']} torn line(s) were set aside in audit.jsonl.corrupt."
+        )
+    if summary.get("unreadable_lines"):
+        notes.append(f"{summary['unreadable_lines']} unreadable line(s) skipped")
+    return notes
 
 
 _LABELS = {
     "confirmation_requested": "asked",
+    "awaiting": "waiting",
+    "outcome_unknown": "unknown",
     "refused_by_policy": "policy_off",
     "rejected_target": "rejected",
     "refused_other": "refused",

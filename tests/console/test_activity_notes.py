@@ -1,0 +1,77 @@
+"""Activity says what the counts cannot: calls whose outcome is unknown, a jumped clock."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import expect
+
+from sovereign.executor import AuditLog, Capability, Effect, Locality
+from sovereign.executor.audit import kernel_boot_id, uptime_seconds
+
+from .console_steps import first_run
+
+
+async def _noop(arguments):
+    return {}
+
+
+SEARCH = Capability(
+    name="web.search", version=1, description="d", arguments_schema={"type": "object"},
+    result_schema={"type": "object"}, effect=Effect.READ_ONLY, locality=Locality.EXTERNAL,
+    policy_key="external_enabled", execute=_noop,
+)
+
+
+def test_the_notes_name_calls_that_may_have_left_waiting_approvals_and_clock_jumps(js):
+    summary = {
+        "since": "2026-01-01T00:00:00Z",
+        "capabilities": {"web.search": {"outcome_unknown": 2, "awaiting": 1}},
+        "totals": {"outcome_unknown": 2, "awaiting": 1},
+        "may_have_left": {"web.search": 2},
+        "clock_jumps": 1,
+        "set_aside_lines": 1,
+        "unreadable_lines": 0,
+    }
+    table = js("present.js", "auditTable", summary)
+    assert table["notes"] == [
+        "web.search: 2 calls may have left — outcome unknown (the service stopped while it ran).",
+        "1 approval request(s) still wait for your answer.",
+        "The device's clock jumped 1 time(s). Calls are placed by the time since the device "
+        "started, so the jump moves none of them in or out of this period.",
+        "1 damaged line(s) of the audit log were set aside in audit.jsonl.corrupt.",
+    ]
+    keys = [column["key"] for column in table["columns"]]
+    assert "outcome_unknown" in keys
+
+
+def test_a_quiet_log_has_no_notes(js):
+    table = js("present.js", "auditTable", {"since": "", "capabilities": {}, "totals": {}})
+    assert table["notes"] == []
+
+
+def test_activity_shows_a_search_cut_off_by_a_crash_and_the_clock_jump(page, service):
+    boot = kernel_boot_id() or "this-boot"
+    offsets = iter([0.0, 0.0, 3 * 86400.0])  # three days ahead for one record, then back
+    log = AuditLog(service.data_dir, boot_id=boot, wall=lambda: time.time() + next(offsets),
+                   uptime=uptime_seconds)
+    ask = log.record(SEARCH, version=1, stage="confirm", outcome="confirmation_required",
+                     error_code="CONFIRMATION_REQUIRED")
+    log.begin(SEARCH, version=1, asked=ask)  # the service was killed while it ran
+    log.record(SEARCH, version=1, stage="policy", outcome="refused",
+               error_code="POLICY_DISABLED")
+    first_run(page, service)
+    page.get_by_role("button", name="Activity").click()
+    row = page.locator(".activity-table tbody tr", has_text="web.search")
+    expect(row).to_be_visible()
+    headers = page.locator(".activity-table thead th").all_inner_texts()
+    cells = [row.locator("th").inner_text(), *row.locator("td").all_inner_texts()]
+    counts = dict(zip(headers, cells, strict=True))
+    assert (counts["Approved"], counts["Outcome unknown"], counts["Off by setting"]) == (
+        "1", "1", "1"
+    )
+    hints = page.locator("#activity-table-wrap .hint")
+    expect(hints.first).to_have_text(
+        "web.search: 1 call may have left — outcome unknown (the service stopped while it ran)."
+    )
+    expect(hints.nth(1)).to_contain_text("clock jumped 2 time(s)")
