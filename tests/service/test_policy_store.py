@@ -149,6 +149,7 @@ while True:
 def test_process_killed_mid_write_leaves_old_or_new_file(tmp_path):
     """A real crash: SIGKILL a process that toggles the file in a loop, at varied moments."""
     store = PolicyStore(tmp_path)
+    store.set_web_search(False)  # the old file a kill before the first write leaves
     for attempt in range(8):
         process = subprocess.Popen(
             [sys.executable, "-c", _KILL_LOOP, str(tmp_path)], stdout=subprocess.PIPE
