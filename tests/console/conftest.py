@@ -68,7 +68,7 @@ def module_page(browser) -> Iterator[object]:
             route.fulfill(status=200, content_type="text/html", body="<!doctype html><p>tests")
             return
         path = (CONSOLE_DIR / name).resolve()
-        if path.parent != CONSOLE_DIR.resolve() or not path.is_file():
+        if CONSOLE_DIR.resolve() not in path.parents or not path.is_file():
             route.fulfill(status=404, body="not found")
             return
         kind = "text/javascript" if path.suffix == ".js" else mimetypes.guess_type(path.name)[0]

@@ -215,3 +215,35 @@ def test_the_audit_window_start_is_shown_as_a_readable_utc_time(js):
     assert table["since"] == "2026-03-04 09:05 UTC"
     assert table["rows"] == []
     assert js("present.js", "readableTime", "not a time") == "not a time"
+
+
+def test_history_to_send_keeps_short_history_as_it_is(js):
+    history = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    assert js("present.js", "historyToSend", history) == history
+
+
+def test_history_to_send_cuts_a_long_entry_and_keeps_the_newest_entries(js):
+    limits = {"entries": 3, "chars": 10, "bytes": 10_000}
+    history = [{"role": "user", "content": f"message {n}"} for n in range(5)]
+    history.append({"role": "assistant", "content": "x" * 50})
+    sent = js("present.js", "historyToSend", history, limits)
+    assert sent == [
+        {"role": "user", "content": "message 3"},
+        {"role": "user", "content": "message 4"},
+        {"role": "assistant", "content": "xxxxxxxxx…"},
+    ]
+    assert len(history) == 6  # the page's own history is untouched
+
+
+def test_history_to_send_never_cuts_a_surrogate_pair_in_half(js):
+    limits = {"entries": 10, "chars": 4, "bytes": 10_000}
+    (sent,) = js("present.js", "historyToSend", [{"role": "user", "content": "ab😀cd"}], limits)
+    assert sent["content"] == "ab…"
+
+
+def test_history_to_send_fits_the_byte_budget_dropping_the_oldest_first(js):
+    limits = {"entries": 100, "chars": 32000, "bytes": 70_000}
+    history = [{"role": "assistant", "content": "é" * 31_000} for _ in range(3)]
+    history.append({"role": "user", "content": "newest"})
+    sent = js("present.js", "historyToSend", history, limits)
+    assert [len(entry["content"]) for entry in sent] == [31_000, 6]  # 2 bytes per "é"

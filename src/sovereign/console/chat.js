@@ -5,10 +5,12 @@
 import { converse } from "./api.js";
 import { ConfirmationCard } from "./card.js";
 import { byId, el } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
 import {
   argumentEntries,
   citationEntries,
   fetchRequestMessage,
+  historyToSend,
   lostOutcomeNote,
   receiptSummary,
   recoveredNote,
@@ -16,6 +18,10 @@ import {
 
 /** Waits before each retry of an approval whose answer's stream broke, in ms. */
 const RECOVERY_WAITS_MS = [500, 1500, 4000];
+/** While an answer streams in, it is shown again at most this often (milliseconds)… */
+const PAINT_EVERY_MS = 100;
+/** …formatted while it is this short (characters); longer, as plain text until it ends. */
+const LIVE_MARKDOWN_CHARS = 20_000;
 
 /**
  * Chat controller bound to the page's #transcript, #composer and #card-slot.
@@ -63,7 +69,7 @@ export class Chat {
     this.transcript.append(el("li", { className: "message user" },
       el("p", { className: "prose" }, message)));
     this.turn = { message, calls: [], texts: [] };
-    this.run({ message, history: this.history.slice() });
+    this.run({ message, history: historyToSend(this.history) });
     return true;
   }
 
@@ -115,12 +121,26 @@ export class Chat {
 
   stream(bubble, piece) {
     this.thinking.hidden = true;
-    this.ensureBubble(bubble).prose.textContent += piece;
+    this.ensureBubble(bubble).text += piece;
+    if (!bubble.timer) bubble.timer = setTimeout(() => this.paint(bubble), PAINT_EVERY_MS);
+  }
+
+  /** Show the answer so far: formatted while short, as plain text past LIVE_MARKDOWN_CHARS. */
+  paint(bubble, final = false) {
+    clearTimeout(bubble.timer);
+    bubble.timer = null;
+    const { text } = bubble;
+    const prose = final || text.length <= LIVE_MARKDOWN_CHARS
+      ? renderMarkdown(text)
+      : el("div", { className: "prose plain" }, text);
+    bubble.prose.replaceWith(prose);
+    bubble.prose = prose;
   }
 
   ensureBubble(bubble) {
     if (!bubble.element) {
-      bubble.prose = el("p", { className: "prose" });
+      bubble.text = "";
+      bubble.prose = el("div", { className: "prose" });
       bubble.element = el("li", { className: "message assistant" }, bubble.prose);
       this.transcript.append(bubble.element);
     }
@@ -130,8 +150,9 @@ export class Chat {
   showResult(bubble, result) {
     const text = result.text || "";
     if (text || !result.pending_confirmation) {
-      const { element, prose } = this.ensureBubble(bubble);
-      prose.textContent = text;
+      const { element } = this.ensureBubble(bubble);
+      bubble.text = text;
+      this.paint(bubble, true);
       this.turn.texts.push(text);
       const citations = citationEntries(result.citations);
       if (citations.length) element.append(this.citationList(citations));

@@ -268,3 +268,31 @@ export function readableTime(iso) {
   const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?Z$/.exec(iso);
   return match ? `${match[1]} ${match[2]} UTC` : iso;
 }
+
+/** What the service accepts as `history` (routes/conversation.py, body_limit.py). */
+export const HISTORY_LIMITS = { entries: 100, chars: 32000, bytes: 200 * 1024 };
+
+/**
+ * The most recent history that fits the service's limits: at most `entries`
+ * entries, each entry's content cut to `chars` characters (ending in "…"), and
+ * the whole JSON at most `bytes` bytes of UTF-8 (room is left for the new
+ * message under the service's 256 KiB body limit). Oldest entries go first.
+ * history: [{role, content}]; returns a new array, the input is not changed.
+ */
+export function historyToSend(history, limits = HISTORY_LIMITS) {
+  const capped = (history || []).slice(-limits.entries).map(({ role, content }) => ({
+    role,
+    content: content.length > limits.chars ? `${cutAt(content, limits.chars - 1)}…` : content,
+  }));
+  const encoder = new TextEncoder();
+  while (capped.length && encoder.encode(JSON.stringify(capped)).length > limits.bytes) {
+    capped.shift();
+  }
+  return capped;
+}
+
+/** The first `length` UTF-16 units of `text`, one fewer rather than half a surrogate pair. */
+function cutAt(text, length) {
+  const last = text.charCodeAt(length - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
+}
