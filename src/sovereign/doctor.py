@@ -1,8 +1,8 @@
 """``sovereign doctor``: check the parts of the appliance and print a fix for each failure.
 
 Checks: SearXNG (for web.search) and the engines it dropped at start-up, the policy
-file, the embedded model file,
-Home Assistant's settings file.
+file, the audit log (writable, readable, room on the data filesystem), the embedded
+model file, Home Assistant's settings file.
 
 A check is ``async (DoctorConfig) -> list[Finding]``; :data:`CHECKS` lists them in the
 order they run. To add one, write the function and append it to :data:`CHECKS`.
@@ -27,6 +27,7 @@ from sovereign.capabilities.searxng import (
 from sovereign.model import DEFAULT_MODEL, ModelFileError, verify_model
 from sovereign.paths import data_dir
 from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_log
+from sovereign.service.audit_check import check_audit_log
 from sovereign.service.policy import check_policy_file
 
 PROBE_QUERY = "open source software"
@@ -193,10 +194,17 @@ async def check_home_assistant(config: DoctorConfig) -> list[Finding]:
     return [Finding("home assistant settings", True, "absent or usable")]
 
 
+async def check_audit(config: DoctorConfig) -> list[Finding]:
+    """The audit log: writable (else no capability runs), readable, room on its filesystem."""
+    results = await asyncio.to_thread(check_audit_log, config.data_dir or data_dir())
+    return [Finding(*result) for result in results]
+
+
 CHECKS: list[Check] = [
     check_searxng,
     check_searxng_engine_start,
     check_policy,
+    check_audit,
     check_model,
     check_home_assistant,
 ]

@@ -64,3 +64,27 @@ def test_a_missing_sensor_is_said_in_words(monkeypatch, tmp_path):
     assert "no CPU temperature sensor" in health["cpu_temperature_note"]
     monkeypatch.setattr(system, "cpu_temperature_celsius", lambda: 48.0)
     assert "cpu_temperature_note" not in system.read_health(tmp_path)
+
+
+def test_the_data_filesystem_is_reported_beside_the_system_disk(tmp_path):
+    from tests.fakes.tmpfs import fill, mounted_tmpfs
+
+    with mounted_tmpfs(tmp_path / "data", "1m") as data_dir:
+        fill(data_dir)
+        health = system.read_health(tmp_path, data_dir / "not-yet-created")
+        assert health["data_disk_used_percent"] == 100.0
+        assert health["data_disk_free_gb"] == 0.0
+        assert health["data_disk_total_gb"] == 0.0  # 1 MiB, in GB to one decimal
+        assert health["disk_used_percent"] < 100.0  # the system disk is not the full one
+
+
+async def test_the_service_reports_its_data_directory(tmp_path):
+    from sovereign.service.settings import Settings
+    from sovereign.service.wiring import build_registry
+
+    registry = build_registry(Settings(data_dir=tmp_path / "data", backend="scripted"))
+    outcome = await Executor(registry).invoke(
+        "system.health", 1, {}, policy={}, turn_state=TurnState()
+    )
+    assert outcome.ok, outcome.message
+    assert 0 <= outcome.result["data_disk_used_percent"] <= 100

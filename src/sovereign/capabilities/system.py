@@ -28,6 +28,10 @@ RESULT_SCHEMA: dict[str, Any] = {
         "disk_total_gb",
         "disk_used_gb",
         "disk_used_percent",
+        "data_disk_total_gb",
+        "data_disk_used_gb",
+        "data_disk_free_gb",
+        "data_disk_used_percent",
         "uptime_hours",
     ],
     "properties": {
@@ -43,6 +47,10 @@ RESULT_SCHEMA: dict[str, Any] = {
         "disk_total_gb": {"type": "number"},
         "disk_used_gb": {"type": "number"},
         "disk_used_percent": {"type": "number"},
+        "data_disk_total_gb": {"type": "number"},
+        "data_disk_used_gb": {"type": "number"},
+        "data_disk_free_gb": {"type": "number"},
+        "data_disk_used_percent": {"type": "number"},
         "uptime_hours": {"type": "number"},
     },
     "additionalProperties": False,
@@ -71,9 +79,21 @@ def _gigabytes(size_bytes: int) -> float:
     return round(size_bytes / 1e9, 1)
 
 
-def read_health(disk_path: Path) -> dict[str, Any]:
+def existing_ancestor(path: Path) -> Path:
+    """``path`` itself, or its nearest parent that exists (a data directory not yet created)."""
+    for candidate in (path, *path.parents):
+        if candidate.exists():
+            return candidate
+    return Path("/")
+
+
+def read_health(disk_path: Path, data_path: Path | None = None) -> dict[str, Any]:
     """Collect one health snapshot; units are in the field names (GB = 10^9 bytes, hours,
     °C, %), rounded to what a person would say, so a small model can quote them.
+
+    ``disk_*`` describe the filesystem of ``disk_path`` (``/``), ``data_disk_*``
+    the one holding ``data_path`` (the data directory: audit log, settings,
+    model), which may be another disk and may be full while ``/`` is not.
 
     Where no sensor exists, ``cpu_temperature_celsius`` is null and
     ``cpu_temperature_note`` says so in words, so a small model does not take
@@ -82,6 +102,7 @@ def read_health(disk_path: Path) -> dict[str, Any]:
     load_1, load_5, load_15 = os.getloadavg()
     memory = psutil.virtual_memory()
     disk = psutil.disk_usage(str(disk_path))
+    data = psutil.disk_usage(str(existing_ancestor(data_path or disk_path)))
     temperature = cpu_temperature_celsius()
     note = {} if temperature is not None else {"cpu_temperature_note": NO_SENSOR_NOTE}
     return {
@@ -97,15 +118,25 @@ def read_health(disk_path: Path) -> dict[str, Any]:
         "disk_total_gb": _gigabytes(disk.total),
         "disk_used_gb": _gigabytes(disk.used),
         "disk_used_percent": disk.percent,
+        "data_disk_total_gb": _gigabytes(data.total),
+        "data_disk_used_gb": _gigabytes(data.used),
+        "data_disk_free_gb": _gigabytes(data.free),
+        "data_disk_used_percent": data.percent,
         "uptime_hours": round((time.time() - psutil.boot_time()) / 3600, 1),
     }
 
 
-def register(registry: Registry, *, disk_path: Path = Path("/")) -> None:
-    """Add ``system.health`` v1 to ``registry``; ``disk_path`` is the filesystem reported."""
+def register(
+    registry: Registry, *, disk_path: Path = Path("/"), data_path: Path | None = None
+) -> None:
+    """Add ``system.health`` v1 to ``registry``.
+
+    ``disk_path`` is the system filesystem reported as ``disk_*``; ``data_path``
+    (the data directory; default ``disk_path``) the one reported as ``data_disk_*``.
+    """
 
     async def execute(arguments: dict[str, Any]) -> dict[str, Any]:
-        return await asyncio.to_thread(read_health, disk_path)
+        return await asyncio.to_thread(read_health, disk_path, data_path)
 
     registry.add(
         Capability(

@@ -19,7 +19,7 @@ from .settings import Settings
 def build_registry(settings: Settings) -> Registry:
     """A registry holding every capability family, each through its ``register()``."""
     registry = Registry()
-    system.register(registry)
+    system.register(registry, data_path=settings.data_dir)
     pihole.register(registry, data_dir=settings.data_dir)
     home_assistant.register(registry, data_dir=settings.data_dir)
     web_search.register(registry, base_url=settings.searxng_url)
