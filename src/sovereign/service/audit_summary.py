@@ -90,8 +90,10 @@ def summarize(path: Path, *, days: int, now: Now | float | None = None) -> dict[
     now = present() if now is None else now
     now = Now(now, 0.0, None) if isinstance(now, int | float) else now
     lines = list(read_records(path))
-    records = [record for record in lines if record is not None and _usable(record)]
-    placement = place(records, now)
+    readable = [(r, wall_time(r)) for r in lines if r is not None]
+    usable = [(record, wall) for record, wall in readable if _usable(record, wall)]
+    records = [record for record, _ in usable]
+    placement = place(records, now, [wall for _, wall in usable])
     since = now.wall - days * 86400
     ledger = _Ledger(records, placement.times, now.wall)
     per_capability: dict[str, dict[str, int]] = {}
@@ -195,10 +197,10 @@ def _outcome_counters(outcome: Any, code: Any) -> list[str]:
     return ["refused_other"]
 
 
-def _usable(record: dict[str, Any]) -> bool:
+def _usable(record: dict[str, Any], wall: float | None) -> bool:
     """A record with the fields every count needs; any other line counts as unreadable."""
     fields_ok = isinstance(record.get("capability"), str) and isinstance(record.get("outcome"), str)
-    return fields_ok and wall_time(record) is not None
+    return fields_ok and wall is not None
 
 
 def _confirmation(record: dict[str, Any]) -> Any:

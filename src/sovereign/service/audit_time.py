@@ -19,11 +19,11 @@ Every change of ``time - uptime_s`` within a boot by more than
 
 from __future__ import annotations
 
-import calendar
-import time
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
 
@@ -49,17 +49,29 @@ class Placement:
     clock_jumps: int
 
 
+_STAMP = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z")
+
+
 def wall_time(record: dict[str, Any]) -> float | None:
-    """The record's ``time`` field as Unix seconds, or ``None`` when it is not one."""
-    try:
-        return float(calendar.timegm(time.strptime(str(record["time"]), "%Y-%m-%dT%H:%M:%SZ")))
-    except (KeyError, ValueError):
+    """The record's ``time`` (``YYYY-MM-DDTHH:MM:SSZ``) as Unix seconds, or ``None``."""
+    match = _STAMP.fullmatch(str(record.get("time")))
+    if match is None:
         return None
+    try:
+        stamp = datetime(*map(int, match.groups()), tzinfo=UTC)
+    except ValueError:  # a month 13, a 30th of February
+        return None
+    return stamp.timestamp()
 
 
-def place(records: Sequence[dict[str, Any]], now: Now) -> Placement:
-    """Honest times for ``records`` (see the module docstring), in the same order."""
-    walls = [wall_time(record) for record in records]
+def place(
+    records: Sequence[dict[str, Any]], now: Now, walls: Sequence[float | None] | None = None
+) -> Placement:
+    """Honest times for ``records`` (see the module docstring), in the same order.
+
+    ``walls``: the records' :func:`wall_time`, when the caller has them already.
+    """
+    walls = [wall_time(record) for record in records] if walls is None else list(walls)
     readings: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for record, wall in zip(records, walls, strict=True):
         boot, uptime = _clock_fields(record)
