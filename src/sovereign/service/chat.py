@@ -1,17 +1,21 @@
-"""``sovereign chat``: talk to the assistant in a terminal, in this process.
+"""``sovereign chat``: talk to the assistant in a terminal.
 
-Uses the same turn loop, capabilities, policy file and audit log as the
-service. A proposal that needs approval is shown with its exact arguments and
-runs only after a "y".
+By default it talks to the running service (``--url``, default the local one),
+signed in with the household password, through the same API as the Console:
+no second copy of the model is loaded. ``--in-process`` runs the turn loop,
+capabilities, policy file and audit log in this process instead, for
+development. Either way a proposal that needs approval is shown with its exact
+arguments and runs only after a "y".
 """
 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import click
+
+from sovereign.terminal.api import DEFAULT_URL
 
 from .commands import DATA_DIR_OPTION
 from .policy import PolicyStore
@@ -21,15 +25,49 @@ from .wiring import policy_reader
 OWNER = "terminal"
 
 
+IN_PROCESS_ONLY = ("backend", "openai_base_url", "openai_model", "data_dir")
+
+
 @click.command(short_help="Chat in this terminal, with approvals at the prompt.")
+@click.option(
+    "--url",
+    envvar="SOVEREIGN_URL",
+    default=DEFAULT_URL,
+    show_default=True,
+    help="The running service to talk to (env SOVEREIGN_URL).",
+)
+@click.option(
+    "--password-stdin",
+    is_flag=True,
+    help="Read the household password from the first line of standard input.",
+)
+@click.option(
+    "--in-process",
+    is_flag=True,
+    help="Run the assistant in this process instead (development; loads its own model).",
+)
 @click.option("--backend", type=click.Choice(BACKENDS), default=None, help="Model backend.")
 @click.option("--openai-base-url", default=None)
 @click.option("--openai-model", default=None)
 @DATA_DIR_OPTION
-def chat(data_dir: Path | None, **options: Any) -> None:
-    """Chat with the assistant in this terminal (Ctrl-D or "quit" to leave)."""
-    settings = settings_from_environment(data_dir=data_dir, **options)
-    asyncio.run(_chat(settings))
+def chat(url: str, password_stdin: bool, in_process: bool, **options: Any) -> None:
+    """Chat with the assistant in this terminal (Ctrl-D or "quit" to leave).
+
+    Talks to the running service at --url, signing in with the household
+    password (asked for, never stored). --backend, --openai-* and --data-dir
+    go with --in-process only.
+    """
+    if in_process:
+        settings = settings_from_environment(**options)
+        asyncio.run(_chat(settings))
+        return
+    given = [name for name in IN_PROCESS_ONLY if options.get(name) is not None]
+    if given:
+        flags = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise click.UsageError(f"{flags} only go with --in-process.")
+    from sovereign.terminal.run import chat_with_service
+
+    asyncio.run(chat_with_service(url, password_stdin=password_stdin))
 
 
 async def _chat(settings: Settings) -> None:

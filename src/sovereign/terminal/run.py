@@ -1,0 +1,103 @@
+"""``sovereign chat --url``: sign in to the running service and talk to it.
+
+The password is asked for without echo (or read from the first line of standard
+input with ``--password-stdin``), sent once to sign in, and never kept or written
+anywhere. The session ends (signed out) when the chat ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import sys
+
+import click
+
+from .api import ServiceClient, ServiceFailure
+from .session import Conversation, shown
+
+SIGN_IN_ATTEMPTS = 3
+
+
+class ClickTerminal:
+    """The real terminal: lines from standard input, text to standard output."""
+
+    async def ask(self, prompt: str) -> str | None:
+        """One line, or ``None`` at end of input."""
+        try:
+            return await asyncio.to_thread(input, prompt)
+        except EOFError:
+            return None
+
+    def say(self, text: str = "", *, end: str = "\n", dim: bool = False) -> None:
+        """Show ``text``; dim when the terminal supports it."""
+        click.secho(text, nl=False, dim=dim or None)
+        click.echo(end, nl=False)
+
+
+async def chat_with_service(url: str, *, password_stdin: bool = False) -> None:
+    """Sign in at ``url`` and chat until end of input or "quit".
+
+    Raises:
+        click.ClickException: the service cannot be reached or refuses us, no
+            password is set yet, or signing in failed.
+    """
+    terminal = ClickTerminal()
+    try:
+        async with ServiceClient(url) as client:
+            await _sign_in(client, password_stdin)
+            terminal.say(f"Signed in to {client.target.url}. Ctrl-D or \"quit\" leaves.", dim=True)
+            conversation = Conversation(client, terminal)
+            while True:
+                try:
+                    await conversation.run()
+                    return
+                except ServiceFailure as failure:
+                    if failure.status != 401 or password_stdin:
+                        raise
+                    terminal.say("\nThe session ended; sign in again, then resend your message.")
+                    await _sign_in(client, password_stdin)
+    except ServiceFailure as failure:
+        raise click.ClickException(shown(_explain(failure, url))) from failure
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
+async def _sign_in(client: ServiceClient, password_stdin: bool) -> None:
+    state = await client.state()
+    if state.get("setup_required"):
+        raise ServiceFailure(
+            409,
+            "SETUP_REQUIRED",
+            "No household password is set yet: open the first-run link that "
+            "`sovereign serve` printed, or run `sovereign passwd`.",
+        )
+    for attempt in range(1, SIGN_IN_ATTEMPTS + 1):
+        password = await _password(password_stdin)
+        try:
+            await client.sign_in(password)
+            return
+        except ServiceFailure as failure:
+            if failure.code != "BAD_CREDENTIALS" or password_stdin or attempt == SIGN_IN_ATTEMPTS:
+                raise
+            click.echo(failure.message, err=True)
+        finally:
+            del password
+
+
+async def _password(from_stdin: bool) -> str:
+    if from_stdin:
+        line = await asyncio.to_thread(sys.stdin.readline)
+        return line.rstrip("\r\n")
+    return await asyncio.to_thread(getpass.getpass, "Household password: ")
+
+
+def _explain(failure: ServiceFailure, url: str) -> str:
+    if failure.code == "UNREACHABLE":
+        return (
+            f"{failure.message} Is `sovereign serve` running there? Give its address with "
+            "--url, or use --in-process to run the assistant here."
+        )
+    if failure.retry_after is not None:
+        return f"{failure.message} Try again in {failure.retry_after} seconds."
+    return failure.message

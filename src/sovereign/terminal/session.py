@@ -1,0 +1,226 @@
+"""A conversation with the running service, in a terminal (``sovereign chat --url``).
+
+Like the Console: the answer streams in; a request that needs approval is shown as
+a card with the literal capability name and arguments, answered y/n (with an
+optional reason on a denial); every answer ends with its sources and its receipt,
+also when the turn failed after a call ran. Everything the service or the model
+wrote is shown with terminal control characters made visible, so an answer can
+never move the cursor, rewrite the card or hide text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from .api import ServiceClient, ServiceFailure
+
+HISTORY_ENTRIES, HISTORY_CHARS, HISTORY_BYTES = 100, 32_000, 200 * 1024
+"""What the service accepts as ``history`` (the Console cuts it the same way)."""
+MAX_REASON_CHARS = 500
+RECOVERY_WAITS_SECONDS = (0.5, 1.5, 4.0)
+"""After an approval whose answer broke off, ask again this long after each try:
+the service keeps what ran for the session, so nothing runs twice."""
+_BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
+
+
+class Terminal(Protocol):
+    """Where the conversation is shown and answered."""
+
+    async def ask(self, prompt: str) -> str | None:
+        """One line typed after ``prompt``; ``None`` at end of input."""
+
+    def say(self, text: str = "", *, end: str = "\n", dim: bool = False) -> None:
+        """Show ``text`` (already made safe)."""
+
+
+def shown(text: str) -> str:
+    """``text`` with every control character but newline and tab, and every
+    bidirectional override, written as a visible escape (``\\x1b``, ``\\u202e``)."""
+    out = []
+    for char in text:
+        point = ord(char)
+        if char in "\n\t" or not (point < 0x20 or 0x7F <= point < 0xA0 or point in _BIDI):
+            out.append(char)
+        else:
+            out.append(f"\\x{point:02x}" if point < 0x100 else f"\\u{point:04x}")
+    return "".join(out)
+
+
+def literal(value: Any) -> str:
+    """An argument exactly as it will be sent: JSON (strings quoted, so edge spaces
+    show), with anything not printable written as ``\\uXXXX``."""
+    text = json.dumps(value, ensure_ascii=False)
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+
+
+def history_to_send(history: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The newest history the service accepts (see :data:`HISTORY_ENTRIES`)."""
+    capped = [
+        {"role": entry["role"], "content": entry["content"][:HISTORY_CHARS]}
+        for entry in history[-HISTORY_ENTRIES:]
+    ]
+    while capped and len(json.dumps(capped, ensure_ascii=False).encode()) > HISTORY_BYTES:
+        capped.pop(0)
+    return capped
+
+
+class Conversation:
+    """One signed-in conversation: the history lives here, in this process only.
+
+    Args:
+        client: a :class:`ServiceClient`, signed in.
+        terminal: where to show and ask.
+    """
+
+    def __init__(self, client: ServiceClient, terminal: Terminal) -> None:
+        self.client, self.terminal = client, terminal
+        self.history: list[dict[str, str]] = []
+
+    async def run(self) -> None:
+        """Read messages until end of input or "quit"; each is one turn."""
+        while (line := await self.terminal.ask("you> ")) is not None:
+            if line.strip() in ("quit", "exit"):
+                return
+            if line.strip():
+                await self.turn(line.strip())
+
+    async def turn(self, message: str) -> None:
+        """Send ``message``, answer each card, show the answer, its sources and receipt.
+
+        Raises:
+            ServiceFailure: 401: the session ended (the caller signs in again).
+        """
+        payload: dict[str, Any] = {"message": message, "history": history_to_send(self.history)}
+        texts: list[str] = []
+        while payload:
+            result = await self._exchange(payload)
+            if result is None:
+                break
+            texts.append(result.get("text", ""))
+            pending = result.get("pending_confirmation")
+            if pending is None:
+                self._provenance(result)
+                break
+            payload = await self._decide(pending)
+        self.history.append({"role": "user", "content": message})
+        answer = "\n\n".join(text for text in texts if text)
+        if answer:
+            self.history.append({"role": "assistant", "content": answer})
+
+    async def _exchange(self, payload: dict[str, Any]) -> dict[str, Any] | None:
+        """One request: the result, or ``None`` after showing why the turn failed."""
+        streamed: list[str] = []
+
+        def on_token(piece: str) -> None:
+            streamed.append(piece)
+            self.terminal.say(shown(piece), end="")
+
+        self.terminal.say("assistant> ", end="")
+        try:
+            result = await self._send(payload, on_token)
+        except ServiceFailure as failure:
+            if failure.status == 401:
+                raise
+            self.terminal.say(("\n" if streamed else "") + shown(f"Error: {failure.message}"))
+            self._provenance(failure.body)
+            return None
+        self.terminal.say("" if streamed else shown(result.get("text", "")))
+        return result
+
+    async def _send(self, payload: dict[str, Any], on_token: Callable[[str], None]) -> Any:
+        approved = bool(payload.get("confirmation", {}).get("approve"))
+        waits = RECOVERY_WAITS_SECONDS if approved else ()
+        for wait in (*waits, None):
+            try:
+                return await self.client.converse(payload, on_token)
+            except ServiceFailure as failure:
+                if failure.status != 0 or wait is None:
+                    raise
+                self.terminal.say("(the answer broke off; asking what became of it)", dim=True)
+                await asyncio.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _decide(self, pending: dict[str, Any]) -> dict[str, Any] | None:
+        """Show the card, ask y/n; the confirmation to send, or ``None`` when unanswered."""
+        say = self.terminal.say
+        say()
+        say("Approve this request?")
+        capability, arguments = str(pending["capability"]), pending["arguments"]
+        say(f"  capability: {shown(capability)} (version {pending['version']})")
+        for name, value in arguments.items():
+            say(f"  {shown(str(name))}: {literal(value)}")
+        say(f"  {shown(card_sentence(capability, arguments))}")
+        say(f"  It expires in {int(pending.get('expires_in_seconds', 0))} seconds.")
+        answer = await self.terminal.ask("Approve? [y/N] ")
+        if answer is None:
+            say("Not answered, so nothing was sent; the request will expire.")
+            return None
+        confirmation: dict[str, Any] = {"token": pending["token"]}
+        if answer.strip().lower() in ("y", "yes"):
+            return {"confirmation": {**confirmation, "approve": True}}
+        reason = ((await self.terminal.ask("Reason (optional): ")) or "").strip()
+        confirmation["approve"] = False
+        if reason:
+            confirmation["reason"] = reason[:MAX_REASON_CHARS]
+        return {"confirmation": confirmation}
+
+    def _provenance(self, body: dict[str, Any]) -> None:
+        for line in provenance_lines(body.get("citations") or [], body.get("receipts") or []):
+            self.terminal.say(shown(line), dim=True)
+
+
+def card_sentence(capability: str, arguments: dict[str, Any]) -> str:
+    """What approving does, in one sentence (the Console's card says the same)."""
+    if capability == "web.search":
+        return "Approving sends this exact query outside this device, to the search engines."
+    if capability == "web.fetch":
+        host = urlsplit(str(arguments.get("url", ""))).hostname or "a web server"
+        return f"Approving connects outside this device, to {host}, and reads this exact address."
+    return "Approving runs this exact request."
+
+
+def provenance_lines(citations: list[dict[str, Any]], receipts: list[dict[str, Any]]) -> list[str]:
+    """The sources (numbered) and the receipt, as lines to show under an answer."""
+    lines = []
+    if citations:
+        lines.append("  Sources:")
+    for number, citation in enumerate(citations, 1):
+        kind = "page read" if citation.get("capability") == "web.fetch" else "search result"
+        lines.append(f"    [{number}] {citation.get('title') or citation.get('url')} ({kind})")
+        lines.append(f"        {citation.get('url', '')}")
+        snippet = citation.get("snippet", "")
+        if snippet and citation.get("capability") != "web.fetch":
+            lines.append(f"        {snippet}")
+    lines.append(f"  Receipt: {receipt_headline(receipts)}")
+    lines.extend(f"    {receipt_line(receipt)}" for receipt in receipts)
+    return lines
+
+
+def receipt_headline(receipts: list[dict[str, Any]]) -> str:
+    """The receipt's first line: left, may have left (only failures), or stayed on this device."""
+    external = [r.get("outcome") for r in receipts if r.get("locality") == "external"]
+    if "executed" in external:
+        return "Left this device."
+    if "failed" in external:
+        return "May have left this device (a call failed on the way)."
+    return "Stayed on this device."
+
+
+def receipt_line(receipt: dict[str, Any]) -> str:
+    """One receipt in words, e.g. ``web.search: sent outside this device``."""
+    name, outcome = receipt.get("capability", "?"), receipt.get("outcome", "?")
+    code = receipt.get("error_code")
+    if receipt.get("locality") != "external":
+        return f"{name}: {'ran on this device' if outcome == 'executed' else outcome}"
+    words = {
+        "executed": "sent outside this device",
+        "failed": f"tried to go outside this device and failed ({code})",
+        "denied": "denied by you; nothing was sent",
+        "expired": "approval expired; nothing was sent",
+        "refused": f"refused ({code}); nothing was sent",
+    }
+    return f"{name}: {words.get(outcome, outcome)}"

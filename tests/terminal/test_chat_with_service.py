@@ -1,0 +1,163 @@
+"""``sovereign chat --url`` against a running service (uvicorn on 127.0.0.1, scripted model).
+
+Each test runs the real command in a child process, typing into its standard input,
+and reads what it printed. The service is the real app with the scripted model and a
+web.search whose SearXNG is a handler recording every query that would have left.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from sovereign.conversation.backends.scripted import ScriptedBackend
+from sovereign.service.policy import PolicyStore
+from tests.console.live_service import PASSWORD, serve
+
+QUERY = "search solar panel cleaning"
+
+
+@pytest.fixture
+def live(tmp_path):
+    """The service with its password set and web search switched on."""
+    with serve(tmp_path / "data") as service:
+        token = service.app.state.services.owner.setup_token()
+        response = httpx.post(
+            f"{service.url}/api/v1/auth/setup",
+            json={"setup_token": token, "password": PASSWORD},
+            headers={"Origin": service.url},
+        )
+        assert response.status_code == 200, response.text
+        PolicyStore(service.data_dir).set_web_search(True)
+        yield service
+
+
+def chat(url: str, typed: list[str], home: Path, *extra: str) -> subprocess.CompletedProcess:
+    """Run ``sovereign chat --url URL --password-stdin``, typing ``typed`` line by line."""
+    home.mkdir(exist_ok=True)
+    environment = {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "PYTHONUNBUFFERED": "1",
+    }
+    environment.pop("SOVEREIGN_URL", None)
+    return subprocess.run(
+        [sys.executable, "-m", "sovereign.cli", "chat", "--url", url, *extra],
+        input="".join(line + "\n" for line in typed),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environment,
+        start_new_session=True,  # no controlling terminal: nothing can be read from a tty
+    )
+
+
+def test_a_turn_with_an_approval_completes_against_the_running_service(live, tmp_path):
+    sessions = live.app.state.services.sessions
+    before = len(sessions)  # the setup's own session
+    done = chat(live.url, [PASSWORD, QUERY, "y", "quit"], tmp_path / "home", "--password-stdin")
+
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Approve this request?" in out
+    assert "capability: web.search (version 1)" in out
+    assert "Approving sends this exact query outside this device, to the search engines." in out
+    assert f'query: "{QUERY}"' in out  # the literal argument, quoted
+    assert "Approve? [y/N]" in out
+    assert "I found a few pages about cleaning solar panels." in out
+    assert "Sources:" in out and "[1] " in out
+    assert "Receipt: Left this device." in out
+    assert "web.search: sent outside this device" in out
+    assert live.searxng.queries == [QUERY]
+    assert len(sessions) == before  # the chat's session was signed out when it ended
+
+
+def test_a_denial_with_a_reason_sends_nothing_and_the_model_hears_the_reason(live, tmp_path):
+    typed = [PASSWORD, QUERY, "n", "that is private", "quit"]
+    done = chat(live.url, typed, tmp_path / "home", "--password-stdin")
+
+    assert done.returncode == 0, done.stderr
+    assert "Reason (optional):" in done.stdout
+    assert "You declined the search, so nothing left the device." in done.stdout
+    assert "Receipt: Stayed on this device." in done.stdout
+    assert "web.search: denied by you; nothing was sent" in done.stdout
+    assert live.searxng.queries == []
+    tool_messages = [m for m in live.backend.inner.requests[-1].messages if m["role"] == "tool"]
+    assert "that is private" in tool_messages[-1]["content"]
+
+
+def test_the_history_goes_with_the_next_message(live, tmp_path):
+    done = chat(live.url, [PASSWORD, "first", "second", "quit"], tmp_path / "home",
+                "--password-stdin")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "You said: first" in done.stdout and "You said: second" in done.stdout
+    last = [(m["role"], m["content"]) for m in live.backend.inner.requests[-1].messages]
+    assert ("user", "first") in last and ("assistant", "You said: first") in last
+
+
+def test_a_failure_after_the_approved_search_still_prints_its_receipt(live, tmp_path):
+    message = "search solar output, then unplug the model"
+    done = chat(live.url, [PASSWORD, message, "y", "quit"], tmp_path / "home", "--password-stdin")
+    assert done.returncode == 0, done.stderr
+    assert "Error: The language model cannot be reached" in done.stdout
+    assert "Receipt: Left this device." in done.stdout
+    assert "Sources:" in done.stdout
+    assert live.searxng.queries == [message]
+
+
+def test_answers_cannot_drive_the_terminal(live, tmp_path):
+    hostile = "Fine.\x1b[2J\x1b[1;1HApprove this request?\r\u202eevil\x07\x9b31m"
+    live.backend.inner = ScriptedBackend(lambda messages, tools: "" if tools else hostile)
+    done = chat(live.url, [PASSWORD, "hello", "quit"], tmp_path / "home", "--password-stdin")
+    assert done.returncode == 0, done.stderr
+    assert not any(c in done.stdout for c in "\x1b\r\x07\x9b\u202e")
+    escaped = "Fine.\\x1b[2J\\x1b[1;1HApprove this request?\\x0d\\u202eevil\\x07\\x9b31m"
+    assert escaped in done.stdout
+
+
+def test_a_wrong_password_is_refused_and_the_password_is_never_written(live, tmp_path):
+    wrong = "not the household password 7f3a"
+    home = tmp_path / "home"
+    done = chat(live.url, [wrong, "hello"], home, "--password-stdin")
+    assert done.returncode == 1
+    assert "That password is not right." in done.stderr
+    done = chat(live.url, [PASSWORD, "hello", "quit"], home, "--password-stdin")
+    assert done.returncode == 0, done.stderr
+    for secret in (wrong, PASSWORD):
+        for path in tmp_path.rglob("*"):
+            if path.is_file():
+                assert secret.encode() not in path.read_bytes(), path
+
+
+def test_a_localhost_name_is_reached_on_loopback_with_its_own_host_and_origin(live, tmp_path):
+    port = live.url.rsplit(":", 1)[1]
+    url = f"http://sovereign.localhost:{port}"
+    done = chat(url, [PASSWORD, "hello", "quit"], tmp_path / "home", "--password-stdin")
+    assert done.returncode == 0, done.stderr
+    assert f"Signed in to {url}." in done.stdout
+    assert "You said: hello" in done.stdout
+
+
+def test_no_service_at_the_address_says_how_to_start_one(tmp_path):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    done = chat(f"http://127.0.0.1:{port}", [PASSWORD], tmp_path / "home", "--password-stdin")
+    assert done.returncode == 1
+    assert "could not be reached" in done.stderr and "sovereign serve" in done.stderr
+
+
+def test_a_service_not_yet_set_up_says_where_to_set_the_password(tmp_path):
+    with serve(tmp_path / "data") as service:
+        done = chat(service.url, [PASSWORD], tmp_path / "home", "--password-stdin")
+    assert done.returncode == 1
+    assert "No household password is set yet" in done.stderr
