@@ -75,3 +75,13 @@ def test_activity_shows_a_search_cut_off_by_a_crash_and_the_clock_jump(page, ser
         "web.search: 1 call may have left — outcome unknown (the service stopped while it ran)."
     )
     expect(hints.nth(1)).to_contain_text("clock jumped 2 time(s)")
+
+
+def test_a_call_refused_for_want_of_an_audit_record_says_why_and_that_nothing_left(js):
+    refused = {"capability": "web.search", "locality": "external", "outcome": "refused",
+               "error_code": "AUDIT_UNAVAILABLE"}
+    summary = js("present.js", "receiptSummary", [refused], [], [])
+    assert summary["stayedLocal"] is True
+    assert summary["lines"] == [
+        "web.search: refused (the device could not keep its record of it); nothing was sent"
+    ]

@@ -80,6 +80,7 @@ const REFUSAL_REASONS = {
   UNKNOWN_CAPABILITY: "no such capability",
   INVALID_CONFIRMATION: "the approval was not valid",
   NOT_ASKED: "not asked, since you denied the request before it",
+  AUDIT_UNAVAILABLE: "the device could not keep its record of it",
 };
 
 /**
