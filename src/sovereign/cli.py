@@ -1,6 +1,7 @@
 """The ``sovereign`` command line.
 
-Subcommands: ``serve``, ``chat``, ``policy``, ``doctor``, ``audit``, ``passwd``, ``model``.
+Subcommands: ``serve``, ``chat``, ``policy``, ``doctor``, ``audit``, ``passwd``, ``model``,
+``private-words``.
 
 Each subcommand lives next to what it drives and is attached here.
 """
@@ -14,6 +15,7 @@ from sovereign.doctor import doctor
 from sovereign.model.cli import model_group
 from sovereign.service.chat import chat
 from sovereign.service.commands import audit, passwd, policy, serve
+from sovereign.service.private_words_cli import private_words
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -29,6 +31,7 @@ main.add_command(chat)
 main.add_command(policy)
 main.add_command(audit)
 main.add_command(passwd)
+main.add_command(private_words)
 
 
 if __name__ == "__main__":  # pragma: no cover

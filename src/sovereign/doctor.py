@@ -29,6 +29,7 @@ from sovereign.paths import data_dir
 from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_log
 from sovereign.service.audit_check import check_audit_log
 from sovereign.service.policy import check_policy_file
+from sovereign.service.private_words import check_private_words_file
 
 PROBE_QUERY = "open source software"
 """The words the engine probe searches for; they leave the device."""
@@ -200,6 +201,14 @@ async def check_audit(config: DoctorConfig) -> list[Finding]:
     return [Finding(*result) for result in results]
 
 
+async def check_private_words(config: DoctorConfig) -> list[Finding]:
+    """``<data>/private-words.json``: absent or usable; unreadable means the identifier
+    check runs without the household's words, and a file others can read is flagged."""
+    ok, detail = check_private_words_file(config.data_dir or data_dir())
+    fix = "fix or remove the file, then: sovereign private-words add WORD; or chmod 600 it"
+    return [Finding("private words", ok, detail, None if ok else fix)]
+
+
 CHECKS: list[Check] = [
     check_searxng,
     check_searxng_engine_start,
@@ -207,6 +216,7 @@ CHECKS: list[Check] = [
     check_audit,
     check_model,
     check_home_assistant,
+    check_private_words,
 ]
 """Every check ``sovereign doctor`` runs, in order."""
 

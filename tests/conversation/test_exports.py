@@ -10,6 +10,7 @@ def test_conversation_exports_exactly_the_agreed_names():
         [
             "Citation",
             "InvalidConfirmation",
+            "InvalidEdit",
             "ModelBackend",
             "ModelError",
             "ContextTooLong",

@@ -369,6 +369,8 @@ async def test_turn_result_wire_shape_is_exactly_design_section_4(world):
         "version",
         "arguments",
         "expires_in_seconds",
+        "flags",
+        "edited",
     }
     assert TurnResult("hi").to_wire() == {
         "text": "hi",

@@ -44,7 +44,10 @@ async def test_pending_confirmation_carries_the_query_exactly_as_it_will_be_sent
     body = (await signed_in.message({"message": QUERY})).json()
     pending = body["pending_confirmation"]
     assert set(body) == {"text", "pending_confirmation", "citations", "receipts"}
-    assert set(pending) == {"token", "capability", "version", "arguments", "expires_in_seconds"}
+    assert set(pending) == {
+        "token", "capability", "version", "arguments", "expires_in_seconds", "flags", "edited",
+    }  # fmt: skip
+    assert pending["flags"] == [] and pending["edited"] is False
     assert pending["capability"] == "web.search"
     assert pending["version"] == 1
     assert pending["arguments"] == {"query": SENT}  # canonical: "<b>tags</b>" neutralised

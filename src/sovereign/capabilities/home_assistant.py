@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -378,24 +379,40 @@ GET_RESULT_SCHEMA: dict[str, Any] = {
 }
 
 
-def register(registry: Registry, *, data_dir: Path) -> None:
+def register(
+    registry: Registry,
+    *,
+    data_dir: Path,
+    on_names: Callable[[list[tuple[str, str | None]]], None] | None = None,
+) -> None:
     """Add ``home_assistant.list_entities`` v1 and ``home_assistant.get_state`` v1.
 
     Args:
         registry: where to register.
         data_dir: the service's data directory; ``home-assistant.json`` is read
             from it on every invocation (and by ``get_state``'s argument check).
+        on_names: called with ``(entity_id, friendly_name)`` of every entity a call
+            read, so the household-identifier check knows the names Home Assistant
+            uses (DESIGN §4); never with anything not on the allowlist.
 
     Both are read_only and classified external, so each call needs the
     household's confirmation, and both need ``home_assistant_enabled`` in the
     per-request policy.
     """
 
+    def learned(entities: list[dict[str, Any]]) -> None:
+        if on_names is not None and entities:
+            on_names([(entity["entity_id"], entity.get("friendly_name")) for entity in entities])
+
     async def execute_list(arguments: dict[str, Any]) -> dict[str, Any]:
-        return await list_entities(_usable_settings(data_dir), arguments.get("domain"))
+        result = await list_entities(_usable_settings(data_dir), arguments.get("domain"))
+        learned(result["entities"])
+        return result
 
     async def execute_get(arguments: dict[str, Any]) -> dict[str, Any]:
-        return await get_state(_usable_settings(data_dir), arguments["entity_id"])
+        result = await get_state(_usable_settings(data_dir), arguments["entity_id"])
+        learned([result["entity"]])
+        return result
 
     def validate_list(arguments: dict[str, Any]) -> None:
         if "domain" in arguments:

@@ -204,7 +204,9 @@ export function fetchRequestMessage(url) {
 const AUDIT_COLUMNS = [
   ["proposed", "Proposed"],
   ["confirmation_requested", "Asked you"],
+  ["flagged", "With a warning"],
   ["approved", "Approved"],
+  ["edited", "Edited"],
   ["denied", "Denied"],
   ["expired", "Expired"],
   ["executed", "Ran"],

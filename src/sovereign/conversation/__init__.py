@@ -10,6 +10,7 @@ from .pending import PendingTurn, PendingTurnStore
 from .results import (
     Citation,
     InvalidConfirmation,
+    InvalidEdit,
     PendingConfirmation,
     Receipt,
     TurnFailed,
@@ -21,6 +22,7 @@ __all__ = [
     "Citation",
     "ContextTooLong",
     "InvalidConfirmation",
+    "InvalidEdit",
     "ModelBackend",
     "ModelError",
     "ModelUnavailable",

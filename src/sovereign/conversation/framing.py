@@ -76,34 +76,60 @@ def dumps_untrusted(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def frame_outcome(outcome: Outcome) -> str:
+def frame_outcome(outcome: Outcome, *, edited: bool = False) -> str:
     """The tool-message content for one executor outcome.
+
+    Args:
+        outcome: what the executor decided.
+        edited: the household edited the call's arguments before approving it; the
+            frame then says so and names ``outcome.arguments`` (what was sent) under
+            ``household_edit`` (DESIGN §4).
 
     Returns:
         JSON text: ``{"capability", "status": "executed", "notice",
         "untrusted_data": <result>}`` for an executed call, else ``{"capability",
-        "status": <refused|failed|...>, "error_code", "message", "guidance"}``.
+        "status": <refused|failed|...>, "error_code", "message", "guidance"}``;
+        plus ``household_edit`` when ``edited``.
     """
     if outcome.ok:
-        return dumps_untrusted(
-            {
-                "capability": model_safe_name(outcome.name),
-                "status": str(outcome.kind),
-                "notice": UNTRUSTED_NOTICE,
-                "untrusted_data": outcome.result,
-            }
-        )
-    code = outcome.error_code
-    guidance = _GUIDANCE.get(code, "") if code else ""
-    if not guidance and outcome.kind is OutcomeKind.FAILED:
-        guidance = _GUIDANCE[OutcomeKind.FAILED]
-    return _frame_problem(outcome.name, str(outcome.kind), code, outcome.message, guidance)
+        framed: dict[str, Any] = {
+            "capability": model_safe_name(outcome.name),
+            "status": str(outcome.kind),
+            "notice": UNTRUSTED_NOTICE,
+            "untrusted_data": outcome.result,
+        }
+    else:
+        code = outcome.error_code
+        guidance = _GUIDANCE.get(code, "") if code else ""
+        if not guidance and outcome.kind is OutcomeKind.FAILED:
+            guidance = _GUIDANCE[OutcomeKind.FAILED]
+        framed = _problem(outcome.name, str(outcome.kind), code, outcome.message, guidance)
+    if edited:
+        framed["household_edit"] = _edit_note(outcome.arguments, sent=outcome.ok)
+    return dumps_untrusted(framed)
 
 
-def frame_denial(capability: str, *, expired: bool, reason: str | None = None) -> str:
+def _edit_note(arguments: Any, *, sent: bool) -> dict[str, Any]:
+    what = "This is what was sent" if sent else "It was not sent"
+    return {
+        "note": "The household edited the arguments of this call before approving it. "
+        f"{what}; refer to these arguments, not your own, when you answer.",
+        "arguments": arguments,
+    }
+
+
+def frame_denial(
+    capability: str,
+    *,
+    expired: bool,
+    reason: str | None = None,
+    edited: Any = None,
+) -> str:
     """The tool-message content for a call the household denied or left to expire.
 
-    ``reason`` (the household's own words, optional) is passed along with a denial.
+    ``reason`` (the household's own words, optional) is passed along with a denial;
+    ``edited`` are the household's edited arguments when the card it answered was
+    its own edit of the call.
     """
     kind = OutcomeKind.EXPIRED if expired else OutcomeKind.DENIED
     message = (
@@ -113,7 +139,10 @@ def frame_denial(capability: str, *, expired: bool, reason: str | None = None) -
     )
     if reason and not expired:
         message = f"{message} Their reason: {reason}"
-    return _frame_problem(capability, str(kind), None, message, _GUIDANCE[kind])
+    framed = _problem(capability, str(kind), None, message, _GUIDANCE[kind])
+    if edited is not None:
+        framed["household_edit"] = _edit_note(edited, sent=False)
+    return dumps_untrusted(framed)
 
 
 NOT_ASKED = "not_asked"
@@ -148,6 +177,12 @@ def frame_unparseable(capability: str, reason: str) -> str:
 def _frame_problem(
     capability: str, status: str, code: ErrorCode | None, message: str, guidance: str
 ) -> str:
+    return dumps_untrusted(_problem(capability, status, code, message, guidance))
+
+
+def _problem(
+    capability: str, status: str, code: ErrorCode | None, message: str, guidance: str
+) -> dict[str, Any]:
     framed: dict[str, Any] = {
         "capability": model_safe_name(capability),
         "status": status,
@@ -157,4 +192,4 @@ def _frame_problem(
         framed["error_code"] = str(code)
     if guidance:
         framed["guidance"] = guidance
-    return dumps_untrusted(framed)
+    return framed

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sovereign.executor import (
@@ -28,6 +29,7 @@ from .backends.base import (
     TokenSink,
     ToolDefinition,
 )
+from .edit import check_edit, is_unchanged, typed_exactly
 from .framing import (
     DEFAULT_SYSTEM_PROMPT,
     frame_denial,
@@ -134,6 +136,7 @@ class TurnLoop:
         policy: Mapping[str, bool],
         owner: str,
         reason: str | None = None,
+        arguments: Mapping[str, Any] | None = None,
         on_token: TokenSink | None = None,
     ) -> TurnResult:
         """Continue a paused turn with the household's answer (RFC-0004).
@@ -156,8 +159,18 @@ class TurnLoop:
             approve: the household's answer.
             policy, owner, on_token: as for :meth:`process_turn`.
             reason: optional words of the household, passed to the model with a denial.
+            arguments: the household's edit of the halted call's arguments (only
+                with ``approve``; DESIGN §4). A new proposal: validated, policy-checked
+                and flag-checked again; the original ask is answered ``edited`` and
+                its token discarded. When its canonical form is exactly what was
+                typed and nothing is flagged, it runs at once with a token of its
+                own; otherwise a new card is returned for it. The model is told
+                that the household edited the call and what was finally sent.
+                An edit equal to the card's arguments is a plain approval.
 
         Raises:
+            InvalidEdit: stages 1-2 refuse the edited arguments; nothing was
+                answered and the original card stays answerable until it expires.
             InvalidConfirmation: unknown, already answered or foreign token.
                 Of two concurrent answers to one token, exactly one proceeds.
             TurnFailed: as for :meth:`process_turn`. The paused turn is spent
@@ -165,9 +178,17 @@ class TurnLoop:
                 its receipt and citations are on the exception), and the
                 household asks again in a new turn.
         """
+        if arguments is not None:
+            if not approve:
+                raise ValueError("edited arguments come only with an approval")
+            self.check_edit(token, owner, arguments)
         paused = self._pending.take(token, owner)
+        if arguments is not None and is_unchanged(self._executor, paused, arguments):
+            arguments = None
         try:
-            return await self._resume(paused, token, approve, policy, owner, reason, on_token)
+            return await self._resume(
+                paused, token, approve, policy, owner, reason, on_token, arguments
+            )
         except Exception as exc:
             raise _failed(paused.progress, exc) from exc
 
@@ -180,9 +201,15 @@ class TurnLoop:
         owner: str,
         reason: str | None,
         on_token: TokenSink | None,
+        edited: Mapping[str, Any] | None = None,
     ) -> TurnResult:
         progress, call = paused.progress, paused.halted
-        if approve and self._executor.confirmations.seconds_left(token) > 0:
+        live = self._executor.confirmations.seconds_left(token) > 0
+        if approve and live and edited is not None:
+            halted = await self._run_edit(paused, dict(edited), policy, owner)
+            if halted is not None:
+                return halted
+        elif approve and live:
             outcome = await self._invoke(progress, call, policy, token)
             if outcome.error_code is ErrorCode.INVALID_CONFIRMATION:
                 self._refuse(progress, call, expired=True, token=token)
@@ -195,6 +222,45 @@ class TurnLoop:
             progress, paused.waiting, policy, owner, may_ask=approve
         )
         return halted or await self._continue(progress, policy, owner, on_token)
+
+    def check_edit(self, token: str, owner: str, arguments: Any) -> None:
+        """Would an edit of the card paused on ``token`` be accepted? (see :func:`.edit.check_edit`)
+
+        Raises:
+            InvalidConfirmation: no such paused turn of ``owner``.
+            InvalidEdit: stages 1-2 refuse ``arguments``; nothing was answered.
+        """
+        check_edit(self._executor, self._pending, token, owner, arguments)
+
+    async def _run_edit(
+        self, paused: PendingTurn, arguments: dict[str, Any], policy: Mapping[str, bool], owner: str
+    ) -> TurnResult | None:
+        """The household's edit as a new proposal (see :meth:`resume_turn`)."""
+        progress, call = paused.progress, paused.halted
+        capability = self._capability(call)
+        assert capability is not None  # only a named capability can halt
+        self._executor.record_answer(capability, OutcomeKind.EDITED, paused.token)
+        self._executor.confirmations.discard(paused.token)
+        edited = replace(call, arguments=arguments, edited=True)
+        outcome = await self._invoke(progress, edited, policy, None)
+        if outcome.error_code is ErrorCode.CONFIRMATION_REQUIRED:
+            if outcome.flags or not typed_exactly(outcome.arguments, arguments):
+                return self._pause(progress, edited, paused.waiting, owner, outcome)
+            outcome = await self._run_approved_edit(progress, edited, policy, outcome)
+        self._record(progress, edited, outcome)
+        return None
+
+    async def _run_approved_edit(
+        self, progress: TurnProgress, call: Proposal, policy: Mapping[str, bool], ask: Outcome
+    ) -> Outcome:
+        """Run an edit the household typed exactly as it leaves, with a token of its own."""
+        confirmations = self._executor.confirmations
+        arguments = dict(ask.arguments or {})
+        token = confirmations.issue(ask.name, ask.version, arguments, asked=ask.audit_id)
+        try:
+            return await self._invoke(progress, call, policy, token)
+        finally:
+            confirmations.discard(token)
 
     async def _continue(
         self,
@@ -328,13 +394,14 @@ class TurnLoop:
             policy=policy,
             turn_state=progress.executions,
             confirmation_token=token,
+            edited=call.edited,
         )
 
     def _record(self, progress: TurnProgress, call: Proposal, outcome: Outcome) -> None:
         if call.parse_error and outcome.error_code is ErrorCode.INVALID_ARGUMENTS:
             content = frame_unparseable(outcome.name, call.parse_error)
         else:
-            content = frame_outcome(outcome)
+            content = frame_outcome(outcome, edited=call.edited)
         progress.context.append(_tool_message(call, content))
         progress.citations.extend(citations_for(outcome))
         receipt = receipt_for(outcome)
@@ -358,7 +425,9 @@ class TurnLoop:
         """
         target, key = call.target, _call_key(call)
         name = target.capability if target else call.tool_name
-        framed = frame_denial(name, expired=expired, reason=reason)
+        framed = frame_denial(
+            name, expired=expired, reason=reason, edited=call.arguments if call.edited else None
+        )
         progress.context.append(_tool_message(call, framed))
         capability = self._executor.registry.get(name, target.version) if target else None
         if again or capability is None or key is None:
@@ -415,12 +484,23 @@ class TurnLoop:
         name, version, arguments = outcome.name, outcome.version, dict(outcome.arguments or {})
         confirmations = self._executor.confirmations
         token = confirmations.issue(name, version, arguments, asked=outcome.audit_id)
-        self._pending.put(PendingTurn(token, owner, progress, call, waiting))
+        self._pending.put(PendingTurn(token, owner, progress, call, waiting, arguments))
         pending = PendingConfirmation(
-            token, name, version, arguments, round(confirmations.seconds_left(token))
+            token,
+            name,
+            version,
+            arguments,
+            round(confirmations.seconds_left(token)),
+            flags=[dict(flag) for flag in outcome.flags],
+            edited=call.edited,
+        )
+        text = (
+            f"Your edited request for {name} needs your approval before it is sent."
+            if call.edited
+            else f"Before I go on, I need your approval to use {name}."
         )
         return TurnResult(
-            text=f"Before I go on, I need your approval to use {name}.",
+            text=text,
             pending_confirmation=pending,
             citations=list(progress.citations),
             receipts=list(progress.receipts),

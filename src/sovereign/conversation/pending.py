@@ -35,6 +35,8 @@ class Proposal:
     target: ToolTarget | None
     arguments: dict[str, Any] | None
     parse_error: str | None = None
+    edited: bool = False
+    """The household edited the arguments on the card: they are its, not the model's."""
 
 
 @dataclass
@@ -76,6 +78,8 @@ class PendingTurn:
     progress: TurnProgress
     halted: Proposal
     waiting: tuple[Proposal, ...]
+    arguments: dict[str, Any] | None = None
+    """The canonical arguments the card shows and the token binds."""
 
 
 class PendingTurnStore:
@@ -142,6 +146,20 @@ class PendingTurnStore:
             held = self._turns.get(token)
             if held is not None and held[0].owner == owner:
                 del self._turns[token]
+        self._forget(forgotten)
+        if held is None or held[0].owner != owner:
+            raise InvalidConfirmation("No paused turn matches this confirmation token.")
+        return held[0]
+
+    def peek(self, token: str, owner: str) -> PendingTurn:
+        """The turn paused on ``token``, left in place (to check an answer before taking it).
+
+        Raises:
+            InvalidConfirmation: as :meth:`take`.
+        """
+        with self._lock:
+            forgotten = self._sweep()
+            held = self._turns.get(token)
         self._forget(forgotten)
         if held is None or held[0].owner != owner:
             raise InvalidConfirmation("No paused turn matches this confirmation token.")

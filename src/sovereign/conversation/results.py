@@ -5,7 +5,7 @@
 
     {"text": "…",
      "pending_confirmation": null | {"token", "capability", "version", "arguments",
-                                     "expires_in_seconds"},
+                                     "expires_in_seconds", "flags", "edited"},
      "citations": [{"capability", "title", "url", "snippet", "retrieved_at"}],
      "receipts": [{"capability", "locality", "outcome"[, "error_code"]}]}
 
@@ -29,12 +29,28 @@ class InvalidConfirmation(Exception):
     """
 
 
+class InvalidEdit(Exception):
+    """The household's edited arguments were refused at stages 1-2 (DESIGN §4).
+
+    Nothing was answered: the original card stays answerable until it expires.
+    ``code`` is the executor's (``INVALID_ARGUMENTS``, ``FETCH_TARGET_REJECTED``, …)
+    and ``message`` its sentence. The service answers ``422 INVALID_EDIT``.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
 @dataclass(frozen=True)
 class PendingConfirmation:
     """A proposed call waiting for the household's approval (RFC-0004).
 
     ``arguments`` are verbatim what will run if approved; ``expires_in_seconds``
     is the whole seconds left on the token when the response was built.
+    ``flags`` are the household-identifier check's findings in ``arguments``
+    (``{"argument", "start", "end", "kind", "reason"}``, spans in code points);
+    ``edited`` says the arguments are the household's own edit of the proposal.
     """
 
     token: str
@@ -42,15 +58,20 @@ class PendingConfirmation:
     version: int
     arguments: dict[str, Any]
     expires_in_seconds: int
+    flags: list[dict[str, Any]] = field(default_factory=list)
+    edited: bool = False
 
     def to_wire(self) -> dict[str, Any]:
-        """``{"token", "capability", "version", "arguments", "expires_in_seconds"}``."""
+        """``{"token", "capability", "version", "arguments", "expires_in_seconds",
+        "flags", "edited"}``."""
         return {
             "token": self.token,
             "capability": self.capability,
             "version": self.version,
             "arguments": self.arguments,
             "expires_in_seconds": self.expires_in_seconds,
+            "flags": self.flags,
+            "edited": self.edited,
         }
 
 

@@ -17,11 +17,12 @@ from .errors import (
     OutcomeKind,
     Stage,
 )
-from .invoke import Executor, Outcome, TurnState
+from .invoke import EDIT_REASON, Executor, FlagCheck, Outcome, TurnState, Validation
 from .registry import Registry
 
 __all__ = [
     "CODES",
+    "EDIT_REASON",
     "TTL_SECONDS",
     "AuditLog",
     "Capability",
@@ -33,11 +34,13 @@ __all__ = [
     "Effect",
     "ErrorCode",
     "Executor",
+    "FlagCheck",
     "Locality",
     "Outcome",
     "OutcomeKind",
     "Registry",
     "Stage",
     "TurnState",
+    "Validation",
     "canonical_arguments",
 ]

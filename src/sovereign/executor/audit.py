@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 import threading
 import time
@@ -121,6 +122,7 @@ class AuditLog:
         duration_seconds: float = 0.0,
         asked: str | None = None,
         started: str | None = None,
+        flags: Iterable[str] | None = None,
     ) -> str | None:
         """Append one event; never raises (a refused write is kept and retried later).
 
@@ -134,6 +136,9 @@ class AuditLog:
             duration_seconds: wall time of the invocation, in seconds.
             asked: id of the record that asked for the approval this answers.
             started: id of the ``executing`` record this outcome closes.
+            flags: for an approval asked, the kinds of the household-identifier
+                flags on its card (fixed labels such as ``"email_address"``, never
+                the flagged text); written as a sorted list, only when given.
 
         Returns:
             The record's id (``"<run>.<seq>"``), or ``None`` when no log is kept.
@@ -148,6 +153,8 @@ class AuditLog:
             asked=asked,
             started=started,
         )
+        if flags is not None:
+            fields["flags"] = flag_kinds(flags)
         return self._keep(fields)
 
     def begin(
@@ -278,6 +285,17 @@ class AuditLog:
             self._dropped += 1
             logger.error("audit log: %d record(s) lost while unwritable", self._dropped)
         self._backlog.append(line)
+
+
+_FLAG_KIND = re.compile(r"[a-z][a-z_]{0,39}")
+
+
+def flag_kinds(kinds: Iterable[str]) -> list[str]:
+    """Distinct flag kinds, sorted, for the audit record. Anything that is not a fixed
+    label (lower-case words joined by ``_``) is left out, so free text never reaches
+    the log."""
+    kept = {kind for kind in kinds if isinstance(kind, str) and _FLAG_KIND.fullmatch(kind)}
+    return sorted(kept)
 
 
 def record_id(record: dict[str, Any]) -> str | None:

@@ -54,6 +54,9 @@ class OutcomeKind(StrEnum):
     EXPIRED = "expired"
     EXECUTING = "executing"
     """Written before a call starts; the outcome follows in a record of its own."""
+    EDITED = "edited"
+    """The household changed the arguments before approving: the ask is answered, and
+    the edited arguments are a new proposal with an ask of their own."""
 
 
 @dataclass(frozen=True)

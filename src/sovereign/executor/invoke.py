@@ -8,7 +8,7 @@ import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -23,12 +23,32 @@ from .registry import Registry
 
 logger = logging.getLogger(__name__)
 
+FlagCheck = Callable[[str, Mapping[str, Any]], Sequence[Mapping[str, Any]]]
+"""``check(name, canonical_arguments) -> flags``: each flag a mapping with at least a
+``"kind"`` (a fixed label); run on every call about to ask for approval."""
+EDIT_REASON = "edited by the household"
+"""``reason`` of the ask record of a proposal the household edited (not the model's)."""
+
 
 @dataclass
 class TurnState:
     """Per-turn bookkeeping: how often each ``(name, version)`` has executed."""
 
     executions: Counter[tuple[str, int]] = field(default_factory=Counter)
+
+
+@dataclass(frozen=True)
+class Validation:
+    """Stages 1-2 alone (:meth:`Executor.validate`): the canonical arguments, or why not."""
+
+    arguments: dict[str, Any] | None
+    error_code: ErrorCode | None = None
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """True when the arguments passed resolve and validate."""
+        return self.error_code is None
 
 
 @dataclass(frozen=True)
@@ -54,6 +74,9 @@ class Outcome:
     arguments: dict[str, Any] | None = None
     audit_id: str | None = field(default=None, compare=False)
     """Id of the audit record of this outcome (for CONFIRMATION_REQUIRED: the ask's)."""
+    flags: tuple[Mapping[str, Any], ...] = ()
+    """For CONFIRMATION_REQUIRED: what the flag check found in the canonical arguments
+    (DESIGN §4, the household-identifier check), for the card."""
 
     @property
     def ok(self) -> bool:
@@ -78,6 +101,10 @@ class Executor:
         registry: the capabilities that exist.
         confirmations: the token store; one per process.
         audit: where outcomes are recorded (``AuditLog(None)`` for none).
+        flag_check: run on the canonical arguments of every call about to ask for
+            the household's approval; its flags go onto the outcome and their kinds
+            into the ask's audit record. It should not raise; if it does, the
+            failure is logged and the card carries no flags.
     """
 
     def __init__(
@@ -86,10 +113,12 @@ class Executor:
         *,
         confirmations: ConfirmationStore | None = None,
         audit: AuditLog | None = None,
+        flag_check: FlagCheck | None = None,
     ) -> None:
         self.registry = registry
         self.confirmations = ConfirmationStore() if confirmations is None else confirmations
         self.audit = AuditLog(None) if audit is None else audit
+        self._flag_check = flag_check
         self.confirmations.watch_lapses(self._lapsed)
 
     async def invoke(
@@ -101,6 +130,7 @@ class Executor:
         policy: Mapping[str, Any],
         turn_state: TurnState,
         confirmation_token: str | None = None,
+        edited: bool = False,
     ) -> Outcome:
         """Run one proposed call through six stages; never raises for an expected failure.
 
@@ -128,6 +158,8 @@ class Executor:
             policy: per-request switches, e.g. ``{"external_enabled": False}``.
             turn_state: counts executions within the current turn.
             confirmation_token: the household's approval for exactly this call.
+            edited: the arguments are the household's edit of a proposal, not the
+                model's (the ask record says so in ``reason``).
 
         Returns:
             An :class:`Outcome`; every outcome is also written to the audit log.
@@ -163,6 +195,7 @@ class Executor:
                 arguments=canonical,
             )
         except _Stop as stop:
+            asking = stop.code is ErrorCode.CONFIRMATION_REQUIRED
             outcome = Outcome(
                 name,
                 version,
@@ -170,10 +203,12 @@ class Executor:
                 CODES[stop.code].kind,
                 stop.code,
                 stop.message,
-                reason=stop.reason,
+                reason=EDIT_REASON if asking and edited else stop.reason,
                 capability=capability,
                 arguments=canonical,
+                flags=self._flags(name, canonical) if asking else (),
             )
+        asked_now = outcome.error_code is ErrorCode.CONFIRMATION_REQUIRED
         audit_id = self.audit.record(
             capability,
             version=version,
@@ -184,8 +219,30 @@ class Executor:
             duration_seconds=time.monotonic() - started,
             asked=asked,
             started=executing,
+            flags=[str(flag["kind"]) for flag in outcome.flags] if asked_now else None,
         )
         return replace(outcome, audit_id=audit_id)
+
+    def validate(self, name: Any, version: Any, arguments: Any) -> Validation:
+        """Stages 1-2 only, with nothing audited: would these arguments be accepted?
+
+        Used to refuse a household's edit before anything is answered (DESIGN §4).
+        Returns the canonical arguments, or the stage's code and sentence.
+        """
+        try:
+            capability = self._resolve(name, version)
+            return Validation(_validate(capability, arguments))
+        except _Stop as stop:
+            return Validation(None, stop.code, stop.message)
+
+    def _flags(self, name: str, arguments: dict[str, Any] | None) -> tuple[Mapping[str, Any], ...]:
+        if self._flag_check is None or arguments is None:
+            return ()
+        try:
+            return tuple(self._flag_check(name, arguments))
+        except Exception:
+            logger.exception("the flag check failed for %s; the card carries no flags", name)
+            return ()
 
     def record_answer(self, capability: Capability, kind: OutcomeKind, token: str) -> None:
         """Audit the household's denial (``DENIED``) or a noticed expiry (``EXPIRED``)

@@ -31,10 +31,11 @@ from .atomic import remove_orphans
 from .body_limit import BodyLimitMiddleware
 from .csrf import CSRFMiddleware
 from .errors import install_error_handlers
+from .household_sources import HouseholdSources
 from .owner import OwnerAccount
 from .policy import PolicyStore
 from .retained import RetainedAnswers
-from .routes import auth, conversation, operations, policy
+from .routes import auth, conversation, operations, policy, private_words
 from .session_auth import SessionAuthMiddleware
 from .sessions import SessionStore
 from .settings import Settings
@@ -55,6 +56,7 @@ def create_app(
     registry: Registry | None = None,
     password_hasher: PasswordHasher | None = None,
     console_dir: Path = CONSOLE_DIR,
+    household: HouseholdSources | None = None,
 ) -> FastAPI:
     """Build the service.
 
@@ -67,12 +69,15 @@ def create_app(
         registry: capabilities to use instead of every family (tests).
         password_hasher: argon2 parameters (tests pass cheap ones).
         console_dir: the Console's static files, served at ``/`` when the directory exists.
+        household: the household-identifier check's sources (tests point them at
+            their own device files); default: this device's.
 
     Returns:
         A FastAPI app; ``app.state.services`` holds the shared objects and
         ``app.state.services.owner.setup_token()`` the first-run token.
     """
-    services = _build_services(settings, backend, clock, registry, password_hasher)
+    household = household or HouseholdSources(settings.data_dir)
+    services = _build_services(settings, backend, clock, registry, password_hasher, household)
     app = FastAPI(
         title="Sovereign Conversation Service",
         version=__version__,
@@ -83,8 +88,9 @@ def create_app(
     )
     app.state.services = services
     install_error_handlers(app)
-    for router in (operations.router, auth.router, conversation.router, policy.router):
-        app.include_router(router)
+    routers = (operations, auth, conversation, policy, private_words)
+    for module in routers:
+        app.include_router(module.router)
     _add_api_docs(app)
     if console_dir.is_dir():
         # the fallback, not a mount at "/": a wrong method on an API route stays a 405
@@ -134,12 +140,15 @@ def _build_services(
     clock: Callable[[], float],
     registry: Registry | None,
     password_hasher: PasswordHasher | None,
+    household: HouseholdSources,
 ) -> Services:
     owner = OwnerAccount(settings.data_dir, password_hasher)
     store = PolicyStore(settings.data_dir)
     backend = backend or make_backend(settings)
     audit = start_up_storage(settings)
-    turns = build_turn_loop(settings, backend=backend, clock=clock, registry=registry, audit=audit)
+    turns = build_turn_loop(
+        settings, backend=backend, clock=clock, registry=registry, audit=audit, household=household
+    )
     return Services(
         settings=settings,
         owner=owner,
@@ -150,6 +159,7 @@ def _build_services(
         turns=turns,
         backend=backend,
         answers=RetainedAnswers(clock=clock),
+        household=household,
     )
 
 
@@ -186,17 +196,26 @@ def build_turn_loop(
     clock: Callable[[], float] = time.monotonic,
     registry: Registry | None = None,
     audit: AuditLog | None = None,
+    household: HouseholdSources | None = None,
 ) -> TurnLoop:
     """The turn loop over every capability family, audited into ``settings.data_dir``.
 
     Used by the service and by ``sovereign chat``. Arguments as for
-    :func:`create_app`; ``audit`` defaults to a log in ``settings.data_dir``.
+    :func:`create_app`; ``audit`` defaults to a log in ``settings.data_dir``;
+    ``household`` are the sources of the household-identifier check run on every
+    card (default: this device's, for ``settings.data_dir``).
     """
+    household = household or HouseholdSources(settings.data_dir)
     confirmations = ConfirmationStore(clock=clock)
+    if registry is None:
+        registry = build_registry(
+            settings, on_home_assistant_names=household.entity_names.remember
+        )
     executor = Executor(
-        registry if registry is not None else build_registry(settings),
+        registry,
         confirmations=confirmations,
         audit=audit if audit is not None else AuditLog(settings.data_dir),
+        flag_check=household.flag_check,
     )
     pending = PendingTurnStore(
         ttl_seconds=confirmations.ttl_seconds, clock=clock, on_forget=confirmations.discard

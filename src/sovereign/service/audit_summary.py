@@ -8,7 +8,10 @@ equal what the household was shown:
 - a call's ``executing`` record counts once its outcome record exists (which
   names it in ``started``); without one (the service stopped mid-call) it
   counts as ``outcome_unknown``: for an external call, it may have left;
-- an approval asked counts its answer once (records name it in ``asked``);
+- an approval asked counts its answer once (records name it in ``asked``):
+  approved, denied, expired, or ``edited`` (the household changed the arguments;
+  the edit is asked again on its own, not counted as ``proposed``); an ask whose
+  card carried household-identifier flags also counts as ``flagged``;
   unanswered, it is ``awaiting`` for the token's lifetime, then ``expired``;
 - everything that belongs to one approval is placed at the time it was asked,
   and times come from :mod:`.audit_time`, so a wall-clock step moves nothing
@@ -25,7 +28,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from sovereign.executor import TTL_SECONDS
+from sovereign.executor import EDIT_REASON, TTL_SECONDS
 from sovereign.executor.audit import (
     AUDIT_FILENAME,
     RESTART_REASON,
@@ -40,8 +43,10 @@ from .audit_time import Now, place, wall_time
 COUNTERS = (
     "proposed",
     "confirmation_requested",
+    "flagged",
     "awaiting",
     "approved",
+    "edited",
     "denied",
     "expired",
     "refused_by_policy",
@@ -174,14 +179,19 @@ def classify(record: dict[str, Any]) -> list[str]:
     if isinstance(record.get("asked"), str):
         if code == "INVALID_CONFIRMATION":
             return ["expired"]
+        if outcome == "edited":
+            return ["edited"]
         counters = [] if outcome in ("denied", "expired") else ["approved"]
         return counters + _outcome_counters(outcome, code)
     answered = outcome in ("denied", "expired") or code == "INVALID_CONFIRMATION"
     approved = _confirmation(record) == "required" and stage in ("execute", "shape")
-    counters = [] if answered or approved else ["proposed"]
+    by_household = record.get("reason") == EDIT_REASON  # an edit, not a proposal of the model
+    counters = [] if answered or approved or by_household else ["proposed"]
     if approved:
         counters.append("approved")
     counters.extend(_outcome_counters(outcome, code))
+    if outcome == "confirmation_required" and record.get("flags"):
+        counters.append("flagged")
     return counters
 
 

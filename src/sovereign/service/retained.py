@@ -30,6 +30,8 @@ MAX_RETAINED = 256
 """Most outcomes kept at once; past it the oldest finished one is forgotten."""
 
 Answer = Callable[[], Awaitable[dict[str, Any]]]
+NOTHING_ANSWERED = frozenset({"INVALID_CONFIRMATION", "INVALID_EDIT"})
+"""Errors after which the confirmation is still unanswered: never kept, never replayed."""
 
 
 @dataclass
@@ -69,8 +71,9 @@ class RetainedAnswers:
         confirmation in it counts down from when the outcome was made.
 
         Raises:
-            ServiceError: whatever ``run()`` raised. An ``INVALID_CONFIRMATION``
-                (nothing was answered) is not kept, so it is never replayed.
+            ServiceError: whatever ``run()`` raised. An ``INVALID_CONFIRMATION`` or
+                ``INVALID_EDIT`` (nothing was answered) is not kept, so it is never
+                replayed: the card stays answerable.
         """
         self._sweep()
         key = (token, owner)
@@ -92,7 +95,7 @@ class RetainedAnswers:
         if entry is None or entry.task is not task:
             return
         error = None if task.cancelled() else task.exception()
-        if isinstance(error, ServiceError) and error.code == "INVALID_CONFIRMATION":
+        if isinstance(error, ServiceError) and error.code in NOTHING_ANSWERED:
             del self._entries[key]
         else:
             entry.finished_at = self._clock()

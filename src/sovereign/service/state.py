@@ -36,6 +36,9 @@ class Services:
     turn_policy: Callable[[], Mapping[str, bool]]
     turns: Any
     backend: Any
+    household: Any = None
+    """The household-identifier check's sources (``HouseholdSources``): private words and
+    the automatic ones, for the settings routes."""
     answers: RetainedAnswers = field(default_factory=RetainedAnswers)
     """Outcomes of answered confirmations, kept for their session (dropped connections)."""
     password_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

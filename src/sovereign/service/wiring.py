@@ -16,12 +16,22 @@ from .policy import PolicyStore
 from .settings import Settings
 
 
-def build_registry(settings: Settings) -> Registry:
-    """A registry holding every capability family, each through its ``register()``."""
+def build_registry(
+    settings: Settings,
+    *,
+    on_home_assistant_names: Callable[[list[tuple[str, str | None]]], None] | None = None,
+) -> Registry:
+    """A registry holding every capability family, each through its ``register()``.
+
+    ``on_home_assistant_names`` receives the friendly names Home Assistant reports
+    (for the household-identifier check's sources).
+    """
     registry = Registry()
     system.register(registry, data_path=settings.data_dir)
     pihole.register(registry, data_dir=settings.data_dir)
-    home_assistant.register(registry, data_dir=settings.data_dir)
+    home_assistant.register(
+        registry, data_dir=settings.data_dir, on_names=on_home_assistant_names
+    )
     web_search.register(registry, base_url=settings.searxng_url)
     web_fetch.register(registry, **dict(settings.unsafe_web_fetch_options or {}))
     return registry

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from sovereign.conversation import InvalidConfirmation, TurnFailed
+from sovereign.conversation import InvalidConfirmation, InvalidEdit, TurnFailed
 from sovereign.conversation.backends.base import ContextTooLong, ModelError, ModelUnavailable
 
 from ..errors import ServiceError, storage_error
@@ -37,17 +37,34 @@ class HistoryEntry(BaseModel):
 
 
 class ConfirmationAnswer(BaseModel):
-    """The household's answer to ``pending_confirmation``; ``reason`` only with a denial."""
+    """The household's answer to ``pending_confirmation``.
+
+    ``reason`` goes only with a denial. ``arguments`` only with an approval: the
+    household **edited** the proposal (DESIGN §4). The edited arguments are a new
+    proposal: validated, policy-checked and flag-checked again, with a new token;
+    the old token is discarded and the model is told what was finally sent. When
+    the edit's canonical form is exactly what was sent here and nothing in it is
+    flagged, it runs at once; otherwise the answer is a new ``pending_confirmation``
+    for it (``edited: true``). An edit that validation refuses is ``422
+    INVALID_EDIT`` and the original card stays answerable until it expires.
+    """
 
     model_config = _STRICT
     token: str = Field(min_length=1, max_length=256)
     approve: bool
     reason: str | None = Field(default=None, max_length=MAX_REASON_CHARS)
+    arguments: dict[str, Any] | None = Field(
+        default=None,
+        description="Edited arguments of the pending call (only with approve: true).",
+        json_schema_extra={"example": {"query": "school term dates"}},
+    )
 
     @model_validator(mode="after")
     def _reason_only_when_denying(self) -> ConfirmationAnswer:
         if self.approve and self.reason is not None:
             raise ValueError("a reason can only accompany a denial (approve: false)")
+        if not self.approve and self.arguments is not None:
+            raise ValueError("edited arguments can only accompany an approval (approve: true)")
         return self
 
 
@@ -81,10 +98,13 @@ async def message(
 
     Errors: 400 INVALID_CONFIRMATION (unknown, foreign or swept token; a token
     this session already answered returns that answer's outcome instead),
+    422 INVALID_EDIT (edited arguments refused; the card stays answerable),
     422 INVALID_REQUEST, 503 MODEL_UNAVAILABLE, 502 MODEL_ERROR.
     """
     session = session_of(request.scope)
     assert session is not None  # guaranteed by SessionAuthMiddleware for this path
+    if body.confirmation is not None and body.confirmation.arguments is not None:
+        check_edit(deps, body.confirmation, owner=session.id)  # a 422 before any stream
 
     async def turn(on_token: TokenSink | None) -> dict[str, Any]:
         return await run_turn(deps, body, owner=session.id, on_token=on_token)
@@ -132,6 +152,7 @@ async def _run_turn(
                 policy=policy,
                 owner=owner,
                 reason=answer.reason,
+                arguments=answer.arguments,
                 on_token=on_token,
             )
         else:
@@ -146,9 +167,38 @@ async def _run_turn(
             "INVALID_CONFIRMATION",
             "That confirmation is unknown, already answered, expired or not yours.",
         ) from exc
+    except InvalidEdit as exc:
+        raise invalid_edit(exc) from exc
     except TurnFailed as failed:
         raise turn_error(failed) from failed
     return result.to_wire()
+
+
+def check_edit(deps: Services, answer: ConfirmationAnswer, *, owner: str) -> None:
+    """Refuse an edit that validation refuses, before anything is answered.
+
+    A token the turn loop no longer holds is left to :func:`run_turn` (which
+    replays an answer this session already gave, or answers 400).
+
+    Raises:
+        ServiceError: 422 INVALID_EDIT with the validation's sentence.
+    """
+    try:
+        deps.turns.check_edit(answer.token, owner, answer.arguments)
+    except InvalidConfirmation:
+        return
+    except InvalidEdit as exc:
+        raise invalid_edit(exc) from exc
+
+
+def invalid_edit(exc: InvalidEdit) -> ServiceError:
+    """``422 INVALID_EDIT``: the refusal's sentence, and that the card still waits."""
+    return ServiceError(
+        422,
+        "INVALID_EDIT",
+        f"The edited request was not accepted: {exc.message} The original request is "
+        "still waiting for your answer.",
+    )
 
 
 def turn_error(failed: TurnFailed) -> ServiceError:
