@@ -22,7 +22,9 @@ def test_help_lists_every_command_with_a_whole_sentence():
     assert result.exit_code == 0
     commands = result.output.split("Commands:")[1].strip().splitlines()
     names = [line.split()[0] for line in commands]
-    assert names == ["audit", "chat", "doctor", "model", "passwd", "policy", "private-words", "serve"]
+    assert names == [
+        "audit", "chat", "doctor", "model", "passwd", "policy", "private-words", "serve",
+    ]  # fmt: skip
     assert not any(line.rstrip().endswith("...") for line in commands), commands
 
 

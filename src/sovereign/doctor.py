@@ -2,7 +2,7 @@
 
 Checks: SearXNG (for web.search) and the engines it dropped at start-up, the policy
 file, the audit log (writable, readable, room on the data filesystem), the embedded
-model file, Home Assistant's settings file.
+model file, Home Assistant's settings file, the household's private-words file.
 
 A check is ``async (DoctorConfig) -> list[Finding]``; :data:`CHECKS` lists them in the
 order they run. To add one, write the function and append it to :data:`CHECKS`.
