@@ -1,15 +1,24 @@
-"""web.fetch figures: extraction quality and speed, guarded-fetch overhead, memory under abuse.
+"""web.fetch figures: extraction quality, generalisation and speed, guarded-fetch overhead, memory.
 
-Prints, all measured in this run:
-1. extraction F1 (the benchmark's shingle method, scored by
-   ../shared/tools/extraction_eval.py) and ms/page on ../shared/fixtures/extraction;
-2. fetch+extract throughput on loopback through the guarded path (web.fetch's own
-   execute: parse, resolve once, classify, pinned connect, caps, extraction) as a
-   ratio to a plain unguarded ``httpx.AsyncClient.get`` + the same extraction;
-3. peak RSS growth (sampled every millisecond, over the RSS just before) while a
-   1 GiB body and a 1 GiB gzip bomb are cut at the cap, in a fresh child process.
+Prints, all measured in this run (pages from tests/fixtures/extraction, or ``--data DIR``
+holding ``ground-truth.json`` and ``html/<id>.html.gz``):
+1. extraction precision / recall / F1 with the benchmark's own method
+   (bench/extraction_score.py) for the shipped extractor and the alternatives it was
+   chosen among, on the pages as published and rewritten the three ways unseen pages
+   differ (bench/extraction_variants.py); F1 is of the *body text*: the reference list
+   and the ``[n]`` link markers are taken out first (the same figure with the markers
+   left in is printed too);
+2. cross-validation over random halves: the spread of the shipped extractor's F1 over
+   400 halves, and the held-out F1 when the best of the alternatives is picked on one
+   half and scored on the other;
+3. ms per page (median) of the shipped extractor as a ratio to the previous one
+   (trafilatura precision + fast), timed page by page in turns, and peak RSS growth of
+   one extraction of a 2 MiB page, in a fresh child process for each;
+4. fetch+extract throughput on loopback through the guarded path as a ratio to a plain
+   ``httpx.AsyncClient.get`` + the same extraction;
+5. peak RSS growth while a 1 GiB body and a 1 GiB gzip bomb are cut at the cap.
 
-Usage: .venv/bin/python bench/fetch.py [--rounds N]
+Usage: .venv/bin/python bench/fetch.py [--rounds N] [--data DIR] [--no-variants]
 """
 
 from __future__ import annotations
@@ -18,8 +27,8 @@ import argparse
 import asyncio
 import gc
 import gzip
-import importlib.util
 import json
+import logging
 import statistics
 import subprocess
 import sys
@@ -32,33 +41,180 @@ from pathlib import Path
 
 import httpx
 import psutil
+import trafilatura
+from extraction_score import (
+    Counts,
+    Page,
+    aggregate,
+    cross_validate,
+    load_pages,
+    page_counts,
+    page_f1,
+)
+from extraction_variants import VARIANTS
+from trafilatura.readability_lxml import Document as Readability
 
 from sovereign.capabilities.web_fetch import WebFetch
-from sovereign.net import AddressPolicy, PinnedTransport, StaticResolver, extract_text, main_text
+from sovereign.net import (
+    AddressPolicy,
+    PageText,
+    PinnedTransport,
+    StaticResolver,
+    extract_text,
+    page_text,
+    read_html,
+)
+from sovereign.net.charset import decode_body
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-DATA = SHARED / "fixtures" / "extraction"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "extraction"
 HOST = "bench.test"
 MiB = 1024 * 1024
+logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
 
 
 # ---------------------------------------------------------------- extraction
-def extraction_figures() -> None:
-    spec = importlib.util.spec_from_file_location("extraction_eval", SHARED / "tools" /
-                                                  "extraction_eval.py")
-    if spec is None or spec.loader is None or not DATA.is_dir():
-        print("extraction: shared fixtures not found, skipped")
-        return
-    evaluator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(evaluator)
-    pages = evaluator.load_pages(DATA)
-    evaluator.run_extractor(main_text, pages, False, 1)
-    evaluator.score_pages(pages, 65536)
-    summary = evaluator.summarise(pages, 65536, 0)
-    print(f"extraction: {summary['pages']} pages  P {summary['precision']:.3f}  "
-          f"R {summary['recall']:.3f}  F1 {summary['f1']:.3f}  "
-          f"ms/page median {summary['ms_median']:.1f} mean {summary['ms_mean']:.1f}  "
-          f"empty {summary['empty_outputs']}")
+def body_text(page: PageText, *, markers: bool = False) -> str:
+    """The body the benchmark scores: no reference list, and no ``[n]`` unless asked."""
+    if markers:
+        return page.body
+    pieces, last = [], 0
+    for start, end, _ in page.markers:
+        pieces.append(page.body[last:start])
+        last = end
+    return "".join(pieces) + page.body[last:]
+
+
+def previous(html: str) -> str:
+    """What web.fetch shipped before: trafilatura precision + fast, whole page if empty."""
+    text = trafilatura.extract(html, favor_precision=True, fast=True, include_comments=False,
+                               include_tables=True)
+    return text.strip() if text and text.strip() else page_text(html)
+
+
+def _or_page(text: str | None, html: str) -> str:
+    return text if text and text.strip() else page_text(html)
+
+
+def readability_fork(html: str) -> str:
+    summary = Readability(trafilatura.load_html(html), min_text_length=25).summary()
+    return _or_page(" ".join(trafilatura.load_html(f"<html>{summary}</html>").itertext())
+                    if summary else "", html)
+
+
+EXTRACTORS: dict[str, Callable[[str], str]] = {
+    "shipped: recall + readability agreement": lambda html: body_text(read_html(html)),
+    "previous: trafilatura precision, fast": previous,
+    "trafilatura defaults": lambda html: _or_page(trafilatura.extract(html), html),
+    "trafilatura precision, full": lambda html: _or_page(trafilatura.extract(
+        html, favor_precision=True, include_comments=False), html),
+    "trafilatura recall, fast (alone)": lambda html: _or_page(trafilatura.extract(
+        html, favor_recall=True, fast=True, include_comments=False), html),
+    "readability, trafilatura's fork (alone)": readability_fork,
+}
+SHIPPED = next(iter(EXTRACTORS))
+
+
+def extraction_figures(data: Path, variants: bool) -> None:
+    pages = load_pages(data)
+    sets = {"as published": [decode_body(p.html, None, html=True) for p in pages]}
+    if variants:
+        sets.update({name: [rewrite(html) for html in sets["as published"]]
+                     for name, rewrite in VARIANTS.items()})
+    counts: dict[str, dict[str, list[Counts]]] = {name: {} for name in EXTRACTORS}
+    for set_name, htmls in sets.items():
+        for name, extract in EXTRACTORS.items():
+            counts[name][set_name] = [page_counts(p.truth, extract(h))
+                                      for p, h in zip(pages, htmls, strict=True)]
+    print(f"extraction: {len(pages)} pages from {data}, F1 of the body text "
+          "(benchmark method; reference list and [n] markers taken out)")
+    print(f"  {'extractor':<42}" + "".join(f"{name:>15}" for name in sets)
+          + f"{'min page':>10}{'< 0.5':>7}")
+    for name, by_set in counts.items():
+        published = by_set["as published"]
+        lows = [page_f1(c) for c in published]
+        print(f"  {name:<42}" + "".join(f"{aggregate(c)['f1']:>15.3f}" for c in by_set.values())
+              + f"{min(lows):>10.2f}{sum(f < 0.5 for f in lows):>7}")
+    shipped = aggregate(counts[SHIPPED]["as published"])
+    delivered = [page_counts(p.truth, body_text(read_html(h), markers=True))
+                 for p, h in zip(pages, sets["as published"], strict=True)]
+    print(f"  shipped, as published: P {shipped['precision']:.3f} R {shipped['recall']:.3f} "
+          f"F1 {shipped['f1']:.3f}; with the [n] markers left in the text: "
+          f"F1 {aggregate(delivered)['f1']:.3f}")
+    cross_validation_figures(counts)
+    speed_figures(pages, sets["as published"])
+
+
+def cross_validation_figures(counts: dict[str, dict[str, list[Counts]]]) -> None:
+    published = {name: by_set["as published"] for name, by_set in counts.items()}
+    spread = cross_validate(published, rounds=200)
+    halves = spread.fixed[SHIPPED]
+    print(f"cross-validation, shipped extractor over {len(halves)} random halves: F1 mean "
+          f"{statistics.fmean(halves):.3f}, spread (std) {statistics.stdev(halves):.4f}, "
+          f"min {min(halves):.3f}, max {max(halves):.3f} (target: >= 0.97, spread <= 0.01)")
+    combined = {name: [_mean_counts(pages) for pages in zip(*by_set.values(), strict=True)]
+                for name, by_set in counts.items()}
+    picked = cross_validate(combined, rounds=200)
+    naive = cross_validate(published, rounds=200)
+    for label, result in (("on the published pages", naive),
+                          ("on published + rewritten pages", picked)):
+        print(f"  picking the best alternative {label} on one half: held-out F1 "
+              f"{statistics.fmean(result.held_out):.3f} +- {statistics.stdev(result.held_out):.4f}"
+              f"; picked {dict(result.picked.most_common())}")
+
+
+def _mean_counts(per_set: tuple[Counts, ...]) -> Counts:
+    """One page's counts averaged over its published and rewritten forms."""
+    return tuple(statistics.fmean(c[i] for c in per_set) for i in range(3))  # type: ignore[return-value]
+
+
+def speed_figures(pages: list[Page], htmls: list[str]) -> None:
+    times: dict[str, list[float]] = {"shipped": [], "previous": []}
+    extract = {"shipped": read_html, "previous": previous}
+    for html in htmls:
+        for name in ("previous", "shipped"):
+            started = time.perf_counter()
+            extract[name](html)
+            times[name].append(time.perf_counter() - started)
+    shipped, before = (statistics.median(times[n]) * 1000 for n in ("shipped", "previous"))
+    print(f"extraction time per page (median, {len(pages)} pages, in turns): shipped "
+          f"{shipped:.1f} ms, previous {before:.1f} ms, ratio {shipped / before:.2f}x "
+          "(target <= 1.5x)")
+    figures = {(page, label): _extraction_memory(page, label)
+               for page in two_mib_pages() for label in ("shipped", "previous")}
+    print("extraction peak RSS growth on 2 MiB pages (a fresh process each): " + "; ".join(
+        f"{page} {figures[page, 'shipped']:.1f} MiB (previous {figures[page, 'previous']:.1f})"
+        for page in two_mib_pages()) + " (target <= 64 MiB)")
+
+
+def _extraction_memory(page: str, label: str) -> float:
+    child = subprocess.run([sys.executable, __file__, "--extraction-memory-child",
+                            f"{page}:{label}"], capture_output=True, text=True, check=True)
+    return float(child.stdout.strip().splitlines()[-1])
+
+
+def two_mib_pages() -> dict[str, str]:
+    """A long article, 2 MiB of nesting and a 2 MiB table, each just under 2 MiB."""
+    paragraph = "<p>" + "A sentence of the long article, with a few words in it. " * 6 + "</p>"
+    article = "<html><body><article>" + paragraph * (2 * MiB // len(paragraph) - 1)
+    row = "<tr><td>cell one</td><td>cell two</td><td>cell three</td></tr>"
+    return {
+        "article": article + "</article></body></html>",
+        "nested": "<html><body>" + "<div>" * (2 * MiB // 5 - 100) + "deep</body></html>",
+        "table": "<html><body><table>" + row * (2 * MiB // len(row) - 1) + "</table></body></html>",
+    }
+
+
+def extraction_memory_child(which: str) -> float:
+    """Peak RSS growth, in MiB, of one extraction of one 2 MiB page (``"page:label"``)."""
+    page, label = which.split(":")
+    html = two_mib_pages()[page]
+    extract = read_html if label == "shipped" else previous
+    extract("<html><body><p>warm up</p></body></html>")
+    gc.collect()
+    sampler = PeakRSS()
+    before = sampler.now()
+    extract(html)
+    return sampler.stop() - before
 
 
 # ---------------------------------------------------------------- loopback server
@@ -127,7 +283,7 @@ async def throughput_figures(rounds: int) -> None:
         async def plain_once(path: str) -> None:
             response = await client.get(f"http://127.0.0.1:{port}{path}")
             text = await asyncio.to_thread(extract_text, response.content, "text/html", "utf-8")
-            assert text
+            assert text.body
 
         times: dict[str, list[float]] = {"guarded": [], "plain": []}
         for once in (plain_once, guarded_once):
@@ -229,12 +385,18 @@ def memory_figures() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--data", type=Path, default=DATA, help="benchmark folder")
+    parser.add_argument("--no-variants", action="store_true", help="skip the rewritten pages")
     parser.add_argument("--memory-child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--extraction-memory-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.memory_child:
         print(json.dumps(asyncio.run(memory_child())))
         return
-    extraction_figures()
+    if args.extraction_memory_child:
+        print(extraction_memory_child(args.extraction_memory_child))
+        return
+    extraction_figures(args.data, not args.no_variants)
     asyncio.run(throughput_figures(args.rounds))
     memory_figures()
 

@@ -74,6 +74,9 @@ async def test_result_shape_for_a_page() -> None:
     assert result["url"] == "HTTPS://Example.com/a#frag"
     assert result["final_url"] == "https://example.com/a"
     assert result["text"] == "Hello page"
+    assert result["title"] is None
+    assert (result["start_index"], result["next_start_index"], result["omitted_characters"]) == (
+        0, None, 0)
     assert result["content_type"] == "text/html"
     assert (result["truncated"], result["redirected"]) == (False, False)
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", result["retrieved_at"])
@@ -145,21 +148,141 @@ async def test_executed_result_passes_the_shape_stage() -> None:
     assert outcome.result["truncated"] is True
 
 
-BASE = {"url": "u", "final_url": "u", "content_type": "text/plain", "truncated": False,
-        "redirected": False, "retrieved_at": "2026-01-01T00:00:00Z"}
+BASE = {"url": "u", "final_url": "u", "content_type": "text/plain", "title": None,
+        "truncated": False, "redirected": False, "retrieved_at": "2026-01-01T00:00:00Z"}
 
 
-@given(st.text(min_size=0, max_size=3000), st.integers(min_value=200, max_value=4000))
-def test_fit_text_keeps_the_longest_prefix_that_fits(text: str, cap: int) -> None:
-    result = web_fetch.fit_text(BASE, text, cap)
-    size = len(json.dumps(result, ensure_ascii=False).encode())
-    assert size <= cap
-    assert text.startswith(result["text"])
-    assert result["truncated"] is (result["text"] != text)
-    if result["text"] != text:
-        keep = len(result["text"]) + 1
-        longer = {**result, "text": text[:keep], "truncated": keep < len(text)}
-        assert len(json.dumps(longer, ensure_ascii=False).encode()) > cap
+@st.composite
+def page_texts(draw: st.DrawFn) -> web_fetch.PageText:
+    """A body of words and line breaks with ``[n]`` markers at random places."""
+    pieces = draw(st.lists(st.one_of(st.text(min_size=1, max_size=40), st.just("\n"),
+                                     st.integers(1, 5)), max_size=80))
+    body, markers = "", []
+    for piece in pieces:
+        if isinstance(piece, int):
+            marker = f"[{piece}]"
+            markers.append((len(body), len(body) + len(marker), piece))
+            piece = marker
+        body += piece
+    links = tuple(f"https://l{n}.example/" + "p" * n for n in range(1, 6))
+    return web_fetch.PageText(body, links, tuple(markers))
+
+
+@given(page_texts(), st.integers(min_value=0, max_value=50), st.integers(400, 3000))
+def test_fit_part_keeps_the_longest_part_that_fits(
+    page: web_fetch.PageText, start: int, cap: int
+) -> None:
+    result = web_fetch.fit_part(BASE, page, start, cap)
+    assert len(json.dumps(result, ensure_ascii=False).encode()) <= cap
+    first = min(start, len(page.body))
+    end = result["next_start_index"] if result["next_start_index"] is not None else len(page.body)
+    assert result["text"] == page.part(first, end)
+    assert result["start_index"] == first
+    assert result["omitted_characters"] == len(page.body) - (end - first)
+    assert result["truncated"] is (end < len(page.body))
+    assert not any(s < end < e for s, e, _ in page.markers)  # never inside a marker
+    if end < len(page.body):
+        assert end > first or len(json.dumps(web_fetch.fit_part(BASE, page, first, 10**9))) > cap
+
+
+def test_reading_on_from_next_start_index_covers_the_whole_text_once() -> None:
+    body = "".join(f"Paragraph {i} says [{i % 3 + 1}] things.\n\n" for i in range(400))
+    markers = []
+    for i, line in enumerate(body.split("\n\n")[:-1]):
+        offset = sum(len(part) + 2 for part in body.split("\n\n")[:i])
+        at = offset + line.index("[")
+        markers.append((at, at + 3, i % 3 + 1))
+    page = web_fetch.PageText(body, ("https://a.example/", "https://b.example/",
+                                     "https://c.example/"), tuple(markers))
+    seen, start, parts = "", 0, 0
+    while start is not None:
+        result = web_fetch.fit_part(BASE, page, start, 2000)
+        part_body = result["text"].split("\n\nLinks:\n")[0]
+        assert len(json.dumps(result, ensure_ascii=False).encode()) <= 2000
+        assert part_body.endswith("\n") or result["next_start_index"] is None  # cut at a line
+        seen += part_body
+        start, parts = result["next_start_index"], parts + 1
+    assert seen == body and parts > 5
+
+
+def test_a_start_past_the_end_gives_an_empty_last_part() -> None:
+    result = web_fetch.fit_part(BASE, web_fetch.PageText("short"), 99, 65536)
+    assert (result["text"], result["start_index"], result["next_start_index"]) == ("", 5, None)
+    assert result["omitted_characters"] == 5 and result["truncated"] is False
+
+
+def _page(body: bytes, content_type: str = "text/html; charset=utf-8") -> Any:
+    return lambda request: httpx.Response(200, headers={"Content-Type": content_type},
+                                          content=body)
+
+
+async def test_links_come_back_as_references_and_hostile_schemes_do_not() -> None:
+    html = (b"<html><head><title>A page</title></head><body><article><h1>Head</h1>"
+            b"<p>Read <a href='/next'>the next page</a> or <a href='javascript:alert(1)'>"
+            b"this</a> or <a href='data:text/html,x'>that</a>.</p>"
+            + b"<p>Long enough paragraph of article text to be the main content.</p>" * 5
+            + b"<ol><li>first</li><li>second</li></ol></article></body></html>")
+    result = await _fetcher(_page(html))({"url": "https://example.com/dir/a"})
+    assert result["title"] == "A page"
+    assert "Read the next page[1] or this or that." in result["text"]
+    assert "1. first\n2. second" in result["text"]
+    assert result["text"].endswith("Links:\n[1] https://example.com/next")
+    assert "javascript" not in result["text"] and "data:" not in result["text"]
+    assert (result["start_index"], result["next_start_index"]) == (0, None)
+    assert result["omitted_characters"] == 0
+
+
+async def test_a_long_page_is_read_in_parts() -> None:
+    html = b"<html><body><article>" + b"".join(
+        b"<p>Paragraph %d of a long article with words enough to count.</p>" % i
+        for i in range(3000)) + b"</article></body></html>"
+    fetcher = web_fetch.WebFetch(lambda: httpx.MockTransport(_page(html)))
+    first = await fetcher({"url": "https://example.com/long"})
+    assert first["truncated"] is True and first["next_start_index"] > 0
+    assert first["omitted_characters"] > 0
+    second = await fetcher({"url": "https://example.com/long",
+                            "start_index": first["next_start_index"]})
+    assert second["start_index"] == first["next_start_index"]
+    assert second["text"].lstrip().startswith("Paragraph")
+    assert "Paragraph 0 " not in second["text"]
+    last_seen = int(first["text"].rstrip().rsplit("Paragraph ", 1)[1].split()[0])
+    assert f"Paragraph {last_seen + 1} " in second["text"]
+
+
+@pytest.mark.parametrize("start_index", [-1, 1.5, "10", None, True, 2**40])
+async def test_a_bad_start_index_stops_at_validation(start_index: Any) -> None:
+    registry = Registry()
+    web_fetch.register(registry)
+    outcome = await Executor(registry).invoke(
+        "web.fetch", 1, {"url": "https://example.com/", "start_index": start_index},
+        policy={"external_enabled": True}, turn_state=TurnState(),
+    )
+    assert outcome.error_code is ErrorCode.INVALID_ARGUMENTS
+
+
+def test_the_description_tells_the_model_how_to_read_on() -> None:
+    registry = Registry()
+    web_fetch.register(registry)
+    capability = registry.get("web.fetch", 1)
+    assert capability is not None
+    assert "next_start_index" in capability.description
+    assert "start_index" in capability.arguments_schema["properties"]
+
+
+async def test_a_continuation_is_a_new_proposal_with_its_own_approval() -> None:
+    registry = Registry()
+    web_fetch.register(registry)
+    store = ConfirmationStore()
+    executor = Executor(registry, confirmations=store)
+    first = {"url": "https://example.com/long"}
+    token = store.issue("web.fetch", 1, first)
+    later = {**first, "start_index": 5000}
+    outcome = await executor.invoke("web.fetch", 1, later, policy={"external_enabled": True},
+                                    turn_state=TurnState(), confirmation_token=token)
+    assert outcome.error_code is ErrorCode.INVALID_CONFIRMATION
+    pending = await executor.invoke("web.fetch", 1, later, policy={"external_enabled": True},
+                                    turn_state=TurnState())
+    assert pending.error_code is ErrorCode.CONFIRMATION_REQUIRED
 
 
 async def test_a_refused_destination_audits_its_verdict_but_not_the_url(tmp_path):

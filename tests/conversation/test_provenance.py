@@ -33,6 +33,12 @@ def test_a_page_read_is_cited_as_read():
     }
 
 
+def test_a_page_with_a_title_is_cited_by_its_title():
+    (citation,) = citations_for(fetch_outcome({**FETCHED, "title": "Old page"}))
+    assert (citation.to_wire()["title"], citation.to_wire()["url"]) == (
+        "Old page", "http://a.example/old")
+
+
 def test_a_redirect_is_cited_with_its_target_and_nothing_read():
     result = {**FETCHED, "text": "", "redirected": True, "final_url": "https://b.example/new"}
     (citation,) = citations_for(fetch_outcome(result))

@@ -181,12 +181,15 @@ def stream_body(status: str, headers: dict[str, str],
     return handler
 
 
-async def invoke_fetch(registry: Registry, url: str) -> Outcome:
+async def invoke_fetch(registry: Registry, url: str, start_index: int | None = None) -> Outcome:
     """Run web.fetch v1 through the executor, switched on: proposed, then (when it gets
-    that far) approved for the canonical arguments the validate stage produced."""
+    that far) approved for the canonical arguments the validate stage produced (a fresh
+    token each call, so a continuation from ``start_index`` is a proposal of its own)."""
     store = ConfirmationStore()
     executor = Executor(registry, confirmations=store)
-    arguments = {"url": url}
+    arguments: dict[str, object] = {"url": url}
+    if start_index is not None:
+        arguments["start_index"] = start_index
     policy = {"external_enabled": True}
     proposed = await executor.invoke(
         "web.fetch", 1, arguments, policy=policy, turn_state=TurnState()

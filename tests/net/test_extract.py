@@ -1,4 +1,4 @@
-"""Text extraction: main content, whole-page fallback, block/inline layout, JSON and plain text."""
+"""Text extraction: main content, whole-page fallback, deep and broken markup, JSON, plain text."""
 
 from __future__ import annotations
 
@@ -7,14 +7,17 @@ import json
 
 import pytest
 
-from sovereign.net import extract_text, main_text, page_text
+from sovereign.net import extract_text, main_text, page_text, read_html
+from sovereign.net.markup import MAX_DEPTH, page_title, parse_html
 from tests.fixtures import EXTRACTION as FIXTURES
 
+ARTICLE = "<p>" + "The article says something worth reading here. " * 8 + "</p>"
 
-def test_blocks_on_lines_inline_kept_together_entities_decoded() -> None:
+
+def test_whole_page_keeps_blocks_apart_and_inline_text_together() -> None:
     html = ("<body><h1>Title</h1><div>Hello <b>bold</b>text &amp; <a href=x>link</a></div>"
             "<ul><li>one</li><li>two</li></ul><p>a<br>b</p></body>")
-    assert page_text(html) == "Title\nHello boldtext & link\none\ntwo\na\nb"
+    assert page_text(html) == "# Title\n\nHello boldtext & link\n\n- one\n- two\n\na\nb"
 
 
 def test_script_style_noscript_template_are_dropped() -> None:
@@ -23,15 +26,12 @@ def test_script_style_noscript_template_are_dropped() -> None:
     assert page_text(html) == "kept"
 
 
-def test_pre_keeps_its_whitespace() -> None:
-    html = "<body><p>Code:</p><pre>def f():\n    return  1\n</pre><p>after   it</p></body>"
-    assert page_text(html) == "Code:\ndef f():\n    return  1\nafter it"
-
-
 @pytest.mark.parametrize(
     "html",
     ["<html><body>ok</body></html>", "<p>tiny</p>", "no tags at all",
-     "<html><body><div><span>short</span> <span>page</span></div></body></html>"],
+     "<html><body><div><span>short</span> <span>page</span></div></body></html>",
+     "<table><tr><td>only a cell</td></tr></table>", "<br>after a break<br>",
+     "<body>text<br>in lines<br>without paragraphs</body>"],
 )
 def test_a_page_with_text_never_comes_back_empty(html: str) -> None:
     assert main_text(html).strip()
@@ -43,26 +43,99 @@ def test_an_empty_page_gives_empty_text() -> None:
 
 
 def test_main_content_leaves_navigation_out() -> None:
-    paragraph = "<p>" + "The article says something worth reading here. " * 8 + "</p>"
     html = (f"<html><body><nav><a>Home</a> <a>About us</a> <a>Contact</a></nav>"
-            f"<article><h1>Heading</h1>{paragraph * 4}</article>"
+            f"<article><h1>Heading</h1>{ARTICLE * 4}</article>"
             f"<footer>Copyright footer text</footer></body></html>")
     text = main_text(html)
     assert "worth reading" in text
     assert "About us" not in text and "Copyright" not in text
 
 
+def test_the_fallback_leaves_navigation_out_when_nothing_else_is_found() -> None:
+    menu = "".join(f"<li><a href='/s{i}'>Section number {i}</a></li>" for i in range(60))
+    note = "A short note in a plain division, with no paragraph markup around it. " * 4
+    html = (f"<body><header><nav><ul>{menu}</ul></nav></header><div>{note}</div>"
+            f"<footer>{'Footer words and more footer words. ' * 20}</footer></body>")
+    text = main_text(html)
+    assert "A short note" in text
+    assert "Section number" not in text and "Footer words" not in text
+
+
+def test_only_navigation_is_still_text() -> None:
+    assert "Menu one" in main_text("<body><nav><a href='/a'>Menu one</a></nav></body>")
+
+
+DEEP_TEXT = "deep words of the only article on this page, told at some length. " * 6
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        "<div>" * 10_000 + DEEP_TEXT + "</div>" * 10_000,  # nested, closed
+        "<div>" * 10_000 + DEEP_TEXT,  # nested, never closed
+        "<b>" * 10_000 + DEEP_TEXT,  # inline elements, never closed
+        "<span><font><i>" * 4_000 + DEEP_TEXT,
+        "<table><tr><td>" * 3_000 + DEEP_TEXT,
+        "<li><p><blockquote>" * 4_000 + DEEP_TEXT,
+        "<div><p>" + "<div>" * 300 + DEEP_TEXT,  # just past libxml2's 255 levels
+    ],
+    ids=["nested", "unclosed-div", "unclosed-b", "unclosed-inline-mix", "unclosed-table",
+         "unclosed-blocks", "past-255"],
+)
+def test_deep_and_unclosed_markup_keeps_its_text(markup: str) -> None:
+    html = (f"<html><head><title>Deep</title></head><body><p>before</p>{markup}<p>after</p>"
+            "</body></html>")
+    assert "deep words" in main_text(html)
+    whole = page_text(html)
+    assert "before" in whole and "deep words" in whole
+    assert read_html(html).title == "Deep"
+
+
+def test_deep_markup_is_flattened_past_the_depth_cap_only() -> None:
+    root = parse_html("<body>" + "<div>" * 10_000 + "x</body>")
+    depth, element = 0, root
+    while len(element):
+        element, depth = element[0], depth + 1
+    assert MAX_DEPTH <= depth <= MAX_DEPTH + 2  # html, body, then the kept divs
+    assert element.text == "x"
+
+
+def test_title_prefers_og_title_then_title_then_h1() -> None:
+    assert page_title(parse_html(
+        "<head><meta property='og:title' content=' The  Story '><title>Site | Story</title>"
+        "</head><body><h1>H</h1></body>")) == "The Story"
+    assert page_title(parse_html("<head><title>\n Site\n</title></head><h1>H</h1>")) == "Site"
+    assert page_title(parse_html("<body><h1>Only <i>a</i> heading</h1></body>")) == "Only a heading"
+    assert page_title(parse_html("<body><p>none</p></body>")) is None
+    assert len(page_title(parse_html(f"<title>{'x' * 5000}</title>")) or "") == 300
+
+
+def test_a_first_heading_that_repeats_the_title_is_not_repeated_in_the_text() -> None:
+    html = (f"<html><head><title>The Heading</title></head><body><article><h1>The Heading</h1>"
+            f"{ARTICLE * 4}<h2>Next part</h2>{ARTICLE}</article></body></html>")
+    page = read_html(html)
+    assert page.title == "The Heading"
+    assert not page.body.startswith("# The Heading")
+    assert "## Next part" in page.body
+
+
 def test_json_is_pretty_printed_and_broken_json_passes_through() -> None:
-    assert extract_text(b'{"a":1}', "application/json", None) == '{\n  "a": 1\n}'
-    assert extract_text(b'{"a": [1, 2', "application/json", None) == '{"a": [1, 2'
+    assert extract_text(b'{"a":1}', "application/json", None).body == '{\n  "a": 1\n}'
+    assert extract_text(b'{"a": [1, 2', "application/json", None).body == '{"a": [1, 2'
 
 
 def test_plain_text_passes_through() -> None:
-    assert extract_text(b"<b>not html</b>\r\nline", "text/plain", None) == "<b>not html</b>\nline"
+    page = extract_text(b"<b>not html</b>\r\nline [1]", "text/plain", None)
+    assert page.body == "<b>not html</b>\nline [1]"
+    assert (page.links, page.markers, page.title) == ((), (), None)
 
 
-def test_every_benchmark_page_gives_text() -> None:
+def test_every_benchmark_page_gives_text_with_its_links_resolved() -> None:
     truth = json.loads((FIXTURES / "ground-truth.json").read_text(encoding="utf-8"))
     for page_id in sorted(truth)[:15]:
         html = gzip.decompress((FIXTURES / "html" / f"{page_id}.html.gz").read_bytes())
-        assert extract_text(html, "text/html", None).strip(), page_id
+        page = extract_text(html, "text/html", None, truth[page_id]["url"])
+        assert page.body.strip(), page_id
+        assert all(link.startswith(("http://", "https://")) for link in page.links), page_id
+        for start, end, number in page.markers:
+            assert page.body[start:end] == f"[{number}]"

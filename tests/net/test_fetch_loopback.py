@@ -9,6 +9,7 @@ import time
 import zlib
 from collections.abc import AsyncIterator
 from ipaddress import ip_address
+from typing import Any
 
 import brotli
 import pytest
@@ -220,7 +221,7 @@ async def test_undeclared_shift_jis_is_detected(server: LoopbackServer) -> None:
     assert outcome.result["text"] == text
 
 
-async def test_long_text_is_cut_on_a_character_to_fit_the_result_cap(
+async def test_long_text_is_cut_at_a_line_to_fit_the_result_cap_and_read_on(
     server: LoopbackServer,
 ) -> None:
     text = ("Ünïcödé “quotes” and \"escapes\"\t日本語 🙂\n" * 6000)
@@ -231,9 +232,40 @@ async def test_long_text_is_cut_on_a_character_to_fit_the_result_cap(
     assert outcome.kind is OutcomeKind.EXECUTED, outcome
     result = outcome.result
     size = len(json.dumps(result, ensure_ascii=False).encode())
-    assert 65536 - 16 <= size <= 65536
+    assert 0.8 * 65536 <= size <= 65536
     assert result["truncated"] is True
-    assert text.startswith(result["text"]) and result["text"]
+    assert text.startswith(result["text"]) and result["text"].endswith("\n")
+    assert result["next_start_index"] == len(result["text"])
+    assert result["omitted_characters"] == len(text) - len(result["text"])
+    following = await invoke_fetch(
+        registry, url(server, "/"), start_index=result["next_start_index"])
+    assert text[len(result["text"]):].startswith(following.result["text"])
+    assert following.result["start_index"] == result["next_start_index"]
+
+
+class RebindingResolver:
+    """Answers 127.0.0.1 first and a private address after that (DNS rebinding)."""
+
+    def __init__(self) -> None:
+        self.lookups = 0
+
+    async def resolve(self, host: str) -> list[Any]:
+        self.lookups += 1
+        return [ip_address("127.0.0.1" if self.lookups == 1 else "10.0.0.7")]
+
+
+async def test_each_continuation_runs_every_address_check_again(server: LoopbackServer) -> None:
+    server.routes["/"] = respond("200 OK", {"Content-Type": "text/plain"}, b"line\n" * 30000)
+    resolver, connector = RebindingResolver(), LoopbackConnector()
+    registry = Registry()
+    web_fetch.register(registry, resolver=resolver, address_policy=LOOPBACK_ONLY,
+                       connector=connector)
+    first = await invoke_fetch(registry, url(server, "/"))
+    assert first.kind is OutcomeKind.EXECUTED and first.result["next_start_index"]
+    again = await invoke_fetch(registry, url(server, "/"),
+                               start_index=first.result["next_start_index"])
+    assert again.error_code is ErrorCode.FETCH_TARGET_REJECTED
+    assert resolver.lookups == 2 and len(connector.attempts) == 1
 
 
 async def test_request_carries_nothing_identifying(server: LoopbackServer) -> None:

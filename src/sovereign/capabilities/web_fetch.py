@@ -28,6 +28,7 @@ from sovereign.net import (
     FetchLimits,
     InvalidURL,
     Page,
+    PageText,
     PinnedTransport,
     Resolver,
     TargetRejected,
@@ -39,6 +40,8 @@ from sovereign.net import (
 
 MAX_RESULT_BYTES = 65536
 TIMEOUT_SECONDS = 15.0
+MAX_START_INDEX = 16 * 1024 * 1024
+"""Largest ``start_index``, in characters: past any text a 2 MiB body can give."""
 
 ARGUMENTS_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -48,7 +51,16 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
             "minLength": 1,
             "maxLength": 8192,
             "description": "The http:// or https:// address of the page to read.",
-        }
+        },
+        "start_index": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": MAX_START_INDEX,
+            "description": (
+                "Where to start reading, in characters of the page's text (default 0). "
+                "To read on, pass the next_start_index of the previous result."
+            ),
+        },
     },
     "required": ["url"],
     "additionalProperties": False,
@@ -60,19 +72,27 @@ RESULT_SCHEMA: dict[str, Any] = {
         "url",
         "final_url",
         "content_type",
+        "title",
         "text",
         "truncated",
         "redirected",
         "retrieved_at",
+        "start_index",
+        "next_start_index",
+        "omitted_characters",
     ],
     "properties": {
         "url": {"type": "string"},
         "final_url": {"type": ["string", "null"]},
         "content_type": {"type": "string"},
+        "title": {"type": ["string", "null"]},
         "text": {"type": "string"},
         "truncated": {"type": "boolean"},
         "redirected": {"type": "boolean"},
         "retrieved_at": {"type": "string"},
+        "start_index": {"type": "integer", "minimum": 0},
+        "next_start_index": {"type": ["integer", "null"], "minimum": 0},
+        "omitted_characters": {"type": "integer", "minimum": 0},
     },
     "additionalProperties": False,
 }
@@ -143,26 +163,29 @@ class WebFetch:
         self.max_result_bytes = max_result_bytes
 
     async def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """Fetch ``arguments["url"]`` and return the result object.
+        """Fetch ``arguments["url"]`` and return the part of its text from ``start_index``.
 
         Raises:
             CapabilityError: FETCH_TARGET_REJECTED or FETCH_FAILED, with the reason.
         """
         url = arguments["url"]
         page = await self._retrieve(url)
-        text = ""
+        text = PageText("")
         if not page.redirected:
-            text = await asyncio.to_thread(extract_text, page.body, page.media_type, page.charset)
+            text = await asyncio.to_thread(
+                extract_text, page.body, page.media_type, page.charset, page.url
+            )
         result = {
             "url": url,
             "final_url": page.final_url,
             "content_type": page.media_type,
+            "title": text.title,
             "text": "",
             "truncated": page.truncated,
             "redirected": page.redirected,
             "retrieved_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
-        return fit_text(result, text, self.max_result_bytes)
+        return fit_part(result, text, arguments.get("start_index", 0), self.max_result_bytes)
 
     async def _retrieve(self, url: str) -> Page:
         try:
@@ -176,21 +199,53 @@ class WebFetch:
             ) from exc
 
 
-def fit_text(result: dict[str, Any], text: str, max_bytes: int) -> dict[str, Any]:
-    """Put the longest prefix of ``text`` (whole characters) into ``result`` that keeps
-    its UTF-8 JSON serialization within ``max_bytes``; sets ``truncated`` if cut."""
-    result = {**result, "text": text}
-    if _size(result) <= max_bytes:
-        return result
-    cut = {**result, "truncated": True}  # measured as it will be sent
-    low, high = 0, min(len(text) - 1, max_bytes)  # the whole text does not fit
-    while low < high:  # longest prefix that fits
+def fit_part(
+    result: dict[str, Any], text: PageText, start: int, max_bytes: int
+) -> dict[str, Any]:
+    """``result`` with the longest part of ``text`` from character ``start`` that fits.
+
+    The part is ``text.body[start:end]`` followed by the addresses of the link
+    markers inside it (:meth:`PageText.part`); ``end`` is the largest offset that
+    keeps the result's UTF-8 JSON within ``max_bytes``, moved back to a line break
+    in the last fifth of the part when there is one, and never inside a marker.
+
+    Sets ``start_index``; ``next_start_index`` (where the next part starts, ``None``
+    at the end of the text); ``omitted_characters`` (characters of the text outside
+    this part, before and after it); ``truncated`` when the body hit a byte cap or
+    text is left after this part.
+    """
+    total = len(text.body)
+    start = min(start, total)
+
+    def shaped(end: int) -> dict[str, Any]:
+        more = end < total
+        return {
+            **result,
+            "text": text.part(start, end),
+            "truncated": bool(result["truncated"]) or more,
+            "start_index": start,
+            "next_start_index": end if more else None,
+            "omitted_characters": total - (end - start),
+        }
+
+    if _size(shaped(total)) <= max_bytes:
+        return shaped(total)
+    low, high = start, min(total - 1, start + max_bytes)  # the whole rest does not fit
+    while low < high:
         middle = (low + high + 1) // 2
-        if _size({**cut, "text": text[:middle]}) <= max_bytes:
+        if _size(shaped(middle)) <= max_bytes:
             low = middle
         else:
             high = middle - 1
-    return {**cut, "text": text[:low]}
+    end = _nice_end(text, start, low)
+    return shaped(end) if _size(shaped(end)) <= max_bytes else shaped(low)
+
+
+def _nice_end(text: PageText, start: int, end: int) -> int:
+    line_break = text.body.rfind("\n", start, end)
+    if line_break > start and end - line_break <= (end - start) // 5:
+        end = line_break + 1
+    return max(start, text.boundary(end))
 
 
 def _size(result: dict[str, Any]) -> int:
@@ -225,8 +280,13 @@ def register(
             name="web.fetch",
             version=1,
             description=(
-                "Read one web page (http or https) and return its main text. Redirects are "
-                "reported, not followed. Use it after web.search to read a result."
+                "Read one web page (http or https) and return its main text as Markdown: "
+                "# headings, - and 1. lists, table rows, and links as [n] with their "
+                "addresses listed at the end (fetch one of those to follow the link). "
+                "Redirects are reported, not followed. Use it after web.search to read a "
+                "result. A long page comes in parts: when the result has a "
+                "next_start_index, call web.fetch again with the same url and start_index "
+                "set to it to read the next part (each part is approved on its own)."
             ),
             arguments_schema=ARGUMENTS_SCHEMA,
             result_schema=RESULT_SCHEMA,

@@ -2,7 +2,7 @@
 
 Citations are read from the result shapes of RFC-0017: ``web.search`` gives
 ``{results: [{title, url, snippet}], retrieved_at}`` and ``web.fetch`` gives
-``{url, final_url, text, redirected, retrieved_at}``. Other capabilities cite
+``{url, final_url, title, text, redirected, retrieved_at}``. Other capabilities cite
 nothing.
 """
 
@@ -86,7 +86,8 @@ def _fetch_citations(capability: str, result: dict[str, Any]) -> list[Citation]:
         url, target = str(result["url"]), str(result.get("final_url") or "")
         return [Citation(capability, url, url, REDIRECT_NOT_FOLLOWED, retrieved_at, True, target)]
     url = str(result.get("final_url") or result["url"])
-    return [Citation(capability, url, url, PAGE_READ, retrieved_at)]
+    title = str(result.get("title") or url)
+    return [Citation(capability, title, url, PAGE_READ, retrieved_at)]
 
 
 _READERS: dict[str, Callable[[str, dict[str, Any]], list[Citation]]] = {

@@ -80,7 +80,8 @@ class Citation:
     """A source the answer may rest on.
 
     For ``web.search``: one per result (title, url, snippet). For ``web.fetch``:
-    the page read, with ``title`` the URL and ``snippet`` ``"page read"``; when
+    the page read, with ``title`` the page's title (the URL when it has none) and
+    ``snippet`` ``"page read"``; when
     the server answered with a redirect, nothing was read: ``snippet`` is
     ``"redirect, not followed"``, ``redirected`` is true and ``final_url`` names
     the target, which the household may choose to fetch in a new, separately

@@ -8,8 +8,8 @@
 """
 
 from .errors import FetchError, FetchFailed, InvalidURL, TargetRejected, translate
-from .extract import extract_text, main_text, page_text
-from .fetch import ALLOWED_MEDIA_TYPES, REQUEST_HEADERS, FetchLimits, Page, fetch
+from .extract import LINKS_HEADING, PageText, extract_text, main_text, page_text, read_html
+from .fetch import ALLOWED_MEDIA_TYPES, REQUEST_HEADERS, FetchLimits, Page, fetch, redirect_target
 from .policy import (
     AddressPolicy,
     IPAddress,
@@ -25,6 +25,7 @@ from .verdict import Verdict
 
 __all__ = [
     "ALLOWED_MEDIA_TYPES",
+    "LINKS_HEADING",
     "REQUEST_HEADERS",
     "AddressPolicy",
     "FetchError",
@@ -36,6 +37,7 @@ __all__ = [
     "IPInterface",
     "InvalidURL",
     "Page",
+    "PageText",
     "PinnedTransport",
     "Resolver",
     "StaticResolver",
@@ -53,5 +55,7 @@ __all__ = [
     "page_text",
     "parse_host",
     "parse_url",
+    "read_html",
+    "redirect_target",
     "translate",
 ]

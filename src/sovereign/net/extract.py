@@ -1,12 +1,29 @@
-"""Page text for the model: main content first, the whole page as fallback (DESIGN §3).
+"""Page text for the model: the main content, with its structure and links (DESIGN §3 "Text").
 
-HTML goes through trafilatura (main-content extraction, its ``fast`` mode: the
-extra fallback passes cost 3x the memory on large pages for 0.003 F1; see
-docs/decisions/web-fetch-text-extraction.md for the measured choice). When it finds
-nothing, :func:`page_text` renders the whole page: block elements on their own
-lines, inline elements kept together, ``<pre>`` whitespace kept, and
-``<script>``, ``<style>``, ``<noscript>``, ``<template>`` dropped, so a page
-that has text never comes back empty. JSON is pretty-printed; plain text passes.
+An HTML page is parsed once (:func:`sovereign.net.markup.parse_html`, which survives
+any depth and broken markup), then read by two extractors of different kinds:
+
+1. trafilatura in recall mode (``favor_recall=True, fast=True``): rule-based, it
+   follows the markup (``<article>``, ``<p>``, tables, ``<br>`` text) and would
+   rather keep a paragraph too many than lose one;
+2. the readability algorithm (the fork trafilatura ships): it scores text density
+   and picks one region, so it does not depend on semantic markup.
+
+When the second's text is (at least 90 % of its 4-word shingles) contained in the
+first's and shorter, the two agree on a core and the first's surplus is what only
+one of them took for content: the core is kept, if it is at least half of the
+first. Otherwise the first is kept (a second opinion that is much smaller, or
+elsewhere on the page, is a disagreement about what the article is, not a trim).
+A first heading that repeats the page's title is left out of the text: the title
+is reported on its own. When neither finds anything, the whole page is rendered
+without its ``<nav>``, ``<header>``, ``<footer>``, ``<aside>`` and ``<form>``
+(or, if that leaves nothing, all of it), so a page with text never comes back
+empty. Pages too large to analyse within the memory bound are rendered whole the
+same way (:data:`MAX_ANALYSED_ELEMENTS`, :data:`MAX_SECOND_OPINION_CHARACTERS`).
+docs/decisions/web-fetch-text-extraction.md has the measurements.
+
+The chosen content is rendered as Markdown-like text (:mod:`sovereign.net.render`).
+JSON is pretty-printed; plain text passes through.
 """
 
 from __future__ import annotations
@@ -14,101 +31,237 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections import Counter
+from copy import deepcopy
+from dataclasses import dataclass
 
 import lxml.etree
 import lxml.html
 import trafilatura
+from trafilatura.readability_lxml import Document as Readability
 
 from .charset import decode_body
+from .markup import page_title, parse_html
+from .render import Rendered, absolute_http_url, render
 
-__all__ = ["extract_text", "main_text", "page_text"]
+__all__ = ["LINKS_HEADING", "PageText", "extract_text", "main_text", "page_text", "read_html"]
 
-_DROPPED = frozenset({"script", "style", "noscript", "template", "head", "svg", "math"})
-_BLOCKS = frozenset(
-    {
-        "address", "article", "aside", "blockquote", "body", "br", "caption", "dd", "details",
-        "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1",
-        "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "li", "main", "nav", "ol",
-        "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr",
-        "ul",
-    }
-)
+LINKS_HEADING = "Links:"
+"""The line that starts the reference list after a part's text."""
+
+CONTAINMENT = 0.9
+"""Share of the second opinion's shingles the first must hold for the two to agree."""
+SMALLEST_CORE = 0.5
+"""A core shorter than this share of the first extraction is a disagreement, not a trim."""
+
+MAX_ANALYSED_ELEMENTS = 20_000
+"""Past this many elements a page is rendered whole (without navigation) instead of
+analysed: both extractors need about 2 KiB per element (a 2 MiB table of 135 000
+elements took 226 MiB), and the largest public benchmark page has 1 600."""
+MAX_SECOND_OPINION_CHARACTERS = 256 * 1024
+"""Past this much visible text the readability check is skipped (it needs ~19 MiB per
+MiB of text); the largest public benchmark page has 89 000 characters."""
+
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")  # never text; NUL-filled bombs
-_SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
-_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+_WORD = re.compile(r"\w+")
+_BOILERPLATE = frozenset({"nav", "header", "footer", "aside", "form"})
+_VISIBLE_TEXT = lxml.etree.XPath(
+    "//body//text()[not(ancestor::script or ancestor::style or ancestor::noscript"
+    " or ancestor::template)]",
+    smart_strings=False,
+)
 
 logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
 
 
-def extract_text(body: bytes, media_type: str, charset: str | None) -> str:
+@dataclass(frozen=True)
+class PageText:
+    """A page's text, its numbered links and its title.
+
+    Attributes:
+        body: Markdown-like text; a link reads ``its text[n]``.
+        links: ``links[n - 1]`` is the absolute http(s) address of ``[n]``.
+        markers: ``(start, end, n)`` offsets of every ``[n]`` in ``body``.
+        title: the page's title, ``None`` when it has none (or is not HTML).
+    """
+
+    body: str
+    links: tuple[str, ...] = ()
+    markers: tuple[tuple[int, int, int], ...] = ()
+    title: str | None = None
+
+    def part(self, start: int, end: int) -> str:
+        """``body[start:end]``, then the addresses of the markers wholly inside it.
+
+        The list reads ``Links:`` and one ``[n] address`` line per marker, so a
+        continuation carries the addresses its own markers need.
+        """
+        numbers = sorted({n for s, e, n in self.markers if start <= s and e <= end})
+        text = self.body[start:end]
+        if not numbers:
+            return text
+        references = "\n".join(f"[{n}] {self.links[n - 1]}" for n in numbers)
+        return f"{text}\n\n{LINKS_HEADING}\n{references}"
+
+    @property
+    def text(self) -> str:
+        """The whole body with every reference."""
+        return self.part(0, len(self.body))
+
+    def boundary(self, end: int) -> int:
+        """``end``, moved back to before a marker it would cut in two."""
+        for start, stop, _ in self.markers:
+            if start < end < stop:
+                return start
+        return end
+
+
+def extract_text(
+    body: bytes, media_type: str, charset: str | None, url: str | None = None
+) -> PageText:
     """Text of a fetched body.
 
     Args:
-        body: the decoded-from-transfer body bytes (possibly cut at the byte cap).
+        body: the body bytes, decoded from their transfer encoding (possibly cut
+            at the byte cap).
         media_type: ``text/html``, ``text/plain`` or ``application/json``.
         charset: the Content-Type ``charset`` parameter, if any.
+        url: the page's address, to resolve relative links against.
 
     Returns:
-        The text; ``""`` only when the body has no text at all.
+        The text; its ``body`` is ``""`` only when the page has no text at all.
     """
     text = _CONTROLS.sub("", decode_body(body, charset, html=media_type == "text/html"))
     if media_type == "application/json":
-        return _pretty_json(text)
+        return PageText(_pretty_json(text))
     if media_type == "text/html":
-        return main_text(text)
-    return text.replace("\r\n", "\n")
+        return read_html(text, url)
+    return PageText(text.replace("\r\n", "\n"))
+
+
+def read_html(html: str, url: str | None = None) -> PageText:
+    """Main content of an HTML document as :class:`PageText` (see the module docstring)."""
+    root = parse_html(html)
+    title = page_title(root)
+    content = _main_content(root, url)
+    rendered = render(content, _base_url(root, url)) if content is not None else Rendered("")
+    if not rendered.text:
+        rendered = _whole_page(root, url)
+    return PageText(*_without_title(rendered, title), title)
+
+
+def _without_title(
+    rendered: Rendered, title: str | None
+) -> tuple[str, tuple[str, ...], tuple[tuple[int, int, int], ...]]:
+    """The text without a first ``# heading`` line that only repeats ``title``."""
+    first, _, rest = rendered.text.partition("\n")
+    heading = first.lstrip("#").strip()
+    if not title or not first.startswith("#") or heading != title or not rest.strip():
+        return rendered.text, rendered.links, rendered.markers
+    cut = len(rendered.text) - len(rest.lstrip("\n"))
+    markers = tuple((s - cut, e - cut, n) for s, e, n in rendered.markers if s >= cut)
+    return rendered.text[cut:], rendered.links, markers
 
 
 def main_text(html: str) -> str:
-    """Main content of an HTML document, or :func:`page_text` when none is found."""
-    try:
-        main = trafilatura.extract(
-            html, favor_precision=True, fast=True, include_comments=False, include_tables=True
-        )
-    except (ValueError, lxml.etree.LxmlError):
-        main = None
-    return main.strip() if main and main.strip() else page_text(html)
+    """:func:`read_html`'s text with its reference list (what a reader of the page gets)."""
+    return read_html(html).text
 
 
 def page_text(html: str) -> str:
-    """All visible text of an HTML document, blocks on separate lines."""
+    """All visible text of an HTML document, rendered the same way (no extraction)."""
+    root = parse_html(html)
+    body = root.find("body")
+    return render(body if body is not None else root).text
+
+
+def _main_content(root: lxml.html.HtmlElement, url: str | None) -> lxml.etree._Element | None:
+    if sum(1 for _ in root.iter()) > MAX_ANALYSED_ELEMENTS:
+        return None
+    visible = " ".join(_VISIBLE_TEXT(root))
+    page = _word_count(visible)
+    first = _extraction(_trafilatura(root, url), page)
+    if len(visible) > MAX_SECOND_OPINION_CHARACTERS:
+        return first
+    second = _extraction(_readability(root), page)
+    if first is None or second is None:
+        return first if first is not None else second
+    first_size, second_size = _word_count(_text(first)), _word_count(_text(second))
+    if not SMALLEST_CORE * first_size <= second_size < first_size:
+        return first
+    first_words, second_words = _WORD.findall(_text(first)), _WORD.findall(_text(second))
+    first_bag, second_bag = _shingles(first_words), _shingles(second_words)
+    agreed = sum((first_bag & second_bag).values()) >= CONTAINMENT * sum(second_bag.values())
+    return second if agreed else first
+
+
+def _extraction(
+    element: lxml.etree._Element | None, page_words: int
+) -> lxml.etree._Element | None:
+    """``element``, unless it is (nearly) the whole page: a dump is not an extraction.
+
+    Both extractors fall back to the whole body when they find nothing (trafilatura's
+    baseline rescue, readability's "no candidate"); our own fallback then leaves the
+    navigation out instead.
+    """
+    if element is None or _word_count(_text(element)) >= CONTAINMENT * page_words:
+        return None
+    return element
+
+
+def _trafilatura(root: lxml.html.HtmlElement, url: str | None) -> lxml.etree._Element | None:
     try:
-        root = lxml.html.document_fromstring(html)
-    except (ValueError, lxml.etree.LxmlError):
-        return _tidy(_SPACES.sub(" ", html))
-    parts: list[str] = []
-    _walk(root, parts, preformatted=False)
-    return _tidy("".join(parts))
+        document = trafilatura.bare_extraction(
+            root, url=url, favor_recall=True, fast=True, include_comments=False,
+            include_tables=True, include_links=True, include_formatting=True,
+            include_images=False,
+        )
+    except (ValueError, TypeError, RecursionError, lxml.etree.LxmlError):
+        return None
+    body = getattr(document, "body", None)
+    return body if body is not None and _has_text(body) else None
 
 
-def _walk(element: lxml.html.HtmlElement, parts: list[str], *, preformatted: bool) -> None:
-    tag = element.tag if isinstance(element.tag, str) else ""
-    if tag in _DROPPED:
-        return
-    preformatted = preformatted or tag == "pre"
-    block = tag in _BLOCKS
-    if block:
-        parts.append("\n")
-    if tag and element.text:
-        parts.append(_text(element.text, preformatted))
-    for child in element:
-        _walk(child, parts, preformatted=preformatted)
-        if child.tail:
-            parts.append(_text(child.tail, preformatted))
-    if block:
-        parts.append("\n")
+def _readability(root: lxml.html.HtmlElement) -> lxml.etree._Element | None:
+    try:
+        summary = Readability(deepcopy(root), min_text_length=25).summary()
+        element = lxml.html.fromstring(summary) if summary.strip() else None
+    except (ValueError, TypeError, RecursionError, lxml.etree.LxmlError):
+        return None
+    return element if element is not None and _has_text(element) else None
 
 
-def _text(text: str, preformatted: bool) -> str:
-    if preformatted:
-        return text.replace("\n", "\ue000")  # protected from _tidy's line joining
-    return _SPACES.sub(" ", text.replace("\n", " "))
+def _whole_page(root: lxml.html.HtmlElement, url: str | None) -> Rendered:
+    body = root.find("body")
+    body = body if body is not None else root
+    trimmed = render(body, _base_url(root, url), skip=_BOILERPLATE)
+    return trimmed if trimmed.text else render(body, _base_url(root, url))
 
 
-def _tidy(text: str) -> str:
-    lines = (line.strip(" ") if "\ue000" not in line else line for line in text.split("\n"))
-    joined = "\n".join(lines).replace("\ue000", "\n")
-    return _BLANK_LINES.sub("\n", joined).strip()
+def _base_url(root: lxml.html.HtmlElement, url: str | None) -> str | None:
+    for href in root.xpath("//base/@href"):
+        absolute = absolute_http_url(str(href), url)
+        if absolute:
+            return absolute
+    return url
+
+
+def _text(element: lxml.etree._Element) -> str:
+    return " ".join(element.itertext())
+
+
+def _word_count(text: str) -> int:
+    return sum(1 for _ in _WORD.finditer(text))
+
+
+def _shingles(words: list[str]) -> Counter[tuple[str, ...]]:
+    """The multiset of 4-word shingles (Broder's resemblance measure) of ``words``."""
+    return Counter(zip(words, words[1:], words[2:], words[3:], strict=False)) or Counter(
+        [tuple(words)])
+
+
+def _has_text(element: lxml.etree._Element) -> bool:
+    return any(text.strip() for text in element.itertext())
 
 
 def _pretty_json(text: str) -> str:

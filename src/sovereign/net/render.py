@@ -1,0 +1,347 @@
+"""A content tree as Markdown-like text, links as numbered references (DESIGN §3 "Text").
+
+Reads both vocabularies the extractors hand over: HTML (``h2``, ``ul``/``ol``/``li``,
+``table``/``tr``/``td``, ``a href``, ``br``, ``pre``, ``blockquote``) and trafilatura's
+XML (``head rend="h2"``, ``list rend="ol"``/``item``, ``row``/``cell``, ``ref target``,
+``lb``, ``code``, ``quote``). The text has ``#`` headings, ``-`` and ``1.`` list
+items, one line per table row (``| a | b |``), ``>`` quotes, fenced code and
+paragraphs separated by a blank line. A link to an absolute http(s) address (after
+resolving it against the page) keeps its text followed by ``[n]``; the address is
+``links[n - 1]``. Other schemes (``javascript:``, ``data:``, ``mailto:``...) keep
+their text and get no number. At most :data:`MAX_LINKS` addresses are numbered.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+import lxml.html
+
+__all__ = ["MAX_LINKS", "Rendered", "render"]
+
+MAX_LINKS = 40
+"""Most addresses one page numbers; links past this keep their text only."""
+MAX_URL_CHARACTERS = 2048
+
+MARK_OPEN, MARK_CLOSE = "\ue001", "\ue002"  # private use: a marker while lines are built
+_MARKERS = re.compile(f"{MARK_OPEN}(\\d+){MARK_CLOSE}")
+_PRIVATE = re.compile(f"[{MARK_OPEN}{MARK_CLOSE}]")
+_SPACES = re.compile(r"[ \t\n\r\f\v\u00a0]+")
+_URL_UNSAFE = re.compile(r"[\x00-\x20\x7f]")
+
+_DROPPED = frozenset(
+    {"script", "style", "noscript", "template", "svg", "math", "button", "select", "option",
+     "iframe", "object", "canvas", "input", "textarea", "graphic", "img", "picture"}
+)
+_HEADINGS = {f"h{level}": level for level in range(1, 7)}
+_LISTS = frozenset({"ul", "ol", "dl", "list"})
+_ITEMS = frozenset({"li", "item", "dt", "dd"})
+_ROWS = frozenset({"tr", "row"})
+_CELLS = frozenset({"td", "th", "cell"})
+_QUOTES = frozenset({"blockquote", "quote"})
+_PRE = frozenset({"pre", "code"})
+_BREAKS = frozenset({"br", "lb"})
+_BLOCKS = frozenset(
+    {"address", "article", "aside", "body", "caption", "center", "details", "dialog", "div",
+     "fieldset", "figcaption", "figure", "footer", "form", "header", "hgroup", "hr", "html",
+     "main", "nav", "p", "section", "summary", "table", "tbody", "thead", "tfoot", "doc"}
+)
+_TABLE_BLOCKS = _BLOCKS | _LISTS | _QUOTES | frozenset(_HEADINGS) | {"head", "table"}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """Text with ``[n]`` link markers, and the addresses they stand for.
+
+    Attributes:
+        text: the Markdown-like text.
+        links: ``links[n - 1]`` is the absolute http(s) address of marker ``[n]``.
+        markers: ``(start, end, n)`` character offsets of every marker in ``text``.
+    """
+
+    text: str
+    links: tuple[str, ...] = ()
+    markers: tuple[tuple[int, int, int], ...] = ()
+
+
+def render(
+    element: lxml.html.HtmlElement, base_url: str | None = None,
+    skip: frozenset[str] = frozenset(),
+) -> Rendered:
+    """Render ``element`` (HTML or trafilatura XML) as Markdown-like text.
+
+    Args:
+        element: the content root; its own tag is rendered too.
+        base_url: where relative link targets are resolved from (the page's
+            ``<base href>`` or address); ``None`` keeps only absolute ones.
+        skip: tags left out with everything inside them (e.g. ``nav``).
+    """
+    writer = _Writer(base_url, skip=_DROPPED | skip)
+    writer.element(element, depth=0)
+    return writer.finish()
+
+
+@dataclass
+class _Writer:
+    base_url: str | None
+    skip: frozenset[str] = field(default=frozenset())
+    lines: list[str] = field(default_factory=list)
+    inline: list[str] = field(default_factory=list)
+    prefixes: list[str] = field(default_factory=list)  # quote and list indentation
+    first_prefix: str | None = None  # the "- " or "1. " of an item's first line
+    links: dict[str, int] = field(default_factory=dict)
+    preformatted: int = 0
+
+    # ------------------------------------------------------------ structure
+    def element(self, element: lxml.html.HtmlElement, depth: int) -> None:
+        tag = element.tag if isinstance(element.tag, str) else ""
+        if tag in self.skip or tag in _DROPPED or (tag == "head" and element.get("rend") is None
+                               and _parent_tag(element) == "html"):
+            return
+        handler = self._handler(tag, element)
+        handler(element, depth)
+
+    def _handler(self, tag: str, element: lxml.html.HtmlElement):  # type: ignore[no-untyped-def]
+        if tag in _HEADINGS or tag == "head":
+            return self._heading
+        if tag in _LISTS:
+            return self._list
+        if tag in _ROWS:
+            return self._row
+        if tag == "table" or tag in {"tbody", "thead", "tfoot"}:
+            return self._table
+        if tag in _QUOTES:
+            return self._quote
+        if tag in _PRE and self._is_block_code(element):
+            return self._code
+        if tag in _BREAKS:
+            return self._break
+        if tag in {"a", "ref"}:
+            return self._link
+        if tag in _BLOCKS or tag in _ITEMS or tag in _CELLS:
+            return self._block
+        return self._inline
+
+    def _children(self, element: lxml.html.HtmlElement, depth: int) -> None:
+        if element.text:
+            self.text(element.text)
+        for child in element:
+            if depth < 200:
+                self.element(child, depth + 1)
+            else:  # deeper than any sane page: its text, without structure
+                self.text(" ".join(child.itertext()))
+            if child.tail:
+                self.text(child.tail)
+
+    def _inline(self, element: lxml.html.HtmlElement, depth: int) -> None:
+        self._children(element, depth)
+
+    def _block(self, element: lxml.html.HtmlElement, depth: int) -> None:
+        self.end_line(blank=True)
+        self._children(element, depth)
+        self.end_line(blank=True)
+
+    def _break(self, element: lxml.html.HtmlElement, depth: int) -> None:
+        self.end_line(blank=False)
+
+    def _heading(self, element: lxml.html.HtmlElement, depth: int) -> None:
+        rend = element.get("rend") or element.tag
+        level = _HEADINGS.get(str(rend), 3)
+        self.end_line(blank=True)
+        self.prefixes.append("")
+        self.first_prefix = "#" * level + " "
+        self._children(element, depth)
+        self.end_line(blank=True)
+        self.prefixes.pop()
+        self.first_prefix = None
+
+    def _list(self, element: lxml.html.HtmlElement, depth: int) -> None:
+        ordered = element.tag == "ol" or element.get("rend") == "ol"
+        number = _start(element)
+        self.end_line(blank=not self.prefixes)
+        if element.text and element.text.strip():
+            self.text(element.text)
+            self.end_line(blank=False)
+        for child in element:
+            tag = child.tag if isinstance(child.tag, str) else ""
+            if tag in _ITEMS:
+                marker = f"{number}. " if ordered and tag not in ("dt", "dd") else "- "
+                number += tag not in ("dt", "dd")
+                self._item(child, marker if tag != "dt" else "", depth + 1)
+            else:
+                self.element(child, depth + 1)
+            if child.tail and child.tail.strip():
+                self.text(child.tail)
+        self.end_line(blank=not self.prefixes)
+
+    def _item(self, element: lxml.html.HtmlElement, marker: str, depth: int) -> None:
+        self.end_line(blank=False)
+        self.prefixes.append(" " * len(marker))
+        self.first_prefix = marker
+        self._children(element, depth)
+        self.end_line(blank=False)
+        self.prefixes.pop()
+        self.first_prefix = None
+
+    def _table(self, element: lxml.html.HtmlElement, depth: int) -> None:
+        if any(_tag(cell) in _TABLE_BLOCKS for row in element.iter() if _tag(row) in _CELLS
+               for cell in row.iter()):
+            self._block(element, depth)  # a layout table: its cells are ordinary blocks
+            return
+        self.end_line(blank=True)
+        self._children(element, depth)
+        self.end_line(blank=True)
+
+    def _row(self, element: lxml.html.HtmlElement, depth: int) -> None:
+        if self._layout_row(element):
+            self._block(element, depth)
+            return
+        cells = [_SPACES.sub(" ", self._cell_text(cell, depth)).strip()
+                 for cell in element if _tag(cell) in _CELLS]
+        if any(cells):
+            self.end_line(blank=False)
+            self.inline.append("| " + " | ".join(cells) + " |")  # markers inside stay
+            self.end_line(blank=False)
+
+    def _layout_row(self, element: lxml.html.HtmlElement) -> bool:
+        return any(_tag(node) in _TABLE_BLOCKS for cell in element for node in cell.iter()
+                   if _tag(cell) in _CELLS and node is not cell)
+
+    def _cell_text(self, cell: lxml.html.HtmlElement, depth: int) -> str:
+        inner = _Writer(self.base_url, skip=self.skip, links=self.links)
+        inner._children(cell, depth)
+        inner.end_line(blank=False)
+        return " ".join(line.strip() for line in inner.lines if line.strip())
+
+    def _quote(self, element: lxml.html.HtmlElement, depth: int) -> None:
+        self.end_line(blank=True)
+        self.prefixes.append("> ")
+        self._children(element, depth)
+        self.end_line(blank=False)
+        while self.lines and self.lines[-1] == self._prefix().rstrip():
+            self.lines.pop()  # no empty quote line at the end
+        self.prefixes.pop()
+        self.end_line(blank=True)
+
+    def _is_block_code(self, element: lxml.html.HtmlElement) -> bool:
+        return element.tag == "pre" or "\n" in element.text_content().strip()
+
+    def _code(self, element: lxml.html.HtmlElement, depth: int) -> None:
+        self.end_line(blank=True)
+        self.lines.append(self._prefix() + "```")
+        self.preformatted += 1
+        self._children(element, depth)
+        self.end_line(blank=False)
+        self.preformatted -= 1
+        self.lines.append(self._prefix() + "```")
+        self.end_line(blank=True)
+
+    def _link(self, element: lxml.html.HtmlElement, depth: int) -> None:
+        self._children(element, depth)
+        number = self._number(element.get("href") or element.get("target"))
+        if number is not None and "".join(element.itertext()).strip():
+            self.inline.append(f"{MARK_OPEN}{number}{MARK_CLOSE}")
+
+    def _number(self, target: str | None) -> int | None:
+        address = absolute_http_url(target, self.base_url)
+        if address is None:
+            return None
+        if address not in self.links and len(self.links) < MAX_LINKS:
+            self.links[address] = len(self.links) + 1
+        return self.links.get(address)
+
+    # ------------------------------------------------------------ text
+    def text(self, text: str) -> None:
+        text = _PRIVATE.sub("", text)
+        if self.preformatted:
+            *complete, rest = text.split("\n")
+            for piece in complete:
+                self.inline.append(piece)
+                self._flush(verbatim=True)
+            self.inline.append(rest)
+        else:
+            self.inline.append(_SPACES.sub(" ", text))
+
+    def end_line(self, *, blank: bool) -> None:
+        self._flush(verbatim=bool(self.preformatted))
+        separator = self._prefix().rstrip()
+        if blank and self.lines and self.lines[-1] != separator:
+            self.lines.append(separator)
+
+    def _flush(self, *, verbatim: bool) -> None:
+        line = "".join(self.inline)
+        self.inline = []
+        line = line.rstrip() if verbatim else line.strip()
+        if not line and not verbatim:
+            return
+        prefix = self._prefix()
+        if self.first_prefix is not None and line and self.prefixes:
+            prefix = prefix[: len(prefix) - len(self.prefixes[-1])] + self.first_prefix
+            self.first_prefix = None
+        self.lines.append(prefix + line)
+
+    def _prefix(self) -> str:
+        return "".join(self.prefixes)
+
+    def finish(self) -> Rendered:
+        self.end_line(blank=False)
+        text = "\n".join(self.lines).strip("\n")
+        links = tuple(sorted(self.links, key=self.links.__getitem__))
+        return _with_markers(text, links)
+
+
+def _with_markers(text: str, links: tuple[str, ...]) -> Rendered:
+    pieces: list[str] = []
+    markers: list[tuple[int, int, int]] = []
+    length, last = 0, 0
+    for match in _MARKERS.finditer(text):
+        pieces.append(text[last : match.start()])
+        length += match.start() - last
+        marker = f"[{match.group(1)}]"
+        markers.append((length, length + len(marker), int(match.group(1))))
+        pieces.append(marker)
+        length += len(marker)
+        last = match.end()
+    pieces.append(text[last:])
+    return Rendered("".join(pieces), links, tuple(markers))
+
+
+def absolute_http_url(target: str | None, base_url: str | None) -> str | None:
+    """``target`` made absolute against ``base_url``, if it is an http(s) address.
+
+    Returns ``None`` for any other scheme (``javascript:``, ``data:``, ``mailto:``),
+    a missing host, whitespace or control characters inside, or more than
+    :data:`MAX_URL_CHARACTERS`. The fragment is dropped (it is never sent).
+    """
+    if not target or not target.strip():
+        return None
+    target = target.strip()
+    if _URL_UNSAFE.search(target) or len(target) > MAX_URL_CHARACTERS:
+        return None
+    try:
+        address = urljoin(base_url, target) if base_url else target
+        parts = urlsplit(address)
+        host = parts.hostname
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not host:
+        return None
+    return urlunsplit((parts.scheme.lower(), parts.netloc, parts.path or "/", parts.query, ""))
+
+
+def _tag(element: lxml.html.HtmlElement) -> str:
+    return element.tag if isinstance(element.tag, str) else ""
+
+
+def _parent_tag(element: lxml.html.HtmlElement) -> str:
+    parent = element.getparent()
+    return _tag(parent) if parent is not None else ""
+
+
+def _start(element: lxml.html.HtmlElement) -> int:
+    try:
+        return max(0, int(element.get("start", "1")))
+    except ValueError:
+        return 1

@@ -1,0 +1,124 @@
+"""Markdown-like rendering: headings, lists, tables, quotes, code, and links as references."""
+
+from __future__ import annotations
+
+import lxml.etree
+import lxml.html
+import pytest
+
+from sovereign.net import PageText
+from sovereign.net.render import MAX_LINKS, absolute_http_url, render
+
+BASE = "https://news.example/section/story.html"
+
+
+def html(markup: str, base: str | None = BASE):  # type: ignore[no-untyped-def]
+    return render(lxml.html.fromstring(f"<div>{markup}</div>"), base)
+
+
+def test_headings_are_marked_with_their_level() -> None:
+    text = html("<h1>One</h1><p>a</p><h2>Two</h2><h3>Three <b>bold</b></h3><h6>Six</h6>").text
+    assert text == "# One\n\na\n\n## Two\n\n### Three bold\n\n###### Six"
+
+
+def test_ordered_lists_keep_their_numbers_and_unordered_ones_their_bullets() -> None:
+    text = html("<ol><li>first</li><li>second</li></ol><ol start='7'><li>seventh</li></ol>"
+                "<ul><li>dot</li><li>dot <ul><li>inner</li></ul></li></ul>").text
+    assert text == "1. first\n2. second\n\n7. seventh\n\n- dot\n- dot\n  - inner"
+
+
+def test_tables_become_one_line_per_row() -> None:
+    text = html("<table><tr><th>Name</th><th>Score</th></tr><tr><td>Ann</td><td>3</td></tr>"
+                "<tr><td>Bo <i>b</i></td><td></td></tr></table>").text
+    assert text == "| Name | Score |\n| Ann | 3 |\n| Bo b |  |"
+
+
+def test_a_layout_table_renders_its_cells_as_paragraphs() -> None:
+    text = html("<table><tr><td><p>First paragraph.</p><p>Second paragraph.</p></td>"
+                "<td><p>Side.</p></td></tr></table>").text
+    assert text == "First paragraph.\n\nSecond paragraph.\n\nSide."
+
+
+def test_paragraphs_are_separated_and_line_breaks_kept() -> None:
+    assert html("<p>one\n   two</p><p>three<br>four</p>").text == "one two\n\nthree\nfour"
+
+
+def test_quotes_and_code_keep_their_shape() -> None:
+    text = html("<blockquote><p>said</p><p>more</p></blockquote>"
+                "<pre>def f():\n    return 1</pre>").text
+    assert text == "> said\n>\n> more\n\n```\ndef f():\n    return 1\n```"
+
+
+def test_trafilatura_vocabulary_renders_the_same_way() -> None:
+    body = lxml.etree.fromstring(
+        '<body><head rend="h2">Sub</head><p>See <ref target="https://a.example/x">this</ref>'
+        '<lb/>next</p><list rend="ol"><item>one</item><item>two</item></list>'
+        '<table><row><cell role="head">k</cell><cell>v</cell></row></table>'
+        "<quote>q</quote></body>")
+    rendered = render(body, BASE)
+    assert rendered.text == "## Sub\n\nSee this[1]\nnext\n\n1. one\n2. two\n\n| k | v |\n\n> q"
+    assert rendered.links == ("https://a.example/x",)
+
+
+def test_links_are_numbered_references_to_absolute_addresses() -> None:
+    rendered = html("<p><a href='/a'>root</a>, <a href='b?q=1#frag'>sibling</a>, "
+                    "<a href='//other.example/c'>other</a>, <a href='/a'>again</a></p>")
+    assert rendered.text == "root[1], sibling[2], other[3], again[1]"
+    assert rendered.links == ("https://news.example/a", "https://news.example/section/b?q=1",
+                              "https://other.example/c")
+    for start, end, number in rendered.markers:
+        assert rendered.text[start:end] == f"[{number}]"
+
+
+@pytest.mark.parametrize(
+    "href",
+    ["javascript:alert(1)", "JaVaScRiPt:alert(1)", " javascript:alert(1)", "&#106;avascript:x",
+     "java\nscript:alert(1)", "data:text/html,<script>x</script>", "DATA:,x",
+     "vbscript:msgbox", "mailto:a@b.example", "tel:+100", "file:///etc/passwd",
+     "ftp://files.example/x", "about:blank", "http://", "http://exa mple.com/", ""],
+)
+def test_links_to_other_schemes_keep_their_text_but_get_no_number(href: str) -> None:
+    rendered = html(f"<p>Click <a href='{href}'>here</a> now</p>")
+    assert rendered.text == "Click here now"
+    assert rendered.links == ()
+
+
+def test_no_base_keeps_only_absolute_links() -> None:
+    rendered = html("<p><a href='/rel'>rel</a> <a href='https://x.example/'>abs</a></p>", None)
+    assert rendered.text == "rel abs[1]" and rendered.links == ("https://x.example/",)
+
+
+def test_a_link_without_text_gets_no_marker() -> None:
+    assert html("<p>before<a href='/img'><img src='i.png'></a>after</p>").text == "beforeafter"
+
+
+def test_the_number_of_links_is_bounded() -> None:
+    links = "".join(f"<p><a href='/p{i}'>link {i}</a></p>" for i in range(MAX_LINKS + 20))
+    rendered = html(links)
+    assert len(rendered.links) == MAX_LINKS
+    assert f"link {MAX_LINKS - 1}[{MAX_LINKS}]" in rendered.text
+    assert f"link {MAX_LINKS}\n" in rendered.text + "\n"  # past the bound: text only
+
+
+def test_marker_lookalikes_in_the_page_are_not_references() -> None:
+    rendered = html("<p>as shown in [2] and \ue0012\ue002</p>")
+    assert rendered.markers == () and rendered.text == "as shown in [2] and 2"
+
+
+def test_absolute_http_url_keeps_the_address_and_drops_the_fragment() -> None:
+    assert absolute_http_url("HTTPS://Example.com/a b", None) is None
+    assert absolute_http_url("http://a.example/\x00x", None) is None
+    assert absolute_http_url("http://a.example/" + "x" * 3000, None) is None
+    assert absolute_http_url("https:///path", None) is None
+    assert absolute_http_url("HTTPS://Example.com/a#x", None) == "https://Example.com/a"
+    assert absolute_http_url("?q", "http://h.example") == "http://h.example/?q"
+
+
+def test_a_part_lists_only_the_addresses_its_markers_need() -> None:
+    rendered = html("<p>one <a href='/1'>a</a></p><p>two <a href='/2'>b</a></p>")
+    page = PageText(rendered.text, rendered.links, rendered.markers)
+    cut = page.body.index("two")
+    assert page.part(0, cut) == "one a[1]\n\n\n\nLinks:\n[1] https://news.example/1"
+    assert page.part(cut, len(page.body)).endswith("Links:\n[2] https://news.example/2")
+    assert page.boundary(page.body.index("[2]") + 1) == page.body.index("[2]")
+    assert page.text.endswith("[1] https://news.example/1\n[2] https://news.example/2")
