@@ -147,7 +147,8 @@ def test_the_product_decision_schema_loses_only_what_the_grammar_cannot_hold(tmp
 
     cleaned = grammar_schema(schema)
 
-    assert keywords(cleaned) == keywords(schema) - {"pattern", "maxLength", "description"}
+    dropped = {"pattern", "maxLength", "minimum", "maximum", "description"}
+    assert keywords(cleaned) == keywords(schema) - dropped
     assert json.loads(json.dumps(cleaned)) == cleaned
 
 
