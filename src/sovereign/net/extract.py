@@ -32,7 +32,6 @@ import json
 import logging
 import re
 from collections import Counter
-from copy import deepcopy
 from dataclasses import dataclass
 
 import lxml.etree
@@ -143,11 +142,11 @@ def extract_text(
 def read_html(html: str, url: str | None = None) -> PageText:
     """Main content of an HTML document as :class:`PageText` (see the module docstring)."""
     root = parse_html(html)
-    title = page_title(root)
-    content = _main_content(root, url)
-    rendered = render(content, _base_url(root, url)) if content is not None else Rendered("")
+    title, base_url = page_title(root), _base_url(root, url)
+    content = _main_content(root, url)  # changes root (the readability pass works in place)
+    rendered = render(content, base_url) if content is not None else Rendered("")
     if not rendered.text:
-        rendered = _whole_page(root, url)
+        rendered = _whole_page(parse_html(html), base_url)
     return PageText(*_without_title(rendered, title), title)
 
 
@@ -225,18 +224,18 @@ def _trafilatura(root: lxml.html.HtmlElement, url: str | None) -> lxml.etree._El
 
 def _readability(root: lxml.html.HtmlElement) -> lxml.etree._Element | None:
     try:
-        summary = Readability(deepcopy(root), min_text_length=25).summary()
+        summary = Readability(root, min_text_length=25).summary()  # works in place
         element = lxml.html.fromstring(summary) if summary.strip() else None
     except (ValueError, TypeError, RecursionError, lxml.etree.LxmlError):
         return None
     return element if element is not None and _has_text(element) else None
 
 
-def _whole_page(root: lxml.html.HtmlElement, url: str | None) -> Rendered:
+def _whole_page(root: lxml.html.HtmlElement, base_url: str | None) -> Rendered:
     body = root.find("body")
     body = body if body is not None else root
-    trimmed = render(body, _base_url(root, url), skip=_BOILERPLATE)
-    return trimmed if trimmed.text else render(body, _base_url(root, url))
+    trimmed = render(body, base_url, skip=_BOILERPLATE)
+    return trimmed if trimmed.text else render(body, base_url)
 
 
 def _base_url(root: lxml.html.HtmlElement, url: str | None) -> str | None:
