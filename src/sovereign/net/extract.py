@@ -146,6 +146,7 @@ def read_html(html: str, url: str | None = None) -> PageText:
     content = _main_content(root, url)  # changes root (the readability pass works in place)
     rendered = render(content, base_url) if content is not None else Rendered("")
     if not rendered.text:
+        del root, content  # the changed tree goes before a fresh one is parsed
         rendered = _whole_page(parse_html(html), base_url)
     return PageText(*_without_title(rendered, title), title)
 
