@@ -148,6 +148,8 @@ def test_the_card_is_keyboard_operable(page, service):
     page.keyboard.press("Tab")
     expect(card.get_by_role("button", name="Deny")).to_be_focused()
     page.keyboard.press("Tab")
+    expect(card.get_by_role("button", name="Edit")).to_be_focused()
+    page.keyboard.press("Tab")
     expect(card.get_by_role("button", name="Approve")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator(".message.decision.approved")).to_be_visible()

@@ -115,31 +115,75 @@ export function decodePunycode(input) {
   return String.fromCodePoint(...output);
 }
 
-/** The argument's value as a monospace block (see the module comment). */
-export function argumentValue(value) {
+/**
+ * Split text into {text, flag} pieces at the flagged spans. spans: [{start, end,
+ * reason}] in code points of the whole value; offset: where text starts in it.
+ * flag is the reasons of the spans covering the piece (joined), or "". Joining the
+ * pieces gives the text back.
+ */
+export function flaggedPieces(text, spans = [], offset = 0) {
+  const points = Array.from(String(text));
+  const cuts = new Set([0, points.length]);
+  for (const span of spans) {
+    for (const at of [span.start - offset, span.end - offset]) {
+      if (at > 0 && at < points.length) cuts.add(at);
+    }
+  }
+  const ordered = [...cuts].sort((a, b) => a - b);
+  const pieces = [];
+  for (let i = 0; i + 1 < ordered.length; i += 1) {
+    const [from, to] = [ordered[i], ordered[i + 1]];
+    const covering = spans.filter((s) => s.start - offset <= from && to <= s.end - offset);
+    const reasons = [...new Set(covering.map((s) => s.reason))];
+    pieces.push({ text: points.slice(from, to).join(""), flag: reasons.join("; ") });
+  }
+  return pieces;
+}
+
+/**
+ * The argument's value as a monospace block (see the module comment). spans:
+ * household-identifier flags [{start, end, reason}] (code points), each shown as a
+ * highlighted mark whose title is its reason.
+ */
+export function argumentValue(value, spans = []) {
   const block = el("code", { className: "argument-value" });
   const parts = urlParts(value);
   if (!parts) {
-    appendRuns(block, value);
+    appendFlagged(block, value, spans, 0);
     return block;
   }
-  appendRuns(block, parts.before);
-  appendRuns(el("strong", { className: "url-host" }), parts.host, block);
-  appendRuns(block, parts.after);
+  const hostAt = Array.from(parts.before).length;
+  const afterAt = hostAt + Array.from(parts.host).length;
+  appendFlagged(block, parts.before, spans, 0);
+  const host = el("strong", { className: "url-host" });
+  appendFlagged(host, parts.host, spans, hostAt);
+  block.append(host);
+  appendFlagged(block, parts.after, spans, afterAt);
   if (!parts.unicodeHost) return block;
   const idn = el("span", { className: "url-idn" }, "Host in Unicode: ",
     el("strong", {}, parts.unicodeHost), ` (as sent: ${parts.host})`);
   return el("span", { className: "argument-url" }, block, idn);
 }
 
-function appendRuns(target, text, parent = null) {
+// Spaces are marked on the whole text first (a space next to a flag is not a
+// trailing space), then each run is cut at the flags' edges.
+function appendFlagged(target, text, spans, offset) {
+  let at = offset;
   for (const run of visibleRuns(text)) {
-    if (run.kind === "text") target.append(run.text);
-    else if (run.kind === "space") target.append(spaceMark(run.text));
-    else target.append(el("span", { className: "char-mark", title: "invisible character" },
-      codePointLabel(run.text)));
+    for (const piece of flaggedPieces(run.text, spans, at)) {
+      const node = runNode(run.kind, piece.text);
+      target.append(piece.flag ? el("mark", { className: "flagged", title: piece.flag }, node)
+        : node);
+    }
+    at += Array.from(run.text).length;
   }
-  if (parent) parent.append(target);
+}
+
+function runNode(kind, text) {
+  if (kind === "text") return document.createTextNode(text);
+  if (kind === "space") return spaceMark(text);
+  return el("span", { className: "char-mark", title: "invisible character" },
+    codePointLabel(text));
 }
 
 function spaceMark(spaces) {

@@ -1,7 +1,9 @@
 // The confirmation card: the literal request awaiting the household's decision.
 
 import { argumentValue } from "./argument.js";
+import { EditPanel } from "./card-edit.js";
 import { el } from "./dom.js";
+import { editableEntries, flagNotes, flagSentence, spansOf } from "./flags.js";
 import {
   argumentEntries,
   confirmationSentence,
@@ -14,9 +16,13 @@ const REASON_MAX = 200;
 /**
  * A card for one pending confirmation (the service's `pending_confirmation`).
  *
- * pending: {token, capability, version, arguments, expires_in_seconds}.
+ * pending: {token, capability, version, arguments, expires_in_seconds, flags?, edited?}.
+ * Flagged spans (household details, see flags.js) are highlighted and their reasons
+ * listed; the choices are then Deny, Edit and "Approve anyway".
  * onDecide({approve, reason}) is called once when Deny or Approve is pressed
- * before expiry; onExpire() once when the countdown reaches zero first. The
+ * before expiry; onDecide({approve: true, arguments}) for an edit, which may be
+ * refused: editRefused(message) then makes the card answerable again (until it
+ * expires). onExpire() once when the countdown reaches zero first. The
  * expired card then offers "Ask again", which calls onRetry() (when given).
  * `element` is the card to put on the page; `stop()` ends the countdown.
  */
@@ -47,19 +53,61 @@ export class ConfirmationCard {
       "Approve");
     this.denyButton.addEventListener("click", () => this.decide(false));
     this.approveButton.addEventListener("click", () => this.decide(true));
-    this.actions = el("div", { className: "card-actions" },
+    const notes = flagNotes(args, this.pending.flags);
+    if (notes.length) this.approveButton.textContent = "Approve anyway";
+    this.editButton = editableEntries(args).length
+      ? el("button", { type: "button", className: "edit-button" }, "Edit") : null;
+    if (this.editButton) this.editButton.addEventListener("click", () => this.startEdit());
+    this.choices = el("div", { className: "card-choices" },
       el("label", { for: `${id}-reason` }, "Reason for denying (optional)"), this.reason,
-      el("div", { className: "card-buttons" }, this.denyButton, this.approveButton));
+      el("div", { className: "card-buttons" }, this.denyButton, this.editButton,
+        this.approveButton));
+    this.editPanel = new EditPanel(this.pending, {
+      idPrefix: id, onSend: (edited) => this.sendEdit(edited), onCancel: () => this.stopEdit(),
+    });
+    this.actions = el("div", { className: "card-actions" }, this.choices, this.editPanel.element);
     return el("section", {
       className: "confirmation-card", "aria-labelledby": `${id}-title`, tabindex: "-1",
     },
-    el("h3", { id: `${id}-title` }, "Approve this request?"),
+    el("h3", { id: `${id}-title` },
+      this.pending.edited ? "Approve your edited request?" : "Approve this request?"),
     el("p", { className: "card-capability" }, "Capability: ",
       el("code", { className: "capability-name" }, capability)),
-    argumentList(args),
+    argumentList(args, this.pending.flags),
+    flagList(notes),
     el("p", { className: "card-sentence" }, confirmationSentence(capability, args)),
     this.countdown,
     this.actions);
+  }
+
+  startEdit() {
+    if (this.settled) return;
+    this.choices.hidden = true;
+    this.editPanel.show();
+  }
+
+  stopEdit() {
+    this.editPanel.hide();
+    this.choices.hidden = false;
+    this.editButton.focus();
+  }
+
+  sendEdit(edited) {
+    if (this.settled || this.editing) return;
+    if (this.secondsLeft() <= 0) {
+      this.expire();
+      return;
+    }
+    this.editing = true;
+    this.editPanel.setBusy(true);
+    this.onDecide({ approve: true, arguments: edited });
+  }
+
+  /** The service refused the edit: say why; the card stays answerable until it expires. */
+  editRefused(message) {
+    this.editing = false;
+    if (this.settled) return;
+    this.editPanel.refused(message);
   }
 
   secondsLeft() {
@@ -116,10 +164,18 @@ export class ConfirmationCard {
   }
 }
 
-function argumentList(args) {
+function argumentList(args, flags) {
   const list = el("dl", { className: "card-arguments" });
   for (const [name, literal] of argumentEntries(args)) {
-    list.append(el("dt", {}, name), el("dd", {}, argumentValue(literal)));
+    list.append(el("dt", {}, name), el("dd", {}, argumentValue(literal, spansOf(flags, name))));
   }
   return list;
+}
+
+function flagList(notes) {
+  if (!notes.length) return null;
+  return el("div", { className: "card-flags", role: "note" },
+    el("p", { className: "card-flags-title" }, "Before you approve: this may tell the " +
+      "search engines or the site something about your household."),
+    el("ul", {}, ...notes.map((note) => el("li", {}, flagSentence(note)))));
 }

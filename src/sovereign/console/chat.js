@@ -73,16 +73,22 @@ export class Chat {
     return true;
   }
 
-  async run(payload) {
+  async run(payload, { onRefusedEdit = null, onAccepted = null } = {}) {
     this.setBusy(true);
     const bubble = { element: null, prose: null };
     this.controller = new AbortController();
     try {
       const result = await converse(payload, (piece) => this.stream(bubble, piece),
         this.controller.signal);
+      if (onAccepted) onAccepted();
       this.showResult(bubble, result);
     } catch (error) {
       if (error.name === "AbortError") return;
+      if (error.code === "INVALID_EDIT" && onRefusedEdit) {
+        onRefusedEdit(error);
+        return;
+      }
+      if (onAccepted) onAccepted();
       if (error.status === 0 && payload.confirmation && payload.confirmation.approve) {
         await this.recover(bubble, payload);
         return;
@@ -195,7 +201,32 @@ export class Chat {
     this.card.element.focus();
   }
 
-  decide(pending, { approve, reason }) {
+  /**
+   * The household's edit: the card stays on screen until the service takes it. A
+   * refused edit (422 INVALID_EDIT) is said on the card, which stays answerable.
+   */
+  sendEdit(pending, edited) {
+    const card = this.card;
+    const confirmation = { token: pending.token, approve: true, arguments: edited };
+    this.run({ confirmation }, {
+      onRefusedEdit: (error) => card.editRefused(error.message),
+      onAccepted: () => {
+        card.stop();
+        if (this.card === card) {
+          this.cardSlot.replaceChildren();
+          this.card = null;
+        }
+        this.turn.calls.push({ capability: pending.capability, arguments: edited });
+        this.transcript.append(decisionRecord({ ...pending, arguments: edited }, "edited"));
+      },
+    });
+  }
+
+  decide(pending, { approve, reason, arguments: edited }) {
+    if (approve && edited) {
+      this.sendEdit(pending, edited);
+      return;
+    }
     const confirmation = { token: pending.token, approve };
     if (!approve && reason) confirmation.reason = reason;
     if (approve) this.turn.calls.push({ capability: pending.capability, arguments: pending.arguments });
@@ -303,6 +334,7 @@ const DECISION_WORDS = {
   approved: "You approved",
   denied: "You denied",
   expired: "Nobody answered in time; nothing was sent for",
+  edited: "You sent an edited request for",
   abandoned: "Your session ended before you answered; nothing was sent for",
 };
 

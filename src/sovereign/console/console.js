@@ -6,6 +6,7 @@ import { Chat } from "./chat.js";
 import { byId, showOnly } from "./dom.js";
 import { ActivityView, PolicySwitch } from "./panels.js";
 import { setupTokenFromHash } from "./present.js";
+import { SettingsView } from "./settings.js";
 
 const MIN_PASSWORD_LENGTH = 8;
 
@@ -15,19 +16,22 @@ const views = {
   signin: byId("signin-view"),
   chat: byId("chat-view"),
   activity: byId("activity-view"),
+  settings: byId("settings-view"),
 };
 const nav = byId("main-nav");
 const onUnauthorized = () => sessionEnded();
 const chat = new Chat({ onUnauthorized });
 const policy = new PolicySwitch({ onUnauthorized });
 const activity = new ActivityView({ onUnauthorized });
+const settings = new SettingsView({ onUnauthorized });
 
 function show(name) {
   showOnly(views[name], Object.values(views));
-  const signedIn = name === "chat" || name === "activity";
+  const signedIn = name === "chat" || name === "activity" || name === "settings";
   nav.hidden = !signedIn;
-  byId("nav-chat").setAttribute("aria-current", name === "chat" ? "page" : "false");
-  byId("nav-activity").setAttribute("aria-current", name === "activity" ? "page" : "false");
+  for (const page of ["chat", "activity", "settings"]) {
+    byId(`nav-${page}`).setAttribute("aria-current", name === page ? "page" : "false");
+  }
 }
 
 async function boot() {
@@ -132,6 +136,7 @@ function forgetEverything() {
   chat.clear();
   policy.reset();
   activity.clear();
+  settings.clear();
   session.csrfToken = null;
 }
 
@@ -151,5 +156,9 @@ byId("nav-chat").addEventListener("click", () => {
 byId("nav-activity").addEventListener("click", () => {
   show("activity");
   activity.load();
+});
+byId("nav-settings").addEventListener("click", () => {
+  show("settings");
+  settings.load();
 });
 boot();

@@ -1,0 +1,49 @@
+// What the card says about the household-identifier flags of a pending request
+// (pending_confirmation.flags, docs/decisions/household-identifiers.md), and the
+// arguments an edit sends. Pure functions of plain data, unit-tested on their own.
+
+/** The flags of one argument, as {start, end, reason} spans for argumentValue(). */
+export function spansOf(flags, name) {
+  return (flags || []).filter((flag) => flag.argument === name)
+    .map(({ start, end, reason }) => ({ start, end, reason }));
+}
+
+/**
+ * One line per flagged span, in order: {argument, text, reasons}. text is the
+ * flagged characters exactly as the card shows them (code points of the value);
+ * reasons are the plain phrases for that span ("looks like an e-mail address"),
+ * each once. Spans that do not fit the value are left out.
+ */
+export function flagNotes(args, flags) {
+  const notes = new Map();
+  for (const flag of flags || []) {
+    const value = args && args[flag.argument];
+    if (typeof value !== "string") continue;
+    const points = Array.from(value);
+    if (!(flag.start >= 0 && flag.start < flag.end && flag.end <= points.length)) continue;
+    const key = `${flag.argument}\u0000${flag.start}\u0000${flag.end}`;
+    const note = notes.get(key) || {
+      argument: flag.argument, text: points.slice(flag.start, flag.end).join(""), reasons: [],
+      start: flag.start,
+    };
+    if (!note.reasons.includes(flag.reason)) note.reasons.push(flag.reason);
+    notes.set(key, note);
+  }
+  return [...notes.values()].sort((a, b) => a.start - b.start)
+    .map(({ argument, text, reasons }) => ({ argument, text, reasons }));
+}
+
+/** The sentence for one note: "“jane@example.com” looks like an e-mail address." */
+export function flagSentence(note) {
+  return `\u201c${note.text}\u201d ${note.reasons.join(" and ")}.`;
+}
+
+/** The string arguments the household may edit, as [name, value] pairs. */
+export function editableEntries(args) {
+  return Object.entries(args || {}).filter(([, value]) => typeof value === "string");
+}
+
+/** The arguments an edit sends: the card's, with the edited strings put in. */
+export function editedArguments(args, edits) {
+  return { ...(args || {}), ...edits };
+}

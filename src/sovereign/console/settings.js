@@ -1,0 +1,22 @@
+// The settings view: one section per setting, each a module of its own with
+// load() and clear() (private words here; further sections add themselves to
+// SECTIONS and to #settings-view in index.html).
+
+import { PrivateWordsSection } from "./private-words.js";
+
+const SECTIONS = [PrivateWordsSection];
+
+/** All settings sections, loaded together when the view opens. */
+export class SettingsView {
+  constructor({ onUnauthorized }) {
+    this.sections = SECTIONS.map((Section) => new Section({ onUnauthorized }));
+  }
+
+  async load() {
+    await Promise.all(this.sections.map((section) => section.load()));
+  }
+
+  clear() {
+    for (const section of this.sections) section.clear();
+  }
+}
