@@ -18,6 +18,7 @@ import pytest
 
 from sovereign.conversation.backends.scripted import ScriptedBackend
 from sovereign.service.policy import PolicyStore
+from sovereign.terminal.api import target
 from tests.console.live_service import PASSWORD, serve
 
 QUERY = "search solar panel cleaning"
@@ -28,10 +29,11 @@ def live(tmp_path):
     """The service with its password set and web search switched on."""
     with serve(tmp_path / "data") as service:
         token = service.app.state.services.owner.setup_token()
+        reached = target(service.url)  # a *.localhost name is reached on 127.0.0.1
         response = httpx.post(
-            f"{service.url}/api/v1/auth/setup",
+            f"{reached.connect_url}/api/v1/auth/setup",
             json={"setup_token": token, "password": PASSWORD},
-            headers={"Origin": service.url},
+            headers={"Host": reached.host, "Origin": reached.origin},
         )
         assert response.status_code == 200, response.text
         PolicyStore(service.data_dir).set_web_search(True)
@@ -144,6 +146,13 @@ def test_a_localhost_name_is_reached_on_loopback_with_its_own_host_and_origin(li
     done = chat(url, [PASSWORD, "hello", "quit"], tmp_path / "home", "--password-stdin")
     assert done.returncode == 0, done.stderr
     assert f"Signed in to {url}." in done.stdout
+    assert "You said: hello" in done.stdout
+
+
+def test_the_loopback_address_works_as_well(live, tmp_path):
+    url = f"http://127.0.0.1:{live.url.rsplit(':', 1)[1]}"
+    done = chat(url, [PASSWORD, "hello", "quit"], tmp_path / "home", "--password-stdin")
+    assert done.returncode == 0, done.stderr
     assert "You said: hello" in done.stdout
 
 
