@@ -97,6 +97,18 @@ def test_a_denial_with_a_reason_sends_nothing_and_the_model_hears_the_reason(liv
     assert "that is private" in tool_messages[-1]["content"]
 
 
+def test_the_card_marks_what_looks_like_a_household_detail(live, tmp_path):
+    message = "search router 192.168.1.20 admin page"
+    done = chat(live.url, [PASSWORD, message, "n", "", "quit"], tmp_path / "home",
+                "--password-stdin")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    start = message.index("192.168.1.20")
+    marked = [line for line in done.stdout.splitlines() if line.startswith("  ! query[")]
+    assert marked and marked[0].startswith(f'  ! query[{start}:{start + 12}] "192.168.1.20": ')
+    assert "look like details of your household" in done.stdout
+    assert live.searxng.queries == []
+
+
 def test_the_history_goes_with_the_next_message(live, tmp_path):
     done = chat(live.url, [PASSWORD, "first", "second", "quit"], tmp_path / "home",
                 "--password-stdin")  # fmt: skip

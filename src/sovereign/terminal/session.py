@@ -153,6 +153,8 @@ class Conversation:
         say(f"  capability: {shown(capability)} (version {pending['version']})")
         for name, value in arguments.items():
             say(f"  {shown(str(name))}: {literal(value)}")
+        for line in flag_lines(arguments, pending.get("flags") or []):
+            say(line)
         say(f"  {shown(card_sentence(capability, arguments))}")
         say(f"  It expires in {int(pending.get('expires_in_seconds', 0))} seconds.")
         answer = await self.terminal.ask("Approve? [y/N] ")
@@ -171,6 +173,21 @@ class Conversation:
     def _provenance(self, body: dict[str, Any]) -> None:
         for line in provenance_lines(body.get("citations") or [], body.get("receipts") or []):
             self.terminal.say(shown(line), dim=True)
+
+
+def flag_lines(arguments: dict[str, Any], flags: list[dict[str, Any]]) -> list[str]:
+    """The household-identifier check's flags, one line each: the flagged text, where
+    it is, and why it looks private (DESIGN §4: the card highlights them)."""
+    lines = []
+    for flag in flags:
+        name, start, end = str(flag.get("argument", "")), flag.get("start", 0), flag.get("end", 0)
+        value = arguments.get(name)
+        span = value[start:end] if isinstance(value, str) else ""
+        where = f"{name}[{start}:{end}]"
+        lines.append(f"  ! {shown(where)} {literal(span)}: {shown(str(flag.get('reason', '')))}")
+    if flags:
+        lines.append("  ! Check the marked parts: they look like details of your household.")
+    return lines
 
 
 def card_sentence(capability: str, arguments: dict[str, Any]) -> str:
