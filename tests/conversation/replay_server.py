@@ -60,6 +60,8 @@ def start(server_state: ReplayServer) -> ThreadingHTTPServer:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", 0))
             server_state.requests.append(json.loads(self.rfile.read(length)))
+            if not server_state.replies:
+                return self._send(599, "application/json", b'{"error": "no reply queued"}')
             canned = server_state.replies.popleft()
             time.sleep(canned.delay_seconds)
             if canned.events is not None:

@@ -5,8 +5,13 @@ from __future__ import annotations
 import pytest
 
 from sovereign.conversation import TurnFailed
-from sovereign.conversation.backends import openai
-from sovereign.conversation.backends.base import ContextTooLong, ModelError, is_context_overflow
+from sovereign.conversation.backends import openai_http
+from sovereign.conversation.backends.base import (
+    ContextTooLong,
+    ModelError,
+    ModelRejected,
+    is_context_overflow,
+)
 from sovereign.conversation.backends.embedded import _model_error
 
 from .conftest import OFF
@@ -33,9 +38,9 @@ def test_other_runtime_errors_stay_plain_model_errors():
 def test_the_openai_backend_maps_an_overflow_answer():
     body = '{"error": {"code": 400, "message": "the request exceeds the available context size"}}'
     with pytest.raises(ContextTooLong):
-        openai._raise_for_status(400, body)
-    with pytest.raises(ModelError) as caught:
-        openai._raise_for_status(500, '{"error": {"message": "Failed to parse input"}}')
+        openai_http._check_status(400, body)
+    with pytest.raises(ModelRejected) as caught:
+        openai_http._check_status(500, '{"error": {"message": "Failed to parse input"}}')
     assert not isinstance(caught.value, ContextTooLong)
 
 

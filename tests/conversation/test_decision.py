@@ -97,7 +97,7 @@ def test_captured_decisions_parse_into_calls_or_an_answer(fixture, expected):
     [
         '```json\n{"action": "system_health", "arguments": {}}\n```',
         '{{"action": "system_health", "arguments": {}}}}',
-        'Sure: {"action": "system_health", "arguments": "{}"} done',
+        '{"action": "system_health", "arguments": "{}"}\n\n',
     ],
 )
 def test_decisions_are_read_leniently(text):
@@ -113,7 +113,15 @@ def test_decision_with_string_arguments_that_are_not_json_becomes_a_parse_error(
 
 @pytest.mark.parametrize(
     "text",
-    ["Paris", '{"answer": "Paris"}', '{"action": "web_fetch", "arguments": {}}', ""],
+    [
+        "Paris",
+        '{"answer": "Paris"}',
+        '{"action": "web_fetch", "arguments": {}}',
+        "",
+        'Sure: {"action": "system_health", "arguments": "{}"} done',
+        '{"action": "answer"}\n{"action": "system_health"}',
+        '{"action": ["system_health"]}',
+    ],
 )
 def test_unusable_decisions_raise_model_error(text):
     with pytest.raises(ModelError):
@@ -194,9 +202,13 @@ def test_answer_messages_drop_decisions_and_gather_the_turns_results():
 def test_answer_messages_leave_a_plain_conversation_alone():
     from sovereign.conversation.backends.decision import answer_messages
 
-    history = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None},
-               {"role": "user", "content": "again"}]
+    history = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None},
+        {"role": "user", "content": "again"},
+    ]
     assert answer_messages(history) == [
-        {"role": "user", "content": "hi"}, {"role": "assistant", "content": ""},
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": ""},
         {"role": "user", "content": "again"},
     ]

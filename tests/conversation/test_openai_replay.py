@@ -1,4 +1,8 @@
-"""The OpenAI-compatible backend against captured llama-server / llama-cpp-python replies."""
+"""The OpenAI-compatible backend against captured llama-server / llama-cpp-python replies.
+
+What the server can do is pinned per test (``features=``), so each canned reply
+answers exactly one request; probing itself is tested in ``test_openai_probe.py``.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,15 @@ import socket
 
 import pytest
 
-from sovereign.conversation import ModelUnavailable, TurnLoop
-from sovereign.conversation.backends.base import ModelError
+from sovereign.conversation import ModelUnavailable, TurnFailed, TurnLoop
+from sovereign.conversation.backends.base import ModelError, ModelRejected
 from sovereign.conversation.backends.openai import OpenAIBackend
+from sovereign.conversation.backends.openai_probe import ServerFeatures
 
 from .conftest import ON
 from .replay_server import Canned, ReplayServer, captured, fixture, start
 
+OUR_REFUSAL = "the model server refused the request (HTTP {status}); the service log has its reply"
 TOOLS = fixture("llama-server_qwen2.5-coder-1.5b_health.json")["request"]["tools"]
 ASK = [{"role": "user", "content": "how hot is my device?"}]
 
@@ -34,8 +40,12 @@ def server(_running):
     return _running
 
 
-def backend(server, **options) -> OpenAIBackend:
-    return OpenAIBackend(server.base_url, "local", **options)
+LLAMA_SERVER = ServerFeatures(response_format="json_schema", streams=True, tool_calls="structured")
+"""llama-server with a model whose calls its parser reads."""
+
+
+def backend(server, *, features=LLAMA_SERVER, mode="native", **options) -> OpenAIBackend:
+    return OpenAIBackend(server.base_url, "local", mode=mode, features=features, **options)
 
 
 @pytest.mark.parametrize(
@@ -133,13 +143,15 @@ async def test_requests_carry_tools_and_never_null_content(server):
         ("llama-cpp-python-server_chatml-fc_malformed_requests.json", "bad_role"),
     ],
 )
-async def test_captured_server_errors_become_model_errors(server, name, key):
+async def test_captured_server_errors_are_rejections_in_our_words(server, name, key):
     server.queue(captured(name, key))
-    with pytest.raises(ModelError):
+    with pytest.raises(ModelRejected) as caught:
         await backend(server).complete(ASK, tools=TOOLS)
+    status = fixture(name)[key]["status"]
+    assert str(caught.value) == OUR_REFUSAL.format(status=status)  # nothing of the server's
 
 
-async def test_failed_to_parse_is_retried_by_the_turn_loop(server, world):
+async def test_a_refused_request_is_not_retried_by_the_turn_loop(server, world):
     server.queue(
         captured(
             "llama-server_qwen2.5-coder-1.5b_malformed_requests.json", "history_bad_arguments"
@@ -147,14 +159,18 @@ async def test_failed_to_parse_is_retried_by_the_turn_loop(server, world):
         captured("llama-server_qwen2.5-coder-1.5b_control.json"),
     )
     loop = TurnLoop(world.executor, backend(server), pending=world.pending)
-    assert (await loop.process_turn(ASK, policy=ON, owner="s1")).text == "Paris"
-    assert len(server.requests) == 2
+    with pytest.raises(TurnFailed) as failed:
+        await loop.process_turn(ASK, policy=ON, owner="s1")
+    assert isinstance(failed.value.error, ModelRejected)
+    assert len(server.requests) == 1
 
 
-async def test_loading_server_is_unavailable(server):
-    server.queue(Canned(503, {"error": {"code": 503, "message": "Loading model"}}))
-    with pytest.raises(ModelUnavailable, match="Loading model"):
+@pytest.mark.parametrize("status", [503, 429])
+async def test_a_server_that_is_not_ready_is_unavailable(server, status):
+    server.queue(Canned(status, {"error": {"code": status, "message": "Loading model"}}))
+    with pytest.raises(ModelUnavailable, match=f"not ready \\(HTTP {status}\\)") as caught:
         await backend(server).complete(ASK, tools=TOOLS)
+    assert "Loading" not in str(caught.value)
 
 
 async def test_unreachable_server_is_unavailable():
@@ -207,8 +223,9 @@ async def test_an_error_inside_the_stream_is_a_model_error(server):
     async def sink(piece: str) -> None:
         pass
 
-    with pytest.raises(ModelError, match="mid-answer"):
+    with pytest.raises(ModelError, match="in the middle of its answer") as caught:
         await backend(server).complete(ASK, tools=None, on_token=sink)
+    assert "Failed to parse" not in str(caught.value)
 
 
 @pytest.mark.parametrize(
@@ -227,7 +244,7 @@ async def test_schema_mode_sends_the_decision_schema_and_reads_decisions(server,
     server.queue(captured(name))
     reply = await backend(server, mode="schema").complete(ASK, tools=TOOLS)
     sent = server.requests[0]
-    assert "tools" not in sent
+    assert "tools" not in sent and "stream" not in sent
     assert sent["response_format"]["type"] == "json_schema"
     branches = sent["response_format"]["json_schema"]["schema"]["anyOf"]
     assert {b["properties"]["action"]["const"] for b in branches} == {
@@ -274,7 +291,7 @@ async def test_a_schema_mode_search_over_http_halts_for_confirmation(server, wor
 
 
 def test_unknown_mode_is_rejected():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="auto, native, schema"):
         OpenAIBackend(mode="grammar")
 
 
@@ -315,5 +332,6 @@ async def test_a_streamed_request_answered_with_an_error_is_a_model_error(server
     async def sink(piece: str) -> None:
         raise AssertionError("no text may be streamed from an error")
 
-    with pytest.raises(ModelError, match="Failed to parse tool call arguments"):
+    with pytest.raises(ModelRejected, match=r"refused the request \(HTTP 500\)") as caught:
         await backend(server).complete(ASK, tools=None, on_token=sink)
+    assert "Failed to parse" not in str(caught.value)

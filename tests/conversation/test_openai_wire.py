@@ -63,7 +63,7 @@ def test_several_structured_calls_keep_their_order():
         '<tool_call>\n{"name": "system_health", "arguments": {}}\n</tool_call>',
         '{"function": {"name": "system_health", "arguments": "{}"}}',
         '[{"name": "system_health", "arguments": {}}]',
-        'I will check. {{"name": "system_health", "arguments": {}}}}',
+        '{{"name": "system_health", "arguments": {}}}}',
     ],
 )
 def test_calls_written_in_content_are_read_for_declared_tools(content):

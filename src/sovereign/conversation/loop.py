@@ -20,10 +20,10 @@ from sovereign.executor import (
 from sovereign.executor import canonical_arguments as canonical
 
 from .backends.base import (
-    ContextTooLong,
     Message,
     ModelBackend,
     ModelError,
+    ModelRejected,
     ModelReply,
     ModelUnavailable,
     TokenSink,
@@ -64,7 +64,8 @@ class TurnLoop:
             spent, the model is asked once more, without tools, for its answer.
         system_prompt: replaces :data:`~.framing.DEFAULT_SYSTEM_PROMPT`.
         model_retries: extra attempts after a :class:`ModelError` before the
-            turn gives up with :class:`ModelUnavailable`.
+            turn gives up with :class:`ModelUnavailable`; a :class:`ModelRejected`
+            (the server refused the request itself) is never asked again.
     """
 
     def __init__(
@@ -116,8 +117,10 @@ class TurnLoop:
             ValueError: a message with another role or non-string content.
             TurnFailed: the turn could not finish; its ``error`` is
                 :class:`ModelUnavailable` (the model cannot be reached, or failed on
-                every attempt), :class:`ContextTooLong`, or an unexpected exception,
-                and it carries the citations and receipts of every call that ran.
+                every attempt), :class:`ModelRejected` (the server refused the
+                request; never retried), :class:`ContextTooLong`, or an unexpected
+                exception, and it carries the citations and receipts of every call
+                that ran.
         """
         progress = TurnProgress(
             catalog=ToolCatalog.from_registry(self._executor.registry),
@@ -271,10 +274,10 @@ class TurnLoop:
     ) -> TurnResult:
         tools = progress.catalog.tools()
         while progress.rounds_used < self._max_rounds:
-            reply = await self._ask(progress.context, tools, None)
+            reply = await self._ask(progress.context, tools, on_token)
             progress.rounds_used += 1
             if not reply.tool_calls:
-                return await self._finish(progress, reply.content, on_token)
+                return await self._finish(progress, reply.content, _unless(reply, on_token))
             proposals = self._adopt(progress, reply)
             halted = await self._run_proposals(progress, proposals, policy, owner)
             if halted is not None:
@@ -313,8 +316,8 @@ class TurnLoop:
         for attempt in range(1, self._attempts + 1):
             try:
                 return await self._backend.complete(list(context), tools=tools, on_token=on_token)
-            except ContextTooLong:
-                raise  # asking again cannot make the conversation shorter
+            except ModelRejected:
+                raise  # the server refused the request itself: the same request fails again
             except ModelError as exc:
                 logger.warning("model reply unusable (attempt %d): %s", attempt, exc)
                 problem = exc
@@ -513,6 +516,11 @@ def _failed(progress: TurnProgress, error: Exception) -> TurnFailed:
     if not isinstance(error, ModelUnavailable | ModelError | OSError):
         logger.exception("turn failed unexpectedly")
     return TurnFailed(error, progress.citations, progress.receipts)
+
+
+def _unless(reply: ModelReply, on_token: TokenSink | None) -> TokenSink | None:
+    """``on_token``, unless the reply's prose already went through it while streaming."""
+    return None if reply.streamed else on_token
 
 
 def _checked(messages: list[dict[str, Any]]) -> list[Message]:

@@ -14,7 +14,7 @@ from sovereign.paths import ENV_DATA_DIR, data_dir
 from .audit_summary import COUNTERS, MAX_DAYS, audit_path, summarize
 from .owner import OwnerAccount, PasswordRejected
 from .policy import PolicyStore
-from .settings import BACKENDS, DEFAULT_HOST, DEFAULT_PORT, settings_from_environment
+from .settings import BACKENDS, DEFAULT_HOST, DEFAULT_PORT, TOOL_MODES, settings_from_environment
 
 DATA_DIR_OPTION = click.option(
     "--data-dir",
@@ -36,10 +36,11 @@ def _data_dir(option: Path | None) -> Path:
 @click.option("--openai-model", default=None, help="Model name for the openai backend.")
 @click.option(
     "--tool-mode",
-    type=click.Choice(["native", "schema"]),
+    type=click.Choice(TOOL_MODES),
     default=None,
-    help="How the model chooses tools: a JSON-schema-constrained decision (default for "
-    "the embedded model) or the model's own tool calls (default for openai).",
+    help="How the model chooses tools: a JSON-schema-constrained decision (schema), the "
+    "model's own tool calls (native), or auto (default: schema for the embedded model, "
+    "what the server supports for openai; sovereign doctor says which).",
 )
 @click.option(
     "--model-path",

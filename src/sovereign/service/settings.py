@@ -13,6 +13,7 @@ from sovereign.paths import data_dir as default_data_dir
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8092
 BACKENDS = ("embedded", "openai", "scripted")
+TOOL_MODES = ("auto", "native", "schema")
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 
 
@@ -27,8 +28,9 @@ class Settings:
             e.g. llama-server) or ``scripted`` (a fixed reply, for trying the API).
         openai_base_url / openai_model: the OpenAI-compatible server and model name.
         tool_mode: how the model chooses tools: ``schema`` (a JSON-schema-constrained
-            decision; better for small models) or ``native`` (the model's own tool
-            calls). ``None``: schema for the embedded model, native for openai.
+            decision; better for small models), ``native`` (the model's own tool
+            calls) or ``auto`` (the default: schema for the embedded model; for
+            openai, what the server showed it supports, see ``sovereign doctor``).
         model_path: a GGUF file for the embedded backend instead of the verified
             default model (``sovereign model install``).
         searxng_url: SearXNG's base URL for ``web.search`` (loopback port 8093).
@@ -51,8 +53,8 @@ class Settings:
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
-        if self.tool_mode not in (None, "native", "schema"):
-            raise ValueError("tool_mode must be native or schema")
+        if self.tool_mode not in (None, *TOOL_MODES):
+            raise ValueError(f"tool_mode must be one of {', '.join(TOOL_MODES)}")
         if not 0 < self.port < 65536:
             raise ValueError("port must be between 1 and 65535")
 

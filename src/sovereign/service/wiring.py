@@ -66,7 +66,7 @@ def make_backend(settings: Settings) -> ModelBackend:
         return OpenAIBackend(
             base_url=settings.openai_base_url,
             model=settings.openai_model,
-            mode=settings.tool_mode or "native",  # type: ignore[arg-type]  # Settings checks it
+            mode=settings.tool_mode or "auto",  # the server is probed on first use
         )
     if settings.backend == "embedded":
         from sovereign.conversation.backends.embedded import EmbeddedBackend
@@ -74,6 +74,6 @@ def make_backend(settings: Settings) -> ModelBackend:
 
         return EmbeddedBackend(  # loads lazily, on the first message
             load=LoadOptions(model_path=settings.model_path),
-            mode=settings.tool_mode or "schema",  # type: ignore[arg-type]  # Settings checks it
+            mode="native" if settings.tool_mode == "native" else "schema",  # auto: schema
         )
     raise ValueError(f"unknown backend {settings.backend!r}")

@@ -45,6 +45,8 @@ class ModelReply:
 
     content: str = ""
     tool_calls: tuple[ToolCall, ...] = field(default_factory=tuple)
+    streamed: bool = False
+    """True when ``content`` already went, piece by piece, to the ``on_token`` sink."""
 
 
 class ModelUnavailable(Exception):
@@ -55,7 +57,14 @@ class ModelError(Exception):
     """The backend answered, but unusably (a retry may succeed)."""
 
 
-class ContextTooLong(ModelError):
+class ModelRejected(ModelError):
+    """The model server refused the request itself (an HTTP error status that is not
+    "unavailable"): asking again the same way cannot help, so it is not retried and
+    the service answers 502 MODEL_ERROR. The message is ours; the server's own text
+    goes to the log only."""
+
+
+class ContextTooLong(ModelRejected):
     """The conversation no longer fits the model's context window (a retry cannot help;
     the service answers 413 CONVERSATION_TOO_LONG)."""
 
@@ -84,7 +93,9 @@ class ModelBackend(Protocol):
             messages: the conversation so far (OpenAI chat format).
             tools: the tools it may propose, or ``None`` to ask for a prose answer
                 only (the final answer, streamed through ``on_token`` when given).
-            on_token: receives answer text as it is generated (prose answers only).
+            on_token: receives answer text as it is generated. With ``tools``, a
+                backend may stream only text it knows to be the prose answer (never
+                a call) and then sets ``ModelReply.streamed``; others ignore it.
 
         Returns:
             A :class:`ModelReply`.
@@ -92,5 +103,6 @@ class ModelBackend(Protocol):
         Raises:
             ModelUnavailable: the backend is unreachable or its model cannot load.
             ModelError: the backend answered with something unusable.
+            ModelRejected: the server refused the request (not worth a retry).
         """
         ...

@@ -27,7 +27,8 @@ import json
 from typing import Any
 
 from .base import Message, ModelError, ModelReply, ToolCall, ToolDefinition
-from .jsontext import json_objects, parse_arguments
+from .jsontext import parse_arguments, sole_json_objects
+from .quoted_calls import canonical_arguments, quoted_calls
 
 ANSWER = "answer"
 """The action that means "no call; answer in prose"."""
@@ -151,34 +152,44 @@ def answer_messages(messages: list[Message]) -> list[Message]:
     return answer
 
 
-def parse_decision(text: str, tools: list[ToolDefinition]) -> ModelReply:
+def parse_decision(
+    text: str, tools: list[ToolDefinition], context: list[Message] | None = None
+) -> ModelReply:
     """Read a decision written by the model into a :class:`ModelReply`.
 
     Lenient where servers do not enforce the schema: code fences, doubled
-    braces, trailing text and arguments given as a JSON string are accepted.
+    braces and arguments given as a JSON string are accepted. Strict where a
+    call could be smuggled in: the text must be the one decision object and
+    nothing else (not a decision quoted in a sentence), and a call that a tool
+    result of ``context`` spells out is not taken as the model's (issue 16).
 
     Args:
         text: the model's output.
         tools: the tools that were offered (only these may be proposed).
+        context: the conversation the decision answers (its ``tool`` results).
 
     Returns:
-        ``ModelReply()`` (empty: answer next) for ``{"action": "answer"}``, or a
-        reply holding one :class:`ToolCall` with id ``"call_0"``; arguments
-        that are not an object give ``arguments=None`` and ``parse_error``.
+        ``ModelReply()`` (empty: answer next) for ``{"action": "answer"}`` and
+        for a call copied from a tool result, or a reply holding one
+        :class:`ToolCall` with id ``"call_0"``; arguments that are not an
+        object give ``arguments=None`` and ``parse_error``.
 
     Raises:
-        ModelError: no decision object in ``text``, or an action that is
-            neither "answer" nor an offered tool (retrying may succeed).
+        ModelError: ``text`` is not exactly one decision object, or its action
+            is neither "answer" nor an offered tool (retrying may succeed).
     """
-    decision = next((o for o in json_objects(text) if "action" in o), None)
-    if decision is None:
-        raise ModelError("the model's decision was not a JSON object with an action")
+    objects = sole_json_objects(text)
+    if len(objects) != 1 or "action" not in objects[0]:
+        raise ModelError("the model's decision was not one JSON object with an action")
+    decision = objects[0]
     action = decision["action"]
     if action == ANSWER:
         return ModelReply()
-    if action not in {name for name, _, _ in _tool_specs(tools)}:
+    if not isinstance(action, str) or action not in {name for name, _, _ in _tool_specs(tools)}:
         raise ModelError("the model's decision named no offered tool")
     arguments, problem = parse_arguments(decision.get("arguments"))
+    if (action, canonical_arguments(arguments)) in quoted_calls(context or []):
+        return ModelReply()
     return ModelReply(tool_calls=(ToolCall("call_0", action, arguments, problem),))
 
 

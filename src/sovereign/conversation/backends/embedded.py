@@ -142,7 +142,7 @@ class EmbeddedBackend:
             max_tokens=self.sampling.decision_max_tokens,
             temperature=self.sampling.decision_temperature,
         )
-        return parse_decision(_content(reply), tools)
+        return parse_decision(_content(reply), tools, messages)
 
     def _native(self, messages: list[Message], tools: list[ToolDefinition]) -> ModelReply:
         reply = self._chat(
@@ -151,7 +151,7 @@ class EmbeddedBackend:
             max_tokens=self.sampling.decision_max_tokens,
             temperature=self.sampling.decision_temperature,
         )
-        return reply_from_message(reply["choices"][0]["message"], tools)
+        return reply_from_message(reply["choices"][0]["message"], tools, messages)
 
     def _grammar(self, schema_json: str) -> Any:
         if schema_json not in self._grammars:

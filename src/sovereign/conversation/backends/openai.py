@@ -1,43 +1,64 @@
-"""A model behind an OpenAI-compatible HTTP server (issue 5, DESIGN §4).
+"""A model behind an OpenAI-compatible HTTP server (issues 5 and 20, DESIGN §4).
 
 llama-server (the appliance's default, on 127.0.0.1:8081), llama-cpp-python's
-server, Ollama and vLLM all speak ``POST {base_url}/chat/completions``. Two
-ways of choosing tools:
+server, Ollama and vLLM all speak ``POST {base_url}/chat/completions``, each a
+little differently. The backend first asks the server what it can do
+(:mod:`.openai_probe`, once, cached; :meth:`OpenAIBackend.refresh` or a refused
+request makes it ask again) and then chooses tools one of two ways:
 
 - ``native``: the server's own tool calling (``tools``, ``tool_choice: auto``);
-  replies are normalised by :mod:`.openai_wire`.
-- ``schema``: the JSON-schema-constrained decision of :mod:`.decision`, sent as
-  ``response_format: {"type": "json_schema", ...}``. Small models choose far
-  better this way.
+  replies are normalised by :mod:`.openai_wire`, earlier calls are sent the way
+  that server's template reads them (structured, or as the text the model wrote).
+- ``schema``: the JSON-schema-constrained decision of :mod:`.decision`, sent
+  in the ``response_format`` flavour the server accepts. Small models choose
+  far better this way.
 
-Either way, the prose answer (``tools=None``) is a plain request, streamed over
-server-sent events into ``on_token`` when one is given.
+``auto`` (the default) picks one from what the server showed; see
+:func:`~.openai_probe.choose_plan`. Every schema the server compiles into a
+grammar (the decision, the tools' parameters) is
+:func:`~.grammar_schema.grammar_schema` of it. Answers stream (``stream:
+true``) from any server that streams, native-mode rounds included: their text
+goes out as soon as it is certainly prose (:class:`~.openai_wire.ProseGate`).
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any, Literal
+import asyncio
+from dataclasses import replace
+from typing import Any, get_args
 
 import httpx
 
 from .base import (
     ContextTooLong,
     Message,
-    ModelError,
+    ModelRejected,
     ModelReply,
-    ModelUnavailable,
     TokenSink,
     ToolDefinition,
-    is_context_overflow,
 )
 from .decision import answer_messages, decision_messages, decision_schema, parse_decision
-from .openai_wire import StreamAccumulator, reply_from_message, wire_messages
+from .grammar_schema import grammar_schema
+from .openai_http import ChatClient, first_message
+from .openai_probe import (
+    RequestedMode,
+    ServerFeatures,
+    ToolPlan,
+    choose_plan,
+    probe_server,
+    response_format,
+)
+from .openai_wire import (
+    ProseGate,
+    StreamAccumulator,
+    reply_from_message,
+    text_call_messages,
+    wire_messages,
+)
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8081/v1"
-"""llama-server on the appliance (DESIGN §5)."""
-
-Mode = Literal["native", "schema"]
+"""llama-server on the appliance (DESIGN §6)."""
+MODES: tuple[str, ...] = get_args(RequestedMode)
 
 
 class OpenAIBackend:
@@ -46,18 +67,21 @@ class OpenAIBackend:
     Args:
         base_url: the API root, e.g. ``http://127.0.0.1:8081/v1``.
         model: the model name the server expects (llama-server accepts any).
-        mode: ``"native"`` or ``"schema"`` tool choice (see the module docstring).
-        timeout_seconds: deadline for one whole request, in seconds.
+        mode: ``"auto"`` (default), ``"native"`` or ``"schema"`` (module docstring).
+        timeout_seconds: deadline for connecting and for each read, in seconds.
         max_tokens: cap on generated tokens per request.
         temperature: sampling temperature.
         api_key: sent as a bearer token when set (for servers that need one).
         transport: an httpx transport (tests); default: a plain connection,
             ignoring proxy environment variables.
+        features: what the server can do, when known (tests); default: probe it
+            on first use, and again after a refused request.
 
-    Errors (from :meth:`complete`): :class:`ModelUnavailable` when the server
-    cannot be reached, times out or answers 503 (still loading);
-    :class:`ModelError` for any other unusable answer, including a 500
-    "Failed to parse", which a retry may cure.
+    Errors (from :meth:`complete`), each with our own sentence (the server's text
+    is logged, shortened): :class:`~.base.ModelUnavailable` when the server
+    cannot be reached, times out or says it is not ready (503, 429);
+    :class:`~.base.ModelRejected` for any other HTTP error status (not worth a
+    retry); :class:`~.base.ModelError` for a 200 whose content is unusable.
     """
 
     def __init__(
@@ -65,21 +89,40 @@ class OpenAIBackend:
         base_url: str = DEFAULT_BASE_URL,
         model: str = "local",
         *,
-        mode: Mode = "native",
+        mode: str = "auto",
         timeout_seconds: float = 120.0,
         max_tokens: int = 512,
         temperature: float = 0.2,
         api_key: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        features: ServerFeatures | None = None,
     ) -> None:
-        if mode not in ("native", "schema"):
-            raise ValueError(f"mode must be 'native' or 'schema', not {mode!r}")
-        self.url = base_url.rstrip("/") + "/chat/completions"
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        self.http = ChatClient(
+            base_url, timeout_seconds=timeout_seconds, api_key=api_key, transport=transport
+        )
+        self.url = self.http.url
         self.model, self.mode = model, mode
-        self._timeout = timeout_seconds
         self._sampling = {"max_tokens": max_tokens, "temperature": temperature}
-        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._transport = transport
+        self._features = features
+        self._pinned = features is not None
+        self._probing = asyncio.Lock()
+
+    async def plan(self, *, refresh: bool = False) -> ToolPlan:
+        """The tool plan for this server, probing it first when not yet known.
+
+        Raises:
+            ModelUnavailable: the server cannot be reached (nothing is cached).
+        """
+        async with self._probing:
+            if refresh or self._features is None:
+                self._features = await probe_server(self.http, self.model)
+            return choose_plan(self._features, self.mode)  # type: ignore[arg-type]
+
+    def refresh(self) -> None:
+        """Forget what the server can do; the next request probes it again."""
+        self._features = None
 
     async def complete(
         self,
@@ -88,136 +131,73 @@ class OpenAIBackend:
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None = None,
     ) -> ModelReply:
-        """Ask once; see :meth:`ModelBackend.complete <.base.ModelBackend.complete>`."""
-        payload = self.payload(messages, tools)
-        if tools is None and on_token is not None:
-            message = await self._stream(payload, on_token)
-        else:
-            message = await self._post(payload)
-        if tools is not None and self.mode == "schema":
-            return parse_decision(message.get("content") or "", tools)
-        return reply_from_message(message, tools)
+        """Ask once; see :meth:`ModelBackend.complete <.base.ModelBackend.complete>`.
+
+        Schema-mode decisions are never streamed; everything else streams into
+        ``on_token`` when the server streams and a sink is given.
+        """
+        plan = await self.plan()
+        payload = self.payload(messages, tools, plan)
+        try:
+            if tools is not None and plan.mode == "schema":
+                content = first_message(await self.http.post(payload)).get("content") or ""
+                return parse_decision(content, tools, messages)
+            if plan.stream and on_token is not None:
+                return await self._streamed(payload, messages, tools, on_token)
+            message = first_message(await self.http.post(payload))
+            return reply_from_message(message, tools, messages)
+        except ContextTooLong:
+            raise
+        except ModelRejected:
+            if not self._pinned:
+                self.refresh()  # the server may have changed under us: ask it again next time
+            raise
 
     def payload(
-        self, messages: list[Message], tools: list[ToolDefinition] | None
+        self, messages: list[Message], tools: list[ToolDefinition] | None, plan: ToolPlan
     ) -> dict[str, Any]:
-        """The request body for ``messages`` and ``tools`` in this backend's mode."""
+        """The request body for ``messages`` and ``tools`` under ``plan``."""
         body: dict[str, Any] = {"model": self.model, **self._sampling}
-        if tools is None:
-            history = answer_messages(messages) if self.mode == "schema" else messages
-            body["messages"] = wire_messages(history)
-        elif self.mode == "schema":
+        if plan.mode == "schema":
+            if tools is None:
+                body["messages"] = wire_messages(answer_messages(messages))
+                return body
             body["messages"] = decision_messages(messages, tools)
-            body["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": "decision",
-                    "strict": True,
-                    "schema": decision_schema(tools),
-                },
-            }
-        else:
-            body.update(messages=wire_messages(messages), tools=tools, tool_choice="auto")
+            if plan.response_format is not None:
+                schema = grammar_schema(decision_schema(tools))
+                body["response_format"] = response_format(plan.response_format, schema)
+            return body
+        history = text_call_messages if plan.history == "text" else wire_messages
+        body["messages"] = history(messages)
+        if tools is not None:
+            body.update(tools=[_grammar_safe_tool(tool) for tool in tools], tool_choice="auto")
         return body
 
-    async def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
-        async with self._client() as client:
-            response = await self._send(client.post(self.url, json=payload))
-            _raise_for_status(response.status_code, response.text)
-            try:
-                return _first_message(response.json())
-            except ValueError as exc:
-                raise ModelError("the model server's reply was not JSON") from exc
-
-    async def _stream(self, payload: dict[str, Any], on_token: TokenSink) -> dict[str, Any]:
+    async def _streamed(
+        self,
+        payload: dict[str, Any],
+        messages: list[Message],
+        tools: list[ToolDefinition] | None,
+        on_token: TokenSink,
+    ) -> ModelReply:
         accumulator = StreamAccumulator()
-        async with self._client() as client:
-            request = client.build_request("POST", self.url, json={**payload, "stream": True})
-            response = await self._send(client.send(request, stream=True))
-            try:
-                if response.status_code != 200:
-                    await response.aread()
-                    _raise_for_status(response.status_code, response.text)
-                async for data in _sse_data(response):
-                    text = accumulator.add(_chunk(data))
-                    if text:
-                        await on_token(text)
-            except httpx.HTTPError as exc:
-                raise ModelUnavailable(f"the model server broke off its reply: {exc}") from exc
-            finally:
-                await response.aclose()
-        return accumulator.message()
-
-    def _client(self) -> httpx.AsyncClient:
-        return httpx.AsyncClient(
-            timeout=self._timeout,
-            headers=self._headers,
-            transport=self._transport,
-            trust_env=False,
-        )
-
-    async def _send(self, pending: Any) -> httpx.Response:
-        try:
-            return await pending
-        except httpx.TimeoutException as exc:
-            raise ModelUnavailable(
-                f"the model server at {self.url} did not answer in time"
-            ) from exc
-        except httpx.HTTPError as exc:
-            raise ModelUnavailable(f"the model server at {self.url} cannot be reached") from exc
+        gate = ProseGate(on_token, hold=tools is not None)
+        async for chunk in self.http.stream(payload):
+            text = accumulator.add(chunk)
+            if text or accumulator.calls:
+                await gate.feed(text, calls_started=bool(accumulator.calls))
+        reply = reply_from_message(accumulator.message(), tools, messages)
+        return replace(reply, streamed=gate.streamed and not reply.tool_calls)
 
 
-def _raise_for_status(status: int, body: str) -> None:
-    """503 (loading) → ModelUnavailable; any other error → ModelError, which the turn
-    loop retries: llama-server's 500 "Failed to parse ..." is the common case."""
-    if status == 200:
-        return
-    message = _error_message(body)
-    if status == 503:
-        raise ModelUnavailable(f"the model server is not ready (503): {message}")
-    if is_context_overflow(message):
-        raise ContextTooLong(f"the model server answered {status}: {message}")
-    raise ModelError(f"the model server answered {status}: {message}")
-
-
-def _error_message(body: str) -> str:
-    try:
-        error = json.loads(body).get("error")
-    except (ValueError, AttributeError):
-        return body[:200]
-    if isinstance(error, dict):
-        return str(error.get("message", ""))[:200]
-    return str(error)[:200]
-
-
-def _first_message(body: Any) -> dict[str, Any]:
-    try:
-        message = body["choices"][0]["message"]
-    except (KeyError, IndexError, TypeError) as exc:
-        raise ModelError("the model server's reply had no message") from exc
-    if not isinstance(message, dict):
-        raise ModelError("the model server's reply had no message")
-    return message
-
-
-async def _sse_data(response: httpx.Response):  # type: ignore[no-untyped-def]
-    """Yield each ``data:`` payload of a server-sent-event stream until ``[DONE]``."""
-    async for line in response.aiter_lines():
-        if not line.startswith("data:"):
-            continue
-        data = line[5:].strip()
-        if data == "[DONE]":
-            return
-        yield data
-
-
-def _chunk(data: str) -> dict[str, Any]:
-    try:
-        chunk = json.loads(data)
-    except ValueError as exc:
-        raise ModelError("the model server streamed a chunk that is not JSON") from exc
-    if not isinstance(chunk, dict):
-        raise ModelError("the model server streamed a chunk that is not an object")
-    if "error" in chunk:
-        raise ModelError(f"the model server failed mid-answer: {_error_message(data)}")
-    return chunk
+def _grammar_safe_tool(tool: ToolDefinition) -> ToolDefinition:
+    """``tool`` with parameters a server can compile into a tool-call grammar; the
+    parameters' own descriptions stay, so the model still reads what each argument is."""
+    function = tool["function"]
+    parameters = function.get("parameters") or {"type": "object", "properties": {}}
+    safe = grammar_schema(parameters)
+    for name, schema in (parameters.get("properties") or {}).items():
+        kept = (safe.get("properties") or {}).get(name)
+        if isinstance(kept, dict) and isinstance(schema, dict) and "description" in schema:
+            kept["description"] = schema["description"]
+    return {**tool, "function": {**function, "parameters": safe}}

@@ -8,11 +8,15 @@ llama-server and llama-cpp-python's server (``fixtures/llm/``):
 - call ids missing or empty (``call_<n>`` is given instead);
 - calls written as JSON in ``content`` (fenced, in ``<tool_call>`` tags, with
   doubled braces, ``{"name", "arguments"}`` or ``{"function": {...}}``), read
-  only when they name a declared tool;
+  only when the content is nothing but calls of declared tools, and never when
+  a call is one a tool's result wrote (issue 16: JSON quoted in prose, or a page
+  that spells a call, stays text);
 - several calls in one reply;
 - arguments that are not JSON → ``ToolCall.arguments=None`` with ``parse_error``;
 - history is sent with ``content: ""`` (never null) and arguments as JSON text,
-  so llama-server never sees unparseable history (it answers that with a 500).
+  so llama-server never sees unparseable history (it answers that with a 500);
+  for a server whose model writes its calls as text, :func:`text_call_messages`
+  sends them back as that text instead (see there why).
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Message, ModelReply, ToolCall, ToolDefinition
-from .jsontext import json_objects, parse_arguments
+from .base import Message, ModelReply, TokenSink, ToolCall, ToolDefinition
+from .jsontext import parse_arguments, sole_json_objects
+from .quoted_calls import call_shape, canonical_arguments, quoted_calls
 
 
 def wire_messages(messages: list[Message]) -> list[Message]:
@@ -40,12 +45,58 @@ def wire_messages(messages: list[Message]) -> list[Message]:
     return sent
 
 
-def reply_from_message(message: dict[str, Any], tools: list[ToolDefinition] | None) -> ModelReply:
+def text_call_messages(messages: list[Message]) -> list[Message]:
+    """History for a server whose model writes its calls as text in ``content``.
+
+    Each earlier call goes back as the text such a model writes, one
+    ``{"name": ..., "arguments": {...}}`` object per line, and each result as a
+    ``user`` message between ``<tool_response>`` tags (what Qwen-style templates
+    render a ``tool`` message as). Sent as structured ``tool_calls`` instead,
+    the arguments are JSON-encoded twice: llama-cpp-python's server accepts only
+    string arguments and its chat templates apply ``tojson`` to them again
+    (``"arguments": "{\\"query\\": ...}"``). llama-server parses the string first
+    (minja's object-argument polyfill), so :func:`wire_messages` suits servers
+    that return structured calls.
+
+    Returns:
+        A new list of ``{"role", "content"}`` dicts; content is never null.
+    """
+    sent: list[Message] = []
+    results_open = False
+    for message in messages:
+        role = message.get("role")
+        if role == "tool":
+            text = f"<tool_response>\n{message.get('content') or ''}\n</tool_response>"
+            if results_open:
+                sent[-1]["content"] += f"\n{text}"
+            else:
+                sent.append({"role": "user", "content": text})
+            results_open = True
+            continue
+        results_open = False
+        if role == "assistant" and message.get("tool_calls"):
+            sent.append({"role": "assistant", "content": _calls_text(message)})
+        else:
+            sent.append({"role": role, "content": message.get("content") or ""})
+    return sent
+
+
+def reply_from_message(
+    message: dict[str, Any],
+    tools: list[ToolDefinition] | None,
+    context: list[Message] | None = None,
+) -> ModelReply:
     """Normalise one ``choices[0].message`` into a :class:`ModelReply`.
 
     Structured ``tool_calls`` win; otherwise, when tools were offered, calls
-    written as JSON in ``content`` are read (only for declared tools) and the
-    content is then not treated as prose.
+    written in ``content`` are read by :func:`content_calls` and the content is
+    then not treated as prose.
+
+    Args:
+        message: the server's message object.
+        tools: the tools that were offered, or ``None``.
+        context: the conversation the reply answers; calls that its ``tool``
+            results spell out are never read from ``content``.
     """
     content = message.get("content") or ""
     if not isinstance(content, str):
@@ -54,24 +105,34 @@ def reply_from_message(message: dict[str, Any], tools: list[ToolDefinition] | No
     calls = [_structured_call(call, n) for n, call in enumerate(structured, 1)]
     calls = [call for call in calls if call is not None]
     if not calls and tools and content:
-        calls = content_calls(content, tools)
+        calls = content_calls(content, tools, context)
         if calls:
             content = ""
     return ModelReply(content=content, tool_calls=tuple(calls))
 
 
-def content_calls(content: str, tools: list[ToolDefinition]) -> list[ToolCall]:
-    """Calls a model wrote as JSON text, kept only when they name a declared tool."""
+def content_calls(
+    content: str, tools: list[ToolDefinition], context: list[Message] | None = None
+) -> list[ToolCall]:
+    """Calls a model wrote as JSON text, or ``[]`` when ``content`` is not only calls.
+
+    ``content`` must consist of calls and nothing else (see
+    :func:`~.jsontext.sole_json_objects`), every one naming a declared tool, and
+    none may be a call that a ``tool`` message of ``context`` spells out (a page
+    or snippet written to look like a call): otherwise nothing is promoted and
+    the text stays prose.
+    """
     declared = {tool["function"]["name"] for tool in tools}
+    shapes = [call_shape(obj) for obj in sole_json_objects(content)]
+    if not shapes or any(not isinstance(name, str) or name not in declared for name, _ in shapes):
+        return []
+    quoted = quoted_calls(context or [])
     calls = []
-    for obj in json_objects(content):
-        function = obj.get("function") if isinstance(obj.get("function"), dict) else obj
-        name = function.get("name")
-        if isinstance(name, str) and name in declared:
-            arguments, problem = parse_arguments(
-                function.get("arguments", function.get("parameters"))
-            )
-            calls.append(ToolCall(f"call_{len(calls) + 1}", name, arguments, problem))
+    for name, raw in shapes:
+        arguments, problem = parse_arguments(raw)
+        if (name, canonical_arguments(arguments)) in quoted:
+            return []
+        calls.append(ToolCall(f"call_{len(calls) + 1}", name, arguments, problem))
     return calls
 
 
@@ -111,6 +172,51 @@ class StreamAccumulator:
         return {"role": "assistant", "content": "".join(self.content), "tool_calls": calls}
 
 
+CALL_OPENERS = frozenset("{[<`")
+"""First characters with which a reply may be a call written as text (JSON, a fence, a tag)."""
+
+
+@dataclass
+class ProseGate:
+    """Passes streamed content to ``sink`` once it is certainly prose, not a call.
+
+    With ``hold`` (tools were offered), text waits until its first visible
+    character: one of :data:`CALL_OPENERS` means the reply may be a call, so
+    nothing is forwarded (the turn loop shows it at the end if it was prose);
+    anything else can never be read as a call (:func:`content_calls` needs the
+    content to be nothing but calls), so it and everything after it go out at
+    once. A structured call starting closes an undecided gate. Without
+    ``hold``, everything goes out.
+    """
+
+    sink: TokenSink
+    hold: bool
+    state: str = "undecided"
+    _waiting: list[str] = field(default_factory=list)
+
+    @property
+    def streamed(self) -> bool:
+        """True once content went to the sink (and all later content does)."""
+        return self.state == "open"
+
+    async def feed(self, text: str, *, calls_started: bool = False) -> None:
+        """Take the next piece of content (``calls_started``: a ``tool_calls`` delta came)."""
+        if self.state == "undecided" and (calls_started or not self.hold):
+            self.state = "closed" if calls_started else "open"
+        if self.state == "open":
+            if text:
+                await self.sink(text)
+            return
+        if self.state == "closed":
+            return
+        self._waiting.append(text)
+        head = "".join(self._waiting).lstrip()
+        if head:
+            self.state = "closed" if head[0] in CALL_OPENERS else "open"
+            if self.state == "open":
+                await self.sink("".join(self._waiting))
+
+
 def _structured_call(call: dict[str, Any], number: int) -> ToolCall | None:
     function = call.get("function") or {}
     name = function.get("name")
@@ -132,3 +238,13 @@ def _wire_call(call: dict[str, Any], number: int) -> dict[str, Any]:
             "arguments": json.dumps(arguments or {}, ensure_ascii=False),
         },
     }
+
+
+def _calls_text(message: Message) -> str:
+    lines = []
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") or {}
+        arguments, _ = parse_arguments(function.get("arguments"))
+        call_text = {"name": function.get("name", ""), "arguments": arguments or {}}
+        lines.append(json.dumps(call_text, ensure_ascii=False))
+    return "\n".join(lines)
