@@ -12,6 +12,9 @@ from typing import Any
 
 from tests.fixtures import LLM as FIXTURES
 
+HOLD_SECONDS = 5.0
+"""How long a held stream waits for the client to show it received the first part."""
+
 
 def fixture(name: str) -> Any:
     return json.loads((FIXTURES / name).read_text())
@@ -26,6 +29,11 @@ class Canned:
     raw: str | None = None
     events: list[Any] | None = None
     delay_seconds: float = 0.0
+    hold_after: int | None = None
+    """With ``events``: send this many, then wait for ``release`` before the rest."""
+    release: threading.Event = field(default_factory=threading.Event)
+    released_in_time: bool | None = None
+    """Set once sent: True when ``release`` came before the hold timed out."""
 
 
 def captured(name: str, key: str | None = None) -> Canned:
@@ -43,6 +51,25 @@ def captured(name: str, key: str | None = None) -> Canned:
     if "body" in data:
         return Canned(200, data["body"])
     return Canned(200, data)
+
+
+def completion(content: str | None = "", tool_calls: list[Any] | None = None) -> Canned:
+    """A 200 ``chat.completion`` holding one assistant message."""
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if tool_calls is not None:
+        message["tool_calls"] = tool_calls
+    return Canned(body={"object": "chat.completion", "choices": [{"index": 0, "message": message}]})
+
+
+def chunks(*pieces: str, hold_after: int | None = None) -> Canned:
+    """A stream of ``chat.completion.chunk`` events, one content piece each, then [DONE]."""
+    events: list[Any] = [
+        {"object": "chat.completion.chunk", "choices": [{"delta": {"role": "assistant"}}]}
+    ]
+    events += [
+        {"object": "chat.completion.chunk", "choices": [{"delta": {"content": p}}]} for p in pieces
+    ]
+    return Canned(events=[*events, "[DONE]"], hold_after=hold_after)
 
 
 @dataclass
@@ -73,7 +100,9 @@ def start(server_state: ReplayServer) -> ThreadingHTTPServer:
             self.send_response(canned.status)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
-            for event in canned.events:
+            for number, event in enumerate(canned.events):
+                if number == canned.hold_after:
+                    canned.released_in_time = canned.release.wait(HOLD_SECONDS)
                 data = event if isinstance(event, str) else json.dumps(event)
                 self.wfile.write(f"data: {data}\n\n".encode())
                 self.wfile.flush()

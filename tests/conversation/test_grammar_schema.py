@@ -21,7 +21,7 @@ from sovereign.conversation.backends.grammar_schema import (
 )
 from sovereign.executor import Registry
 
-from .grammar_check import llama_grammar_accepts
+from .llama_runtime import llama_grammar_accepts
 
 
 def keywords(schema: object) -> set[str]:

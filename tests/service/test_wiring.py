@@ -167,8 +167,9 @@ def test_the_backends_take_their_tool_mode_and_model_from_settings(tmp_path):
         return make_backend(Settings(data_dir=tmp_path, **options))
 
     assert backend(backend="openai", tool_mode="schema").mode == "schema"
-    assert backend(backend="openai").mode == "native"
+    assert backend(backend="openai").mode == "auto"  # probes the server on first use
     assert backend(backend="embedded").mode == "schema"
+    assert backend(backend="embedded", tool_mode="auto").mode == "schema"
     embedded = backend(backend="embedded", tool_mode="native", model_path=tmp_path / "m.gguf")
     assert embedded.mode == "native"
     assert embedded.load.model_path == tmp_path / "m.gguf"
