@@ -2,7 +2,9 @@
 
 Checks: SearXNG (for web.search) and the engines it dropped at start-up, the policy
 file, the audit log (writable, readable, room on the data filesystem), the embedded
-model file, Home Assistant's settings file, the household's private-words file.
+model file, Home Assistant's settings file, the household's private-words file, and
+how the model chooses tools (for the openai backend: what its server showed it
+supports, probed the way the service does).
 
 A check is ``async (DoctorConfig) -> list[Finding]``; :data:`CHECKS` lists them in the
 order they run. To add one, write the function and append it to :data:`CHECKS`.
@@ -14,6 +16,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -30,6 +33,7 @@ from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_lo
 from sovereign.service.audit_check import check_audit_log
 from sovereign.service.policy import check_policy_file
 from sovereign.service.private_words import check_private_words_file
+from sovereign.service.settings import BACKENDS, TOOL_MODES, settings_from_environment
 
 PROBE_QUERY = "open source software"
 """The words the engine probe searches for; they leave the device."""
@@ -55,6 +59,12 @@ class DoctorConfig:
     timeout_seconds: float = 10.0
     searxng_log: Callable[[], list[str] | None] = read_searxng_log
     """SearXNG's log of its current run, or ``None`` when it cannot be read."""
+    backend: str = "embedded"
+    openai_base_url: str = "http://127.0.0.1:8081/v1"
+    openai_model: str = "local"
+    tool_mode: str | None = None
+    model_timeout_seconds: float = 120.0
+    """Per read, for the model server's probe (a small model on two cores is slow)."""
 
 
 Check = Callable[[DoctorConfig], Awaitable[list[Finding]]]
@@ -209,6 +219,40 @@ async def check_private_words(config: DoctorConfig) -> list[Finding]:
     return [Finding("private words", ok, detail, None if ok else fix)]
 
 
+async def check_tool_mode(config: DoctorConfig) -> list[Finding]:
+    """Which way the model chooses tools, and why: for ``openai``, the server is probed
+    (four small greedy requests) and the plan the service would choose is named."""
+    name = "model tool mode"
+    if config.backend != "openai":
+        mode = "native" if config.tool_mode == "native" else "schema"
+        return [Finding(name, True, f"{config.backend} backend: {mode} mode")]
+    from sovereign.conversation.backends.base import ModelUnavailable
+    from sovereign.conversation.backends.openai import OpenAIBackend
+
+    backend = OpenAIBackend(
+        config.openai_base_url,
+        config.openai_model,
+        mode=config.tool_mode or "auto",
+        timeout_seconds=config.model_timeout_seconds,
+    )
+    try:
+        plan = await backend.plan()
+    except ModelUnavailable as exc:
+        fix = "start the model server (llama-server on 127.0.0.1:8081) or pass --openai-base-url"
+        return [Finding(name, False, f"the model server is unavailable: {exc}", fix)]
+    return [_plan_finding(name, plan, backend.features)]
+
+
+def _plan_finding(name: str, plan: Any, features: Any) -> Finding:
+    answers = "streamed" if plan.stream else "sent whole (the server does not stream)"
+    detail = f"{plan.mode} mode: {plan.reason}; answers are {answers}. Probes: "
+    detail += "; ".join(features.notes)
+    if plan.mode == "native" and features.tool_calls == "refused":
+        fix = "the server refuses tools: use --tool-mode auto (or schema)"
+        return Finding(name, False, detail, fix)
+    return Finding(name, True, detail)
+
+
 CHECKS: list[Check] = [
     check_searxng,
     check_searxng_engine_start,
@@ -217,6 +261,7 @@ CHECKS: list[Check] = [
     check_model,
     check_home_assistant,
     check_private_words,
+    check_tool_mode,
 ]
 """Every check ``sovereign doctor`` runs, in order."""
 
@@ -244,15 +289,28 @@ def format_finding(finding: Finding) -> str:
     envvar="SOVEREIGN_SEARXNG_URL",
     help="Address of the local SearXNG.",
 )
+@click.option("--backend", type=click.Choice(BACKENDS), default=None, help="As for serve.")
+@click.option("--openai-base-url", default=None, help="OpenAI-compatible server to probe.")
+@click.option("--openai-model", default=None, help="Model name for the openai backend.")
+@click.option("--tool-mode", type=click.Choice(TOOL_MODES), default=None, help="As for serve.")
 @click.option(
     "--probe/--no-probe",
     default=True,
     show_default=True,
     help=f"Search for {PROBE_QUERY!r} to count the engines that answer (leaves the device).",
 )
-def doctor(searxng_url: str, probe: bool) -> None:
+def doctor(searxng_url: str, probe: bool, **model: str | None) -> None:
     """Check the appliance's parts and print a fix for each failure (exit status 1)."""
-    config = DoctorConfig(searxng_url=searxng_url, data_dir=data_dir(), probe=probe)
+    settings = settings_from_environment(**model)
+    config = DoctorConfig(
+        searxng_url=searxng_url,
+        data_dir=data_dir(),
+        probe=probe,
+        backend=settings.backend,
+        openai_base_url=settings.openai_base_url,
+        openai_model=settings.openai_model,
+        tool_mode=settings.tool_mode,
+    )
     if probe:
         click.echo(f"The engine probe sends {PROBE_QUERY!r} to SearXNG's search engines.")
     findings = asyncio.run(run_checks(config))

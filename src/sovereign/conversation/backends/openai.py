@@ -120,6 +120,11 @@ class OpenAIBackend:
                 self._features = await probe_server(self.http, self.model)
             return choose_plan(self._features, self.mode)  # type: ignore[arg-type]
 
+    @property
+    def features(self) -> ServerFeatures | None:
+        """What the server showed it can do, once probed (``None`` before)."""
+        return self._features
+
     def refresh(self) -> None:
         """Forget what the server can do; the next request probes it again."""
         self._features = None
