@@ -75,7 +75,7 @@ async def test_a_server_that_refuses_the_request_format_is_a_502_after_one_reque
     await harness.client.aclose()
 
     assert response.status_code == 502
-    assert response.json() == {"error": {"code": "MODEL_ERROR", "message": OUR_502}}
+    assert response.json()["error"] == {"code": "MODEL_ERROR", "message": OUR_502}
     assert len(server.requests) == 1  # not retried
     logged = [r.getMessage() for r in caplog.records if "HTTP 500" in r.getMessage()]
     assert logged and "internal stack: /srv/llama/app.py line 376 POST" in logged[0]
@@ -96,7 +96,7 @@ async def test_the_streamed_route_says_the_same_in_its_error_event(server, tmp_p
     await harness.client.aclose()
 
     events = [line for line in response.text.splitlines() if line.startswith("data:")]
-    assert json.loads(events[-1][5:]) == {"error": {"code": "MODEL_ERROR", "message": OUR_502}}
+    assert json.loads(events[-1][5:])["error"] == {"code": "MODEL_ERROR", "message": OUR_502}
     assert "internal stack" not in response.text and len(server.requests) == 1
 
 

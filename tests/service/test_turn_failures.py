@@ -15,6 +15,7 @@ import pytest
 
 from sovereign.conversation.backends.base import ContextTooLong, ModelError, ModelUnavailable
 from sovereign.conversation.backends.openai import OpenAIBackend
+from sovereign.conversation.backends.openai_probe import ServerFeatures
 from sovereign.conversation.backends.scripted import propose
 from tests.conversation.replay_server import Canned, ReplayServer, captured, start
 
@@ -95,7 +96,7 @@ def model_server():
 
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["json", "sse"])
-async def test_a_model_server_answering_500_twice_after_the_search_still_reports_it(
+async def test_a_model_server_answering_500_after_the_search_still_reports_it(
     tmp_path, model_server, streamed
 ):
     """The replay of the issue: a real OpenAI-compatible client against a stub server."""
@@ -104,7 +105,8 @@ async def test_a_model_server_answering_500_twice_after_the_search_still_reports
     model_server.queue(
         captured("llama-server_qwen2.5-coder-1.5b_search.json"), SERVER_500, SERVER_500
     )
-    backend = OpenAIBackend(model_server.base_url, "local")
+    features = ServerFeatures(response_format=None, streams=True, tool_calls="text")
+    backend = OpenAIBackend(model_server.base_url, "local", mode="native", features=features)
     harness = build_harness(tmp_path, backend=backend)
     async with harness.client:
         await harness.sign_in()
@@ -118,11 +120,11 @@ async def test_a_model_server_answering_500_twice_after_the_search_still_reports
             assert kind == "error"
         else:
             response = await harness.message(answer)
-            assert response.status_code == 503
+            assert response.status_code == 502
             body = response.json()
-    assert body["error"]["code"] == "MODEL_UNAVAILABLE"
+    assert body["error"]["code"] == "MODEL_ERROR"  # a refusal by the server: never retried
     assert body["receipts"] == [EXECUTED]
     assert harness.searxng.queries == [pending["arguments"]["query"]]
     assert body["citations"] and body["citations"][0]["capability"] == "web.search"
-    assert len(model_server.requests) == 3  # the proposal, then the follow-up and its retry
+    assert len(model_server.requests) == 2  # the proposal, then the follow-up, refused
 
