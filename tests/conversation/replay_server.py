@@ -32,6 +32,7 @@ class Canned:
     hold_after: int | None = None
     """With ``events``: send this many, then wait for ``release`` before the rest."""
     release: threading.Event = field(default_factory=threading.Event)
+    hold_seconds: float = HOLD_SECONDS
     released_in_time: bool | None = None
     """Set once sent: True when ``release`` came before the hold timed out."""
 
@@ -102,7 +103,7 @@ def start(server_state: ReplayServer) -> ThreadingHTTPServer:
             self.end_headers()
             for number, event in enumerate(canned.events):
                 if number == canned.hold_after:
-                    canned.released_in_time = canned.release.wait(HOLD_SECONDS)
+                    canned.released_in_time = canned.release.wait(canned.hold_seconds)
                 data = event if isinstance(event, str) else json.dumps(event)
                 self.wfile.write(f"data: {data}\n\n".encode())
                 self.wfile.flush()
