@@ -280,13 +280,11 @@ def register(
             name="web.fetch",
             version=1,
             description=(
-                "Read one web page (http or https) and return its main text as Markdown: "
-                "# headings, - and 1. lists, table rows, and links as [n] with their "
-                "addresses listed at the end (fetch one of those to follow the link). "
-                "Redirects are reported, not followed. Use it after web.search to read a "
-                "result. A long page comes in parts: when the result has a "
-                "next_start_index, call web.fetch again with the same url and start_index "
-                "set to it to read the next part (each part is approved on its own)."
+                "Read one web page (http or https) and return its main text as Markdown; "
+                "links read [n], their addresses listed at the end. Redirects are reported, "
+                "not followed. Use it after web.search to read a result. A long page comes in "
+                "parts: to read on, call again with the "
+                "same url and start_index set to the result's next_start_index."
             ),
             arguments_schema=ARGUMENTS_SCHEMA,
             result_schema=RESULT_SCHEMA,
