@@ -27,7 +27,7 @@ from sovereign.capabilities.searxng import (
     SearxngError,
     prepare_query,
 )
-from sovereign.model import DEFAULT_MODEL, ModelFileError, verify_model
+from sovereign.model import DEFAULT_MODEL, ModelFileError, ModelUnreadable, verify_model
 from sovereign.paths import data_dir
 from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_log
 from sovereign.service.audit_check import check_audit_log
@@ -190,6 +190,9 @@ async def check_model(config: DoctorConfig) -> list[Finding]:
     path = (config.data_dir or data_dir()) / "models" / DEFAULT_MODEL.file_name
     try:
         await asyncio.to_thread(verify_model, path)
+    except ModelUnreadable as exc:
+        fix = "run sovereign doctor as the service's user, or let that user read the file"
+        return [Finding("embedded model", False, str(exc), fix)]
     except ModelFileError as exc:
         fix = "sovereign model install (or serve --backend openai / --model-path FILE.gguf)"
         return [Finding("embedded model", False, str(exc), fix)]

@@ -115,7 +115,7 @@ async def test_run_checks_runs_every_check_in_order():
 
 async def test_the_model_check_refuses_a_missing_or_wrong_file(tmp_path, monkeypatch):
     from sovereign import doctor as doctor_module
-    from sovereign.model import DEFAULT_MODEL
+    from sovereign.model import DEFAULT_MODEL, ModelUnreadable
 
     assert doctor_module.check_model in CHECKS
     config = DoctorConfig(data_dir=tmp_path)
@@ -128,6 +128,14 @@ async def test_the_model_check_refuses_a_missing_or_wrong_file(tmp_path, monkeyp
     (models / DEFAULT_MODEL.file_name).write_bytes(b"GGUF not the real model")
     (wrong,) = await doctor_module.check_model(config)
     assert not wrong.ok and "bytes" in wrong.detail
+
+    def unreadable(path):
+        raise ModelUnreadable(f"The model file {path} cannot be read by this user.")
+
+    monkeypatch.setattr(doctor_module, "verify_model", unreadable)
+    (locked,) = await doctor_module.check_model(config)
+    assert not locked.ok and "cannot be read" in locked.detail
+    assert "service's user" in locked.fix
 
     monkeypatch.setattr(doctor_module, "verify_model", lambda path: None)
     (good,) = await doctor_module.check_model(config)

@@ -19,6 +19,7 @@ from sovereign.model import (
     ModelMismatch,
     ModelMissing,
     ModelSpec,
+    ModelUnreadable,
     assemble,
     default_model_path,
     download_parts,
@@ -163,6 +164,21 @@ def test_a_model_with_the_right_size_but_other_bytes_is_refused(tmp_path, spec):
     path = tmp_path / "other.gguf"
     path.write_bytes(bytes(reversed(MODEL_BYTES)))
     with pytest.raises(ModelMismatch, match="refusing to use it"):
+        verify_model(path, spec)
+
+
+def test_a_model_this_user_cannot_read_is_reported_not_raised(tmp_path, spec, monkeypatch):
+    path = tmp_path / "locked.gguf"
+    path.write_bytes(MODEL_BYTES)
+    real_open = Path.open
+
+    def refuse(self, *args, **kwargs):
+        if self == path:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refuse)  # root ignores chmod, so refuse here
+    with pytest.raises(ModelUnreadable, match="cannot be read by this user"):
         verify_model(path, spec)
 
 

@@ -7,13 +7,17 @@ Expected verdicts are written out here, independently of the table in
 from __future__ import annotations
 
 import re
-from ipaddress import ip_address, ip_interface
+from ipaddress import IPv4Interface, IPv6Interface, ip_address, ip_interface
 from pathlib import Path
 
 import pytest
 
-from sovereign.net import AddressPolicy, Verdict, classify, device_interfaces
+from sovereign.capabilities import web_fetch
+from sovereign.executor import ErrorCode, Registry
+from sovereign.net import AddressPolicy, StaticResolver, Verdict, classify, device_interfaces
 from sovereign.net import ranges as ranges_module
+
+from .support import Recorder, invoke_fetch
 
 V = Verdict
 NO_DEVICE = AddressPolicy(local_interfaces=lambda: [])
@@ -170,3 +174,34 @@ def test_classifier_never_asks_the_standard_library_what_is_private() -> None:
     for module in ("ranges.py", "policy.py"):
         source = (Path(ranges_module.__file__).parent / module).read_text(encoding="utf-8")
         assert not re.search(r"\.is_(private|global|reserved|loopback|link_local)", source)
+
+
+def _unreadable_interfaces() -> list[IPv4Interface | IPv6Interface]:
+    raise OSError(97, "Address family not supported by protocol")  # no netlink socket
+
+
+@pytest.mark.parametrize("address", ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"])
+def test_unreadable_device_addresses_refuse_instead_of_guessing(address: str) -> None:
+    policy = AddressPolicy(local_interfaces=_unreadable_interfaces)
+    assert classify(ip_address(address), policy) is V.DEVICE_ADDRESSES_UNKNOWN
+    assert not V.DEVICE_ADDRESSES_UNKNOWN.allowed
+
+
+def test_unreadable_device_addresses_keep_the_fixed_table_verdict() -> None:
+    policy = AddressPolicy(local_interfaces=_unreadable_interfaces)
+    assert classify(ip_address("127.0.0.1"), policy) is V.LOOPBACK
+
+
+async def test_web_fetch_opens_no_socket_when_device_addresses_are_unreadable() -> None:
+    recorder = Recorder()
+    registry = Registry()
+    web_fetch.register(
+        registry,
+        resolver=StaticResolver({"example.org": ["93.184.215.14"]}),
+        address_policy=AddressPolicy(local_interfaces=_unreadable_interfaces),
+        connector=recorder,
+    )
+    outcome = await invoke_fetch(registry, "https://example.org/")
+    assert outcome.error_code is ErrorCode.FETCH_TARGET_REJECTED
+    assert outcome.reason == str(V.DEVICE_ADDRESSES_UNKNOWN)
+    assert recorder.attempts == []

@@ -18,6 +18,7 @@ from sovereign.model.errors import (
     ModelFileError,
     ModelMismatch,
     ModelMissing,
+    ModelUnreadable,
 )
 from sovereign.model.fetch import download_parts, parts_cache_dir
 from sovereign.model.verify import sha256_of, verify_model
@@ -31,6 +32,7 @@ __all__ = [
     "ModelMismatch",
     "ModelMissing",
     "ModelSpec",
+    "ModelUnreadable",
     "assemble",
     "default_model_path",
     "download_parts",

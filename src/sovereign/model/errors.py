@@ -17,5 +17,9 @@ class ModelMismatch(ModelFileError):
     """The model file exists but its size or SHA-256 is not the published one."""
 
 
+class ModelUnreadable(ModelFileError):
+    """The model file exists but this process may not read it (permissions, I/O error)."""
+
+
 class ModelFetchError(ModelFileError):
     """The chunk packages could not be downloaded or read."""

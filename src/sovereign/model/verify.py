@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from sovereign.model.catalog import DEFAULT_MODEL, ModelSpec
-from sovereign.model.errors import INSTALL_HINT, ModelMismatch, ModelMissing
+from sovereign.model.errors import INSTALL_HINT, ModelMismatch, ModelMissing, ModelUnreadable
 
 Progress = Callable[[int], None]
 """Called with the number of bytes just processed (an increment, not a total)."""
@@ -40,7 +40,18 @@ def verify_model(
     Raises:
         ModelMissing: there is no file at ``path``.
         ModelMismatch: the size or the SHA-256 differs from ``spec``.
+        ModelUnreadable: the file (or its directory) cannot be read, e.g. permissions.
     """
+    try:
+        _verify(path, spec, on_progress)
+    except OSError as exc:
+        raise ModelUnreadable(
+            f"The model file {path} cannot be read by this user ({exc.strerror or exc}). "
+            "Give the service's user read access to it, or run this command as that user."
+        ) from exc
+
+
+def _verify(path: Path, spec: ModelSpec, on_progress: Progress | None) -> None:
     if not path.is_file():
         raise ModelMissing(f"The model file {path} does not exist. {INSTALL_HINT}")
     size = path.stat().st_size

@@ -100,7 +100,8 @@ def classify(address: IPAddress, policy: AddressPolicy = DEFAULT_POLICY) -> Verd
     IPv6, judged by the IPv4 address (deprecated forms refused even when it is
     public); this device's own addresses and networks, for the address itself and
     for every IPv4 address it embeds (a NAT64 or Teredo form of the device's own
-    IPv4 address is DEVICE_ADDRESS too).
+    IPv4 address is DEVICE_ADDRESS too). When the device's addresses cannot be
+    read (``OSError``), the answer is DEVICE_ADDRESSES_UNKNOWN: refused, not guessed.
 
     Args:
         address: the exact address a socket would connect to.
@@ -114,7 +115,11 @@ def classify(address: IPAddress, policy: AddressPolicy = DEFAULT_POLICY) -> Verd
     verdict = _fixed_verdict(address)
     if verdict is not None:
         return verdict
-    return _device_verdict(_destinations(address), list(policy.local_interfaces()))
+    try:
+        interfaces = list(policy.local_interfaces())
+    except OSError:  # e.g. no netlink socket in a sandbox: fail closed, never guess
+        return Verdict.DEVICE_ADDRESSES_UNKNOWN
+    return _device_verdict(_destinations(address), interfaces)
 
 
 def classify_host(host: Host, policy: AddressPolicy = DEFAULT_POLICY) -> Verdict | None:

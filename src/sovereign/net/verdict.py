@@ -31,6 +31,7 @@ class Verdict(StrEnum):
     DEPRECATED_IPV4_EMBEDDING = "deny: deprecated IPv6 form embedding IPv4"
     DEVICE_ADDRESS = "deny: this device's own address"
     DEVICE_NETWORK = "deny: a network this device is attached to"
+    DEVICE_ADDRESSES_UNKNOWN = "deny: this device's own addresses could not be read"
     ZONE_ID = "deny: IPv6 zone identifier"
     NON_CANONICAL_NUMERIC_HOST = "deny: non-canonical numeric host"
     USERINFO = "deny: user name or password in the URL"
