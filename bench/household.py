@@ -18,7 +18,7 @@ prompt's scenario says, at once. Printed per class and for all prompts:
   are answered instantly, so no human time is included).
 
 Usage: .venv/bin/python bench/household.py [--class NAME ...] [--limit N] [--id ID ...]
-       [--greedy] [--model PATH] [--json FILE] [--compare OLD.json] [--show]
+       [--greedy] [--model PATH] [--threads N] [--json FILE] [--compare OLD.json] [--show]
 """
 
 from __future__ import annotations
@@ -245,32 +245,39 @@ def show(record: TurnRecord) -> None:
 
 def _backend(options: argparse.Namespace) -> EmbeddedBackend:
     sampling = Sampling(answer_temperature=0.0) if options.greedy else Sampling()
-    return EmbeddedBackend(load=LoadOptions(model_path=options.model), sampling=sampling)
+    load = LoadOptions(model_path=options.model, n_threads=options.threads)
+    return EmbeddedBackend(load=load, sampling=sampling)
 
 
 async def main_async(options: argparse.Namespace) -> None:
     prompts = select(json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"], options)
-    print(f"{len(prompts)} prompts; load average before: {_load()}", flush=True)
+    threads = options.threads or os.cpu_count()
+    print(f"{len(prompts)} prompts, {threads} threads; load average before: {_load()}", flush=True)
     backend = _backend(options)
-    records = []
+    records: list[TurnRecord] = []
     with World(backend) as world:
         for prompt in prompts:
             records.append(await run_turn(world, prompt))
             if options.show:
                 show(records[-1])
+            if options.json:  # after every turn, so an interrupted run keeps what it did
+                write_json(options, records)
     backend.close()
     print(f"load average after: {_load()}")
-    summary = summarise(records)
     old = json.loads(options.compare.read_text())["summary"] if options.compare else None
-    report(summary, old)
-    if options.json:
-        document = {
-            "summary": summary,
-            "turns": [asdict(r) for r in records],
-            "load_average": _load(),
-            "greedy": options.greedy,
-        }
-        options.json.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+    report(summarise(records), old)
+
+
+def write_json(options: argparse.Namespace, records: list[TurnRecord]) -> None:
+    """The summary and every turn so far, to ``options.json``."""
+    document = {
+        "summary": summarise(records),
+        "turns": [asdict(r) for r in records],
+        "load_average": _load(),
+        "greedy": options.greedy,
+        "threads": options.threads or os.cpu_count(),
+    }
+    options.json.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
 
 
 def _load() -> str:
@@ -284,6 +291,12 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="at most N prompts per class")
     parser.add_argument("--greedy", action="store_true", help="answers at temperature 0")
     parser.add_argument("--model", type=Path, default=None, help="a GGUF (default: verified)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="inference threads (default: one per CPU, as in production)",
+    )
     parser.add_argument("--json", type=Path, help="write every turn and the summary here")
     parser.add_argument("--compare", type=Path, help="an earlier --json, printed alongside")
     parser.add_argument("--show", action="store_true", help="print each turn as it ends")
