@@ -32,6 +32,7 @@ from typing import Any
 NO_ANSWER_TEXT = "I could not put an answer into words"
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])")
 _LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
+_TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
 ABSENT = "$absent"
 
 
@@ -104,14 +105,15 @@ def numbers_in(text: str) -> list[tuple[float, int]]:
 
 
 def result_numbers(values: Iterable[Any]) -> list[float]:
-    """Every number in tool results: JSON numbers, and numbers written inside strings."""
+    """Every number in tool results: JSON numbers, and numbers written inside strings,
+    except timestamps (``retrieved_at``: its seconds would "support" any number)."""
     found: list[float] = []
     for value in values:
         if isinstance(value, bool) or value is None:
             continue
         if isinstance(value, (int, float)):
             found.append(float(value))
-        elif isinstance(value, str):
+        elif isinstance(value, str) and not _TIMESTAMP.match(value):
             found.extend(number for number, _ in numbers_in(value))
         elif isinstance(value, dict):
             found.extend(result_numbers(value.values()))
