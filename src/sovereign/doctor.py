@@ -1,10 +1,11 @@
 """``sovereign doctor``: check the parts of the appliance and print a fix for each failure.
 
 Checks: SearXNG (for web.search) and the engines it dropped at start-up, the policy
-file, the audit log (writable, readable, room on the data filesystem), the embedded
-model file, Home Assistant's settings file, the household's private-words file, and
-how the model chooses tools (for the openai backend: what its server showed it
-supports, probed the way the service does).
+file, the household's site list and search settings, the audit log (writable,
+readable, room on the data filesystem), the embedded model file, Home Assistant's
+settings file, the household's private-words file, and how the model chooses tools
+(for the openai backend: what its server showed it supports, probed the way the
+service does).
 
 A check is ``async (DoctorConfig) -> list[Finding]``; :data:`CHECKS` lists them in the
 order they run. To add one, write the function and append it to :data:`CHECKS`.
@@ -31,6 +32,7 @@ from sovereign.model import DEFAULT_MODEL, ModelFileError, ModelUnreadable, veri
 from sovereign.paths import data_dir
 from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_log
 from sovereign.service.audit_check import check_audit_log
+from sovereign.service.egress_settings import check_egress_settings
 from sovereign.service.policy import check_policy_file
 from sovereign.service.private_words import check_private_words_file
 from sovereign.service.settings import BACKENDS, TOOL_MODES, settings_from_environment
@@ -184,6 +186,12 @@ async def check_policy(config: DoctorConfig) -> list[Finding]:
     return [Finding("policy file", ok, detail, None if ok else fix)]
 
 
+async def check_egress(config: DoctorConfig) -> list[Finding]:
+    """``sites.json`` and ``search.json``: absent or valid; corrupt = no list / defaults."""
+    results = await asyncio.to_thread(check_egress_settings, config.data_dir or data_dir())
+    return [Finding(*result) for result in results]
+
+
 async def check_model(config: DoctorConfig) -> list[Finding]:
     """The embedded default model: present at ``<data>/models/`` and exactly the published
     file (size and SHA-256; hashing 1.1 GB takes a second or two)."""
@@ -260,6 +268,7 @@ CHECKS: list[Check] = [
     check_searxng,
     check_searxng_engine_start,
     check_policy,
+    check_egress,
     check_audit,
     check_model,
     check_home_assistant,

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from sovereign.capabilities import web_search
+from sovereign.egress import SearchSettings
 from sovereign.executor import (
     AuditLog,
     Confirmation,
@@ -151,6 +152,7 @@ async def test_request_is_a_json_get_with_english_messages_and_no_time_range(exe
     assert request.path == "/search"
     assert request.params == {
         "q": [QUERY], "format": ["json"], "categories": ["general"], "locale": ["en"],
+        "language": ["auto"], "safesearch": ["0"],  # the household's defaults, always sent
     }
 
 
@@ -163,11 +165,15 @@ async def test_time_range_is_passed_to_searxng(executor, fake, time_range):
     assert outcome.result["result_count"] == 5
 
 
-async def test_language_option_is_sent_as_the_language_parameter(tmp_path, fake):
-    executor = build(tmp_path, fake.base_url, language="de")
+async def test_the_households_settings_are_sent_as_language_and_safesearch(tmp_path, fake):
+    settings = SearchSettings("de", 1)
+    executor = build(tmp_path, fake.base_url, search_settings=lambda: settings)
     fake.answer("/search", "search_language_de")
-    await search(executor, {"query": QUERY})
+    outcome = await search(executor, {"query": QUERY})
+    assert outcome.kind is OutcomeKind.EXECUTED
+    assert outcome.arguments == {"query": QUERY, "language": "de", "safesearch": 1}
     assert fake.requests[0].params["language"] == ["de"]
+    assert fake.requests[0].params["safesearch"] == ["1"]
 
 
 async def test_zero_results_with_no_failed_engine_is_a_success(executor, fake):

@@ -10,6 +10,8 @@ from sovereign.service.sessions import COOKIE_NAME
 
 from .harness import PASSWORD
 
+DEFAULT_SEARCH = {"language": "auto", "safesearch": 0}  # the household's defaults, on every card
+
 QUERY = 'what\'s new in SearXNG? "quoted" & <b>tags</b> ünïcode'
 MESSAGE = "/api/v1/conversation/message"
 SENT = prepare_query(QUERY)  # the canonical query: shown, bound by the token and sent
@@ -50,7 +52,8 @@ async def test_pending_confirmation_carries_the_query_exactly_as_it_will_be_sent
     assert pending["flags"] == [] and pending["edited"] is False
     assert pending["capability"] == "web.search"
     assert pending["version"] == 1
-    assert pending["arguments"] == {"query": SENT}  # canonical: "<b>tags</b>" neutralised
+    # canonical: "<b>tags</b>" neutralised, the household's search settings beside it
+    assert pending["arguments"] == {"query": SENT, **DEFAULT_SEARCH}
     assert SENT != QUERY
     assert pending["expires_in_seconds"] == 120
     assert len(pending["token"]) >= 43

@@ -12,6 +12,8 @@ from sovereign.conversation.backends.base import ModelReply, ToolCall
 from .harness import build_harness
 from .test_streaming import stream
 
+DEFAULT_SEARCH = {"language": "auto", "safesearch": 0}  # the household's defaults, on every card
+
 
 def two_searches(messages: list[dict[str, Any]], tools: Any) -> Any:
     """One reply proposing two searches; after the results, an answer naming their statuses."""
@@ -36,7 +38,8 @@ async def test_denying_the_first_of_two_searches_ends_the_turn_without_a_second_
         await harness.sign_in()
         await harness.set_policy(True)
         halted = (await harness.message({"message": "search twice"})).json()
-        assert halted["pending_confirmation"]["arguments"] == {"query": "first query"}
+        card = halted["pending_confirmation"]["arguments"]
+        assert card == {"query": "first query", **DEFAULT_SEARCH}
         token = halted["pending_confirmation"]["token"]
         deny = {"confirmation": {"token": token, "approve": False}}
         if streamed:

@@ -8,6 +8,8 @@ from sovereign.conversation.backends.base import ModelUnavailable
 
 from .harness import build_harness
 
+DEFAULT_SEARCH = {"language": "auto", "safesearch": 0}  # the household's defaults, on every card
+
 MESSAGE = "/api/v1/conversation/message"
 
 
@@ -48,7 +50,7 @@ async def test_streamed_pending_confirmation_ends_with_the_pending_object(signed
     _, events = await stream(signed_in, {"message": "search this"})
     kind, result = events[-1]
     assert kind == "result"
-    assert result["pending_confirmation"]["arguments"] == {"query": "search this"}
+    assert result["pending_confirmation"]["arguments"] == {"query": "search this", **DEFAULT_SEARCH}
     _, resumed = await stream(
         signed_in,
         {"confirmation": {"token": result["pending_confirmation"]["token"], "approve": True}},

@@ -72,8 +72,12 @@ def test_a_turn_with_an_approval_completes_against_the_running_service(live, tmp
     out = done.stdout
     assert "Approve this request?" in out
     assert "capability: web.search (version 1)" in out
-    assert "Approving sends this exact query outside this device, to the search engines." in out
+    assert (
+        "Approving sends this exact query outside this device, to the search engines, "
+        "in the language SearXNG chooses, safe search off." in out
+    )
     assert f'query: "{QUERY}"' in out  # the literal argument, quoted
+    assert 'language: "auto"' in out and "safesearch: 0" in out  # the household's, as sent
     assert "Approve? [y/N]" in out
     assert "I found a few pages about cleaning solar panels." in out
     assert "Sources:" in out and "[1] " in out

@@ -159,6 +159,10 @@ def test_history_to_send_fits_the_service_limits():
 
 def test_the_card_sentence_names_where_the_request_goes():
     assert "search engines" in card_sentence("web.search", {"query": "q"})
+    with_settings = {"query": "q", "language": "de", "safesearch": 1}
+    assert card_sentence("web.search", with_settings).endswith(
+        "to the search engines, in German, safe search moderate."
+    )
     assert "to docs.example.org," in card_sentence("web.fetch", {"url": "https://docs.example.org/a"})
     assert "outside" not in card_sentence("home_assistant.state", {"entity_id": "sensor.x"})
 

@@ -128,7 +128,6 @@ class SearxngClient:
 
     Args:
         base_url: e.g. ``http://127.0.0.1:8093`` (http/https only).
-        language: the ``language`` parameter, or ``None`` for the instance default.
         deadline_seconds: one deadline per call, in seconds; ``None`` when the caller
             enforces its own (the executor does).
         transport: an httpx transport, for tests.
@@ -141,7 +140,6 @@ class SearxngClient:
         self,
         base_url: str = DEFAULT_BASE_URL,
         *,
-        language: str | None = None,
         deadline_seconds: float | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
@@ -149,12 +147,21 @@ class SearxngClient:
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"SearXNG base URL must be http(s)://host[:port], not {base_url!r}")
         self.base_url = base_url.rstrip("/")
-        self.language = language
         self.deadline_seconds = deadline_seconds
         self._transport = transport
 
-    async def search(self, query: str, *, time_range: str | None = None) -> SearchPage:
+    async def search(
+        self,
+        query: str,
+        *,
+        time_range: str | None = None,
+        language: str | None = None,
+        safesearch: int | None = None,
+    ) -> SearchPage:
         """``GET /search`` for an already prepared ``query`` (see :func:`prepare_query`).
+
+        ``language`` and ``safesearch`` are SearXNG's parameters of those names (``None``:
+        not sent, the instance's defaults apply); ``safesearch`` is sent as its digit.
 
         Returns:
             the page, with at least one result or no failed engine.
@@ -162,8 +169,10 @@ class SearxngClient:
             SearxngError: for every answer that is not a real search result.
         """
         params = {"q": query, "format": "json", "categories": "general", "locale": "en"}
-        if self.language:
-            params["language"] = self.language
+        if language is not None:
+            params["language"] = language
+        if safesearch is not None:
+            params["safesearch"] = str(safesearch)
         if time_range:
             params["time_range"] = time_range
         status, headers, body = await self._get("/search", params)

@@ -4,7 +4,10 @@ read_only / external, so every call needs the household's approval; behind the
 ``external_enabled`` policy switch. The validate stage turns the URL into its
 canonical form, the one shown, approved and requested (INVALID_ARGUMENTS when it
 cannot), and refuses every destination that needs no look-up to refuse
-(FETCH_TARGET_REJECTED, no card). Names are resolved and their addresses judged at
+(FETCH_TARGET_REJECTED, no card). The household's site list is applied at the
+policy stage, before any card and any look-up (SITE_NOT_ALLOWED), and again at execute
+on the URL about to be requested; a redirect is reported with whether the list allows
+its target (:mod:`.site_rules`). Names are resolved and their addresses judged at
 execute, after approval, by :mod:`sovereign.net` (before any socket opens).
 """
 
@@ -20,7 +23,7 @@ from typing import Any
 import httpcore
 import httpx
 
-from sovereign.egress import require_visible
+from sovereign.egress import SiteList, require_visible
 from sovereign.executor import Capability, CapabilityError, Effect, ErrorCode, Locality, Registry
 from sovereign.net import (
     AddressPolicy,
@@ -37,6 +40,8 @@ from sovereign.net import (
     fetch,
     parse_url,
 )
+
+from .site_rules import SiteListReader, judge_url, not_allowed, site_list_check
 
 MAX_RESULT_BYTES = 65536
 TIMEOUT_SECONDS = 15.0
@@ -89,6 +94,11 @@ RESULT_SCHEMA: dict[str, Any] = {
         "text": {"type": "string"},
         "truncated": {"type": "boolean"},
         "redirected": {"type": "boolean"},
+        "redirect_allowed": {
+            "type": "boolean",
+            "description": "Only for a redirect: false when the household's site list does "
+            "not allow final_url's site, so fetching it would be refused.",
+        },
         "retrieved_at": {"type": "string"},
         "start_index": {"type": "integer", "minimum": 0},
         "next_start_index": {"type": ["integer", "null"], "minimum": 0},
@@ -149,6 +159,7 @@ class WebFetch:
             :class:`~sovereign.net.PinnedTransport`; shaping tests: httpx.MockTransport).
         limits: byte caps and the network deadline.
         max_result_bytes: the serialized result is cut to fit this many bytes.
+        sites: the household's site list, read fresh per call (default: no list).
     """
 
     def __init__(
@@ -157,18 +168,28 @@ class WebFetch:
         *,
         limits: FetchLimits | None = None,
         max_result_bytes: int = MAX_RESULT_BYTES,
+        sites: SiteListReader = SiteList,
     ) -> None:
         self.transport_factory = transport_factory
         self.limits = limits or FetchLimits()
         self.max_result_bytes = max_result_bytes
+        self.sites = sites
 
     async def __call__(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """Fetch ``arguments["url"]`` and return the part of its text from ``start_index``.
 
+        The site list is judged again on ``url``, the URL about to be requested; a
+        redirect's target is judged too and reported in ``redirect_allowed``.
+
         Raises:
-            CapabilityError: FETCH_TARGET_REJECTED or FETCH_FAILED, with the reason.
+            CapabilityError: SITE_NOT_ALLOWED, FETCH_TARGET_REJECTED or FETCH_FAILED,
+                with the reason.
         """
         url = arguments["url"]
+        site_list = self.sites()
+        site, verdict = judge_url(site_list, url)
+        if not verdict.allowed:
+            raise not_allowed(site, verdict)
         page = await self._retrieve(url)
         text = PageText("")
         if not page.redirected:
@@ -185,6 +206,9 @@ class WebFetch:
             "redirected": page.redirected,
             "retrieved_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
+        if page.redirected:
+            target = page.final_url or ""
+            result["redirect_allowed"] = bool(target) and judge_url(site_list, target)[1].allowed
         return fit_part(result, text, arguments.get("start_index", 0), self.max_result_bytes)
 
     async def _retrieve(self, url: str) -> Page:
@@ -259,6 +283,7 @@ def register(
     address_policy: AddressPolicy | None = None,
     limits: FetchLimits | None = None,
     connector: httpcore.AsyncNetworkBackend | None = None,
+    sites: SiteListReader = SiteList,
 ) -> None:
     """Add ``web.fetch`` v1 to ``registry``.
 
@@ -270,6 +295,8 @@ def register(
             ``AddressPolicy(unsafe_allow={ip_address("127.0.0.1")})``.
         limits: byte caps and network deadline (default :class:`FetchLimits`).
         connector: the socket layer under the guard (tests record attempts with it).
+        sites: returns the household's site list, read fresh on every call (default:
+            no list); checked at the policy stage and again at execute.
     """
 
     def transport() -> httpx.AsyncBaseTransport:
@@ -290,10 +317,11 @@ def register(
             result_schema=RESULT_SCHEMA,
             effect=Effect.READ_ONLY,
             locality=Locality.EXTERNAL,
-            execute=WebFetch(transport, limits=limits),
+            execute=WebFetch(transport, limits=limits, sites=sites),
             timeout_seconds=TIMEOUT_SECONDS,
             max_result_bytes=MAX_RESULT_BYTES,
             policy_key="external_enabled",
             validate_arguments=functools.partial(canonical_url, address_policy=address_policy),
+            check_policy=site_list_check(sites),
         )
     )

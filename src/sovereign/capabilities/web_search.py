@@ -1,9 +1,12 @@
 """``web.search`` v1: the household's own SearXNG, queried over its JSON API (DESIGN §3, RFC-0017).
 
 read_only / external, so every call needs the household's approval of the exact
-query; behind the ``external_enabled`` policy switch. The SearXNG client lives
-in :mod:`sovereign.capabilities.searxng`; this module maps its answer onto the
-capability's result and its failures onto :class:`CapabilityError`.
+query; behind the ``external_enabled`` policy switch. The household's search language
+and safe search (:class:`sovereign.egress.SearchSettings`) join the canonical
+arguments at validation, so the card shows them and the token binds them with the
+query. The SearXNG client lives in :mod:`sovereign.capabilities.searxng`; this module
+maps its answer onto the capability's result and its failures onto
+:class:`CapabilityError`.
 """
 
 from __future__ import annotations
@@ -14,7 +17,13 @@ from typing import Any
 
 import httpx
 
-from sovereign.egress import visible_text
+from sovereign.egress import (
+    DEFAULT_SEARCH_SETTINGS,
+    LANGUAGES,
+    SAFESEARCH_LEVELS,
+    SearchSettings,
+    visible_text,
+)
 from sovereign.executor import Capability, CapabilityError, Effect, Locality, Registry
 
 from .searxng import DEFAULT_BASE_URL, SearchPage, SearxngClient, SearxngError, prepare_query
@@ -49,6 +58,20 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
     "required": ["query"],
     "additionalProperties": False,
 }
+
+CANONICAL_SCHEMA: dict[str, Any] = {
+    **ARGUMENTS_SCHEMA,
+    "properties": {
+        **ARGUMENTS_SCHEMA["properties"],
+        "language": {"type": "string", "enum": sorted(LANGUAGES)},
+        "safesearch": {"type": "integer", "enum": sorted(SAFESEARCH_LEVELS)},
+    },
+}
+"""The canonical arguments: the model's two plus the household's ``language`` and
+``safesearch`` (SearXNG's parameter names), which the model is never offered."""
+
+SearchSettingsReader = Callable[[], SearchSettings]
+"""Returns the household's search settings as they are now (read fresh per call)."""
 
 _TEXT = {"type": "string"}
 
@@ -98,20 +121,35 @@ DESCRIPTION = (
 )
 
 
-def check_arguments(arguments: dict[str, Any]) -> dict[str, Any]:
-    """Stage 2: the canonical arguments, with ``query`` exactly the ``q`` SearXNG will get.
+def check_arguments(
+    arguments: dict[str, Any], settings: SearchSettings = DEFAULT_SEARCH_SETTINGS
+) -> dict[str, Any]:
+    """Stage 2: the canonical arguments, exactly the ``q``, ``language`` and
+    ``safesearch`` SearXNG will get.
 
     The visible-character rule first (no invisible, separator or non-plain whitespace
     character; :mod:`sovereign.egress`), then Unicode NFC, then :func:`prepare_query`
-    (spaces merged and trimmed, SearXNG syntax neutralised). The confirmation binds the
-    result, the card shows it and execute sends it unchanged
-    (docs/decisions/web-search-query-hygiene.md).
+    (spaces merged and trimmed, SearXNG syntax neutralised). Then the household's
+    ``settings`` are added as ``language`` and ``safesearch``. The confirmation binds
+    the result, the card shows it and execute sends it unchanged
+    (docs/decisions/web-search-query-hygiene.md, household-egress-settings.md).
+
+    A proposal may carry ``language`` or ``safesearch`` only with the household's
+    value (so the card's arguments sent back are a fixed point); any other value is
+    refused, since the model does not choose them.
 
     Raises:
         ValueError: with a sentence naming the problem (→ INVALID_ARGUMENTS).
     """
+    household = settings.to_json()
+    for key, value in household.items():
+        if key in arguments and arguments[key] != value:
+            raise ValueError(
+                f"{key}: set by the household in the Console's settings "
+                f"({value!r}), not per search; leave it out."
+            )
     query = prepare_query(visible_text(arguments["query"], "query"))
-    return {**arguments, "query": query}
+    return {**arguments, "query": query, **household}
 
 
 def shape_result(page: SearchPage, retrieved_at: datetime) -> dict[str, Any]:
@@ -162,7 +200,7 @@ def register(
     *,
     base_url: str = DEFAULT_BASE_URL,
     timeout_seconds: float = TIMEOUT_SECONDS,
-    language: str | None = None,
+    search_settings: SearchSettingsReader = SearchSettings,
     transport: httpx.AsyncBaseTransport | None = None,
     clock: Callable[[], datetime] = _utc_now,
 ) -> None:
@@ -172,19 +210,27 @@ def register(
         base_url: SearXNG's address (http/https), default ``http://127.0.0.1:8093``.
         timeout_seconds: the one deadline for a search, in seconds (default 10), enforced
             by the executor's execute stage (→ TIMEOUT).
-        language: SearXNG ``language`` parameter (e.g. ``"de"``); ``None`` leaves the
-            instance's ``search.default_lang``.
+        search_settings: returns the household's language and safe search, read fresh
+            at every validation (default: ``auto`` and 0, SearXNG's own defaults).
         transport: an httpx transport, for tests. clock: returns the aware ``retrieved_at``.
 
     Raises:
         ValueError: ``base_url`` is not an http(s) URL.
         CapabilityDefinitionError: web.search v1 is already registered.
     """
-    client = SearxngClient(base_url, language=language, transport=transport)
+    client = SearxngClient(base_url, transport=transport)
+
+    def canonicalise(arguments: dict[str, Any]) -> dict[str, Any]:
+        return check_arguments(arguments, search_settings())
 
     async def execute(arguments: dict[str, Any]) -> dict[str, Any]:
-        try:  # the query is canonical since stage 2: sent exactly as approved and shown
-            page = await client.search(arguments["query"], time_range=arguments.get("time_range"))
+        try:  # canonical since stage 2: sent exactly as approved and shown
+            page = await client.search(
+                arguments["query"],
+                time_range=arguments.get("time_range"),
+                language=arguments["language"],
+                safesearch=arguments["safesearch"],
+            )
         except SearxngError as exc:
             raise CapabilityError(f"Web search failed: {exc.sentence()}") from exc
         return shape_result(page, clock())
@@ -201,6 +247,7 @@ def register(
             execute=execute,
             timeout_seconds=timeout_seconds,
             policy_key="external_enabled",
-            validate_arguments=check_arguments,
+            validate_arguments=canonicalise,
+            canonical_schema=CANONICAL_SCHEMA,
         )
     )

@@ -6,6 +6,7 @@
 const SEARCH_ENGINES = "the search engines";
 const PAGE_READ = "page read";
 const REDIRECT_NOT_FOLLOWED = "redirect, not followed";
+const REDIRECT_NOT_ALLOWED = "redirect to a site the household does not allow, not followed";
 const SEARCH_SNIPPET = "search result snippet";
 const SAFE_LINK_SCHEMES = new Set(["http:", "https:"]);
 
@@ -81,6 +82,7 @@ const REFUSAL_REASONS = {
   INVALID_CONFIRMATION: "the approval was not valid",
   NOT_ASKED: "not asked, since you denied the request before it",
   AUDIT_UNAVAILABLE: "the device could not keep its record of it",
+  SITE_NOT_ALLOWED: "the household's site list does not allow that site",
 };
 
 /**
@@ -162,7 +164,8 @@ function argumentsFor(capability, calls, citations) {
  * with a redirect: nothing was read) or "search result snippet" (web.search);
  * link is the URL only when it is http(s) (anything else is shown, not linked);
  * redirectTarget is set for a web.fetch that was answered with a redirect
- * (`redirected: true`, `final_url`), which the Console offers to fetch anew.
+ * (`redirected: true`, `final_url`), which the Console offers to fetch anew, unless
+ * the household's site list does not allow its target (`redirect_allowed: false`).
  */
 export function citationEntries(citations) {
   return (citations || []).map((citation, index) => ({
@@ -171,10 +174,12 @@ export function citationEntries(citations) {
     url: citation.url || "",
     link: safeLink(citation.url),
     kind: citation.capability !== "web.fetch" ? SEARCH_SNIPPET
-      : citation.redirected ? REDIRECT_NOT_FOLLOWED : PAGE_READ,
+      : !citation.redirected ? PAGE_READ
+        : citation.redirect_allowed === false ? REDIRECT_NOT_ALLOWED : REDIRECT_NOT_FOLLOWED,
     // A web.fetch citation's snippet is its marker ("page read"): say it once, as the kind.
     snippet: citation.capability === "web.fetch" ? "" : citation.snippet || "",
-    redirectTarget: citation.redirected ? safeLink(citation.final_url) : null,
+    redirectTarget: citation.redirected && citation.redirect_allowed !== false
+      ? safeLink(citation.final_url) : null,
   }));
 }
 

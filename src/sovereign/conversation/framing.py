@@ -55,6 +55,10 @@ _GUIDANCE: dict[ErrorCode | OutcomeKind, str] = {
         "The device never fetches addresses on its own network or other private ranges. "
         "Tell the user; do not try another local address."
     ),
+    ErrorCode.SITE_NOT_ALLOWED: (
+        "The household's site list does not allow reading that site. Tell the user the "
+        "household does not allow it; do not try another address of the same site."
+    ),
     ErrorCode.AUDIT_UNAVAILABLE: (
         "The device could not keep its record of this call, so it did not run. Tell the "
         "user what the message says to fix; do not propose it again in this turn."

@@ -19,6 +19,8 @@ PAGE_READ = "page read"
 """The snippet of a web.fetch citation."""
 REDIRECT_NOT_FOLLOWED = "redirect, not followed"
 """The snippet of a web.fetch citation answered with a redirect."""
+REDIRECT_NOT_ALLOWED = "redirect to a site the household does not allow, not followed"
+"""The snippet when the household's site list does not allow the redirect's target."""
 
 _RECEIPT_OUTCOMES: dict[OutcomeKind, ReceiptOutcome] = {
     OutcomeKind.EXECUTED: "executed",
@@ -84,7 +86,9 @@ def _fetch_citations(capability: str, result: dict[str, Any]) -> list[Citation]:
     retrieved_at = str(result.get("retrieved_at", ""))
     if result.get("redirected"):
         url, target = str(result["url"]), str(result.get("final_url") or "")
-        return [Citation(capability, url, url, REDIRECT_NOT_FOLLOWED, retrieved_at, True, target)]
+        allowed = result.get("redirect_allowed") is not False
+        snippet = REDIRECT_NOT_FOLLOWED if allowed else REDIRECT_NOT_ALLOWED
+        return [Citation(capability, url, url, snippet, retrieved_at, True, target, allowed)]
     url = str(result.get("final_url") or result["url"])
     title = str(result.get("title") or url)
     return [Citation(capability, title, url, PAGE_READ, retrieved_at)]

@@ -95,10 +95,13 @@ class Citation:
     retrieved_at: str
     redirected: bool = False
     final_url: str | None = None
+    redirect_allowed: bool = True
+    """False when the household's site list does not allow the redirect's target."""
 
     def to_wire(self) -> dict[str, Any]:
         """``{"capability", "title", "url", "snippet", "retrieved_at"}``, plus
-        ``"redirected": true`` and ``"final_url"`` for a redirect."""
+        ``"redirected": true`` and ``"final_url"`` for a redirect, and
+        ``"redirect_allowed": false`` when the site list does not allow its target."""
         wire: dict[str, Any] = {
             "capability": self.capability,
             "title": self.title,
@@ -108,6 +111,8 @@ class Citation:
         }
         if self.redirected:
             wire.update(redirected=True, final_url=self.final_url)
+            if not self.redirect_allowed:
+                wire["redirect_allowed"] = False
         return wire
 
 

@@ -16,6 +16,7 @@ from .errors import CapabilityDefinitionError
 Result = dict[str, Any]
 Execute = Callable[[dict[str, Any]], Awaitable[Result]]
 Canonicalize = Callable[[dict[str, Any]], dict[str, Any] | None]
+PolicyCheck = Callable[[dict[str, Any]], None]
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")
 
@@ -82,17 +83,33 @@ class Capability:
     Returns the exact arguments that will be executed (DESIGN §4 "What the card shows is
     what leaves"): the confirmation token binds them, the card shows them, ``execute``
     receives them, and nothing rewrites them later. ``None`` means the arguments as given
-    are already canonical. The returned object must satisfy ``arguments_schema`` too and
+    are already canonical. The returned object must satisfy ``accepted_schema`` too and
     must be a fixed point (canonicalising it again gives it back). Raises ValueError with
     a sentence → INVALID_ARGUMENTS, or CapabilityError (e.g. FETCH_TARGET_REJECTED for a
     destination that can only be refused) → that code, at the validate stage."""
+    canonical_schema: Mapping[str, Any] | None = None
+    """JSON Schema (2020-12) of the canonical arguments, when ``validate_arguments`` adds
+    arguments the model is not offered (web.search adds the household's ``language`` and
+    ``safesearch``). Proposals and the hook's result are both checked against it, so the
+    card's arguments sent back are a fixed point; the hook decides what such an argument
+    may hold. ``None``: ``arguments_schema``. The model only ever sees ``arguments_schema``."""
+    check_policy: PolicyCheck | None = field(default=None, repr=False)
+    """Optional stage-3 hook after the policy switch: ``(canonical arguments) -> None``.
+
+    The capability's own household rule over the exact arguments (web.fetch: the
+    household's site list), decided before any confirmation is issued and without any
+    network activity. Raises CapabilityError (e.g. SITE_NOT_ALLOWED) → that code at the
+    policy stage; it runs again on approval, like every stage."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
             raise CapabilityDefinitionError(f"capability name {self.name!r} is not dotted a.b")
         if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version < 1:
             raise CapabilityDefinitionError(f"{self.name}: version must be an int >= 1")
-        for label, schema in (("arguments", self.arguments_schema), ("result", self.result_schema)):
+        schemas = [("arguments", self.arguments_schema), ("result", self.result_schema)]
+        if self.canonical_schema is not None:
+            schemas.append(("canonical", self.canonical_schema))
+        for label, schema in schemas:
             _check_schema(self.name, label, schema)
         if self.arguments_schema.get("type") != "object":
             raise CapabilityDefinitionError(f"{self.name}: arguments schema must be an object")
@@ -109,6 +126,11 @@ class Capability:
         if self.effect is Effect.MUTATING or self.locality is Locality.EXTERNAL:
             return Confirmation.REQUIRED
         return Confirmation.AUTOMATIC
+
+    @property
+    def accepted_schema(self) -> Mapping[str, Any]:
+        """The schema proposals and canonical arguments are validated against."""
+        return self.arguments_schema if self.canonical_schema is None else self.canonical_schema
 
     @property
     def key(self) -> tuple[str, int]:

@@ -30,6 +30,8 @@ class ErrorCode(StrEnum):
     RESULT_TOO_LARGE = "RESULT_TOO_LARGE"
     AUDIT_UNAVAILABLE = "AUDIT_UNAVAILABLE"
     """Stage 5: the "executing" record could not be written, so the call did not run."""
+    SITE_NOT_ALLOWED = "SITE_NOT_ALLOWED"
+    """Stage 3 (and 5): the household's site list does not allow that site (web.fetch)."""
 
 
 class Stage(StrEnum):
@@ -92,6 +94,9 @@ CODES: dict[ErrorCode, CodeInfo] = {
     ErrorCode.AUDIT_UNAVAILABLE: CodeInfo(
         OutcomeKind.REFUSED, 503, "not run: the device cannot keep its audit record"
     ),
+    ErrorCode.SITE_NOT_ALLOWED: CodeInfo(
+        OutcomeKind.REFUSED, 403, "the household's site list does not allow that site"
+    ),
 }
 
 
@@ -101,7 +106,8 @@ class CapabilityError(Exception):
     Args:
         message: one human sentence, shown to the model and the household. It must
             not contain secrets; it may name the host or service that failed.
-        code: EXECUTION_FAILED (default), FETCH_FAILED or FETCH_TARGET_REJECTED.
+        code: EXECUTION_FAILED (default), FETCH_FAILED, FETCH_TARGET_REJECTED or
+            SITE_NOT_ALLOWED.
         reason: optional fixed label from the capability's own vocabulary (e.g. a
             destination verdict such as ``"deny: loopback"``), written to the audit
             log. Never built from arguments or fetched data: it must match
@@ -129,7 +135,12 @@ _REASON = re.compile(r"[A-Za-z0-9 :()'_-]{1,80}")
 
 
 _CAPABILITY_CODES = frozenset(
-    {ErrorCode.EXECUTION_FAILED, ErrorCode.FETCH_FAILED, ErrorCode.FETCH_TARGET_REJECTED}
+    {
+        ErrorCode.EXECUTION_FAILED,
+        ErrorCode.FETCH_FAILED,
+        ErrorCode.FETCH_TARGET_REJECTED,
+        ErrorCode.SITE_NOT_ALLOWED,
+    }
 )
 
 

@@ -135,12 +135,14 @@ class Executor:
         """Run one proposed call through six stages; never raises for an expected failure.
 
         1. resolve ``(name, version)`` → UNKNOWN_CAPABILITY
-        2. validate arguments against ``arguments_schema`` and the capability's
+        2. validate arguments against ``accepted_schema`` and the capability's
            ``validate_arguments`` hook → INVALID_ARGUMENTS (or a code the hook raises,
            e.g. FETCH_TARGET_REJECTED); yields the **canonical arguments** that every
            later stage uses (the token binds them, ``execute`` receives them)
         3. policy gate: ``policy[policy_key]`` must be true (absent = deny) →
-           POLICY_DISABLED; the per-turn bound → INVOCATION_LIMIT_REACHED.
+           POLICY_DISABLED; the capability's ``check_policy`` hook over the canonical
+           arguments → the code it raises (SITE_NOT_ALLOWED); the per-turn bound →
+           INVOCATION_LIMIT_REACHED.
            No token is ever issued past a refusal here.
         4. confirmation gate, for ``required`` capabilities: no token →
            CONFIRMATION_REQUIRED; a token that does not consume for exactly this
@@ -176,7 +178,7 @@ class Executor:
             stage = Stage.VALIDATE
             canonical = _validate(capability, arguments)
             stage = Stage.POLICY
-            _check_policy(capability, policy, turn_state)
+            _check_policy(capability, canonical, policy, turn_state)
             stage = Stage.CONFIRM
             self._confirm(capability, canonical, confirmation_token)
             stage = Stage.EXECUTE
@@ -331,13 +333,15 @@ def _validate(capability: Capability, arguments: Any) -> dict[str, Any]:
 
 
 def _check_schema(capability: Capability, arguments: Any) -> None:
-    error = best_match(Draft202012Validator(capability.arguments_schema).iter_errors(arguments))
+    error = best_match(Draft202012Validator(capability.accepted_schema).iter_errors(arguments))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "arguments"
         raise _Stop(Stage.VALIDATE, ErrorCode.INVALID_ARGUMENTS, f"{where}: {error.message}")
 
 
-def _check_policy(capability: Capability, policy: Mapping[str, Any], turn: TurnState) -> None:
+def _check_policy(
+    capability: Capability, arguments: dict[str, Any], policy: Mapping[str, Any], turn: TurnState
+) -> None:
     key = capability.policy_key
     if key is not None and policy.get(key) is not True:
         raise _Stop(
@@ -345,6 +349,19 @@ def _check_policy(capability: Capability, policy: Mapping[str, Any], turn: TurnS
             ErrorCode.POLICY_DISABLED,
             f"{capability.name} is switched off by the household's policy ({key}).",
         )
+    if capability.check_policy is not None:
+        try:
+            capability.check_policy(copy.deepcopy(arguments))
+        except CapabilityError as exc:
+            raise _Stop(Stage.POLICY, exc.code, exc.message, exc.reason) from exc
+        except Exception as exc:  # a broken rule refuses: it never lets a call through
+            logger.exception("%s: the policy hook raised", capability.name)
+            raise _Stop(
+                Stage.POLICY,
+                ErrorCode.EXECUTION_FAILED,
+                f"{capability.name} did not run: the household's rules for it could not be "
+                "checked.",
+            ) from exc
     if turn.executions[capability.key] >= capability.max_invocations_per_turn:
         raise _Stop(
             Stage.POLICY,

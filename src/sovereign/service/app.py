@@ -35,7 +35,7 @@ from .household_sources import HouseholdSources
 from .owner import OwnerAccount
 from .policy import PolicyStore
 from .retained import RetainedAnswers
-from .routes import auth, conversation, operations, policy, private_words
+from .routes import auth, conversation, egress_settings, operations, policy, private_words
 from .session_auth import SessionAuthMiddleware
 from .sessions import SessionStore
 from .settings import Settings
@@ -88,7 +88,7 @@ def create_app(
     )
     app.state.services = services
     install_error_handlers(app)
-    routers = (operations, auth, conversation, policy, private_words)
+    routers = (operations, auth, conversation, policy, private_words, egress_settings)
     for module in routers:
         app.include_router(module.router)
     _add_api_docs(app)

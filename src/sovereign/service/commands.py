@@ -28,7 +28,7 @@ def _data_dir(option: Path | None) -> Path:
     return option.expanduser() if option else data_dir()
 
 
-@click.command()
+@click.command(short_help="Run the Conversation Service.")
 @click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to listen on.")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--backend", type=click.Choice(BACKENDS), default=None, help="Model backend.")

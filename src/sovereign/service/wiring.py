@@ -12,6 +12,7 @@ from sovereign.capabilities import home_assistant, pihole, system, web_fetch, we
 from sovereign.conversation.backends.base import ModelBackend
 from sovereign.executor import Registry
 
+from .egress_settings import SearchSettingsStore, SiteListStore
 from .policy import PolicyStore
 from .settings import Settings
 
@@ -25,6 +26,9 @@ def build_registry(
 
     ``on_home_assistant_names`` receives the friendly names Home Assistant reports
     (for the household-identifier check's sources).
+
+    web.search reads the household's search settings and web.fetch its site list from
+    ``settings.data_dir`` afresh on every call (:mod:`.egress_settings`).
     """
     registry = Registry()
     system.register(registry, data_path=settings.data_dir)
@@ -32,8 +36,11 @@ def build_registry(
     home_assistant.register(
         registry, data_dir=settings.data_dir, on_names=on_home_assistant_names
     )
-    web_search.register(registry, base_url=settings.searxng_url)
-    web_fetch.register(registry, **dict(settings.unsafe_web_fetch_options or {}))
+    search = SearchSettingsStore(settings.data_dir)
+    web_search.register(registry, base_url=settings.searxng_url, search_settings=search.settings)
+    sites = SiteListStore(settings.data_dir)
+    fetch_options = dict(settings.unsafe_web_fetch_options or {})
+    web_fetch.register(registry, sites=sites.site_list, **fetch_options)
     return registry
 
 

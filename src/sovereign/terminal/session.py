@@ -16,6 +16,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from sovereign.egress import describe_search
+
 from .api import ServiceClient, ServiceFailure
 
 HISTORY_ENTRIES, HISTORY_CHARS, HISTORY_BYTES = 100, 32_000, 200 * 1024
@@ -193,7 +195,11 @@ def flag_lines(arguments: dict[str, Any], flags: list[dict[str, Any]]) -> list[s
 def card_sentence(capability: str, arguments: dict[str, Any]) -> str:
     """What approving does, in one sentence (the Console's card says the same)."""
     if capability == "web.search":
-        return "Approving sends this exact query outside this device, to the search engines."
+        sentence = "Approving sends this exact query outside this device, to the search engines"
+        language, level = arguments.get("language"), arguments.get("safesearch")
+        if isinstance(language, str) and isinstance(level, int):
+            return f"{sentence}, {describe_search(language, level)}."
+        return f"{sentence}."
     if capability == "web.fetch":
         host = urlsplit(str(arguments.get("url", ""))).hostname or "a web server"
         return f"Approving connects outside this device, to {host}, and reads this exact address."
