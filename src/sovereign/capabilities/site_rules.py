@@ -88,6 +88,12 @@ def _host(text: str) -> Host:
 
 
 def _rule_for(host: Host, wildcard: bool, address_policy: AddressPolicy | None) -> SiteRule:
+    if wildcard:
+        if host.address is not None or host.numeric:
+            raise ValueError("A wildcard names sites below a host name, not an IP address.")
+        problem = wildcard_problem(host.name)
+        if problem:
+            raise ValueError(problem)
     verdict = classify_host(host, address_policy or AddressPolicy())
     if verdict is not None and not verdict.allowed:
         raise ValueError(
@@ -95,15 +101,8 @@ def _rule_for(host: Host, wildcard: bool, address_policy: AddressPolicy | None) 
             "cannot be listed."
         )
     if host.address is not None:
-        if wildcard:
-            raise ValueError("A wildcard names sites below a host name, not an IP address.")
         return SiteRule(RuleKind.ADDRESS, host.address.compressed)
-    if wildcard:
-        problem = wildcard_problem(host.name)
-        if problem:
-            raise ValueError(problem)
-        return SiteRule(RuleKind.WILDCARD, host.name)
-    return SiteRule(RuleKind.HOST, host.name)
+    return SiteRule(RuleKind.WILDCARD if wildcard else RuleKind.HOST, host.name)
 
 
 def site_of(url: str) -> str | None:
