@@ -15,8 +15,8 @@ from sovereign.doctor import doctor
 from sovereign.model.cli import model_group
 from sovereign.service.chat import chat
 from sovereign.service.commands import audit, passwd, policy, serve
-from sovereign.service.private_words_cli import private_words
 from sovereign.service.egress_settings_cli import search_settings, sites
+from sovereign.service.private_words_cli import private_words
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
