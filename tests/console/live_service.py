@@ -2,7 +2,8 @@
 
 The app comes from ``create_app`` with the product's ``ScriptedBackend``, a fake
 monotonic clock the test moves by hand, cheap argon2 parameters, and a registry
-holding ``system.health`` and the real ``web.search`` whose SearXNG is an httpx
+holding ``system.health`` and the real ``web.search`` (reading the household's search
+settings from the data directory, as the service does) whose SearXNG is an httpx
 handler transport answering with a captured response (so no query ever leaves
 this machine, and the test can see exactly which queries would have).
 """
@@ -29,6 +30,7 @@ from sovereign.conversation.backends.base import ModelReply, ModelUnavailable
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.executor import Registry
 from sovereign.service.app import create_app
+from sovereign.service.egress_settings import SearchSettingsStore
 from sovereign.service.settings import Settings
 from tests.fixtures import SEARXNG
 
@@ -57,10 +59,13 @@ class FakeSearxng:
     does); records each query that left."""
 
     queries: list[str] = field(default_factory=list)
+    raw_queries: list[bytes] = field(default_factory=list)
+    """Each request's query string exactly as it was sent."""
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         query = request.url.params.get("q", "")
         self.queries.append(query)
+        self.raw_queries.append(request.url.query)
         captured = json.loads(SEARXNG_CAPTURE.read_text())
         return httpx.Response(captured["status"], json={**captured["body"], "query": query})
 
@@ -140,7 +145,10 @@ def build_app(data_dir: Path) -> tuple[Any, FakeClock, FakeSearxng, GatedBackend
     registry = Registry()
     system.register(registry, disk_path=data_dir)
     web_search.register(
-        registry, base_url="http://searxng.test", transport=httpx.MockTransport(searxng.handler)
+        registry,
+        base_url="http://searxng.test",
+        transport=httpx.MockTransport(searxng.handler),
+        search_settings=SearchSettingsStore(data_dir).settings,  # the household's, as served
     )
     app = create_app(
         Settings(data_dir=data_dir, backend="scripted"),

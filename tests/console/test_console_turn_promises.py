@@ -92,7 +92,7 @@ def test_an_expired_card_offers_ask_again_which_sends_the_message_anew(page, ser
     fresh = page.locator(".confirmation-card")
     expect(fresh).to_have_count(1)
     expect(fresh).not_to_have_class(re.compile(r"\bexpired\b"))
-    expect(fresh.locator(".argument-value")).to_have_text("search rooftop solar output")
+    expect(fresh.locator(".argument-value").first).to_have_text("search rooftop solar output")
     assert [body.get("message") for body in sent] == ["search rooftop solar output"] * 2
     fresh.get_by_role("button", name="Approve").click()
     expect(page.locator(".message.assistant .citations").last).to_be_visible()

@@ -44,7 +44,8 @@ async def test_a_private_word_is_flagged_on_the_card_and_only_its_kind_is_audite
 
 async def test_an_edited_query_is_what_searxng_receives_and_the_old_token_is_dead(signed_in):
     pending = await ask(signed_in)
-    edited = {"query": "primary school term dates"}
+    # as the Console sends it: the card's arguments with the edited query put in
+    edited = {**pending["arguments"], "query": "primary school term dates"}
     answer = {"token": pending["token"], "approve": True, "arguments": edited}
 
     response = await signed_in.message({"confirmation": answer})

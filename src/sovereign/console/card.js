@@ -9,6 +9,7 @@ import {
   confirmationSentence,
   formatCountdown,
 } from "./present.js";
+import { searchSettingsLine } from "./search-settings.js";
 
 const TICK_MS = 250;
 const REASON_MAX = 200;
@@ -74,6 +75,7 @@ export class ConfirmationCard {
     el("p", { className: "card-capability" }, "Capability: ",
       el("code", { className: "capability-name" }, capability)),
     argumentList(args, this.pending.flags),
+    searchSettingsLine(capability, args),
     flagList(notes),
     el("p", { className: "card-sentence" }, confirmationSentence(capability, args)),
     this.countdown,

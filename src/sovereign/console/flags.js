@@ -2,6 +2,10 @@
 // (pending_confirmation.flags, docs/decisions/household-identifiers.md), and the
 // arguments an edit sends. Pure functions of plain data, unit-tested on their own.
 
+// web.search's language and safesearch are the household's search settings (Settings >
+// Search language and safe search, search-settings.js): shown on a card, never edited there.
+const HOUSEHOLD_ARGUMENTS = new Set(["language", "safesearch"]);
+
 /** The flags of one argument, as {start, end, reason} spans for argumentValue(). */
 export function spansOf(flags, name) {
   return (flags || []).filter((flag) => flag.argument === name)
@@ -40,7 +44,8 @@ export function flagSentence(note) {
 
 /** The string arguments the household may edit, as [name, value] pairs. */
 export function editableEntries(args) {
-  return Object.entries(args || {}).filter(([, value]) => typeof value === "string");
+  return Object.entries(args || {})
+    .filter(([name, value]) => typeof value === "string" && !HOUSEHOLD_ARGUMENTS.has(name));
 }
 
 /** The arguments an edit sends: the card's, with the edited strings put in. */

@@ -3,8 +3,10 @@
 // SECTIONS and to #settings-view in index.html).
 
 import { PrivateWordsSection } from "./private-words.js";
+import { SearchSettingsSection } from "./search-settings.js";
+import { SiteListSection } from "./site-list.js";
 
-const SECTIONS = [PrivateWordsSection];
+const SECTIONS = [PrivateWordsSection, SiteListSection, SearchSettingsSection];
 
 /** All settings sections, loaded together when the view opens. */
 export class SettingsView {

@@ -1,0 +1,110 @@
+// Settings > Search language and safe search (GET|POST /api/v1/settings/search), and
+// the words a web.search card shows beside the query: "in German, safe search moderate".
+// The household sets both; every search card shows them and the approval binds them.
+
+import { request } from "./api.js";
+import { el } from "./dom.js";
+
+const PATH = "/settings/search";
+const LEVELS = { 0: "off", 1: "moderate", 2: "strict" };
+const SPECIAL = { auto: "the language SearXNG chooses", all: "all languages" };
+const names = new Map(); // language code -> English name, filled from the service
+
+/** "German" for "de": the service's name once loaded, else the browser's (CLDR). */
+export function languageName(code) {
+  if (names.has(code)) return names.get(code);
+  if (SPECIAL[code]) return SPECIAL[code];
+  try {
+    return new Intl.DisplayNames(["en"], { type: "language", languageDisplay: "standard" })
+      .of(code) || code;
+  } catch {
+    return code;
+  }
+}
+
+/** "in German, safe search moderate" for a web.search card's arguments, else null. */
+export function searchSettingsPhrase(capability, args) {
+  if (capability !== "web.search" || !args) return null;
+  const { language, safesearch } = args;
+  if (typeof language !== "string" || !(safesearch in LEVELS)) return null;
+  return `in ${languageName(language)}, safe search ${LEVELS[safesearch]}`;
+}
+
+/** The card's line for it (or null): the phrase, and where the household changes it. */
+export function searchSettingsLine(capability, args) {
+  const phrase = searchSettingsPhrase(capability, args);
+  if (!phrase) return null;
+  return el("p", { className: "card-search-settings" },
+    `Search ${phrase} (your search settings; change them in Settings).`);
+}
+
+/** The search-settings section of the settings view. */
+export class SearchSettingsSection {
+  constructor({ onUnauthorized }) {
+    this.onUnauthorized = onUnauthorized;
+    this.language = el("select", { id: "search-language" });
+    this.safesearch = el("select", { id: "search-safesearch" },
+      ...Object.entries(LEVELS).map(([value, name]) => el("option", { value }, name)));
+    this.save = el("button", { type: "submit", id: "search-settings-save" }, "Save");
+    this.problem = el("p", { id: "search-settings-problem", className: "error", role: "alert",
+      hidden: true });
+    this.error = el("p", { id: "search-settings-error", className: "error", role: "alert" });
+    this.status = el("p", { id: "search-settings-status", className: "hint", role: "status" });
+    const form = el("form", { className: "inline-form", novalidate: true },
+      el("label", { for: "search-language" }, "Language"), this.language,
+      el("label", { for: "search-safesearch" }, "Safe search"), this.safesearch, this.save);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.store();
+    });
+    document.getElementById("search-settings").append(
+      el("h3", { id: "search-settings-title" }, "Search language and safe search"),
+      el("p", {}, "Sent to the search engines with every web search, beside the query. The "
+        + "request card shows them; the assistant cannot change them."),
+      this.problem, form, this.error, this.status);
+  }
+
+  async load() {
+    this.error.textContent = "";
+    try {
+      this.show(await request("GET", PATH));
+    } catch (error) {
+      if (error.status === 401) return this.onUnauthorized(error);
+      this.error.textContent = `The search settings could not be read: ${error.message}`;
+    }
+  }
+
+  async store() {
+    this.error.textContent = "";
+    this.save.disabled = true;
+    const body = { language: this.language.value, safesearch: Number(this.safesearch.value) };
+    try {
+      const state = await request("POST", PATH, body);
+      this.show(state);
+      this.status.textContent =
+        `Saved: searches go ${searchSettingsPhrase("web.search", state)}.`;
+    } catch (error) {
+      if (error.status === 401) return this.onUnauthorized(error);
+      this.error.textContent = error.message;
+    } finally {
+      this.save.disabled = false;
+    }
+  }
+
+  show(state) {
+    for (const { code, name } of state.languages || []) names.set(code, name);
+    if (this.language.options.length !== names.size) {
+      this.language.replaceChildren(...[...names].map(([code, name]) =>
+        el("option", { value: code }, `${name[0].toUpperCase()}${name.slice(1)} (${code})`)));
+    }
+    this.language.value = state.language;
+    this.safesearch.value = String(state.safesearch);
+    this.problem.textContent = state.problem || "";
+    this.problem.hidden = !state.problem;
+  }
+
+  clear() {
+    this.error.textContent = "";
+    this.status.textContent = "";
+  }
+}
