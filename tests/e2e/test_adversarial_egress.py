@@ -4,7 +4,10 @@ The real service under uvicorn, the real routes, executor, SearXNG client and pi
 transport, and the recorder of every connect and look-up in this process; the model
 is scripted so each proposal is exactly the hostile or tricky argument under test.
 For each refused class nothing is sent and the refusal reaches the household; for
-allowed inputs the recorded ``q`` and request line equal the card byte for byte.
+allowed inputs the recorded ``q`` and request line equal the card byte for byte. The
+household's search settings and site list are set through the Console's API: the
+``language`` and ``safesearch`` SearXNG received equal the card's, and a site the list
+refuses gets no card, no look-up and no connection.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from urllib.parse import unquote_to_bytes
 import pytest
 
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
+from sovereign.net import StaticResolver
 from tests.fakes.searxng import FakeSearxng
 
 from .household import WEB_HOST, Household, Service, serve, settings_for
@@ -45,6 +49,7 @@ class World:
     searxng: FakeSearxng
     pages: PageServer
     model: Proposer
+    resolver: StaticResolver
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +63,8 @@ def world(tmp_path_factory) -> Iterator[World]:
             household.sign_in()
             household.set_web_search(True)
             try:
-                yield World(service, household, connections, searxng, pages, model)
+                resolver = settings.unsafe_web_fetch_options["resolver"]
+                yield World(service, household, connections, searxng, pages, model, resolver)
             finally:
                 household.close()
 
@@ -147,6 +153,79 @@ def test_the_request_line_is_the_card_byte_for_byte(world, raw, target):
     world.model.next_call = ("web_fetch", {"url": raw})
     card = world.household.say("go")["pending_confirmation"]
     assert card is not None and card["arguments"]["url"] == f"http://{WEB_HOST}{target}"
+    before = len(world.pages.requests)
+    world.household.answer(card["token"], approve=True)
+    [request] = world.pages.requests[before:]
+    assert f"http://{request.headers['host']}{request.path}" == card["arguments"]["url"]
+
+
+@pytest.fixture
+def household_settings(world):
+    """Leaves the search settings and the site list as a test found them (the defaults)."""
+    yield world.household
+    world.household.post("/api/v1/settings/search", {"language": "auto", "safesearch": 0})
+    world.household.post("/api/v1/settings/sites", {"mode": "off", "allow": [], "block": []})
+
+
+def raw_parameter(raw_query: str, name: str) -> bytes:
+    raw = next(p for p in raw_query.split("&") if p.startswith(f"{name}="))[len(name) + 1 :]
+    return unquote_to_bytes(raw.replace("+", " "))
+
+
+@pytest.mark.parametrize(
+    ("language", "safesearch"), [("de", 1), ("de-AT", 2), ("zh-TW", 0), ("all", 2), ("auto", 0)]
+)
+def test_language_and_safesearch_reach_searxng_as_the_card_shows_them(
+    world, household_settings, language, safesearch
+):
+    household_settings.post(
+        "/api/v1/settings/search", {"language": language, "safesearch": safesearch}
+    )
+    world.model.next_call = ("web_search", {"query": "solar panels"})
+    card = world.household.say("go")["pending_confirmation"]
+    assert card["arguments"] == {
+        "query": "solar panels", "language": language, "safesearch": safesearch,
+    }
+    before = len(world.searxng.requests)
+    world.household.answer(card["token"], approve=True)
+    [request] = world.searxng.requests[before:]
+    assert raw_parameter(request.raw_query, "language") == card["arguments"]["language"].encode()
+    assert raw_parameter(request.raw_query, "safesearch") == str(safesearch).encode()
+    assert raw_parameter(request.raw_query, "q") == card["arguments"]["query"].encode()
+
+
+@pytest.mark.parametrize(
+    ("sites", "url"),
+    [({"mode": "block", "block": [WEB_HOST]}, f"http://{WEB_HOST.upper()}./article"),
+     ({"mode": "block", "block": [f"*.{WEB_HOST}"]}, f"http://www.{WEB_HOST}/article"),
+     ({"mode": "allow-only", "allow": ["docs.example"]}, f"http://{WEB_HOST}/article")],
+)
+def test_a_site_the_list_refuses_gets_no_card_no_look_up_and_no_connection(
+    world, household_settings, sites, url
+):
+    household_settings.post("/api/v1/settings/sites", {"allow": [], "block": [], **sites})
+    world.model.next_call = ("web_fetch", {"url": url})
+    mark, lookups = world.connections.mark(), len(world.connections.lookups)
+    names, pages, audited = dict(world.resolver.lookups), len(world.pages.requests), len(
+        world.service.audit_lines())
+    reply = world.household.say("go")
+    assert reply["pending_confirmation"] is None, reply
+    [receipt] = reply["receipts"]
+    assert (receipt["outcome"], receipt["error_code"]) == ("refused", "SITE_NOT_ALLOWED")
+    assert outbound(world, mark) == [] and len(world.connections.lookups) == lookups
+    assert world.resolver.lookups == names and len(world.pages.requests) == pages
+    new_lines = world.service.audit_lines()[audited:]
+    assert any('"SITE_NOT_ALLOWED"' in line for line in new_lines)
+    assert not any("news" in line or "docs.example" in line for line in new_lines)
+
+
+def test_an_allowed_site_is_still_read_as_the_card_shows(world, household_settings):
+    household_settings.post(
+        "/api/v1/settings/sites", {"mode": "allow-only", "allow": [WEB_HOST], "block": []}
+    )
+    world.model.next_call = ("web_fetch", {"url": f"http://{WEB_HOST}/article"})
+    card = world.household.say("go")["pending_confirmation"]
+    assert card is not None and card["arguments"] == {"url": f"http://{WEB_HOST}/article"}
     before = len(world.pages.requests)
     world.household.answer(card["token"], approve=True)
     [request] = world.pages.requests[before:]
