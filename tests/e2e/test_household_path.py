@@ -119,8 +119,9 @@ def assert_audit_is_outcomes_only(traffic: Traffic, *secrets: str) -> None:
         assert set(record) <= {
             "time", "boot", "run", "seq", "uptime_s", "capability", "version",
             "classification", "stage", "outcome", "error_code", "reason", "duration_ms",
-            "asked", "started",
+            "asked", "started", "flags",
         }  # fmt: skip
+        assert all(isinstance(kind, str) for kind in record.get("flags", []))
         for secret in (*secrets, "http://", "https://", WEB_HOST):
             assert secret.lower() not in line.lower(), f"{secret!r} is in the audit log: {line}"
 

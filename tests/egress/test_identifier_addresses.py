@@ -221,3 +221,12 @@ def test_flag_spans_are_code_points_of_the_text_as_shown():
     [flag] = find_identifiers(text)
     assert text[flag.start : flag.end] == "192%2E168%2E7%2E42"
     assert isinstance(IPv6Address("::1"), IPv6Address)  # ipaddress is what the table uses
+
+
+def test_a_dotted_version_in_a_file_name_is_not_an_address():
+    assert flagged("https://example.com/download/firmware-10.2.3.4.bin") == []
+    assert flagged("backup host-10.2.3.4") == []
+    assert flagged("reach 10.2.3.4-10.2.3.9") == [
+        ("10.2.3.4", "private_address"),
+        ("10.2.3.9", "private_address"),
+    ]

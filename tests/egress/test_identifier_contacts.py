@@ -161,3 +161,8 @@ def test_phone_number_near_misses_are_not_flagged(text):
 
 def test_an_address_is_not_read_as_a_phone_number_too():
     assert flagged("0172.016.0001.0020") == [("0172.016.0001.0020", "private_address")]
+
+
+def test_a_login_on_a_home_network_host_is_judged_by_its_host_name():
+    assert flagged("ssh pi@raspberrypi.local") == []
+    assert flagged("ssh maya@mayas-laptop.local") == [("mayas-laptop.local", "local_host_name")]

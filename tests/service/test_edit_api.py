@@ -151,3 +151,27 @@ async def test_the_words_routes_need_the_session_and_its_csrf_header(harness):
     await harness.sign_in()
     response = await harness.client.post(WORDS, json={"add": "Maya"})
     assert response.status_code == 403
+
+
+async def test_activity_counts_the_warning_and_the_edit_not_a_second_proposal(signed_in):
+    PrivateWordsStore(signed_in.data_dir).add("Westbrook Primary")
+    pending = await ask(signed_in)
+    edit = {"token": pending["token"], "approve": True, "arguments": {"query": "term dates"}}
+    assert (await signed_in.message({"confirmation": edit})).status_code == 200
+    summary = await signed_in.client.get(
+        "/api/v1/audit/summary?days=1", headers=signed_in.headers()
+    )
+    counts = summary.json()["capabilities"]["web.search"]
+    assert {k: counts[k] for k in ("proposed", "confirmation_requested", "flagged", "edited",
+                                   "approved", "executed", "awaiting", "expired")} == {
+        "proposed": 1, "confirmation_requested": 2, "flagged": 1, "edited": 1,
+        "approved": 1, "executed": 1, "awaiting": 0, "expired": 0,
+    }  # fmt: skip
+
+
+async def test_the_openapi_schema_documents_the_edit_and_the_words_route(harness):
+    spec = (await harness.client.get("/api/openapi.json")).json()
+    answer = spec["components"]["schemas"]["ConfirmationAnswer"]
+    assert "approve: true" in answer["properties"]["arguments"]["description"]
+    assert "INVALID_EDIT" in answer["description"]
+    assert set(spec["paths"]["/api/v1/settings/private-words"]) == {"get", "post"}

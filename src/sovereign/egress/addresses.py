@@ -245,7 +245,7 @@ def _ipv4_candidates(text: str) -> Iterator[tuple[int, int, list[IPv4Address]]]:
 
 def _bounded(text: str, start: int, end: int) -> bool:
     """A dotted quad that stands alone: not the tail or head of a longer dotted number,
-    not glued to a word after it, and not a version written ``v10.0.0.1``."""
+    not glued to a word after it, and not a version (``v10.0.0.1``, ``name-10.0.0.1``)."""
     before = text[start - 1] if start else ""
     if before.isdigit() or before == "_":
         return False
@@ -253,6 +253,8 @@ def _bounded(text: str, start: int, end: int) -> bool:
         return False
     if before and before in "vV" and (start < 2 or not text[start - 2].isalpha()):
         return False
+    if before == "-" and start >= 2 and text[start - 2].isalpha():
+        return False  # name-version, as in firmware-10.2.3.4.bin
     after = text[end : end + 2]
     return not (after[:1].isalnum() or after[:1] == "_" or re.match(r"\.\d", after))
 

@@ -8,7 +8,8 @@ example dot com``, ``name (at) example (dot) com``, ``name @ example.com``
 (:mod:`.scanview` already turns the bracketed forms into ``@`` and ``.``). The word
 ``at`` alone is not enough (``sign in at paypal.com`` is a sentence): a spelled
 ``at`` needs a spelled ``dot`` as well. Not flagged: the SSH user of code forges
-(``git@github.com``) and no-reply senders, which name no person.
+(``git@github.com``) and no-reply senders, which name no person, and ``user@host``
+on a home-network host (``pi@raspberrypi.local``: a login, judged by its host name).
 
 **Phone numbers** (ITU-T E.164 and the national plans it fronts):
 
@@ -36,6 +37,8 @@ import re
 from collections.abc import Sequence
 from datetime import date
 from itertools import pairwise
+
+from .names import HOME_SUFFIXES
 
 __all__ = ["find_emails", "find_phones"]
 
@@ -66,14 +69,22 @@ def find_emails(text: str) -> list[Match]:
     """E-mail addresses in the scan view ``text``, written plainly or obfuscated."""
     found = []
     for match in _EMAIL.finditer(text):
-        if match.group("local").lower() not in _NOT_A_PERSON:
+        if _mailbox(match):
             found.append(("email_address", match.start(), match.end()))
     lowered = text.lower()
     if " at " in lowered or ("@" in text and (" dot " in lowered or " @" in text or "@ " in text)):
         for match in _OBFUSCATED.finditer(text):
-            if _is_obfuscated(match) and match.group("local").lower() not in _NOT_A_PERSON:
+            if _is_obfuscated(match) and _mailbox(match):
                 found.append(("email_address", match.start(), match.end()))
     return found
+
+
+def _mailbox(match: re.Match[str]) -> bool:
+    """Not a forge's SSH user or a no-reply sender, and not ``user@host.local``: a login
+    on a home-network host, whose host name the name rules judge."""
+    domain = match.group("domain").lower()
+    at_home = any(domain == s or domain.endswith("." + s) for s in HOME_SUFFIXES)
+    return match.group("local").lower() not in _NOT_A_PERSON and not at_home
 
 
 def _is_obfuscated(match: re.Match[str]) -> bool:
