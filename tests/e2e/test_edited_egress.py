@@ -67,7 +67,7 @@ def test_the_edited_query_not_the_proposal_is_what_searxng_receives(world):
     mark, lookups = world.connections.mark(), len(world.connections.lookups)
     searches = len(world.searxng.requests)
     pending = world.household.say("plan maya's party")["pending_confirmation"]
-    assert pending["arguments"] == {"query": PROPOSED}
+    assert pending["arguments"]["query"] == PROPOSED
     flagged = {(PROPOSED[f["start"] : f["end"]], f["kind"]) for f in pending["flags"]}
     assert flagged == {
         ("Maya Okafor", "private_word"),
@@ -76,7 +76,8 @@ def test_the_edited_query_not_the_proposal_is_what_searxng_receives(world):
     }
     assert outbound(world, mark) == []  # nothing before the answer
 
-    edit = {"token": pending["token"], "approve": True, "arguments": {"query": EDITED}}
+    edited = {**pending["arguments"], "query": EDITED}  # as the Console sends it
+    edit = {"token": pending["token"], "approve": True, "arguments": edited}
     reply = world.household.post(MESSAGE, {"confirmation": edit}).json()
 
     [search] = world.searxng.requests[searches:]
@@ -125,7 +126,8 @@ def test_the_audit_keeps_the_flag_kinds_and_the_edit_never_the_words(world):
 def test_a_refused_edit_sends_nothing_and_the_card_still_answers(world):
     mark, searches = world.connections.mark(), len(world.searxng.requests)
     pending = world.household.say("plan maya's party again")["pending_confirmation"]
-    bad = {"token": pending["token"], "approve": True, "arguments": {"query": "a\u2028b"}}
+    bad_arguments = {**pending["arguments"], "query": "a\u2028b"}
+    bad = {"token": pending["token"], "approve": True, "arguments": bad_arguments}
     refused = world.household.client.post(
         MESSAGE, json={"confirmation": bad}, headers={"X-CSRF-Token": world.household.csrf}
     )

@@ -156,7 +156,8 @@ async def test_the_words_routes_need_the_session_and_its_csrf_header(harness):
 async def test_activity_counts_the_warning_and_the_edit_not_a_second_proposal(signed_in):
     PrivateWordsStore(signed_in.data_dir).add("Westbrook Primary")
     pending = await ask(signed_in)
-    edit = {"token": pending["token"], "approve": True, "arguments": {"query": "term dates"}}
+    edited = {**pending["arguments"], "query": "term dates"}  # as the Console sends it
+    edit = {"token": pending["token"], "approve": True, "arguments": edited}
     assert (await signed_in.message({"confirmation": edit})).status_code == 200
     summary = await signed_in.client.get(
         "/api/v1/audit/summary?days=1", headers=signed_in.headers()
