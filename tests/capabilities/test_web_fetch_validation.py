@@ -125,3 +125,31 @@ async def test_a_stray_percent_sign_is_invalid_rather_than_guessed():
     outcome = await propose(executor, "http://example.org/100%/sure")
     assert outcome.error_code is ErrorCode.INVALID_ARGUMENTS
     assert "two hexadecimal digits" in outcome.message
+
+
+@pytest.mark.parametrize(
+    ("start_index", "canonical"),
+    [(0, None), (0.0, None), (2, 2), (2.0, 2), (1_000_000, 1_000_000)],
+)
+async def test_start_index_has_one_spelling_on_the_card(start_index, canonical):
+    executor, _, _ = build()
+    arguments = {"url": "https://example.org/long", "start_index": start_index}
+    outcome = await executor.invoke(
+        "web.fetch", 1, arguments, policy=POLICY, turn_state=TurnState()
+    )
+    assert outcome.error_code is ErrorCode.CONFIRMATION_REQUIRED, outcome
+    expected = {"url": "https://example.org/long"}
+    if canonical is not None:
+        expected["start_index"] = canonical
+    assert outcome.arguments == expected
+    assert type(outcome.arguments.get("start_index", 0)) is int
+
+
+@pytest.mark.parametrize("start_index", [-1, 1.5, True, "3"])
+async def test_start_index_that_is_not_a_whole_number_of_characters_is_invalid(start_index):
+    executor, _, _ = build()
+    arguments = {"url": "https://example.org/long", "start_index": start_index}
+    outcome = await executor.invoke(
+        "web.fetch", 1, arguments, policy=POLICY, turn_state=TurnState()
+    )
+    assert outcome.error_code is ErrorCode.INVALID_ARGUMENTS

@@ -119,6 +119,8 @@ def canonical_url(
     then :func:`sovereign.net.parse_url`: the result is its canonical URL (lower-case
     scheme and host, IDNA, no default port, no fragment, one percent-encoding, no dot
     segments), which the card shows, the token binds and the transport requests.
+    ``start_index`` becomes an ``int`` and is left out when it is 0 (the default), so
+    one request has one spelling.
 
     Destinations that can only be refused are refused here, before any card and
     without any network activity (:func:`sovereign.net.classify_host`): an IP literal
@@ -142,7 +144,12 @@ def canonical_url(
         raise _rejected(exc) from exc
     if verdict is not None and not verdict.allowed:
         raise _rejected(TargetRejected(verdict, target.host.name))
-    return {**arguments, "url": target.url}
+    canonical = {**arguments, "url": target.url}
+    if "start_index" in canonical:  # JSON Schema's integer admits 2.0: one spelling, an int
+        canonical["start_index"] = int(canonical["start_index"])
+        if canonical["start_index"] == 0:
+            del canonical["start_index"]  # the default: the same request as leaving it out
+    return canonical
 
 
 def _rejected(exc: TargetRejected) -> CapabilityError:
