@@ -83,9 +83,15 @@ class Harness:
         return _client(self.app)
 
 
-def _client(app: Any, address: str = "127.0.0.1") -> httpx.AsyncClient:
+CONSOLE = "http://sovereign.localhost:8092"
+"""The Console's origin under the default settings (DESIGN §5)."""
+
+
+def _client(app: Any, address: str = "127.0.0.1", origin: str = CONSOLE) -> httpx.AsyncClient:
+    """A client as the Console in a browser is: its own Host, and its Origin on every
+    request (browsers send it on every state change)."""
     transport = httpx.ASGITransport(app=app, client=(address, 50000))
-    return httpx.AsyncClient(transport=transport, base_url="http://testserver")
+    return httpx.AsyncClient(transport=transport, base_url=origin, headers={"Origin": origin})
 
 
 def build_harness(

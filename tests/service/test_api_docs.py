@@ -41,8 +41,16 @@ async def test_the_docs_page_loads_only_assets_from_this_device(client):
 
 @pytest.mark.parametrize(
     "name",
-    ["index.html", "swagger-initializer.js", "oauth2-redirect.html", "index.j2",
-     "swagger-ui-bundle.js.map", "swagger-ui.js", "../swagger_ui_bundle/__init__.py", "%2e%2e"],
+    [
+        "index.html",
+        "swagger-initializer.js",
+        "oauth2-redirect.html",
+        "index.j2",
+        "swagger-ui-bundle.js.map",
+        "swagger-ui.js",
+        "../swagger_ui_bundle/__init__.py",
+        "%2e%2e",
+    ],
 )
 async def test_no_other_file_of_the_swagger_bundle_is_served(client, name):
     response = await client.get(f"/api/docs/assets/{name}")
@@ -50,5 +58,13 @@ async def test_no_other_file_of_the_swagger_bundle_is_served(client, name):
 
 
 async def test_the_docs_page_turns_off_the_online_validator(client):
+    start = await client.get("/api/docs/init.js")
+    assert "validatorUrl: null" in start.text
+
+
+async def test_the_docs_page_has_no_inline_script(client):
     page = await client.get("/api/docs")
-    assert '"validatorUrl": null' in page.text
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page.text, re.S)
+    assert scripts and all(
+        "src=" in attributes and not body.strip() for attributes, body in scripts
+    )

@@ -10,7 +10,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from ipaddress import ip_address
 from typing import ClassVar
 
-import httpx
 import pytest
 
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
@@ -19,7 +18,7 @@ from sovereign.service.app import create_app
 from sovereign.service.settings import Settings
 
 from .conftest import CHEAP_HASHER
-from .harness import PASSWORD
+from .harness import PASSWORD, _client
 
 PAGE = "<html><body><main><h1>Garden notes</h1><p>Water tomatoes at dawn.</p></main></body></html>"
 
@@ -62,8 +61,7 @@ def _app(tmp_path, backend, **settings):
 @contextlib.asynccontextmanager
 async def _signed_in_client(app):
     """``(client, headers)`` signed in through first-run setup, web search switched on."""
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+    async with _client(app) as client:
         token = app.state.services.owner.setup_token()
         response = await client.post(
             "/api/v1/auth/setup", json={"setup_token": token, "password": PASSWORD}

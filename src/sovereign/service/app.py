@@ -1,7 +1,9 @@
 """``create_app(settings)``: the Conversation Service as one ASGI app (DESIGN §1, §4).
 
-Layers, outside in: request-size limit → session lookup (401 on guarded paths)
-→ CSRF check (403) → routes. One set of exception handlers turns every error
+Layers, outside in (DESIGN §5): security headers on every response → Host and
+Origin pinning (421/403, before anything else looks at the request) →
+request-size limit → session lookup (401 on guarded paths) → CSRF check (403) →
+routes. One set of exception handlers turns every error
 into ``{"error": {"code", "message"}}``. The Console's static files, when
 present, are served at ``/``.
 """
@@ -15,11 +17,8 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-import fastapi_offline
 from argon2 import PasswordHasher
 from fastapi import FastAPI
-from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from sovereign import __version__
@@ -27,15 +26,18 @@ from sovereign.conversation import PendingTurnStore, TurnLoop
 from sovereign.conversation.backends.base import ModelBackend
 from sovereign.executor import AuditLog, ConfirmationStore, Executor, Registry
 
+from .api_docs import add_api_docs
 from .atomic import remove_orphans
 from .body_limit import BodyLimitMiddleware
 from .csrf import CSRFMiddleware
 from .errors import install_error_handlers
+from .host_pinning import HostOriginMiddleware
 from .household_sources import HouseholdSources
 from .owner import OwnerAccount
 from .policy import PolicyStore
 from .retained import RetainedAnswers
 from .routes import auth, conversation, egress_settings, operations, policy, private_words
+from .security_headers import SecurityHeadersMiddleware
 from .session_auth import SessionAuthMiddleware
 from .sessions import SessionStore
 from .settings import Settings
@@ -78,7 +80,7 @@ def create_app(
     """
     household = household or HouseholdSources(settings.data_dir)
     services = _build_services(settings, backend, clock, registry, password_hasher, household)
-    app = FastAPI(
+    app = _ServiceApp(
         title="Sovereign Conversation Service",
         version=__version__,
         docs_url=None,  # served below from local assets: no page loads anything off-device
@@ -91,47 +93,25 @@ def create_app(
     routers = (operations, auth, conversation, policy, private_words, egress_settings)
     for module in routers:
         app.include_router(module.router)
-    _add_api_docs(app)
+    add_api_docs(app)
     if console_dir.is_dir():
         # the fallback, not a mount at "/": a wrong method on an API route stays a 405
         app.router.default = StaticFiles(directory=console_dir, html=True)
     app.add_middleware(CSRFMiddleware)
     app.add_middleware(SessionAuthMiddleware, sessions=services.sessions)
     app.add_middleware(BodyLimitMiddleware)
+    app.add_middleware(
+        HostOriginMiddleware, pins=settings.host_pins, console_url=settings.console_url()
+    )
     return app
 
 
-DOCS_ASSETS = {
-    "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
-    "swagger-ui.css": "text/css; charset=utf-8",
-    "favicon.png": "image/png",
-}
-"""The only files ``/api/docs`` loads, from the Swagger UI 5 build that ``fastapi-offline``
-packages (Swagger UI 4 cannot render OpenAPI 3.1). Nothing else of a bundle is served:
-stock demo pages point the browser at outside hosts."""
-DOCS_BUNDLE = Path(fastapi_offline.__file__).resolve().parent / "static"
+class _ServiceApp(FastAPI):
+    """FastAPI with the security headers outside even its own error layer, so that a
+    500 answer carries them too."""
 
-
-def _add_api_docs(app: FastAPI) -> None:
-    """Swagger UI at ``/api/docs`` with its scripts served from this device, not a CDN."""
-    assets = "/api/docs/assets"
-
-    @app.get(assets + "/{name}", include_in_schema=False)
-    async def docs_asset(name: str) -> Response:
-        if name not in DOCS_ASSETS:
-            return Response(status_code=404)
-        return FileResponse(DOCS_BUNDLE / name, media_type=DOCS_ASSETS[name])
-
-    @app.get("/api/docs", include_in_schema=False)
-    async def api_docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url="/api/openapi.json",
-            title="Sovereign Conversation Service API",
-            swagger_js_url=f"{assets}/swagger-ui-bundle.js",
-            swagger_css_url=f"{assets}/swagger-ui.css",
-            swagger_favicon_url=f"{assets}/favicon.png",
-            swagger_ui_parameters={"validatorUrl": None},  # no badge from validator.swagger.io
-        )
+    def build_middleware_stack(self):  # type: ignore[no-untyped-def]
+        return SecurityHeadersMiddleware(super().build_middleware_stack())
 
 
 def _build_services(

@@ -10,11 +10,14 @@ from typing import Any
 
 from sovereign.paths import data_dir as default_data_dir
 
+from .hosts import CONSOLE_HOST, DEFAULT_PORTS, LOOPBACK_NAMES, HostPin, canonical_name, parse_pin
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8092
 BACKENDS = ("embedded", "openai", "scripted")
 TOOL_MODES = ("auto", "native", "schema")
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
+WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::"})  # noqa: S104 - names, not a bind
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,10 @@ class Settings:
     Attributes:
         data_dir: the data directory (policy, audit log, password, settings files).
         host / port: where ``sovereign serve`` listens (default 127.0.0.1:8092).
+        allowed_hosts: further names the service answers to (DESIGN §5), each
+            ``name`` (at ``port``) or ``name:port``: the appliance's LAN name or
+            address. The loopback names (:data:`~.hosts.LOOPBACK_NAMES`) and a
+            specific ``host`` are always allowed.
         backend: ``embedded`` (default), ``openai`` (any OpenAI-compatible server,
             e.g. llama-server) or ``scripted`` (a fixed reply, for trying the API).
         openai_base_url / openai_model: the OpenAI-compatible server and model name.
@@ -42,6 +49,7 @@ class Settings:
     data_dir: Path = field(default_factory=default_data_dir)
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
+    allowed_hosts: tuple[str, ...] = ()
     backend: str = "embedded"
     openai_base_url: str = "http://127.0.0.1:8081/v1"
     openai_model: str = "local"
@@ -57,6 +65,26 @@ class Settings:
             raise ValueError(f"tool_mode must be one of {', '.join(TOOL_MODES)}")
         if not 0 < self.port < 65536:
             raise ValueError("port must be between 1 and 65535")
+        for entry in self.allowed_hosts:
+            parse_pin(entry, self.port)  # raises ValueError with the entry named
+
+    @property
+    def host_pins(self) -> frozenset[HostPin]:
+        """Every ``(name, port)`` a request's ``Host`` may name (DESIGN §5)."""
+        pins = {(name, self.port) for name in LOOPBACK_NAMES}
+        if self.host not in WILDCARD_HOSTS:
+            pins.add((canonical_name(self.host), self.port))
+        pins.update(parse_pin(entry, self.port) for entry in self.allowed_hosts)
+        return frozenset(pins)
+
+    def console_url(self, scheme: str = "http") -> str:
+        """Where the household opens the Console: its first LAN name when the service
+        listens beyond this device and one is given, else ``sovereign.localhost``."""
+        name, port = CONSOLE_HOST, self.port
+        if self.allowed_hosts and not self.loopback_only:
+            name, port = parse_pin(self.allowed_hosts[0], self.port)
+        default = DEFAULT_PORTS.get(scheme)
+        return f"{scheme}://{name}/" if port == default else f"{scheme}://{name}:{port}/"
 
     @property
     def loopback_only(self) -> bool:
@@ -69,10 +97,11 @@ def settings_from_environment(**overrides: Any) -> Settings:
 
     Reads ``SOVEREIGN_DATA_DIR`` (through :mod:`sovereign.paths`),
     ``SOVEREIGN_BACKEND``, ``SOVEREIGN_OPENAI_BASE_URL``, ``SOVEREIGN_OPENAI_MODEL``,
-    ``SOVEREIGN_TOOL_MODE``, ``SOVEREIGN_MODEL_PATH`` and ``SOVEREIGN_SEARXNG_URL``.
+    ``SOVEREIGN_TOOL_MODE``, ``SOVEREIGN_MODEL_PATH``, ``SOVEREIGN_SEARXNG_URL`` and
+    ``SOVEREIGN_ALLOWED_HOSTS`` (names separated by commas or spaces).
 
     Raises:
-        ValueError: an unknown backend or a port out of range.
+        ValueError: an unknown backend, a port out of range or a malformed allowed host.
     """
     values: dict[str, Any] = {}
     names = ("backend", "openai_base_url", "openai_model", "tool_mode", "model_path", "searxng_url")
@@ -80,7 +109,11 @@ def settings_from_environment(**overrides: Any) -> Settings:
         configured = os.environ.get(f"SOVEREIGN_{name.upper()}")
         if configured:
             values[name] = configured
+    hosts = os.environ.get("SOVEREIGN_ALLOWED_HOSTS", "").replace(",", " ").split()
+    if hosts:
+        values["allowed_hosts"] = tuple(hosts)
     values.update({key: value for key, value in overrides.items() if value is not None})
+    values["allowed_hosts"] = tuple(values.get("allowed_hosts", ()))
     for name in ("data_dir", "model_path"):
         if name in values:
             values[name] = Path(values[name]).expanduser()
