@@ -19,6 +19,8 @@ REPO = Path(__file__).resolve().parents[2]
 CONSOLE_DIR = REPO / "src" / "sovereign" / "console"
 ARTIFACTS = REPO / "test-artifacts" / "console"
 CHROMIUM = Path("/usr/bin/chromium")
+REBOUND_HOST = "rebound.test"
+"""A name chromium resolves to 127.0.0.1, as a DNS-rebinding page's name would."""
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -28,6 +30,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    f"--host-resolver-rules=MAP {REBOUND_HOST} 127.0.0.1",
 ]
 MODULE_ORIGIN = "http://127.0.0.1:9"
 """Pages for unit tests are answered by a route handler; nothing listens here."""
@@ -102,17 +105,45 @@ def service(tmp_path) -> Iterator[object]:
         yield live
 
 
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__reportCspViolation(
+    `${event.effectiveDirective} blocked ${event.blockedURI || "inline"} ` +
+    `at ${event.sourceFile || event.documentURI}:${event.lineNumber}`);
+});
+"""
+"""Installed in every page before its own scripts run: each Content-Security-Policy
+violation is reported to the test, which fails on any."""
+
+
+def watch_page(context) -> tuple[list[str], list[str]]:
+    """Collect uncaught errors and CSP violations of every page of ``context``."""
+    errors: list[str] = []
+    violations: list[str] = []
+
+    def report(violation: str) -> None:
+        violations.append(violation)
+
+    def on_error(error) -> None:
+        errors.append(str(error))
+
+    context.expose_function("__reportCspViolation", report)
+    context.add_init_script(REPORT_CSP_VIOLATIONS)
+    context.on("page", lambda page: page.on("pageerror", on_error))
+    return errors, violations
+
+
 @pytest.fixture
 def page(browser, request) -> Iterator[object]:
     """A fresh browser context and page (phone-sized pages are made by the test).
 
     A screenshot of the page as the test left it goes to test-artifacts/console/.
+    An uncaught error or a Content-Security-Policy violation fails the test.
     """
     context = browser.new_context(viewport={"width": 1000, "height": 900})
     context.set_default_timeout(10_000)
+    errors, violations = watch_page(context)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     try:
@@ -120,3 +151,4 @@ def page(browser, request) -> Iterator[object]:
     finally:
         context.close()
     assert errors == [], f"uncaught errors in the page: {errors}"
+    assert violations == [], f"Content-Security-Policy violations: {violations}"

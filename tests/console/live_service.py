@@ -139,8 +139,9 @@ class LiveService:
         return f"{self.url}/#setup={self.app.state.services.owner.setup_token()}"
 
 
-def build_app(data_dir: Path) -> tuple[Any, FakeClock, FakeSearxng, GatedBackend]:
-    """The real app around the fakes described in the module docstring."""
+def build_app(data_dir: Path, port: int) -> tuple[Any, FakeClock, FakeSearxng, GatedBackend]:
+    """The real app around the fakes described in the module docstring, answering
+    at ``sovereign.localhost:<port>`` (and loopback's names) as ``sovereign serve`` does."""
     clock, searxng, backend = FakeClock(), FakeSearxng(), GatedBackend()
     registry = Registry()
     system.register(registry, disk_path=data_dir)
@@ -151,7 +152,7 @@ def build_app(data_dir: Path) -> tuple[Any, FakeClock, FakeSearxng, GatedBackend
         search_settings=SearchSettingsStore(data_dir).settings,  # the household's, as served
     )
     app = create_app(
-        Settings(data_dir=data_dir, backend="scripted"),
+        Settings(data_dir=data_dir, backend="scripted", port=port),
         backend=backend,
         clock=clock,
         registry=registry,
@@ -162,18 +163,23 @@ def build_app(data_dir: Path) -> tuple[Any, FakeClock, FakeSearxng, GatedBackend
 
 @contextmanager
 def serve(data_dir: Path) -> Iterator[LiveService]:
-    """Run the app under uvicorn on 127.0.0.1 (a free port) until the block ends."""
-    app, clock, searxng, backend = build_app(data_dir)
+    """Run the app under uvicorn on 127.0.0.1 (a free port) until the block ends.
+
+    Its URL is the Console's own name, ``http://sovereign.localhost:<port>``, which
+    chromium resolves to loopback by itself.
+    """
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
+    app, clock, searxng, backend = build_app(data_dir, port)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", ws="none")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
         _wait_until_started(server, thread)
-        yield LiveService(f"http://127.0.0.1:{port}", app, clock, searxng, backend, data_dir)
+        url = f"http://sovereign.localhost:{port}"
+        yield LiveService(url, app, clock, searxng, backend, data_dir)
     finally:
         backend.before_reply.set()
         backend.mid_answer.set()

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from ipaddress import ip_address
 from pathlib import Path
 from typing import Any
@@ -41,9 +41,11 @@ WEB_HOST = "news.example"
 
 @dataclass
 class Service:
-    """A running service: its base URL, app and data directory."""
+    """A running service: the address to connect to, the Console's origin (the name
+    the service answers to: ``Host`` and ``Origin`` name it), app and data directory."""
 
     url: str
+    origin: str
     app: Any
     data_dir: Path
 
@@ -82,11 +84,12 @@ def serve(settings: Settings, backend: Any = None) -> Iterator[Service]:
 
     ``backend``: the embedded model by default; a scripted one for adversarial proposals.
     """
-    backend = backend if backend is not None else embedded_model()
-    app = create_app(settings, backend=backend, password_hasher=CHEAP_HASHER)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
+    settings = replace(settings, port=port)
+    backend = backend if backend is not None else embedded_model()
+    app = create_app(settings, backend=backend, password_hasher=CHEAP_HASHER)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="none"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -96,7 +99,8 @@ def serve(settings: Settings, backend: Any = None) -> Iterator[Service]:
             if not thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("uvicorn did not start")
             time.sleep(0.02)
-        yield Service(f"http://127.0.0.1:{port}", app, settings.data_dir)
+        origin = settings.console_url().rstrip("/")
+        yield Service(f"http://127.0.0.1:{port}", origin, app, settings.data_dir)
     finally:
         server.should_exit = True
         thread.join(timeout=60)
@@ -104,12 +108,17 @@ def serve(settings: Settings, backend: Any = None) -> Iterator[Service]:
 
 
 class Household:
-    """An HTTP client of the service, as the Console is: cookie session plus CSRF header."""
+    """An HTTP client of the service, as the Console is: at the Console's own name
+    (``sovereign.localhost``, sent as ``Host`` since this machine's resolver may not
+    know ``*.localhost``), with its ``Origin``, cookie session and CSRF header."""
 
     def __init__(self, service: Service) -> None:
         self.service = service
         self.client = httpx.Client(
-            base_url=service.url, timeout=TURN_TIMEOUT_SECONDS, trust_env=False
+            base_url=service.url,
+            headers={"Host": service.origin.split("//", 1)[1], "Origin": service.origin},
+            timeout=TURN_TIMEOUT_SECONDS,
+            trust_env=False,
         )
         self.csrf: str | None = None
 

@@ -7,7 +7,7 @@ import asyncio
 import httpx
 import pytest
 
-from sovereign.service.sessions import COOKIE_NAME, IDLE_SECONDS
+from sovereign.service.sessions import COOKIE_NAME, IDLE_SECONDS, SECURE_COOKIE_NAME
 
 from .harness import PASSWORD, _client
 
@@ -89,14 +89,22 @@ async def test_setup_sets_a_strict_httponly_cookie_and_returns_the_csrf_token(ha
     }
 
 
-async def test_cookie_is_secure_when_served_over_tls(harness):
-    transport = httpx.ASGITransport(app=harness.app)
-    async with httpx.AsyncClient(transport=transport, base_url="https://appliance") as client:
+async def test_over_tls_the_cookie_is_secure_and_host_prefixed(harness):
+    async with _client(harness.app, origin="https://sovereign.localhost:8092") as client:
         token = harness.app.state.services.owner.setup_token()
         response = await client.post(
             "/api/v1/auth/setup", json={"setup_token": token, "password": PASSWORD}
         )
-    assert "Secure" in response.headers["set-cookie"]
+        cookie = response.headers["set-cookie"]
+        assert cookie.startswith(f"{SECURE_COOKIE_NAME}=")
+        assert "Secure" in cookie and "Path=/" in cookie and "domain" not in cookie.lower()
+        state = (await client.get("/api/v1/auth/state")).json()
+        assert state["signed_in"] is True
+        # the bare name is not read over TLS: a cookie planted over plain HTTP cannot
+        # stand in for the __Host- one
+        client.cookies.clear()
+        client.cookies.set(COOKIE_NAME, cookie.split(";")[0].split("=", 1)[1])
+        assert (await client.get("/api/v1/auth/state")).json()["signed_in"] is False
 
 
 async def test_setup_with_a_wrong_token_is_refused_and_setup_happens_once(harness):

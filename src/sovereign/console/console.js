@@ -4,6 +4,7 @@
 import { ApiError, request, session } from "./api.js";
 import { Chat } from "./chat.js";
 import { byId, showOnly } from "./dom.js";
+import { showAddressWarning } from "./host.js";
 import { ActivityView, PolicySwitch } from "./panels.js";
 import { setupTokenFromHash } from "./present.js";
 import { SettingsView } from "./settings.js";
@@ -35,6 +36,7 @@ function show(name) {
 }
 
 async function boot() {
+  showAddressWarning(location);
   try {
     const state = await request("GET", "/auth/state");
     if (state.signed_in && state.csrf_token) return enterSignedIn(state.csrf_token);

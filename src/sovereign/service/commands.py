@@ -31,6 +31,15 @@ def _data_dir(option: Path | None) -> Path:
 @click.command(short_help="Run the Conversation Service.")
 @click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to listen on.")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME[:PORT]",
+    help="A further name the service answers to, e.g. the appliance's LAN name "
+    "(repeatable; default: $SOVEREIGN_ALLOWED_HOSTS). sovereign.localhost, localhost "
+    "and 127.0.0.1 always work.",
+)
 @click.option("--backend", type=click.Choice(BACKENDS), default=None, help="Model backend.")
 @click.option("--openai-base-url", default=None, help="OpenAI-compatible server (openai backend).")
 @click.option("--openai-model", default=None, help="Model name for the openai backend.")
@@ -55,14 +64,18 @@ def _data_dir(option: Path | None) -> Path:
 def serve(
     data_dir: Path | None, ssl_certfile: str | None, ssl_keyfile: str | None, **options: Any
 ) -> None:
-    """Run the Conversation Service (default http://127.0.0.1:8092)."""
+    """Run the Conversation Service (the Console at http://sovereign.localhost:8092/)."""
     import uvicorn
 
     from .app import create_app
 
     if data_dir is not None:
         os.environ[ENV_DATA_DIR] = str(data_dir.expanduser())  # one data dir for every part
-    settings = settings_from_environment(data_dir=data_dir, **options)
+    options["allowed_hosts"] = options["allowed_hosts"] or None  # none given: the environment's
+    try:
+        settings = settings_from_environment(data_dir=data_dir, **options)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
     app = create_app(settings)
     scheme = "https" if ssl_certfile else "http"
     if not settings.loopback_only:
@@ -72,9 +85,19 @@ def serve(
             fg="yellow",
             err=True,
         )
+    if not settings.loopback_only and not settings.allowed_hosts:
+        click.secho(
+            "No --allowed-host given: other devices can connect but are refused until "
+            'the appliance\'s LAN name is allowed (see the README, "Host names").',
+            fg="yellow",
+            err=True,
+        )
+    click.echo(f"Console: {settings.console_url(scheme)}")
     token = app.state.services.owner.setup_token()
     if token:
-        click.echo(f"First run: set the owner password at {_setup_link(scheme, settings, token)}")
+        click.echo(
+            f"First run: set the owner password at {settings.console_url(scheme)}#setup={token}"
+        )
     click.echo(f"Backend: {settings.backend}. Data: {settings.data_dir}")
     uvicorn.run(
         app,
@@ -86,13 +109,6 @@ def serve(
         proxy_headers=False,  # sign-in throttling keys on the real peer address
         server_header=False,
     )
-
-
-def _setup_link(scheme: str, settings: Any, token: str) -> str:
-    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host  # noqa: S104
-    if ":" in host:
-        host = f"[{host}]"
-    return f"{scheme}://{host}:{settings.port}/#setup={token}"
 
 
 @click.group(short_help="Show or switch web search on or off.")

@@ -13,7 +13,7 @@ from http.cookies import CookieError, SimpleCookie
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .errors import error_response
-from .sessions import COOKIE_NAME, Session, SessionStore
+from .sessions import COOKIE_NAME, Session, SessionStore, cookie_name
 
 API_PREFIX = "/api/v1/"
 PUBLIC_API_PATHS = frozenset({"/api/v1/auth/state", "/api/v1/auth/setup", "/api/v1/auth/login"})
@@ -60,7 +60,9 @@ class SessionAuthMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        session = self.sessions.lookup(cookie_value(scope))
+        session = self.sessions.lookup(
+            cookie_value(scope, cookie_name(scope.get("scheme", "http")))
+        )
         scope.setdefault("state", {})["session"] = session
         if session is None and requires_session(scope["path"]):
             response = error_response(401, "NOT_SIGNED_IN", "Sign in to the Console first.")

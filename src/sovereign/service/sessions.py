@@ -1,6 +1,6 @@
 """Signed-in sessions of the Console, held in memory (console-auth).
 
-A session is a random id (sent as an HttpOnly, SameSite=Strict cookie) plus a
+A session is a random id (sent as a host-only, HttpOnly, SameSite=Strict cookie) plus a
 per-session CSRF token. It ends after ``idle_seconds`` without a request, after
 ``absolute_seconds`` whatever happens, on sign-out, or when the password changes.
 A restart signs everyone out, which a household appliance can afford.
@@ -17,9 +17,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 COOKIE_NAME = "sovereign_session"
+SECURE_COOKIE_NAME = "__Host-" + COOKIE_NAME
 IDLE_SECONDS = 8 * 3600.0
 ABSOLUTE_SECONDS = 7 * 24 * 3600.0
 MAX_SESSIONS = 64
+
+
+def cookie_name(scheme: str) -> str:
+    """The session cookie's name for a request served over ``scheme`` (DESIGN §5).
+
+    Over TLS the ``__Host-`` prefix makes browsers refuse the cookie unless it is
+    Secure, host-only (no ``Domain``) and ``Path=/``, so no other name or scheme can
+    set or shadow it. Over plain HTTP the prefix would be refused, so the bare name
+    is used, still host-only.
+    """
+    return SECURE_COOKIE_NAME if scheme == "https" else COOKIE_NAME
 
 
 @dataclass

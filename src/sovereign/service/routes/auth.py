@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import ServiceError, storage_error
 from ..owner import MAX_PASSWORD_LENGTH, PasswordRejected
 from ..session_auth import session_of
-from ..sessions import COOKIE_NAME, Session
+from ..sessions import Session, cookie_name
 from ..state import Services, services
 
 router = APIRouter(prefix="/api/v1/auth", tags=["console-auth"])
@@ -111,7 +111,10 @@ async def logout(request: Request, deps: Deps) -> Response:
     if session is not None:
         deps.sessions.end(session.id)
     response = Response(status_code=204)
-    response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="strict")
+    secure = request.url.scheme == "https"
+    response.delete_cookie(
+        cookie_name(request.url.scheme), path="/", secure=secure, httponly=True, samesite="strict"
+    )
     return response
 
 
@@ -137,17 +140,18 @@ def _sign_in(deps: Services, request: Request, response: Response, address: str)
     if previous is not None:
         deps.sessions.end(previous.id)
     session = deps.sessions.open()
-    _set_cookie(response, session, secure=request.url.scheme == "https", deps=deps)
+    _set_cookie(response, session, scheme=request.url.scheme, deps=deps)
     return SignedIn(csrf_token=session.csrf_token)
 
 
-def _set_cookie(response: Response, session: Session, *, secure: bool, deps: Services) -> None:
+def _set_cookie(response: Response, session: Session, *, scheme: str, deps: Services) -> None:
+    """Host-only (no ``Domain``): only this exact name gets it, never a sibling service."""
     response.set_cookie(
-        COOKIE_NAME,
+        cookie_name(scheme),
         session.id,
         max_age=int(deps.sessions.absolute_seconds),
         path="/",
-        secure=secure,
+        secure=scheme == "https",
         httponly=True,
         samesite="strict",
     )
