@@ -143,18 +143,18 @@ def test_csrf_match_is_exact(clock):
 
 def test_throttle_backs_off_exponentially_after_five_failures(clock):
     throttle = SignInThrottle(clock=clock)
-    delays = [throttle.failed("192.0.2.1") for _ in range(9)]
+    delays = [throttle.failed("owner") for _ in range(9)]
     assert delays == [0, 0, 0, 0, 0, 1, 2, 4, 8]
-    assert throttle.retry_after("192.0.2.1") == 8
-    assert throttle.retry_after("192.0.2.2") == 0
+    assert throttle.retry_after("owner") == 8
+    assert throttle.retry_after("device:1") == 0
     clock.advance(8)
-    assert throttle.retry_after("192.0.2.1") == 0
+    assert throttle.retry_after("owner") == 0
 
 
 def test_throttle_caps_the_lock_out_and_clears_on_success(clock):
     throttle = SignInThrottle(clock=clock, max_seconds=900)
     for _ in range(2000):
-        throttle.failed("192.0.2.1")
-    assert throttle.retry_after("192.0.2.1") == 900
-    throttle.succeeded("192.0.2.1")
-    assert throttle.retry_after("192.0.2.1") == 0
+        throttle.failed("owner")
+    assert throttle.retry_after("owner") == 900
+    throttle.succeeded("owner")
+    assert throttle.retry_after("owner") == 0

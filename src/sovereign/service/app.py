@@ -30,6 +30,7 @@ from .api_docs import add_api_docs
 from .atomic import remove_orphans
 from .body_limit import BodyLimitMiddleware
 from .csrf import CSRFMiddleware
+from .devices import KnownDevices
 from .errors import install_error_handlers
 from .host_pinning import HostOriginMiddleware
 from .household_sources import HouseholdSources
@@ -42,7 +43,7 @@ from .session_auth import SessionAuthMiddleware
 from .sessions import SessionStore
 from .settings import Settings
 from .state import Services
-from .throttle import SignInThrottle
+from .throttle import SETUP_MAX_SECONDS, SignInThrottle
 from .wiring import build_registry, make_backend, policy_reader
 
 logger = logging.getLogger(__name__)
@@ -134,6 +135,8 @@ def _build_services(
         owner=owner,
         sessions=SessionStore(owner.generation, clock=clock),
         throttle=SignInThrottle(clock=clock),
+        setup_throttle=SignInThrottle(clock=clock, max_seconds=SETUP_MAX_SECONDS),
+        devices=KnownDevices(owner.generation, clock=clock),
         policy=store,
         turn_policy=policy_reader(settings, store),
         turns=turns,

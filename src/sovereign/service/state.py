@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import Request
 
+from .devices import KnownDevices
 from .owner import OwnerAccount
 from .policy import PolicyStore
 from .retained import RetainedAnswers
@@ -32,6 +33,10 @@ class Services:
     owner: OwnerAccount
     sessions: SessionStore
     throttle: SignInThrottle
+    """Failures of the owner's password: the owner budget and each known device's."""
+    setup_throttle: SignInThrottle
+    """Failures of the setup token (one budget)."""
+    devices: KnownDevices
     policy: PolicyStore
     turn_policy: Callable[[], Mapping[str, bool]]
     turns: Any

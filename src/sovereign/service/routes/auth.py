@@ -12,11 +12,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..devices import KnownDevices, device_cookie_name
 from ..errors import ServiceError, storage_error
 from ..owner import MAX_PASSWORD_LENGTH, PasswordRejected
-from ..session_auth import session_of
+from ..session_auth import cookie_value, session_of
 from ..sessions import Session, cookie_name
 from ..state import Services, services
+from ..throttle import OWNER_BUDGET, SETUP_BUDGET, SignInThrottle
 
 router = APIRouter(prefix="/api/v1/auth", tags=["console-auth"])
 Deps = Annotated[Services, Depends(services)]
@@ -65,11 +67,10 @@ async def setup(body: SetupRequest, request: Request, response: Response, deps: 
     Errors: 409 ALREADY_SET_UP, 403 INVALID_SETUP_TOKEN, 422 WEAK_PASSWORD,
     429 TOO_MANY_ATTEMPTS, 503 PASSWORD_NOT_SAVED (the data directory refused the write).
     """
-    address = _client_address(request)
     if deps.owner.is_set_up():
         raise ServiceError(409, "ALREADY_SET_UP", "A password is already set; sign in instead.")
     async with deps.password_lock:
-        _check_throttle(deps, address)
+        _check_throttle(deps.setup_throttle, SETUP_BUDGET)
         try:
             done = await asyncio.to_thread(
                 deps.owner.complete_setup, body.setup_token, body.password
@@ -80,28 +81,35 @@ async def setup(body: SetupRequest, request: Request, response: Response, deps: 
             what = "The password could not be saved"
             raise storage_error(exc, what, "PASSWORD_NOT_SAVED") from exc
     if not done:
-        deps.throttle.failed(address)
+        deps.setup_throttle.failed(SETUP_BUDGET)
         raise ServiceError(403, "INVALID_SETUP_TOKEN", "The setup link is not valid (any more).")
-    return _sign_in(deps, request, response, address)
+    deps.setup_throttle.succeeded(SETUP_BUDGET)
+    return _sign_in(deps, request, response)
 
 
 @router.post("/login")
 async def login(body: LoginRequest, request: Request, response: Response, deps: Deps) -> SignedIn:
     """Sign in with the owner's password.
 
+    Failures count against this browser's own budget when it signed in before
+    (its device cookie), else against the owner budget every other client shares;
+    never against an address (see :mod:`~sovereign.service.throttle`).
+
     Errors: 401 BAD_CREDENTIALS, 409 SETUP_REQUIRED, 429 TOO_MANY_ATTEMPTS
     (with ``Retry-After`` in seconds).
     """
-    address = _client_address(request)
     if not deps.owner.is_set_up():
         raise ServiceError(409, "SETUP_REQUIRED", "No password is set yet; use the setup link.")
+    device = cookie_value(request.scope, device_cookie_name(request.url.scheme))
+    budget = deps.devices.budget(device) or OWNER_BUDGET
     async with deps.password_lock:
-        _check_throttle(deps, address)
+        _check_throttle(deps.throttle, budget)
         valid = await asyncio.to_thread(deps.owner.verify, body.password)
     if not valid:
-        deps.throttle.failed(address)
+        deps.throttle.failed(budget)
         raise ServiceError(401, "BAD_CREDENTIALS", "That password is not right.")
-    return _sign_in(deps, request, response, address)
+    deps.throttle.succeeded(budget)
+    return _sign_in(deps, request, response, known_device=budget != OWNER_BUDGET)
 
 
 @router.post("/logout", status_code=204)
@@ -118,12 +126,8 @@ async def logout(request: Request, deps: Deps) -> Response:
     return response
 
 
-def _client_address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
-def _check_throttle(deps: Services, address: str) -> None:
-    wait = deps.throttle.retry_after(address)
+def _check_throttle(throttle: SignInThrottle, budget: str) -> None:
+    wait = throttle.retry_after(budget)
     if wait > 0:
         seconds = int(wait) + 1
         raise ServiceError(
@@ -134,13 +138,16 @@ def _check_throttle(deps: Services, address: str) -> None:
         )
 
 
-def _sign_in(deps: Services, request: Request, response: Response, address: str) -> SignedIn:
-    deps.throttle.succeeded(address)
+def _sign_in(
+    deps: Services, request: Request, response: Response, *, known_device: bool = False
+) -> SignedIn:
     previous = session_of(request.scope)
     if previous is not None:
         deps.sessions.end(previous.id)
     session = deps.sessions.open()
     _set_cookie(response, session, scheme=request.url.scheme, deps=deps)
+    if not known_device:
+        _set_device_cookie(response, deps.devices, scheme=request.url.scheme)
     return SignedIn(csrf_token=session.csrf_token)
 
 
@@ -150,6 +157,19 @@ def _set_cookie(response: Response, session: Session, *, scheme: str, deps: Serv
         cookie_name(scheme),
         session.id,
         max_age=int(deps.sessions.absolute_seconds),
+        path="/",
+        secure=scheme == "https",
+        httponly=True,
+        samesite="strict",
+    )
+
+
+def _set_device_cookie(response: Response, devices: KnownDevices, *, scheme: str) -> None:
+    """The browser's own sign-in budget from now on (:mod:`~sovereign.service.devices`)."""
+    response.set_cookie(
+        device_cookie_name(scheme),
+        devices.remember(),
+        max_age=int(devices.lifetime_seconds),
         path="/",
         secure=scheme == "https",
         httponly=True,
