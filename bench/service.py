@@ -34,14 +34,13 @@ def _free_port() -> int:
 
 
 def _serve(port: int, data_dir: str) -> None:
-    import uvicorn
-
     from sovereign.conversation.backends.scripted import ScriptedBackend
     from sovereign.service.app import create_app
+    from sovereign.service.server import serve_forever, server_config
     from sovereign.service.settings import Settings
 
     app = create_app(
-        Settings(data_dir=Path(data_dir), backend="scripted"),
+        Settings(data_dir=Path(data_dir), backend="scripted", port=port),
         backend=ScriptedBackend(lambda messages, tools: ANSWER),
     )
 
@@ -49,7 +48,8 @@ def _serve(port: int, data_dir: str) -> None:
     async def echo(body: dict[str, Any]) -> dict[str, Any]:
         return body
 
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    config = server_config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    serve_forever(config)  # as `sovereign serve` runs it: read deadlines, connection cap
 
 
 async def _wait_ready(base: str) -> None:
@@ -66,7 +66,10 @@ async def _wait_ready(base: str) -> None:
 
 async def _run(base: str, path: str, concurrency: int, total: int) -> dict[str, float]:
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+    origin = {"Origin": base}  # the service refuses state changes from any other origin
+    async with httpx.AsyncClient(
+        base_url=base, limits=limits, timeout=30, headers=origin
+    ) as client:
         login = await client.post("/api/v1/auth/login", json={"password": PASSWORD})
         headers = {"X-CSRF-Token": login.json()["csrf_token"]}
         body = {"message": "how is the device?"}

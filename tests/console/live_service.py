@@ -31,6 +31,7 @@ from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.executor import Registry
 from sovereign.service.app import create_app
 from sovereign.service.egress_settings import SearchSettingsStore
+from sovereign.service.server import server_config
 from sovereign.service.settings import Settings
 from tests.fixtures import SEARXNG
 
@@ -172,8 +173,7 @@ def serve(data_dir: Path) -> Iterator[LiveService]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     app, clock, searxng, backend = build_app(data_dir, port)
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", ws="none")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(server_config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:

@@ -28,6 +28,7 @@ from argon2 import PasswordHasher
 from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling
 from sovereign.net import AddressPolicy, StaticResolver
 from sovereign.service.app import create_app
+from sovereign.service.server import server_config
 from sovereign.service.settings import Settings
 
 from .network import WebPort
@@ -90,7 +91,7 @@ def serve(settings: Settings, backend: Any = None) -> Iterator[Service]:
     settings = replace(settings, port=port)
     backend = backend if backend is not None else embedded_model()
     app = create_app(settings, backend=backend, password_hasher=CHEAP_HASHER)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="none"))
+    server = uvicorn.Server(server_config(app, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:

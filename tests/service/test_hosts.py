@@ -110,8 +110,10 @@ def test_allowed_hosts_come_from_the_environment_unless_given(monkeypatch):
 
 
 def test_serve_prints_the_console_url_and_refuses_a_malformed_allowed_host(tmp_path, monkeypatch):
-    ran: list[dict] = []
-    monkeypatch.setattr("uvicorn.run", lambda app, **options: ran.append(options))
+    ran: list = []
+    monkeypatch.setattr(
+        "sovereign.service.server.serve_forever", lambda config: ran.append(config)
+    )
     monkeypatch.delenv("SOVEREIGN_ALLOWED_HOSTS", raising=False)
     runner = CliRunner()
     base = ["serve", "--backend", "scripted", "--data-dir", str(tmp_path)]

@@ -65,9 +65,8 @@ def serve(
     data_dir: Path | None, ssl_certfile: str | None, ssl_keyfile: str | None, **options: Any
 ) -> None:
     """Run the Conversation Service (the Console at http://sovereign.localhost:8092/)."""
-    import uvicorn
-
     from .app import create_app
+    from .server import serve_forever, server_config
 
     if data_dir is not None:
         os.environ[ENV_DATA_DIR] = str(data_dir.expanduser())  # one data dir for every part
@@ -99,16 +98,15 @@ def serve(
             f"First run: set the owner password at {settings.console_url(scheme)}#setup={token}"
         )
     click.echo(f"Backend: {settings.backend}. Data: {settings.data_dir}")
-    uvicorn.run(
+    config = server_config(
         app,
         host=settings.host,
         port=settings.port,
         ssl_certfile=ssl_certfile,
         ssl_keyfile=ssl_keyfile,
         log_level="info",
-        proxy_headers=False,  # sign-in throttling keys on the real peer address
-        server_header=False,
     )
+    serve_forever(config)
 
 
 @click.group(short_help="Show or switch web search on or off.")
