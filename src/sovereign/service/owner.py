@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 import threading
@@ -21,6 +20,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from .atomic import write_json_atomic
+from .strict_json import loads_strict
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class OwnerAccount:
 
     def _stored_hash(self) -> str | None:
         try:
-            record = json.loads(self.path.read_text())
+            record = loads_strict(self.path.read_bytes())  # two hashes: which one? neither
         except FileNotFoundError:
             return None
         except (OSError, ValueError):

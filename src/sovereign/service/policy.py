@@ -3,19 +3,21 @@
 ``<data>/capabilities/policy.json`` holds ``{"web_search_enabled": bool}``. It is
 read fresh on every message (no cache: a change applies to the next message
 without a restart). Absent means off. A corrupt or wrongly typed file also
-means off, and the problem is logged and reported by ``sovereign doctor``.
+means off, and the problem is logged and reported by ``sovereign doctor``; so is
+one with a byte-order mark, a repeated or unknown key, or anything but UTF-8
+(:mod:`~sovereign.service.strict_json`): the service never writes such a file.
 Writes are atomic (see :mod:`sovereign.service.atomic`).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from .atomic import write_json_atomic
+from .strict_json import StrictJSONError, loads_strict
 
 logger = logging.getLogger(__name__)
 
@@ -88,11 +90,15 @@ def _parse(path: Path) -> PolicyReading:
     except OSError as exc:
         return PolicyReading(False, f"{path} cannot be read ({exc.strerror}).")
     try:
-        value = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return PolicyReading(False, f"{path} is not valid JSON.")
-    if not isinstance(value, dict) or not isinstance(value.get(WEB_SEARCH_KEY), bool):
-        return PolicyReading(False, f'{path} must hold {{"{WEB_SEARCH_KEY}": true|false}}.')
+        value = loads_strict(raw)
+    except StrictJSONError as exc:
+        return PolicyReading(False, f"{path} {exc}.")
+    if (
+        not isinstance(value, dict)
+        or value.keys() != {WEB_SEARCH_KEY}
+        or not isinstance(value[WEB_SEARCH_KEY], bool)
+    ):
+        return PolicyReading(False, f'{path} must hold exactly {{"{WEB_SEARCH_KEY}": true|false}}.')
     return PolicyReading(value[WEB_SEARCH_KEY])
 
 
