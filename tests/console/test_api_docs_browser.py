@@ -6,9 +6,12 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
+from .conftest import watch_page
+
 
 def test_the_api_docs_render_and_every_request_stays_on_the_service(browser, service):
     context = browser.new_context()
+    errors, violations = watch_page(context)
     page = context.new_page()
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
@@ -19,5 +22,6 @@ def test_the_api_docs_render_and_every_request_stays_on_the_service(browser, ser
     finally:
         context.close()
     origin = urlsplit(service.url).netloc
+    assert errors == [] and violations == [], (errors, violations)  # the CSP holds here too
     assert requested, "the page made no request at all"
     assert {urlsplit(url).netloc for url in requested if not url.startswith("data:")} == {origin}

@@ -41,16 +41,8 @@ async def test_the_docs_page_loads_only_assets_from_this_device(client):
 
 @pytest.mark.parametrize(
     "name",
-    [
-        "index.html",
-        "swagger-initializer.js",
-        "oauth2-redirect.html",
-        "index.j2",
-        "swagger-ui-bundle.js.map",
-        "swagger-ui.js",
-        "../swagger_ui_bundle/__init__.py",
-        "%2e%2e",
-    ],
+    ["index.html", "swagger-initializer.js", "oauth2-redirect.html", "index.j2",
+     "swagger-ui-bundle.js.map", "swagger-ui.js", "../swagger_ui_bundle/__init__.py", "%2e%2e"],
 )
 async def test_no_other_file_of_the_swagger_bundle_is_served(client, name):
     response = await client.get(f"/api/docs/assets/{name}")
