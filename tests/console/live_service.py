@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import uvicorn
@@ -139,6 +140,18 @@ class LiveService:
     def setup_link(self) -> str:
         return f"{self.url}/#setup={self.app.state.services.owner.setup_token()}"
 
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1])
+
+    def http_client(self, **options: Any) -> httpx.Client:
+        """An HTTP client that talks to the service as the Console does: it connects to
+        127.0.0.1 (Python's resolver may not know ``*.localhost``) and names the
+        Console's host and origin in ``Host`` and ``Origin``."""
+        host = self.url.removeprefix("http://")
+        headers = {"Host": host, "Origin": self.url, **options.pop("headers", {})}
+        return httpx.Client(base_url=f"http://127.0.0.1:{self.port}", headers=headers, **options)
+
 
 def build_app(data_dir: Path, port: int) -> tuple[Any, FakeClock, FakeSearxng, GatedBackend]:
     """The real app around the fakes described in the module docstring, answering
@@ -194,3 +207,12 @@ def _wait_until_started(server: uvicorn.Server, thread: threading.Thread) -> Non
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.02)
+
+
+def fetch_through_loopback(route) -> Any:
+    """``route.fetch()`` for a request to the live service: Playwright fetches from its
+    own process, whose resolver may not know ``*.localhost``, so it connects to
+    127.0.0.1 and keeps the Console's name in ``Host``."""
+    url = urlsplit(route.request.url)
+    loopback = url._replace(netloc=f"127.0.0.1:{url.port}").geturl()
+    return route.fetch(url=loopback, headers={**route.request.headers, "host": url.netloc})

@@ -14,6 +14,7 @@ import json
 from playwright.sync_api import expect
 
 from .console_steps import ask_to_search, first_run, set_web_search
+from .live_service import fetch_through_loopback
 
 MESSAGE_PATH = "**/api/v1/conversation/message"
 
@@ -24,7 +25,7 @@ def break_the_next_approval_stream(page) -> list[dict]:
 
     def handle(route) -> None:
         sent.append(json.loads(route.request.post_data or "{}"))
-        route.fetch()  # the service answers the approval: the search runs
+        fetch_through_loopback(route)  # the service answers the approval: the search runs
         broken = 'event: token\ndata: {"text":"I fou"}\n\n'
         route.fulfill(status=200, content_type="text/event-stream", body=broken)
 
@@ -69,7 +70,7 @@ def test_when_the_appliance_cannot_say_either_the_console_says_the_outcome_is_un
     def handle(route) -> None:
         requests.append(json.loads(route.request.post_data or "{}"))
         if len(requests) == 1:
-            route.fetch()  # the approval reaches the service; its answer is lost
+            fetch_through_loopback(route)  # the approval reaches the service; its answer is lost
             route.fulfill(status=200, content_type="text/event-stream", body="")
         else:  # as a service that restarted would answer
             route.fulfill(status=400, json=forgotten)

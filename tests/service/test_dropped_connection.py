@@ -14,7 +14,6 @@ import json
 import socket
 import time
 
-import httpx
 import pytest
 
 from sovereign.service.errors import ServiceError
@@ -33,7 +32,7 @@ class Browser:
 
     def __init__(self, live, *, setup: bool) -> None:
         self.live = live
-        self.client = httpx.Client(base_url=live.url, headers={"Origin": live.url}, timeout=30)
+        self.client = live.http_client(timeout=30)
         if setup:
             token = live.app.state.services.owner.setup_token()
             signed = self.client.post(
@@ -55,9 +54,8 @@ class Browser:
     def approve_and_hang_up(self, token, *, stream: bool):
         """Send the approval on a raw socket and close it once the search has left."""
         body = json.dumps({"confirmation": {"token": token, "approve": True}}).encode()
-        host, port = self.live.url.removeprefix("http://").split(":")
         headers = {
-            "Host": f"{host}:{port}",
+            "Host": self.live.url.removeprefix("http://"),
             "Origin": self.live.url,
             "Content-Type": "application/json",
             "Content-Length": str(len(body)),
@@ -66,7 +64,7 @@ class Browser:
             "Cookie": "; ".join(f"{k}={v}" for k, v in self.client.cookies.items()),
         }
         head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
-        with socket.create_connection((host, int(port))) as sock:
+        with socket.create_connection(("127.0.0.1", self.live.port)) as sock:
             sock.sendall(f"POST {MESSAGE} HTTP/1.1\r\n{head}\r\n".encode() + body)
             wait_for(lambda: len(self.live.searxng.queries) == 1)
         # the socket is closed: the household never saw what happened
