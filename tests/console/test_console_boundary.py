@@ -197,3 +197,28 @@ def test_a_csp_violation_is_reported_to_the_test(browser, service):
         assert expect_violation, violations
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(
+    ("hostname", "port", "suggested"),
+    [
+        ("127.0.0.1", "8092", "http://sovereign.localhost:8092/"),
+        ("127.0.0.2", "8092", "http://sovereign.localhost:8092/"),
+        ("localhost", "8092", "http://sovereign.localhost:8092/"),
+        ("[::1]", "8092", "http://sovereign.localhost:8092/"),
+        ("localhost", "", "http://sovereign.localhost/"),
+        ("192.168.1.20", "8092", None),
+        ("[fd00::20]", "8092", None),
+    ],
+)
+def test_the_page_warns_at_every_address_other_services_share(js, hostname, port, suggested):
+    warning = js("host.js", "sharedAddressWarning", hostname, port)
+    assert warning["url"] == suggested
+    assert hostname in warning["text"] and "sign-in cookie" in warning["text"]
+    if suggested is None:
+        assert "--allowed-host" in warning["text"]
+
+
+@pytest.mark.parametrize("hostname", ["sovereign.localhost", "sovereign.lan", "pi.home.arpa"])
+def test_the_page_is_quiet_at_a_name_of_its_own(js, hostname):
+    assert js("host.js", "sharedAddressWarning", hostname, "8092") is None
