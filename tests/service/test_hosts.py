@@ -125,3 +125,20 @@ def test_serve_prints_the_console_url_and_refuses_a_malformed_allowed_host(tmp_p
     assert "First run: set the owner password at http://pi.lan:8092/#setup=" in good.output
     local = runner.invoke(main, base)
     assert "http://sovereign.localhost:8092/#setup=" in local.output
+
+
+def test_serve_reads_host_port_and_allowed_hosts_from_the_environment(tmp_path, monkeypatch):
+    ran: list = []
+    monkeypatch.setattr(
+        "sovereign.service.server.serve_forever", lambda config: ran.append(config)
+    )
+    monkeypatch.setenv("SOVEREIGN_HOST", "0.0.0.0")
+    monkeypatch.setenv("SOVEREIGN_PORT", "8443")
+    monkeypatch.setenv("SOVEREIGN_ALLOWED_HOSTS", "sovereign.lan")
+    result = CliRunner().invoke(
+        main, ["serve", "--backend", "scripted", "--data-dir", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Console: http://sovereign.lan:8443/" in result.output
+    [config] = ran
+    assert (config.host, config.port) == ("0.0.0.0", 8443)

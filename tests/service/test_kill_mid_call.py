@@ -40,11 +40,12 @@ SERVICE = textwrap.dedent(
 
     registry = Registry()
     web_search.register(registry, base_url=sys.argv[2])
-    app = create_app(Settings(data_dir=Path(sys.argv[1]), backend="scripted"),
-                     backend=ScriptedBackend(household_model), registry=registry,
-                     password_hasher=CHEAP_HASHER)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
+    settings = Settings(data_dir=Path(sys.argv[1]), backend="scripted",
+                        port=sock.getsockname()[1])  # the port its Host names
+    app = create_app(settings, backend=ScriptedBackend(household_model), registry=registry,
+                     password_hasher=CHEAP_HASHER)
     print(app.state.services.owner.setup_token(), sock.getsockname()[1], flush=True)
     uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off")).run(sockets=[sock])
     """
@@ -68,8 +69,9 @@ def start_service(data_dir, searxng):
             if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
                 return process, token, url
         except httpx.TransportError:
-            assert time.monotonic() < deadline, "the service did not start"
-            time.sleep(0.1)
+            pass
+        assert time.monotonic() < deadline, "the service did not start"
+        time.sleep(0.1)
 
 
 def sign_in(url, token):

@@ -29,8 +29,21 @@ def _data_dir(option: Path | None) -> Path:
 
 
 @click.command(short_help="Run the Conversation Service.")
-@click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to listen on.")
-@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--host",
+    envvar="SOVEREIGN_HOST",
+    default=DEFAULT_HOST,
+    show_default=True,
+    help="Address to listen on (default: $SOVEREIGN_HOST or this device only).",
+)
+@click.option(
+    "--port",
+    envvar="SOVEREIGN_PORT",
+    default=DEFAULT_PORT,
+    show_default=True,
+    type=click.IntRange(1, 65535),
+    help="Port to listen on (default: $SOVEREIGN_PORT or 8092).",
+)
 @click.option(
     "--allowed-host",
     "allowed_hosts",
