@@ -20,6 +20,7 @@ from sovereign.capabilities import system
 from sovereign.conversation.backends.openai import OpenAIBackend
 from sovereign.executor import Registry
 from sovereign.service.app import create_app
+from sovereign.service.server import server_config
 from sovereign.service.settings import Settings
 from tests.conversation.replay_server import ReplayServer, chunks, completion, start
 from tests.conversation.test_openai_probe import llama_cpp_python_probes
@@ -44,21 +45,22 @@ def serve_openai(data_dir, base_url) -> Iterator[LiveService]:
     registry = Registry()
     system.register(registry, disk_path=data_dir)
     clock = FakeClock()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
     app = create_app(
-        Settings(data_dir=data_dir, backend="openai", openai_base_url=base_url),
+        Settings(data_dir=data_dir, backend="openai", openai_base_url=base_url, port=port),
         backend=OpenAIBackend(base_url),
         clock=clock,
         registry=registry,
         password_hasher=CHEAP_HASHER,
     )
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", ws="none"))
+    server = uvicorn.Server(server_config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
         _wait_until_started(server, thread)
-        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        url = f"http://sovereign.localhost:{port}"  # the Console's own name, as served
         yield LiveService(url, app, clock, FakeSearxng(), None, data_dir)  # type: ignore[arg-type]
     finally:
         server.should_exit = True
