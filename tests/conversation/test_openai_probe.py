@@ -110,7 +110,7 @@ async def test_llama_cpp_python_server_gets_schema_decisions_in_its_json_object_
     assert json_object_probe["response_format"] == {"type": "json_object", "schema": PROBE_SCHEMA}
     assert stream_probe["stream"] is True
     assert tools_probe["tools"][0]["function"]["name"] == "report_ready"
-    assert all(p["temperature"] == 0 and p["max_tokens"] <= 64 for p in server.requests[:4])
+    assert all(p["temperature"] == 0 and p["max_tokens"] <= 48 for p in server.requests[:4])
     assert decision["response_format"]["type"] == "json_object"
     assert "pattern" not in str(decision["response_format"]["schema"])  # grammar-safe
     assert "maxLength" not in str(decision["response_format"]["schema"])

@@ -194,7 +194,7 @@ async def _streams(client: ChatClient, model: str, notes: list[str]) -> bool:
 
 
 async def _tool_call_style(client: ChatClient, model: str, notes: list[str]) -> ToolCallStyle:
-    payload = _probe(model, _CALL_IT, max_tokens=64)
+    payload = _probe(model, _CALL_IT, max_tokens=48)
     payload.update(tools=[PROBE_TOOL], tool_choice="auto")
     try:
         message = first_message(await client.post(payload))
