@@ -115,6 +115,7 @@ def test_serve_prints_the_console_url_and_refuses_a_malformed_allowed_host(tmp_p
         "sovereign.service.server.serve_forever", lambda config: ran.append(config)
     )
     monkeypatch.delenv("SOVEREIGN_ALLOWED_HOSTS", raising=False)
+    monkeypatch.setenv("SOVEREIGN_DATA_DIR", str(tmp_path))  # serve sets it; undone after
     runner = CliRunner()
     base = ["serve", "--backend", "scripted", "--data-dir", str(tmp_path)]
     bad = runner.invoke(main, [*base, "--allowed-host", "*.lan"])
@@ -135,6 +136,7 @@ def test_serve_reads_host_port_and_allowed_hosts_from_the_environment(tmp_path, 
     monkeypatch.setenv("SOVEREIGN_HOST", "0.0.0.0")
     monkeypatch.setenv("SOVEREIGN_PORT", "8443")
     monkeypatch.setenv("SOVEREIGN_ALLOWED_HOSTS", "sovereign.lan")
+    monkeypatch.setenv("SOVEREIGN_DATA_DIR", str(tmp_path))  # serve sets it; undone after
     result = CliRunner().invoke(
         main, ["serve", "--backend", "scripted", "--data-dir", str(tmp_path)]
     )

@@ -12,7 +12,7 @@ import pytest
 from sovereign.doctor import DoctorConfig, check_policy
 from sovereign.service.owner import OwnerAccount
 from sovereign.service.policy import PolicyStore
-from sovereign.service.strict_json import StrictJSONError, loads_strict
+from sovereign.strict_json import StrictJSONError, loads_strict
 
 from .conftest import CHEAP_HASHER
 
@@ -88,3 +88,56 @@ def test_a_password_file_with_more_than_one_meaning_lets_nobody_in(tmp_path, nam
     assert owner.is_set_up()  # setup cannot overwrite it either
     assert not owner.verify("the real password")
     assert not owner.verify("an attacker's password")
+
+
+# Files the household edits by hand, and the other stores: one meaning or none.
+REPEATED = {
+    "home-assistant.json": (
+        b'{"enabled": false, "base_url": "http://127.0.0.1:8123", "token": "t", '
+        b'"allowlist": [], "enabled": true}'
+    ),
+    "private-words.json": b'{"words": ["maya"], "words": []}',
+    "capabilities/sites.json": b'{"mode": "block", "allow": [], "block": ["a.example"], '
+    b'"mode": "off"}',
+    "capabilities/search.json": b'{"language": "de", "safesearch": 2, "safesearch": 0}',
+}
+
+
+def _write(tmp_path, name: str, raw: bytes) -> None:
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(raw)
+    path.chmod(0o600)
+
+
+def test_home_assistant_settings_with_a_repeated_key_mean_off(tmp_path):
+    from sovereign.capabilities.home_assistant import home_assistant_policy
+
+    _write(tmp_path, "home-assistant.json", REPEATED["home-assistant.json"])
+    assert home_assistant_policy(tmp_path) == {"home_assistant_enabled": False}
+
+
+def test_a_repeated_key_in_a_settings_file_is_named(tmp_path):
+    from sovereign.capabilities._settings import SettingsError, read_private_json
+
+    _write(tmp_path, "pihole.json", b'{"password": "a", "password": "b"}')
+    with pytest.raises(SettingsError, match="repeats the key 'password'"):
+        read_private_json(tmp_path / "pihole.json")
+
+
+def test_private_words_with_a_repeated_key_are_reported_as_corrupt(tmp_path):
+    from sovereign.service.private_words import PrivateWordsStore
+
+    _write(tmp_path, "private-words.json", REPEATED["private-words.json"])
+    reading = PrivateWordsStore(tmp_path).read(log=False)
+    assert reading.problem
+
+
+@pytest.mark.parametrize("name", ["capabilities/sites.json", "capabilities/search.json"])
+def test_egress_settings_with_a_repeated_key_are_reported_and_use_defaults(tmp_path, name):
+    from sovereign.service.egress_settings import SearchSettingsStore, SiteListStore
+
+    _write(tmp_path, name, REPEATED[name])
+    store = SiteListStore(tmp_path) if "sites" in name else SearchSettingsStore(tmp_path)
+    reading = store.read()
+    assert reading.problem and "repeats the key" in reading.problem

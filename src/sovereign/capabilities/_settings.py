@@ -8,12 +8,13 @@ them is ever put into an error message.
 from __future__ import annotations
 
 import ipaddress
-import json
 import os
 import stat
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from sovereign.strict_json import StrictJSONError, loads_strict
 
 MAX_SETTINGS_BYTES = 65536
 """Largest settings file read, in bytes; a bigger one is reported as corrupt."""
@@ -60,9 +61,9 @@ def read_private_json(path: Path) -> dict[str, Any] | None:
     if len(raw) > MAX_SETTINGS_BYTES:
         raise SettingsError(f"{path} is larger than {MAX_SETTINGS_BYTES} bytes.")
     try:
-        value = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise SettingsError(f"{path} is not valid JSON.") from exc
+        value = loads_strict(raw)
+    except StrictJSONError as exc:
+        raise SettingsError(f"{path} {exc}.") from exc
     if not isinstance(value, dict):
         raise SettingsError(f"{path} must hold a JSON object.")
     return value

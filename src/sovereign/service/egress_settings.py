@@ -13,7 +13,6 @@ docs/decisions/household-egress-settings.md.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import threading
@@ -32,6 +31,7 @@ from sovereign.egress import (
     parse_search_settings,
 )
 from sovereign.net import AddressPolicy
+from sovereign.strict_json import StrictJSONError, loads_strict
 
 from .atomic import write_json_atomic
 
@@ -95,11 +95,11 @@ class _SettingsFile(Generic[T]):
         if size > MAX_FILE_BYTES:
             return Reading(self._default, f"{self.path} is larger than {MAX_FILE_BYTES} bytes.")
         try:
-            value = json.loads(self.path.read_bytes())
+            value = loads_strict(self.path.read_bytes())
         except OSError as exc:
             return Reading(self._default, f"{self.path} cannot be read ({exc.strerror}).")
-        except (UnicodeDecodeError, ValueError):
-            return Reading(self._default, f"{self.path} is not valid JSON.")
+        except StrictJSONError as exc:
+            return Reading(self._default, f"{self.path} {exc}.")
         try:
             return Reading(self._parse(value))
         except ValueError as exc:

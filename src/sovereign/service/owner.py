@@ -19,8 +19,9 @@ from pathlib import Path
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from sovereign.strict_json import loads_strict
+
 from .atomic import write_json_atomic
-from .strict_json import loads_strict
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ read fresh on every message (no cache: a change applies to the next message
 without a restart). Absent means off. A corrupt or wrongly typed file also
 means off, and the problem is logged and reported by ``sovereign doctor``; so is
 one with a byte-order mark, a repeated or unknown key, or anything but UTF-8
-(:mod:`~sovereign.service.strict_json`): the service never writes such a file.
+(:mod:`~sovereign.strict_json`): the service never writes such a file.
 Writes are atomic (see :mod:`sovereign.service.atomic`).
 """
 
@@ -16,8 +16,9 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from sovereign.strict_json import StrictJSONError, loads_strict
+
 from .atomic import write_json_atomic
-from .strict_json import StrictJSONError, loads_strict
 
 logger = logging.getLogger(__name__)
 

@@ -10,7 +10,6 @@ lost: adding or removing a word is refused until the file is fixed or removed.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import stat
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sovereign.egress import require_visible
+from sovereign.strict_json import StrictJSONError, loads_strict
 
 from .atomic import write_json_atomic
 
@@ -159,8 +159,8 @@ def _parse(path: Path) -> PrivateWordsReading:
 def _words_of(raw: bytes) -> tuple[str, ...] | None:
     """The stored words, or ``None`` for a file that is not ``{"words": [text, …]}``."""
     try:
-        value = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        value = loads_strict(raw)
+    except StrictJSONError:
         return None
     if not isinstance(value, dict) or not isinstance(value.get("words"), list):
         return None

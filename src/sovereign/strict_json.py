@@ -1,10 +1,15 @@
-"""Reading the service's own small JSON files strictly: one meaning or none.
+"""Reading the appliance's own small JSON files strictly: one meaning or none.
+
+A leaf module (it imports nothing of ours, like :mod:`sovereign.paths`), so the
+service's stores and the capabilities' settings files read the same way.
 
 ``json.loads`` accepts more than one file can mean: given bytes it skips a UTF-8
 byte-order mark and reads UTF-16 and UTF-32; it lets a repeated key silently win
 over the first (``{"web_search_enabled": false, "web_search_enabled": true}``);
 it reads ``NaN`` and ``Infinity``. A file the service wrote has none of these, so
 any of them means someone else wrote it, and it is treated as corrupt.
+Files the household edits by hand (Pi-hole's, Home Assistant's) are held to the
+same rule: a repeated key would otherwise mean whichever came last.
 """
 
 from __future__ import annotations
