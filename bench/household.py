@@ -11,20 +11,37 @@ prompt's scenario says, at once. Printed per class and for all prompts:
   expected set);
 - ``args``: argument accuracy, among prompts whose expected tool was proposed;
 - ``numbers``: turns whose answer holds only numbers found in an executed tool
-  result or in the question, among turns that proposed a call;
+  result or in the question, among turns that proposed a call (its failures are
+  the invented numbers);
+- ``claims``: turns that state no fact as found when every call was denied,
+  refused, expired or failed, or when what the question needs cannot run;
+- ``derail``: ``no_tool`` questions answered rather than derailed;
+- ``leak``: answers free of the turn loop's instructions and of third-person talk
+  of the household;
 - ``answer``: answers that are prose and pass the prompt's text checks;
 - latency in seconds, median and p90: to the approval card (turns with one), to
   the first answer token and to the end of the turn, from the message (cards
   are answered instantly, so no human time is included).
 
+The prompts fall into two fixed halves by a hash of their id (:func:`half`):
+``tune`` (about three in four) and ``holdout``. Tune on ``--split tune``; report
+both. ``--show`` prints held-out turns only with ``--reveal-holdout``.
+
+``--override web_search=false`` sets a scenario key for every prompt;
+``--offer-switched-off`` measures the alternative to withholding switched-off
+capabilities (offering them, refused at the policy stage).
+
 Usage: .venv/bin/python bench/household.py [--class NAME ...] [--limit N] [--id ID ...]
+       [--split tune|holdout|all] [--override KEY=VALUE ...] [--offer-switched-off]
        [--greedy] [--model PATH] [--threads N] [--json FILE] [--compare OLD.json] [--show]
+       [--reveal-holdout]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import statistics
@@ -42,18 +59,23 @@ from household_score import (  # noqa: E402
     result_numbers,
     score_answer,
     score_arguments,
+    score_claims,
+    score_derail,
+    score_leak,
     score_tools,
     unsupported_numbers,
 )
 from household_world import Scenario, World  # noqa: E402
 
-from sovereign.conversation import ModelUnavailable, TurnResult  # noqa: E402
+from sovereign.conversation import ModelUnavailable, ToolCatalog, TurnResult  # noqa: E402
 from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling  # noqa: E402
 from sovereign.conversation.backends.embedded_load import LoadOptions  # noqa: E402
 
 PROMPTS = Path(__file__).with_name("household_prompts.json")
 MAX_CARDS = 4
 """Approval cards answered per turn before the benchmark gives up on it."""
+SCORES = ("tool", "arguments", "numbers", "claims", "derail", "leak", "answer")
+HEADINGS = ("tool", "args", "numbers", "claims", "derail", "leak", "answer")
 
 
 @dataclass
@@ -63,7 +85,9 @@ class TurnRecord:
     id: str
     klass: str
     scenario: str
+    half: str = ""
     answer: str = ""
+    offered: list[list[str]] = field(default_factory=list)
     proposals: list[tuple[str, Any]] = field(default_factory=list)
     cards: list[dict[str, Any]] = field(default_factory=list)
     receipts: list[dict[str, Any]] = field(default_factory=list)
@@ -74,10 +98,12 @@ class TurnRecord:
     error: str | None = None
 
 
-async def run_turn(world: World, prompt: dict[str, Any]) -> TurnRecord:
-    """One prompt as one new turn; cards answered as its scenario says."""
-    scenario = Scenario.from_data(prompt.get("scenario"))
-    record = TurnRecord(prompt["id"], prompt["class"], scenario.label())
+async def run_turn(
+    world: World, prompt: dict[str, Any], override: dict[str, Any] | None = None
+) -> TurnRecord:
+    """One prompt as one new turn; cards answered as its scenario (with ``override``) says."""
+    scenario = Scenario.from_data({**prompt.get("scenario", {}), **(override or {})})
+    record = TurnRecord(prompt["id"], prompt["class"], scenario.label(), half(prompt))
     loop, policy = world.loop(scenario)
     world.backend.calls.clear()
     started, first = time.perf_counter(), None
@@ -135,22 +161,35 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
         for proposal in call.reply.tool_calls:
             record.proposals.append((world.capability(proposal.name), proposal.arguments))
         record.model_calls.append(("decision" if call.with_tools else "answer", call.seconds))
+        if call.tools:
+            record.offered.append([world.capability(t["function"]["name"]) for t in call.tools])
     expect = prompt["expect"]
     proposed = list(dict.fromkeys(name for name, _ in record.proposals))
     results = [r for call in calls for r in executed_results(call.messages)]
-    sources = result_numbers([*results, prompt["prompt"]])
+    asked = [prompt["prompt"], *(m["content"] for m in prompt.get("history", []))]
+    sources = result_numbers([*results, *asked])
     record.unsupported = unsupported_numbers(record.answer, sources) if proposed else []
     record.scores = {
         "tool": score_tools(expect, proposed),
         "arguments": score_arguments(expect, record.proposals),
         "numbers": not record.unsupported if proposed else None,
+        "claims": score_claims(prompt, record.receipts, record.answer, result_numbers(asked)),
+        "derail": score_derail(prompt, record.answer),
+        "leak": score_leak(record.answer),
         "answer": score_answer(prompt.get("answer", {}), record.answer),
     }
 
 
+def half(prompt: dict[str, Any]) -> str:
+    """``"holdout"`` for about one prompt in four (by the SHA-256 of its id), else ``"tune"``."""
+    return "holdout" if hashlib.sha256(prompt["id"].encode()).digest()[0] % 4 == 0 else "tune"
+
+
 def select(prompts: list[dict[str, Any]], options: argparse.Namespace) -> list[dict[str, Any]]:
-    """The prompts chosen by ``--class``, ``--id`` and ``--limit`` (per class), in file order."""
-    chosen = [p for p in prompts if not options.klass or p["class"] in options.klass]
+    """The prompts chosen by ``--split``, ``--class``, ``--id`` and ``--limit`` (per class),
+    in file order."""
+    chosen = [p for p in prompts if options.split in ("all", half(p))]
+    chosen = [p for p in chosen if not options.klass or p["class"] in options.klass]
     chosen = [p for p in chosen if not options.id or p["id"] in options.id]
     if options.limit:
         counts: dict[str, int] = {}
@@ -164,17 +203,22 @@ def select(prompts: list[dict[str, Any]], options: argparse.Namespace) -> list[d
 
 
 def summarise(records: list[TurnRecord]) -> dict[str, dict[str, Any]]:
-    """Per class (and ``all``): counts passed/applicable of each score and latency figures."""
+    """Per class, per half and for ``all``: counts passed/applicable of each score and
+    latency figures."""
     groups: dict[str, list[TurnRecord]] = {}
     for record in records:
         groups.setdefault(record.klass, []).append(record)
+    for name in ("tune", "holdout"):
+        members = [r for r in records if r.half == name]
+        if members:
+            groups[f"({name} half)"] = members
     groups["all"] = records
     return {name: _group(members) for name, members in groups.items()}
 
 
 def _group(records: list[TurnRecord]) -> dict[str, Any]:
     summary: dict[str, Any] = {"n": len(records)}
-    for score in ("tool", "arguments", "numbers", "answer"):
+    for score in SCORES:
         applicable = [r.scores[score] for r in records if r.scores.get(score) is not None]
         summary[score] = [sum(bool(s) for s in applicable), len(applicable)]
     for latency in ("card", "first_token", "end"):
@@ -190,31 +234,33 @@ def _percentile(values: list[float], fraction: float) -> float:
 
 
 def report(summary: dict[str, dict[str, Any]], old: dict[str, Any] | None) -> None:
-    """The per-class table; with ``old`` (an earlier ``--json``), its tool/args figures too."""
+    """The per-class table; with ``old`` (an earlier ``--json``), its figures too."""
     print(
-        f"{'class':19}{'n':>3}  {'tool':>7} {'args':>7} {'numbers':>7} {'answer':>7}"
-        f"   {'card s':>11} {'1st token s':>11} {'end s':>11}"
+        f"{'class':19}{'n':>3}  "
+        + " ".join(f"{h:>7}" for h in HEADINGS)
+        + f"   {'card s':>11} {'1st token s':>11} {'end s':>11}"
     )
     for name, group in summary.items():
-        cells = [_fraction(group[s]) for s in ("tool", "arguments", "numbers", "answer")]
-        times = [_latency(group[t]) for t in ("card", "first_token", "end")]
-        print(
-            f"{name:19}{group['n']:>3}  "
-            + " ".join(f"{c:>7}" for c in cells)
-            + "   "
-            + " ".join(f"{t:>11}" for t in times)
-        )
+        print(_row(name, group))
         before = (old or {}).get(name)
         if before:
-            cells = [_fraction(before[s]) for s in ("tool", "arguments", "numbers", "answer")]
-            times = [_latency(before[t]) for t in ("card", "first_token", "end")]
-            print(
-                f"{'  (before)':19}{before['n']:>3}  "
-                + " ".join(f"{c:>7}" for c in cells)
-                + "   "
-                + " ".join(f"{t:>11}" for t in times)
-            )
-    print("latency cells: median/p90 in seconds; score cells: passed/applicable")
+            print(_row("  (before)", before))
+    print(
+        "score cells: passed/applicable (numbers: answers without an invented number; claims: "
+        "no fact stated after a denied, refused or failed call; derail: no-tool questions "
+        "answered); latency cells: median/p90 in seconds"
+    )
+
+
+def _row(name: str, group: dict[str, Any]) -> str:
+    cells = [_fraction(group.get(s, [0, 0])) for s in SCORES]
+    times = [_latency(group[t]) for t in ("card", "first_token", "end")]
+    return (
+        f"{name:19}{group['n']:>3}  "
+        + " ".join(f"{c:>7}" for c in cells)
+        + "   "
+        + " ".join(f"{t:>11}" for t in times)
+    )
 
 
 def _fraction(counts: list[int]) -> str:
@@ -227,10 +273,7 @@ def _latency(figures: list[float] | None) -> str:
 
 def show(record: TurnRecord) -> None:
     """One line per prompt: its scores, proposals and the start of its answer."""
-    marks = "".join(
-        {True: "+", False: "x", None: "."}[record.scores[s]]
-        for s in ("tool", "arguments", "numbers", "answer")
-    )
+    marks = "".join({True: "+", False: "x", None: "."}[record.scores[s]] for s in SCORES)
     calls = ", ".join(
         f"{name} {json.dumps(args, ensure_ascii=False)}" for name, args in record.proposals
     )
@@ -255,10 +298,13 @@ async def main_async(options: argparse.Namespace) -> None:
     print(f"{len(prompts)} prompts, {threads} threads; load average before: {_load()}", flush=True)
     backend = _backend(options)
     records: list[TurnRecord] = []
+    override = dict(_setting(item) for item in options.override or [])
+    if options.offer_switched_off:
+        offer_switched_off()
     with World(backend) as world:
         for prompt in prompts:
-            records.append(await run_turn(world, prompt))
-            if options.show:
+            records.append(await run_turn(world, prompt, override))
+            if options.show and (records[-1].half == "tune" or options.reveal_holdout):
                 show(records[-1])
             if options.json:  # after every turn, so an interrupted run keeps what it did
                 write_json(options, records)
@@ -280,6 +326,24 @@ def write_json(options: argparse.Namespace, records: list[TurnRecord]) -> None:
     options.json.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
 
 
+def _setting(item: str) -> tuple[str, Any]:
+    """``web_search=false`` → ``("web_search", False)`` (true/false, else the text)."""
+    key, _, value = item.partition("=")
+    return key, {"true": True, "false": False}.get(value.lower(), value)
+
+
+def offer_switched_off() -> None:
+    """Measurement variant: capabilities behind a switch that is off are offered anyway (and
+    refused at the policy stage), as the turn loop did before it withheld them."""
+    original = ToolCatalog.for_turn.__func__  # type: ignore[attr-defined]
+
+    def for_turn(cls: type[ToolCatalog], registry: Any, policy: Any) -> ToolCatalog:
+        keys = {c.policy_key for c in registry if c.policy_key and c.is_available()}
+        return original(cls, registry, {**policy, **dict.fromkeys(keys, True)})
+
+    ToolCatalog.for_turn = classmethod(for_turn)  # type: ignore[method-assign,assignment]
+
+
 def _load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
@@ -289,6 +353,16 @@ def main() -> None:
     parser.add_argument("--class", dest="klass", action="append", help="only this class")
     parser.add_argument("--id", action="append", help="only this prompt id")
     parser.add_argument("--limit", type=int, default=0, help="at most N prompts per class")
+    parser.add_argument("--split", choices=("tune", "holdout", "all"), default="all")
+    parser.add_argument(
+        "--override", action="append", metavar="KEY=VALUE", help="scenario setting for all"
+    )
+    parser.add_argument(
+        "--offer-switched-off",
+        action="store_true",
+        help="variant: offer switched-off capabilities (refused by policy) instead of withholding",
+    )
+    parser.add_argument("--reveal-holdout", action="store_true", help="--show held-out turns")
     parser.add_argument("--greedy", action="store_true", help="answers at temperature 0")
     parser.add_argument("--model", type=Path, default=None, help="a GGUF (default: verified)")
     parser.add_argument(
