@@ -442,6 +442,8 @@ def register(
         "locality": Locality.EXTERNAL,
         "policy_key": POLICY_KEY,
         "timeout_seconds": TIMEOUT_SECONDS,
+        # Offered only while the settings file is usable and says enabled.
+        "available": lambda: home_assistant_policy(data_dir)[POLICY_KEY],
     }
     registry.add(
         Capability(

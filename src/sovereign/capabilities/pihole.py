@@ -61,6 +61,9 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
                 "Time window of the totals: last_24_hours (default, live counters), "
                 "last_7_days or last_30_days (from Pi-hole's long-term database)."
             ),
+            # Offered to the model only when the question names a time scope
+            # (sovereign.conversation.guidance); else the live 24 hours apply.
+            "x-time-window": True,
         }
     },
     "additionalProperties": False,
@@ -126,6 +129,16 @@ def load_settings(data_dir: Path) -> PiholeSettings:
     except SettingsError as exc:
         raise CapabilityError(f"Pi-hole settings are unusable: {exc}") from exc
     return PiholeSettings(base_url=base_url, password=password)
+
+
+def is_configured(data_dir: Path) -> bool:
+    """Whether ``<data_dir>/pihole.json`` exists and is usable (private, valid), so
+    ``pihole.summary`` can run; read fresh on every call, never raises."""
+    try:
+        load_settings(data_dir)
+    except CapabilityError:
+        return False
+    return True
 
 
 class PiholeSession:
@@ -312,6 +325,7 @@ def register(registry: Registry, *, data_dir: Path) -> PiholeSession:
             result_schema=RESULT_SCHEMA,
             effect=Effect.READ_ONLY,
             locality=Locality.LOCAL,
+            available=lambda: is_configured(data_dir),
             execute=execute,
             timeout_seconds=TIMEOUT_SECONDS,
             max_result_bytes=4096,

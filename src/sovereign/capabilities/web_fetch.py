@@ -55,6 +55,9 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
             "type": "string",
             "minLength": 1,
             "maxLength": 8192,
+            # The model may only copy an address the conversation holds
+            # (sovereign.conversation.guidance); the validate stage still checks it.
+            "format": "uri",
             "description": "The http:// or https:// address of the page to read.",
         },
         "start_index": {

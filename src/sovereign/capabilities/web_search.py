@@ -53,6 +53,9 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
                 "Only results from the last day, month or year. Leave it out unless the "
                 "user asks for that period: 'latest' or 'new' does not need it."
             ),
+            # Offered to the model only when the question names a time scope
+            # (sovereign.conversation.guidance).
+            "x-time-window": True,
         },
     },
     "required": ["query"],

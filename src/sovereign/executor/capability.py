@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -17,6 +18,9 @@ Result = dict[str, Any]
 Execute = Callable[[dict[str, Any]], Awaitable[Result]]
 Canonicalize = Callable[[dict[str, Any]], dict[str, Any] | None]
 PolicyCheck = Callable[[dict[str, Any]], None]
+Availability = Callable[[], bool]
+
+logger = logging.getLogger(__name__)
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")
 
@@ -100,6 +104,12 @@ class Capability:
     household's site list), decided before any confirmation is issued and without any
     network activity. Raises CapabilityError (e.g. SITE_NOT_ALLOWED) → that code at the
     policy stage; it runs again on approval, like every stage."""
+    available: Availability | None = field(default=None, repr=False)
+    """Optional ``() -> bool``: whether the capability can run on this device at all right
+    now (e.g. its settings file exists and is usable). Cheap and side-effect free: it is
+    called for every turn. A conversation offers the model only available capabilities;
+    the executor itself does not consult it (execute still reports what is missing).
+    ``None``: always available."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -126,6 +136,16 @@ class Capability:
         if self.effect is Effect.MUTATING or self.locality is Locality.EXTERNAL:
             return Confirmation.REQUIRED
         return Confirmation.AUTOMATIC
+
+    def is_available(self) -> bool:
+        """:attr:`available`'s answer (True when unset); an exception counts as unavailable."""
+        if self.available is None:
+            return True
+        try:
+            return bool(self.available())
+        except Exception:
+            logger.exception("%s: its availability check failed; not offered", self.name)
+            return False
 
     @property
     def accepted_schema(self) -> Mapping[str, Any]:
