@@ -126,7 +126,7 @@ def _capabilities(calls: Calls) -> list[Capability]:
             arguments_schema={
                 "type": "object",
                 "required": ["url"],
-                "properties": {"url": {"type": "string"}},
+                "properties": {"url": {"type": "string", "format": "uri"}},
                 "additionalProperties": False,
             },
             result_schema=anything,

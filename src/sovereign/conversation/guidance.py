@@ -1,0 +1,198 @@
+"""Argument guidance: the parameters a model is offered follow what the conversation gives.
+
+A small model fills every parameter it is shown (a search for a lasagna recipe
+limited to the last day) and invents addresses (a Pi-hole question answered by
+fetching a made-up pi-hole.net page). Two rules, applied to the copy of each
+tool's parameters offered in one round, never to the capability's own schema
+(the executor still validates against that):
+
+- A property marked ``"x-time-window": true`` (web.search's ``time_range``,
+  pihole.summary's ``period``) is offered only when the question names a time
+  scope (:func:`names_time_scope`: "today", "this week", "the past year",
+  "last 30 days" …). Otherwise it is left out and the capability's default
+  applies.
+- A property with ``"format": "uri"`` (web.fetch's ``url``) may only hold an
+  address the conversation holds (:func:`conversation_urls`): one the household
+  wrote, one an earlier answer gave, or one a search result or redirect of this
+  turn returned. It becomes an ``enum`` of those, so constrained decoding can only
+  copy one exactly; with none, a tool that requires it is not offered at all.
+  Addresses inside fetched page text never count (a page must not be able to
+  choose what is fetched next).
+
+Every ``x-`` annotation is removed from what the model sees.
+See docs/decisions/offered-tools-and-arguments.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+TIME_WINDOW = "x-time-window"
+"""Annotation of an optional property that narrows results to a time window."""
+MAX_URLS = 8
+"""Most addresses offered for one ``format: uri`` property."""
+
+_UNIT = r"(?:hours?|days?|nights?|weeks?|weekends?|fortnight|months?|quarters?|years?|decades?)"
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_MONTH = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+)
+_YEAR = r"(?:19|20)\d\d"
+_TIME_SCOPE = re.compile(
+    rf"""\b(?:
+        today|tonight|yesterday|tomorrow|this\s+(?:morning|afternoon|evening)
+      | (?:this|past|last|previous|next|coming)\s+(?:few\s+|couple\s+of\s+)?(?:\d+\s+)?{_UNIT}
+      | \d+\s*{_UNIT}(?:\s+ago)?
+      | (?:a|an|one|two|three|four|five|six|seven|ten|twelve|thirty)\s+{_UNIT}\s+ago
+      | since\s+(?:{_WEEKDAY}|{_MONTH}|yesterday|{_YEAR})
+      | (?:in|during|from|since)\s+(?:{_MONTH}|{_YEAR})
+    )\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
+# No quote, backslash or control character: an address must be a grammar literal as it is.
+_URL = re.compile(r"\bhttps?://[^\s<>\"'`\\\x00-\x1f\x7f]+", re.IGNORECASE)
+_TRAILING = ".,;:!?)]}\"'\u00bb\u201d\u2019"
+
+
+def names_time_scope(text: str) -> bool:
+    """Whether ``text`` names a time scope ("today", "this week", "in 2025", "3 days ago" …).
+
+    "latest", "new", "current" and "now" do not: they ask for recent results, which
+    a search ranks first anyway, not for a window that hides older ones.
+    """
+    return _TIME_SCOPE.search(text) is not None
+
+
+def urls_in(text: str) -> list[str]:
+    """The http(s) addresses written in ``text``, in order, without trailing punctuation.
+
+    A closing bracket is kept when the address opened one (``…/Foo_(bar)``).
+    """
+    found = []
+    for match in _URL.finditer(text):
+        url = match.group(0)
+        while url and url[-1] in _TRAILING and not _balanced_close(url):
+            url = url[:-1]
+        if "://" in url and not url.endswith("://"):
+            found.append(url)
+    return found
+
+
+def _balanced_close(url: str) -> bool:
+    pairs = {")": "(", "]": "[", "}": "{"}
+    opener = pairs.get(url[-1])
+    return opener is not None and url.count(opener) >= url.count(url[-1])
+
+
+def conversation_urls(
+    messages: Iterable[Mapping[str, Any]], found: Iterable[str] = ()
+) -> list[str]:
+    """Addresses the conversation holds, newest message first, then ``found``.
+
+    Args:
+        messages: the turn's context; only ``user`` and ``assistant`` text counts
+            (tool messages hold untrusted data).
+        found: addresses results of this turn returned (search result URLs,
+            redirect targets), in order.
+
+    Returns:
+        At most :data:`MAX_URLS` distinct addresses.
+    """
+    spoken = [m for m in messages if m.get("role") in ("user", "assistant")]
+    urls: list[str] = []
+    for message in reversed(spoken):
+        urls.extend(urls_in(str(message.get("content") or "")))
+    urls.extend(found)
+    return list(dict.fromkeys(urls))[:MAX_URLS]
+
+
+@dataclass(frozen=True)
+class ArgumentGuide:
+    """What one model round may put into arguments (see the module docstring).
+
+    Attributes:
+        time_scoped: the question names a time scope.
+        urls: the addresses a ``format: uri`` property may hold.
+        question_urls: the addresses the question itself names (a subset of ``urls``).
+    """
+
+    time_scoped: bool = False
+    urls: Sequence[str] = ()
+    question_urls: Sequence[str] = ()
+
+    @classmethod
+    def for_context(
+        cls, messages: Sequence[Mapping[str, Any]], found: Iterable[str] = ()
+    ) -> ArgumentGuide:
+        """The guide for a round whose latest user message is the question."""
+        question = next(
+            (str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"),
+            "",
+        )
+        urls = tuple(conversation_urls(messages, found))
+        asked = tuple(u for u in dict.fromkeys(urls_in(question)) if u in urls)
+        return cls(names_time_scope(question), urls, asked)
+
+    def hint(self, tools: Sequence[Mapping[str, Any]]) -> str | None:
+        """A sentence for the decision's system prompt naming the address the question
+        gives and the offered tool that reads exactly it, or ``None``.
+
+        E.g. "The question names the web address http://news.example/a; web_fetch
+        reads exactly that page." (the choice stays the model's).
+        """
+        if not self.question_urls:
+            return None
+        reader = next((t["function"]["name"] for t in tools if _takes_urls(t, self.urls)), None)
+        if reader is None:
+            return None
+        named = ", ".join(self.question_urls)
+        noun = "address" if len(self.question_urls) == 1 else "addresses"
+        return f"The question names the web {noun} {named}; {reader} reads exactly that page."
+
+    def narrow(self, parameters: Mapping[str, Any]) -> dict[str, Any] | None:
+        """A copy of a tool's ``parameters`` as offered this round, or ``None`` when the
+        tool cannot be offered (a required address with none to choose from)."""
+        offered = copy.deepcopy(dict(parameters))
+        properties = offered.get("properties", {})
+        required = set(offered.get("required", []))
+        for name in list(properties):
+            schema = properties[name]
+            if schema.get(TIME_WINDOW) and not self.time_scoped and name not in required:
+                del properties[name]
+            elif schema.get("format") == "uri":
+                if self.urls:
+                    schema.pop("format")
+                    schema["enum"] = list(self.urls)
+                elif name in required:
+                    return None
+                else:
+                    del properties[name]
+        return strip_annotations(offered)
+
+
+def _takes_urls(tool: Mapping[str, Any], urls: Sequence[str]) -> bool:
+    properties = tool.get("function", {}).get("parameters", {}).get("properties", {})
+    return any(p.get("enum") == list(urls) for p in properties.values() if urls)
+
+
+def unguided(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """``parameters`` with every property offered and no annotation: ``x-`` keys and
+    ``format: uri`` removed (what a model sees when no conversation narrows them)."""
+    offered = strip_annotations(dict(parameters))
+    for schema in offered.get("properties", {}).values():
+        if isinstance(schema, dict) and schema.get("format") == "uri":
+            del schema["format"]
+    return offered
+
+
+def strip_annotations(schema: Any) -> Any:
+    """``schema`` without any ``x-`` key, at any depth (a new object)."""
+    if isinstance(schema, dict):
+        return {k: strip_annotations(v) for k, v in schema.items() if not str(k).startswith("x-")}
+    if isinstance(schema, list):
+        return [strip_annotations(item) for item in schema]
+    return schema
