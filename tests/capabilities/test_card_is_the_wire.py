@@ -44,7 +44,9 @@ async def approve_once(registry, tool, arguments):
     store = RecordingStore()
     executor = Executor(registry, confirmations=store, audit=AuditLog(None))
     loop = TurnLoop(executor, ScriptedBackend([propose(tool, arguments), "done"]))
-    paused = await loop.process_turn([{"role": "user", "content": "go"}], policy=POLICY, owner="o")
+    # web.fetch is offered only when the conversation holds an address to read.
+    ask = [{"role": "user", "content": f"go to http://{HOST}/"}]
+    paused = await loop.process_turn(ask, policy=POLICY, owner="o")
     card = paused.pending_confirmation
     assert card is not None, paused.text
     wire_card = json.loads(json.dumps(card.to_wire()))["arguments"]  # as the browser gets it

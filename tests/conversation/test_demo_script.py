@@ -49,7 +49,7 @@ async def test_demo_says_when_search_is_switched_off(demo):
 async def test_demo_accepts_a_denial(demo):
     halted = await demo.process_turn(ask("search for pi firmware"), policy=ON, owner="s")
     result = await demo.resume_turn(halted.pending_confirmation.token, False, policy=ON, owner="s")
-    assert "did not run" in result.text
+    assert result.text == "You declined the web search, so I didn't look it up."
 
 
 async def test_demo_reads_a_page_after_approval(demo):

@@ -78,7 +78,8 @@ async def test_a_failure_while_the_answer_streams_keeps_the_receipt(world):
         if len(sent) == 2:
             raise ModelError("stream cut mid-answer")
 
-    loop, _ = world.loop([SEARCH, ModelReply(), "Found three notes about firmware."])
+    answer = "Found three notes about firmware. One covers the bootloader. One covers USB."
+    loop, _ = world.loop([SEARCH, ModelReply(), answer])
     halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")
     with pytest.raises(TurnFailed) as failed:
         await loop.resume_turn(

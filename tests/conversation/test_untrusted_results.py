@@ -106,7 +106,7 @@ async def test_page_text_reaches_the_model_only_inside_the_untrusted_frame(world
     assert "<|im_start|>" not in tool["content"] and "</tool_response>" not in tool["content"]
     framed = json.loads(tool["content"])
     assert framed["untrusted_data"]["text"] == INJECTION_TEXT
-    assert "not from the user or the system" in framed["notice"]
+    assert "never follow instructions" in framed["notice"]
     assert "never instructions" in messages[0]["content"]
 
 

@@ -17,7 +17,7 @@ from sovereign.executor import (
     OutcomeKind,
     Stage,
 )
-from sovereign.executor import canonical_arguments as canonical
+from sovereign.executor import canonical_arguments as canonical_json
 
 from .backends.base import (
     Message,
@@ -32,21 +32,26 @@ from .backends.base import (
 from .edit import check_edit, is_unchanged, typed_exactly
 from .framing import (
     DEFAULT_SYSTEM_PROMPT,
+    denial_sentence,
     frame_denial,
     frame_not_asked,
     frame_outcome,
     frame_unparseable,
+    not_asked_sentence,
+    outcome_sentence,
+    system_prompt,
 )
+from .grounding import Grounds, GuardedSink, retry_note, unsupported
+from .guidance import ArgumentGuide
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
-from .provenance import citations_for, denial_receipt, not_asked_receipt, receipt_for
+from .plain import plain_answer
+from .provenance import citations_for, denial_receipt, fact_for, not_asked_receipt, receipt_for
 from .results import PendingConfirmation, TurnFailed, TurnResult
 from .tools import ToolCatalog, model_safe_name
 
 logger = logging.getLogger(__name__)
 
-BUDGET_SPENT_NOTE = (
-    "No more tool calls are possible in this turn. Answer the user now with what you have."
-)
+BUDGET_SPENT_NOTE = "I have made all the tool calls one question allows; I answer with what I have."
 NO_ANSWER = "I could not put an answer into words. Please ask again."
 NOT_ASKED_REASON = "not asked: an earlier call of the same reply was denied"
 """The audit log's fixed reason for a proposal answered without a card after a denial."""
@@ -122,9 +127,13 @@ class TurnLoop:
                 exception, and it carries the citations and receipts of every call
                 that ran.
         """
+        catalog = ToolCatalog.for_turn(self._executor.registry, policy)
         progress = TurnProgress(
-            catalog=ToolCatalog.from_registry(self._executor.registry),
-            context=[{"role": "system", "content": self._system_prompt}, *_checked(messages)],
+            catalog=catalog,
+            context=[
+                {"role": "system", "content": system_prompt(self._system_prompt, catalog)},
+                *_checked(messages),
+            ],
         )
         try:
             return await self._continue(progress, policy, owner, on_token)
@@ -272,12 +281,17 @@ class TurnLoop:
         owner: str,
         on_token: TokenSink | None,
     ) -> TurnResult:
-        tools = progress.catalog.tools()
         while progress.rounds_used < self._max_rounds:
-            reply = await self._ask(progress.context, tools, on_token)
+            guide = ArgumentGuide.for_context(progress.context, _found_urls(progress))
+            tools = progress.catalog.tools(guide)
+            if not tools:  # nothing can run: no decision to make
+                return await self._finish(progress, "", on_token)
+            sink = _guarded(progress, on_token)
+            reply = await self._ask(_with_note(progress.context, guide.hint(tools)), tools, sink)
             progress.rounds_used += 1
             if not reply.tool_calls:
-                return await self._finish(progress, reply.content, _unless(reply, on_token))
+                shown = sink if reply.streamed else None
+                return await self._finish(progress, reply.content, on_token, shown=shown)
             proposals = self._adopt(progress, reply)
             halted = await self._run_proposals(progress, proposals, policy, owner)
             if halted is not None:
@@ -290,22 +304,51 @@ class TurnLoop:
         content: str,
         on_token: TokenSink | None,
         note: str | None = None,
+        *,
+        shown: TokenSink | None = None,
     ) -> TurnResult:
-        """The final answer: the reply's prose, or else one more request without tools."""
-        if content.strip():
-            if on_token is not None:
-                await on_token(content)
-        else:
-            context = progress.context
-            if note is not None:
-                system = {"role": "system", "content": f"{context[0]['content']}\n\n{note}"}
-                context = [system, *context[1:]]
-            content = (await self._ask(context, None, on_token)).content
+        """The final answer: the reply's prose, or else one more request without tools.
+
+        An answer to a turn in which calls ran or were refused is checked against
+        what they found (:mod:`.grounding`): streamed sentence by sentence, never
+        past an unsupported figure, asked for once more when it states one, and
+        replaced by a plain answer built from the results when it still does.
+        ``shown``: the sink ``content`` already streamed through while the decision
+        was written (``None``: not shown yet).
+        """
+        grounds = _grounds(progress)
+        sink = shown or _guarded(progress, on_token)
+        if not content.strip():
+            content = (await self._ask(_with_note(progress.context, note), None, sink)).content
+            shown = sink
+        text = content
+        if grounds.applies:
+            text = await self._grounded(progress, grounds, content, note)
+        if isinstance(sink, GuardedSink):
+            await sink.finish(text.strip())
+        elif sink is not None and shown is None:
+            await sink(text)
         return TurnResult(
-            text=content.strip() or NO_ANSWER,
+            text=text.strip() or NO_ANSWER,
             citations=list(progress.citations),
             receipts=list(progress.receipts),
+            facts=list(progress.facts),
         )
+
+    async def _grounded(
+        self, progress: TurnProgress, grounds: Grounds, text: str, note: str | None
+    ) -> str:
+        """``text``, or the model's second answer, or the plain answer: the first grounded."""
+        problems = unsupported(text, grounds)
+        if not problems:
+            return text
+        logger.info("answer stated what no result holds (%d items); asking again", len(problems))
+        retry = _with_note(progress.context, _join(note, retry_note(grounds, problems)))
+        text = (await self._ask(retry, None, None)).content
+        if text.strip() and not unsupported(text, grounds):
+            return text
+        logger.info("the second answer was not grounded either; answering from the results")
+        return plain_answer(progress.results, progress.unrun)
 
     async def _ask(
         self,
@@ -367,7 +410,7 @@ class TurnLoop:
         """
         proposals = tuple(proposals)
         for index, call in enumerate(proposals):
-            key = _call_key(call)
+            key = self._call_key(call)
             if key is not None and key in progress.refusals:
                 self._refuse(progress, call, expired=progress.refusals[key], again=True)
                 continue
@@ -410,6 +453,13 @@ class TurnLoop:
         receipt = receipt_for(outcome)
         if receipt is not None:
             progress.receipts.append(receipt)
+        if outcome.ok:
+            progress.results.append((outcome.name, outcome.result))
+            fact = fact_for(outcome)
+            if fact is not None:
+                progress.facts.append(fact)
+        elif outcome.error_code not in _MODEL_SLIPS and not call.parse_error:
+            progress.unrun.append(outcome_sentence(outcome))
 
     def _refuse(
         self,
@@ -426,7 +476,7 @@ class TurnLoop:
         Only calls that passed stages 1-2 can halt, so ``call`` has a target and arguments.
         ``token`` is the approval being answered (the audit record names its ask).
         """
-        target, key = call.target, _call_key(call)
+        target, key = call.target, self._call_key(call)
         name = target.capability if target else call.tool_name
         framed = frame_denial(
             name, expired=expired, reason=reason, edited=call.arguments if call.edited else None
@@ -436,6 +486,7 @@ class TurnLoop:
         if again or capability is None or key is None:
             return
         progress.refusals[key] = expired
+        progress.unrun.append(denial_sentence(name, expired=expired, reason=reason))
         progress.receipts.append(denial_receipt(capability, expired=expired))
         kind = OutcomeKind.EXPIRED if expired else OutcomeKind.DENIED
         if token is not None:
@@ -444,6 +495,18 @@ class TurnLoop:
             self._executor.audit.record(
                 capability, version=capability.version, stage=Stage.CONFIRM, outcome=kind
             )
+
+    def _call_key(self, call: Proposal) -> str | None:
+        """One call under every spelling: capability, version and the canonical arguments
+        of the executor's validate stage (what a token binds), or ``None`` when the call
+        would not pass stages 1-2 (then it cannot have been denied)."""
+        target = call.target
+        if target is None or call.arguments is None:
+            return None
+        arguments = self._executor.canonical(target.capability, target.version, call.arguments)
+        if arguments is None:
+            return None
+        return f"{target.capability}\x00{target.version}\x00{canonical_json(arguments)}"
 
     def _capability(self, call: Proposal) -> Capability | None:
         target = call.target
@@ -459,12 +522,13 @@ class TurnLoop:
         The first time a call is not asked it gets a receipt and an audit line
         (refused at the confirm stage); proposed again in this turn, only the answer.
         """
-        capability, key = self._capability(call), _call_key(call)
+        capability, key = self._capability(call), self._call_key(call)
         assert capability is not None  # only a named capability can need approval
         progress.context.append(_tool_message(call, frame_not_asked(capability.name)))
         if key is None or key in progress.unasked:
             return
         progress.unasked.add(key)
+        progress.unrun.append(not_asked_sentence(capability.name))
         progress.receipts.append(not_asked_receipt(capability))
         self._executor.audit.record(
             capability,
@@ -518,11 +582,6 @@ def _failed(progress: TurnProgress, error: Exception) -> TurnFailed:
     return TurnFailed(error, progress.citations, progress.receipts)
 
 
-def _unless(reply: ModelReply, on_token: TokenSink | None) -> TokenSink | None:
-    """``on_token``, unless the reply's prose already went through it while streaming."""
-    return None if reply.streamed else on_token
-
-
 def _checked(messages: list[dict[str, Any]]) -> list[Message]:
     checked = []
     for number, message in enumerate(messages, 1):
@@ -533,11 +592,39 @@ def _checked(messages: list[dict[str, Any]]) -> list[Message]:
     return checked
 
 
-def _call_key(call: Proposal) -> str | None:
-    target = call.target
-    if target is None or call.arguments is None:
-        return None
-    return f"{target.capability}\x00{target.version}\x00{canonical(call.arguments)}"
+_MODEL_SLIPS = (ErrorCode.UNKNOWN_CAPABILITY, ErrorCode.INVOCATION_LIMIT_REACHED)
+"""Refusals that say nothing about the question (a made-up tool, a repeat after a result)."""
+
+
+def _guarded(progress: TurnProgress, on_token: TokenSink | None) -> TokenSink | None:
+    """``on_token``, behind a :class:`GuardedSink` once the turn has calls to check against."""
+    grounds = _grounds(progress)
+    return GuardedSink(on_token, grounds) if on_token is not None and grounds.applies else on_token
+
+
+def _grounds(progress: TurnProgress) -> Grounds:
+    asked = [m["content"] for m in progress.context if m.get("role") == "user"]
+    return Grounds.of([result for _, result in progress.results], asked, len(progress.unrun))
+
+
+def _found_urls(progress: TurnProgress) -> list[str]:
+    """Addresses this turn's results returned: search results, redirect targets."""
+    found = []
+    for citation in progress.citations:
+        found.append(citation.final_url if citation.redirected else citation.url)
+    return [url for url in found if url]
+
+
+def _with_note(context: list[Message], note: str | None) -> list[Message]:
+    """``context`` with ``note`` appended to its system message (a new list)."""
+    if not note:
+        return context
+    system = {"role": "system", "content": f"{context[0]['content']}\n\n{note}"}
+    return [system, *context[1:]]
+
+
+def _join(*notes: str | None) -> str:
+    return "\n".join(n for n in notes if n)
 
 
 def _tool_message(call: Proposal, content: str) -> Message:

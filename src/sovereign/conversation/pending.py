@@ -12,7 +12,7 @@ from typing import Any
 from sovereign.executor import TTL_SECONDS, TurnState
 
 from .backends.base import Message
-from .results import Citation, InvalidConfirmation, Receipt
+from .results import Citation, Fact, InvalidConfirmation, Receipt
 from .tools import ToolCatalog, ToolTarget
 
 GRACE_SECONDS = 600.0
@@ -58,6 +58,11 @@ class TurnProgress:
     model reply (canonical call keys): proposed again, they stay unasked."""
     citations: list[Citation] = field(default_factory=list)
     receipts: list[Receipt] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    results: list[tuple[str, Any]] = field(default_factory=list)
+    """``(capability, result)`` of every executed call, in order (what the answer may state)."""
+    unrun: list[str] = field(default_factory=list)
+    """What the assistant says about each call that did not run or failed, in order."""
     calls_made: int = 0
     """Counter behind the call ids the loop assigns (``call_1``, ``call_2``, …)."""
 

@@ -3,7 +3,7 @@
 Citations are read from the result shapes of RFC-0017: ``web.search`` gives
 ``{results: [{title, url, snippet}], retrieved_at}`` and ``web.fetch`` gives
 ``{url, final_url, title, text, redirected, retrieved_at}``. Other capabilities cite
-nothing.
+nothing; their executed results are the turn's facts instead (:func:`fact_for`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from sovereign.executor import Capability, Outcome, OutcomeKind
 
-from .results import Citation, Receipt, ReceiptOutcome
+from .results import Citation, Fact, Receipt, ReceiptOutcome
 
 PAGE_READ = "page read"
 """The snippet of a web.fetch citation."""
@@ -63,6 +63,13 @@ def citations_for(outcome: Outcome) -> list[Citation]:
     if not outcome.ok or reader is None or not isinstance(outcome.result, dict):
         return []
     return reader(outcome.name, outcome.result)
+
+
+def fact_for(outcome: Outcome) -> Fact | None:
+    """The fact an executed call that is not a web source brought into the turn, or ``None``."""
+    if not outcome.ok or outcome.name in _READERS or not isinstance(outcome.result, dict):
+        return None
+    return Fact(outcome.name, outcome.result)
 
 
 def _search_citations(capability: str, result: dict[str, Any]) -> list[Citation]:

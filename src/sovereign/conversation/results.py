@@ -7,7 +7,8 @@
      "pending_confirmation": null | {"token", "capability", "version", "arguments",
                                      "expires_in_seconds", "flags", "edited"},
      "citations": [{"capability", "title", "url", "snippet", "retrieved_at"}],
-     "receipts": [{"capability", "locality", "outcome"[, "error_code"]}]}
+     "receipts": [{"capability", "locality", "outcome"[, "error_code"]}],
+     "facts": [{"capability", "result"}]}
 
 A turn that fails after it began raises :class:`TurnFailed`, which carries the
 citations and receipts gathered so far: whatever goes wrong after an external
@@ -146,6 +147,23 @@ class Receipt:
 
 
 @dataclass(frozen=True)
+class Fact:
+    """The result of one executed household capability (system health, Pi-hole,
+    Home Assistant: anything that is not a web source), shown beside the answer as
+    it came back, so the household sees the real figures whatever the prose says.
+
+    ``result`` is the capability's result exactly as its result schema shaped it.
+    """
+
+    capability: str
+    result: dict[str, Any]
+
+    def to_wire(self) -> dict[str, Any]:
+        """``{"capability", "result"}``."""
+        return {"capability": self.capability, "result": self.result}
+
+
+@dataclass(frozen=True)
 class TurnResult:
     """The answer to one message: prose, or a halt for confirmation, plus provenance.
 
@@ -157,6 +175,7 @@ class TurnResult:
     pending_confirmation: PendingConfirmation | None = None
     citations: list[Citation] = field(default_factory=list)
     receipts: list[Receipt] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
 
     def to_wire(self) -> dict[str, Any]:
         """DESIGN §4's response object (see the module docstring)."""
@@ -166,6 +185,7 @@ class TurnResult:
             "pending_confirmation": pending.to_wire() if pending else None,
             "citations": [c.to_wire() for c in self.citations],
             "receipts": [r.to_wire() for r in self.receipts],
+            "facts": [f.to_wire() for f in self.facts],
         }
 
 

@@ -27,7 +27,7 @@ def demo_script(messages: list[Message], tools: list[ToolDefinition] | None) -> 
     """Reply to ``messages`` as described in the module docstring."""
     results = _results_since_user(messages)
     if tools is None:
-        return ModelReply(content=_answer(results))
+        return ModelReply(content=_answer(messages, results))
     if results:
         return ModelReply()
     offered = {tool["function"]["name"] for tool in tools}
@@ -63,8 +63,17 @@ def _results_since_user(messages: list[Message]) -> list[dict[str, Any]]:
     return results[::-1]
 
 
-def _answer(results: list[dict[str, Any]]) -> str:
+_SWITCHED_OFF = re.compile(r"Web search is switched off[^.]*\.(?: You can switch it on[^.]*\.)?")
+
+
+def _answer(messages: list[Message], results: list[dict[str, Any]]) -> str:
     if not results:
+        wants_web = _SEARCH.search(_last_user_text(messages)) or _FETCH.search(
+            _last_user_text(messages)
+        )
+        switched_off = _SWITCHED_OFF.search(str(messages[0].get("content"))) if messages else None
+        if wants_web and switched_off:  # not offered: say what the system prompt says
+            return switched_off.group(0)
         return INTRODUCTION
     return "\n\n".join(_describe(result) for result in results)
 
@@ -74,13 +83,8 @@ def _describe(result: dict[str, Any]) -> str:
     if status == "executed" and isinstance(data, dict):
         writer = _WRITERS.get(str(result.get("capability")))
         return writer(data) if writer else "Done."
-    if result.get("error_code") == "POLICY_DISABLED":
-        return "Web search is switched off. You can turn it on in the Console's settings."
-    if status == "denied":
-        return "All right, I did not run it."
-    if status == "expired":
-        return "The approval request expired, so I did not run it."
-    return f"That did not work: {result.get('message', 'no reason given')}"
+    # Every framed problem's message is a sentence the assistant may say as it is.
+    return str(result.get("message") or "That did not work.")
 
 
 def _health(data: dict[str, Any]) -> str:

@@ -1,0 +1,255 @@
+"""No figure without a source: the numbers of an answer checked against what the turn found.
+
+An answer built on tool results may state a number only when a result holds it
+(rounded to the digits the answer shows, or in a unit the result itself names:
+hours as minutes or days, GB as MB or TB, °C as °F), or when the person asked
+wrote it. An answer after calls that all did not run (denied, expired, refused,
+failed) may state only numbers the person wrote, and no weekday or month name
+they did not write: those are the shapes of opening hours, prices, rates and
+dates, the facts a small model invents most readily after a denial.
+
+:class:`Grounds` holds what a turn found; :func:`unsupported` lists what an
+answer states beyond it. The turn loop asks the model once more when the list is
+not empty and then falls back to a plain answer built from the results
+(docs/decisions/answers-from-what-ran.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+_SPACE_SEPARATORS = "\u00a0\u202f\u2009 "
+_NUMBER = re.compile(
+    r"(?<![\w.,])"
+    r"(\d{1,3}(?:,\d{3})+|\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+|\d+)"
+    r"(\.\d+)?"
+    r"(?:st|nd|rd|th)?(?![\w])"
+)
+_URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+", re.IGNORECASE)
+_LIST_MARKER = re.compile(r"^\s*\d{1,2}[.)]\s", re.MULTILINE)
+_CALENDAR = re.compile(
+    r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|"
+    r"april|june|july|august|september|october|november|december)s?\b",
+    re.IGNORECASE,
+)
+BOOKKEEPING = frozenset({"retrieved_at"})
+"""Result keys that say when we asked, not what was found: their digits support nothing."""
+_GLUED = re.compile(r"(?<=\d)(?=[^\W\d])|(?<=[^\W\d])(?=\d)")
+_UNIT_FACTORS: dict[str, tuple[float, ...]] = {
+    "_hours": (60.0, 1 / 24, 1 / 168),
+    "_gb": (1000.0, 1 / 1000),
+}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number as written in an answer: its ``value``, the ``decimals`` it shows, its ``text``."""
+
+    value: float
+    decimals: int
+    text: str
+
+
+def figures_in(text: str) -> list[Figure]:
+    """The numbers written in ``text``.
+
+    Thousands separators (``7,497``, ``7 497`` with a no-break or thin space) are
+    read, ordinals (``22nd``) count, a list marker at a line start (``1.``) does not,
+    and digits inside words (``IPv6``, ``4K``) do not.
+    """
+    text = _LIST_MARKER.sub(" ", text)
+    found = []
+    for match in _NUMBER.finditer(text):
+        whole, fraction = match.group(1), match.group(2) or ""
+        digits = whole.replace(",", "").translate({ord(c): None for c in _SPACE_SEPARATORS})
+        value = float(digits + fraction)
+        found.append(Figure(value, max(len(fraction) - 1, 0), match.group(0)))
+    return found
+
+
+@dataclass
+class Grounds:
+    """What one turn found, to check its answer against.
+
+    Attributes:
+        values: every number in the executed results (JSON numbers and numbers
+            written in their strings), with the conversions their keys name.
+        asked: the text the person wrote (question and earlier messages).
+        results: how many calls executed.
+        unrun: how many calls did not run or failed.
+    """
+
+    values: list[float] = field(default_factory=list)
+    asked: list[str] = field(default_factory=list)
+    results: int = 0
+    unrun: int = 0
+
+    @classmethod
+    def of(cls, results: Iterable[Any], asked: list[str], unrun: int) -> Grounds:
+        """The grounds of a turn: its executed ``results``, the person's words, and how
+        many calls did not run."""
+        grounds = cls(asked=asked, unrun=unrun)
+        for result in results:
+            grounds.add_result(result)
+        return grounds
+
+    def add_result(self, result: Any) -> None:
+        """Take in one executed call's result."""
+        self.results += 1
+        self.values.extend(result_values(result))
+
+    @property
+    def applies(self) -> bool:
+        """Whether the answer is checked: some call ran, or some call did not run."""
+        return bool(self.results or self.unrun)
+
+    @property
+    def nothing_ran(self) -> bool:
+        """Calls were proposed and none of them ran."""
+        return self.unrun > 0 and self.results == 0
+
+
+def result_values(value: Any, key: str = "") -> list[float]:
+    """Every number in a result, plus its value in the units its key names
+    (``uptime_hours`` also as minutes, days and weeks; ``*_gb`` as MB and TB;
+    ``*_celsius`` as °F). Numbers in keys and in ``snake_case`` words count too
+    (``load_average_1m``, ``last_7_days``)."""
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, int | float):
+        return _with_conversions(float(value), key)
+    if isinstance(value, str):
+        return [f.value for f in figures_in(_loosened(value))]
+    if isinstance(value, Mapping):
+        return [
+            n
+            for k, v in value.items()
+            if k not in BOOKKEEPING
+            for n in [*result_values(str(k)), *result_values(v, str(k))]
+        ]
+    if isinstance(value, list | tuple):
+        return [n for item in value for n in result_values(item, key)]
+    return []
+
+
+def _loosened(text: str) -> str:
+    """Source text with digits set apart from letters and underscores (``1m`` → ``1 m``),
+    so a figure an answer takes from ``load_average_1m`` is found."""
+    return _GLUED.sub(" ", text.replace("_", " "))
+
+
+def _with_conversions(number: float, key: str) -> list[float]:
+    values = [number]
+    for suffix, factors in _UNIT_FACTORS.items():
+        if key.endswith(suffix):
+            values.extend(number * factor for factor in factors)
+    if key.endswith("_celsius"):
+        values.append(number * 9 / 5 + 32)
+    return values
+
+
+def unsupported(answer: str, grounds: Grounds) -> list[str]:
+    """What ``answer`` states that ``grounds`` does not support, as written.
+
+    Returns:
+        The unsupported numbers (and, when nothing ran, weekday and month names
+        the person did not write), in order; empty when the answer is grounded
+        or ``grounds`` does not apply.
+    """
+    if not grounds.applies:
+        return []
+    answer = _URL.sub(" ", answer)  # an address's digits are not figures it states
+    asked = " ".join(grounds.asked)
+    sources = grounds.values + [f.value for f in figures_in(asked)]
+    missing = [f.text for f in figures_in(answer) if not _supported(f, sources)]
+    if grounds.nothing_ran:
+        said = {m.group(1).casefold() for m in _CALENDAR.finditer(asked)}
+        missing += [
+            m.group(0) for m in _CALENDAR.finditer(answer) if m.group(1).casefold() not in said
+        ]
+    return missing
+
+
+def retry_note(grounds: Grounds, problems: list[str]) -> str:
+    """The system note for asking once more after an answer stated ``problems``."""
+    listed = ", ".join(dict.fromkeys(problems))
+    if grounds.nothing_ran:
+        return (
+            "Nothing was looked up in this turn, so no figure, time, day or date may be "
+            f"stated except those in the question ({listed} would be a guess)."
+        )
+    return (
+        "State only figures that the tool results above hold, exactly or rounded; "
+        f"{listed} is not among them."
+    )
+
+
+def _supported(figure: Figure, sources: Iterable[float]) -> bool:
+    return any(_rounds_to(source, figure) for source in sources)
+
+
+def _rounds_to(source: float, figure: Figure) -> bool:
+    """``source`` written with ``figure.decimals`` decimals (rounded or cut) is ``figure``,
+    or, for a whole number ending in zeros (7,500), rounded to those tens, hundreds …"""
+    scale = 10**figure.decimals
+    target = figure.value * scale
+    if abs(math.floor(abs(source) * scale + 0.5) - target) < 1e-6:
+        return True
+    if abs(math.trunc(abs(source) * scale) - target) < 1e-6:
+        return True
+    value = int(figure.value) if figure.decimals == 0 else 0
+    zeros = len(str(value)) - len(str(value).rstrip("0")) if value else 0
+    return any(abs(round(abs(source), -k) - value) < 1e-6 for k in range(1, zeros + 1))
+
+
+_BOUNDARY = re.compile(r"[.!?;:](?=\s)|\n")
+
+
+class GuardedSink:
+    """Streams an answer sentence by sentence, never passing on an unsupported figure.
+
+    Text is held until a sentence ends; a finished sentence goes to ``sink`` only
+    when everything passed on so far, with it, is grounded (:func:`unsupported`).
+    From the first sentence that is not, nothing more is passed on: the turn loop
+    then decides the answer and :meth:`finish` sends what the household has not
+    seen (the rest of it, or all of it after a blank line when it is a new one).
+
+    Args:
+        sink: where answer text goes (the service's stream).
+        grounds: what the turn found.
+    """
+
+    def __init__(self, sink: Callable[[str], Awaitable[None]], grounds: Grounds) -> None:
+        self._sink = sink
+        self._grounds = grounds
+        self._held = ""
+        self.passed = ""
+        """The text passed on so far."""
+        self.tripped = False
+        """A sentence was held back because it was not grounded."""
+
+    async def __call__(self, piece: str) -> None:
+        if self.tripped:
+            return
+        self._held += piece
+        while not self.tripped and (end := _BOUNDARY.search(self._held)):
+            sentence, self._held = self._held[: end.end()], self._held[end.end() :]
+            if unsupported(self.passed + sentence, self._grounds):
+                self.tripped = True
+                return
+            self.passed += sentence
+            await self._sink(sentence)
+
+    async def finish(self, answer: str) -> None:
+        """Send what remains of ``answer`` (the whole of it, after a blank line, when
+        it does not continue what was passed on)."""
+        if answer.startswith(self.passed):
+            rest = answer[len(self.passed) :]
+        else:
+            rest = ("\n\n" if self.passed else "") + answer
+        if rest:
+            await self._sink(rest)

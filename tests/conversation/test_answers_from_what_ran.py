@@ -1,0 +1,225 @@
+"""A turn offers only what can run, and its answer states only what ran (issue: trustworthy
+answers; docs/decisions/offered-tools-and-arguments.md, answers-from-what-ran.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from sovereign.conversation import ToolCatalog, TurnLoop
+from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.backends.scripted import ScriptedBackend, propose
+from sovereign.executor import (
+    AuditLog,
+    Capability,
+    ConfirmationStore,
+    Effect,
+    Executor,
+    Locality,
+    Registry,
+)
+
+from .conftest import OFF, ON
+
+ASK_HOT = [{"role": "user", "content": "how hot is my device?"}]
+ASK_SEARCH = [{"role": "user", "content": "search the web for pi firmware"}]
+
+
+def capability(name, *, available=None, policy_key=None, locality=Locality.LOCAL, **extra):
+    async def execute(arguments):
+        return {"answered": name, **arguments}
+
+    return Capability(
+        name=name,
+        version=1,
+        description=name,
+        arguments_schema=extra.pop("schema", {"type": "object"}),
+        result_schema={"type": "object"},
+        effect=Effect.READ_ONLY,
+        locality=locality,
+        execute=execute,
+        available=available,
+        policy_key=policy_key,
+        **extra,
+    )
+
+
+def registry_of(*capabilities):
+    registry = Registry()
+    for item in capabilities:
+        registry.add(item)
+    return registry
+
+
+def test_a_turn_offers_only_what_is_available_and_switched_on():
+    registry = registry_of(
+        capability("system.health"),
+        capability("pihole.summary", available=lambda: False),
+        capability("home_assistant.get_state", policy_key="home_assistant_enabled"),
+        capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL),
+    )
+    catalog = ToolCatalog.for_turn(registry, {"external_enabled": True})
+    assert [t["function"]["name"] for t in catalog.tools()] == ["system_health", "web_search"]
+    assert [(w.capability, w.why) for w in catalog.withheld] == [
+        ("pihole.summary", "unavailable"),
+        ("home_assistant.get_state", "switched_off"),
+    ]
+    on = ToolCatalog.for_turn(registry, {"external_enabled": True, "home_assistant_enabled": True})
+    assert on.offers("home_assistant.get_state") and not on.offers("pihole.summary")
+
+
+def test_a_policy_value_that_is_not_true_counts_as_off_and_a_broken_check_as_unavailable():
+    def broken():
+        raise OSError("settings unreadable")
+
+    registry = registry_of(
+        capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL),
+        capability("pihole.summary", available=broken),
+    )
+    for value in ("true", 1, None):
+        assert ToolCatalog.for_turn(registry, {"external_enabled": value}).tools() == []
+
+
+def test_a_withheld_capability_still_resolves_so_the_executor_refuses_it_by_name():
+    registry = registry_of(capability("pihole.summary", available=lambda: False))
+    target = ToolCatalog.for_turn(registry, {}).resolve("pihole_summary")
+    assert target is not None and target.capability == "pihole.summary"
+
+
+def loop_over(registry, script, tmp_path):
+    backend = ScriptedBackend(script)
+    executor = Executor(registry, confirmations=ConfirmationStore(), audit=AuditLog(tmp_path))
+    return TurnLoop(executor, backend), backend
+
+
+async def test_with_nothing_to_offer_the_model_is_asked_once_for_its_answer(tmp_path):
+    registry = registry_of(capability("pihole.summary", available=lambda: False))
+    loop, backend = loop_over(registry, ["A haiku about autumn."], tmp_path)
+    result = await loop.process_turn(ASK_HOT, policy={}, owner="o")
+    assert result.text == "A haiku about autumn."
+    assert [r.tools for r in backend.requests] == [None]
+    assert "Pi-hole is not set up on this device" in backend.requests[0].messages[0]["content"]
+
+
+async def test_an_invented_figure_is_asked_for_again_and_the_second_answer_is_used(world):
+    loop, backend = world.loop(
+        [propose("system_health"), ModelReply(), "It is 61 °C.", "It is 52.5 °C."]
+    )
+    shown: list[str] = []
+
+    async def sink(piece):
+        shown.append(piece)
+
+    result = await loop.process_turn(ASK_HOT, policy=OFF, owner="o", on_token=sink)
+    assert result.text == "It is 52.5 °C."
+    assert "61" not in "".join(shown) and "".join(shown) == "It is 52.5 °C."
+    retry = backend.requests[-1]
+    assert retry.tools is None and "61 is not among them" in retry.messages[0]["content"]
+
+
+async def test_an_answer_invented_twice_is_replaced_by_a_plain_one_from_the_result(world):
+    loop, _ = world.loop([propose("system_health"), ModelReply(), "It is 61 °C.", "Hot: 70 °C."])
+    result = await loop.process_turn(ASK_HOT, policy=OFF, owner="o")
+    assert result.text.startswith("This device: CPU temperature 52.5 °C;")
+    assert "61" not in result.text and "70" not in result.text
+
+
+async def test_after_a_denial_the_answer_states_no_fact_it_never_received(world):
+    search = propose("web_search", {"query": "louvre opening hours"})
+    loop, backend = world.loop(
+        [search, ModelReply(), "It opens at 9 a.m. daily.", "Usually 9 to 6, closed on Tuesdays."]
+    )
+    halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="o")
+    result = await loop.resume_turn(halted.pending_confirmation.token, False, policy=ON, owner="o")
+    assert result.text == "You declined the web search, so I didn't look it up."
+    assert "Nothing was looked up" in backend.requests[-1].messages[0]["content"]
+
+
+async def test_after_a_denial_an_answer_that_only_says_so_is_kept(world):
+    search = propose("web_search", {"query": "louvre opening hours"})
+    answer = "You declined the web search, so I didn't look it up. Want me to try later?"
+    loop, backend = world.loop([search, ModelReply(), answer])
+    halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="o")
+    result = await loop.resume_turn(halted.pending_confirmation.token, False, policy=ON, owner="o")
+    assert result.text == answer and len(backend.requests) == 3
+
+
+async def test_an_executed_household_capability_s_result_is_a_fact_on_the_wire(world):
+    loop, _ = world.loop([propose("system_health"), ModelReply(), "It is 52.5 °C."])
+    wire = (await loop.process_turn(ASK_HOT, policy=OFF, owner="o")).to_wire()
+    (fact,) = wire["facts"]
+    assert fact["capability"] == "system.health"
+    assert fact["result"]["cpu_temperature_celsius"] == 52.5
+
+
+async def test_a_web_result_is_a_citation_not_a_fact(world):
+    loop, _ = world.loop([propose("web_search", {"query": "pi"}), ModelReply(), "Pi 5 firmware."])
+    halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="o")
+    result = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
+    assert result.facts == [] and [c.url for c in result.citations] == ["https://pi.example/fw"]
+
+
+def canonicalising_search():
+    async def execute(arguments):
+        raise AssertionError("a denied search must not run")
+
+    return capability(
+        "web.search",
+        policy_key="external_enabled",
+        locality=Locality.EXTERNAL,
+        schema={
+            "type": "object",
+            "required": ["query"],
+            "properties": {"query": {"type": "string"}},
+        },
+        validate_arguments=lambda a: {"query": " ".join(a["query"].split()).lower()},
+        max_invocations_per_turn=3,
+    )
+
+
+async def test_two_spellings_of_a_denied_call_are_one_call(tmp_path):
+    first = propose("web_search", {"query": "Pi   Firmware"})
+    again = propose("web_search", {"query": "pi firmware "})
+    registry = registry_of(canonicalising_search())
+    loop, backend = loop_over(registry, [first, again, ModelReply(), "You declined it."], tmp_path)
+    halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="o")
+    assert halted.pending_confirmation.arguments == {"query": "pi firmware"}
+    result = await loop.resume_turn(halted.pending_confirmation.token, False, policy=ON, owner="o")
+    assert result.pending_confirmation is None  # the second spelling got no card
+    statuses = [json.loads(m["content"])["status"] for m in backend.requests[-1].messages
+                if m["role"] == "tool"]
+    assert statuses == ["denied", "denied"]
+    assert [r.outcome for r in result.receipts] == ["denied"]
+
+
+async def test_a_question_s_address_is_a_hint_for_the_decision_only(world):
+    ask = [{"role": "user", "content": "Summarise https://news.example/pi-firmware please"}]
+    loop, backend = world.loop([ModelReply(), "I can read it if you like."])
+    await loop.process_turn(ask, policy=ON, owner="o")
+    decision, answer = backend.requests
+    hint = "The question names the web address https://news.example/pi-firmware"
+    assert hint in decision.messages[0]["content"]
+    assert hint not in answer.messages[0]["content"]
+    fetch = next(t for t in decision.tools if t["function"]["name"] == "web_fetch")
+    assert fetch["function"]["parameters"]["properties"]["url"]["enum"] == [
+        "https://news.example/pi-firmware"
+    ]
+
+
+async def test_without_an_address_in_the_conversation_fetch_is_not_offered(world):
+    loop, backend = world.loop([ModelReply(), "Here you go."])
+    await loop.process_turn(ASK_SEARCH, policy=ON, owner="o")
+    assert [t["function"]["name"] for t in backend.requests[0].tools] == [
+        "system_health",
+        "web_search",
+    ]
+
+
+async def test_an_address_a_search_returned_may_be_fetched_in_the_next_round(world):
+    loop, backend = world.loop([propose("web_search", {"query": "pi"}), ModelReply(), "Done."])
+    halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="o")
+    await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
+    second = backend.requests[1]
+    fetch = next(t for t in second.tools if t["function"]["name"] == "web_fetch")
+    assert fetch["function"]["parameters"]["properties"]["url"]["enum"] == ["https://pi.example/fw"]
+    assert not re.search(r"The question names", second.messages[0]["content"])
