@@ -5,6 +5,7 @@
 import { converse } from "./api.js";
 import { ConfirmationCard } from "./card.js";
 import { byId, el } from "./dom.js";
+import { factPanel } from "./facts.js";
 import { renderMarkdown } from "./markdown.js";
 import {
   argumentEntries,
@@ -160,6 +161,8 @@ export class Chat {
       bubble.text = text;
       this.paint(bubble, true);
       this.turn.texts.push(text);
+      const facts = factPanel(result.facts);
+      if (facts) element.append(facts);
       const citations = citationEntries(result.citations);
       if (citations.length) element.append(this.citationList(citations));
       const receipts = result.receipts || [];
