@@ -34,7 +34,7 @@ capabilities (offering them, refused at the policy stage).
 Usage: .venv/bin/python bench/household.py [--class NAME ...] [--limit N] [--id ID ...]
        [--split tune|holdout|all] [--override KEY=VALUE ...] [--offer-switched-off]
        [--greedy] [--model PATH] [--threads N] [--json FILE] [--compare OLD.json] [--show]
-       [--reveal-holdout]
+       [--reveal-holdout] [--rescore OLD.json]
 """
 
 from __future__ import annotations
@@ -93,6 +93,8 @@ class TurnRecord:
     receipts: list[dict[str, Any]] = field(default_factory=list)
     scores: dict[str, bool | None] = field(default_factory=dict)
     unsupported: list[str] = field(default_factory=list)
+    sources: list[float] | None = None
+    """Every number in the turn's executed results (None: not recorded)."""
     seconds: dict[str, float | None] = field(default_factory=dict)
     model_calls: list[tuple[str, float]] = field(default_factory=list)
     error: str | None = None
@@ -163,21 +165,47 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
         record.model_calls.append(("decision" if call.with_tools else "answer", call.seconds))
         if call.tools:
             record.offered.append([world.capability(t["function"]["name"]) for t in call.tools])
+    results = [r for call in calls for r in executed_results(call.messages)]
+    record.sources = result_numbers(results)
+    score(prompt, record)
+
+
+def score(prompt: dict[str, Any], record: TurnRecord) -> None:
+    """Fill ``record.scores`` (and ``unsupported``) from what the turn did."""
     expect = prompt["expect"]
     proposed = list(dict.fromkeys(name for name, _ in record.proposals))
-    results = [r for call in calls for r in executed_results(call.messages)]
     asked = [prompt["prompt"], *(m["content"] for m in prompt.get("history", []))]
-    sources = result_numbers([*results, *asked])
-    record.unsupported = unsupported_numbers(record.answer, sources) if proposed else []
+    sources = [*(record.sources or []), *result_numbers(asked)]
+    if record.sources is not None:
+        record.unsupported = unsupported_numbers(record.answer, sources) if proposed else []
+    numbers = record.scores.get("numbers") if record.sources is None else (
+        not record.unsupported if proposed else None
+    )
     record.scores = {
         "tool": score_tools(expect, proposed),
         "arguments": score_arguments(expect, record.proposals),
-        "numbers": not record.unsupported if proposed else None,
+        "numbers": numbers,
         "claims": score_claims(prompt, record.receipts, record.answer, result_numbers(asked)),
         "derail": score_derail(prompt, record.answer),
         "leak": score_leak(record.answer),
         "answer": score_answer(prompt.get("answer", {}), record.answer),
     }
+
+
+def rescore(path: Path, prompts: list[dict[str, Any]]) -> list[TurnRecord]:
+    """The turns of an earlier ``--json``, scored again with today's scorer and prompts
+    (a run without recorded sources keeps its ``numbers`` score)."""
+    by_id = {p["id"]: p for p in prompts}
+    records = []
+    for turn in json.loads(path.read_text(encoding="utf-8"))["turns"]:
+        if turn["id"] not in by_id:
+            continue
+        fields = {k: v for k, v in turn.items() if k in TurnRecord.__dataclass_fields__}
+        record = TurnRecord(**fields)
+        record.half = half(by_id[record.id])
+        score(by_id[record.id], record)
+        records.append(record)
+    return records
 
 
 def half(prompt: dict[str, Any]) -> str:
@@ -294,6 +322,9 @@ def _backend(options: argparse.Namespace) -> EmbeddedBackend:
 
 async def main_async(options: argparse.Namespace) -> None:
     prompts = select(json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"], options)
+    if options.rescore:
+        report(summarise(rescore(options.rescore, prompts)), None)
+        return
     threads = options.threads or os.cpu_count()
     print(f"{len(prompts)} prompts, {threads} threads; load average before: {_load()}", flush=True)
     backend = _backend(options)
@@ -374,6 +405,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every turn and the summary here")
     parser.add_argument("--compare", type=Path, help="an earlier --json, printed alongside")
     parser.add_argument("--show", action="store_true", help="print each turn as it ends")
+    parser.add_argument("--rescore", type=Path, help="score an earlier --json again; no model")
     asyncio.run(main_async(parser.parse_args()))
 
 

@@ -132,15 +132,15 @@ def test_with_web_search_off_a_search_request_sends_nothing_and_says_it_is_off(w
 
     reply = world.household.say(SEARCH)
 
+    # Switched off, web search and fetch are not offered at all, so none is proposed;
+    # the system prompt gives the model the sentence to say instead.
     assert reply["pending_confirmation"] is None, reply
-    assert {(r["capability"], r["outcome"], r.get("error_code")) for r in reply["receipts"]} == {
-        ("web.search", "refused", "POLICY_DISABLED")
-    }, reply
+    assert not [r for r in reply["receipts"] if r["capability"].startswith("web.")], reply
     assert reply["text"].strip()
     assert traffic.outbound() == []
     assert traffic.searches_sent() == [] and traffic.pages_requested() == []
-    assert set(traffic.audit_outcomes()) == {("web.search", "refused")}
-    assert_audit_is_outcomes_only(traffic, "Doobie")
+    assert not [c for c, _ in traffic.audit_outcomes() if c.startswith("web.")]
+    assert not [line for line in traffic.audit_lines() if "doobie" in line.lower()]
 
 
 def test_a_denied_search_sends_nothing(world):
