@@ -503,10 +503,10 @@ class TurnLoop:
         target = call.target
         if target is None or call.arguments is None:
             return None
-        arguments = self._executor.canonical(target.capability, target.version, call.arguments)
-        if arguments is None:
+        checked = self._executor.validate(target.capability, target.version, call.arguments)
+        if checked.arguments is None:
             return None
-        return f"{target.capability}\x00{target.version}\x00{canonical_json(arguments)}"
+        return f"{target.capability}\x00{target.version}\x00{canonical_json(checked.arguments)}"
 
     def _capability(self, call: Proposal) -> Capability | None:
         target = call.target
