@@ -20,22 +20,17 @@ behaviour). Cases a live server cannot produce stay with the replayed captures
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import httpx
 import pytest
-import uvicorn
 
 from sovereign.conversation.backends.openai import OpenAIBackend
 from sovereign.conversation.backends.openai_probe import ToolPlan, choose_plan
-from sovereign.service.app import create_app
 from sovereign.service.settings import Settings
-from tests.e2e.household import CHEAP_HASHER, Household, Service
+from tests.e2e.household import Household, serve
 from tests.fakes.searxng import FakeSearxng
 
 from .live_llama_server import llama_cpp_server
@@ -108,26 +103,6 @@ def live(request, tmp_path_factory) -> Iterator[Live]:
                 yield Live(config, household, backend, searxng)
             finally:
                 household.close()
-
-
-@contextmanager
-def serve(settings: Settings, backend: OpenAIBackend) -> Iterator[Service]:
-    app = create_app(settings, backend=backend, password_hasher=CHEAP_HASHER)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="none"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.02)
-        yield Service(f"http://127.0.0.1:{sock.getsockname()[1]}", app, settings.data_dir)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=60)
-        sock.close()
 
 
 def streamed_turn(household: Household, message: str) -> list[tuple[float, str, dict]]:
