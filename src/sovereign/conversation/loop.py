@@ -15,9 +15,7 @@ from sovereign.executor import (
     Executor,
     Outcome,
     OutcomeKind,
-    Stage,
 )
-from sovereign.executor import canonical_arguments as canonical_json
 
 from .backends.base import (
     Message,
@@ -32,20 +30,13 @@ from .backends.base import (
 from .edit import check_edit, is_unchanged, typed_exactly
 from .framing import (
     DEFAULT_SYSTEM_PROMPT,
-    denial_sentence,
-    frame_denial,
-    frame_not_asked,
-    frame_outcome,
-    frame_unparseable,
-    not_asked_sentence,
-    outcome_sentence,
     system_prompt,
 )
 from .grounding import Grounds, GuardedSink, retry_note, unsupported
 from .guidance import ArgumentGuide
+from .ledger import CallLedger
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .plain import plain_answer
-from .provenance import citations_for, denial_receipt, fact_for, not_asked_receipt, receipt_for
 from .results import PendingConfirmation, TurnFailed, TurnResult
 from .tools import ToolCatalog, model_safe_name
 
@@ -53,8 +44,6 @@ logger = logging.getLogger(__name__)
 
 BUDGET_SPENT_NOTE = "I have made all the tool calls one question allows; I answer with what I have."
 NO_ANSWER = "I could not put an answer into words. Please ask again."
-NOT_ASKED_REASON = "not asked: an earlier call of the same reply was denied"
-"""The audit log's fixed reason for a proposal answered without a card after a denial."""
 
 
 class TurnLoop:
@@ -87,6 +76,7 @@ class TurnLoop:
             raise ValueError("max_rounds must be >= 1")
         self._executor = executor
         self._backend = backend
+        self._ledger = CallLedger(executor)
         if pending is None:
             pending = PendingTurnStore(
                 ttl_seconds=executor.confirmations.ttl_seconds,
@@ -224,15 +214,13 @@ class TurnLoop:
         elif approve and live:
             outcome = await self._invoke(progress, call, policy, token)
             if outcome.error_code is ErrorCode.INVALID_CONFIRMATION:
-                self._refuse(progress, call, expired=True, token=token)
+                self._ledger.refuse(progress, call, expired=True, token=token)
             else:
-                self._record(progress, call, outcome)
+                self._ledger.record(progress, call, outcome)
         else:
-            self._refuse(progress, call, expired=approve, reason=reason, token=token)
+            self._ledger.refuse(progress, call, expired=approve, reason=reason, token=token)
         self._executor.confirmations.discard(token)
-        halted = await self._run_proposals(
-            progress, paused.waiting, policy, owner, may_ask=approve
-        )
+        halted = await self._run_proposals(progress, paused.waiting, policy, owner, may_ask=approve)
         return halted or await self._continue(progress, policy, owner, on_token)
 
     def check_edit(self, token: str, owner: str, arguments: Any) -> None:
@@ -259,7 +247,7 @@ class TurnLoop:
             if outcome.flags or not typed_exactly(outcome.arguments, arguments):
                 return self._pause(progress, edited, paused.waiting, owner, outcome)
             outcome = await self._run_approved_edit(progress, edited, policy, outcome)
-        self._record(progress, edited, outcome)
+        self._ledger.record(progress, edited, outcome)
         return None
 
     async def _run_approved_edit(
@@ -410,17 +398,17 @@ class TurnLoop:
         """
         proposals = tuple(proposals)
         for index, call in enumerate(proposals):
-            key = self._call_key(call)
+            key = self._ledger.call_key(call)
             if key is not None and key in progress.refusals:
-                self._refuse(progress, call, expired=progress.refusals[key], again=True)
+                self._ledger.refuse(progress, call, expired=progress.refusals[key], again=True)
                 continue
             if (not may_ask or key in progress.unasked) and self._needs_approval(call):
-                self._not_asked(progress, call)
+                self._ledger.not_asked(progress, call)
                 continue
             outcome = await self._invoke(progress, call, policy, None)
             if outcome.error_code is ErrorCode.CONFIRMATION_REQUIRED:
                 return self._pause(progress, call, proposals[index + 1 :], owner, outcome)
-            self._record(progress, call, outcome)
+            self._ledger.record(progress, call, outcome)
         return None
 
     async def _invoke(
@@ -443,71 +431,6 @@ class TurnLoop:
             edited=call.edited,
         )
 
-    def _record(self, progress: TurnProgress, call: Proposal, outcome: Outcome) -> None:
-        if call.parse_error and outcome.error_code is ErrorCode.INVALID_ARGUMENTS:
-            content = frame_unparseable(outcome.name, call.parse_error)
-        else:
-            content = frame_outcome(outcome, edited=call.edited)
-        progress.context.append(_tool_message(call, content))
-        progress.citations.extend(citations_for(outcome))
-        receipt = receipt_for(outcome)
-        if receipt is not None:
-            progress.receipts.append(receipt)
-        if outcome.ok:
-            progress.results.append((outcome.name, outcome.result))
-            fact = fact_for(outcome)
-            if fact is not None:
-                progress.facts.append(fact)
-        elif outcome.error_code not in _MODEL_SLIPS and not call.parse_error:
-            progress.unrun.append(outcome_sentence(outcome))
-
-    def _refuse(
-        self,
-        progress: TurnProgress,
-        call: Proposal,
-        *,
-        expired: bool,
-        reason: str | None = None,
-        again: bool = False,
-        token: str | None = None,
-    ) -> None:
-        """Append a denial (or expiry) for ``call``; the first time, also receipt and audit it.
-
-        Only calls that passed stages 1-2 can halt, so ``call`` has a target and arguments.
-        ``token`` is the approval being answered (the audit record names its ask).
-        """
-        target, key = call.target, self._call_key(call)
-        name = target.capability if target else call.tool_name
-        framed = frame_denial(
-            name, expired=expired, reason=reason, edited=call.arguments if call.edited else None
-        )
-        progress.context.append(_tool_message(call, framed))
-        capability = self._executor.registry.get(name, target.version) if target else None
-        if again or capability is None or key is None:
-            return
-        progress.refusals[key] = expired
-        progress.unrun.append(denial_sentence(name, expired=expired, reason=reason))
-        progress.receipts.append(denial_receipt(capability, expired=expired))
-        kind = OutcomeKind.EXPIRED if expired else OutcomeKind.DENIED
-        if token is not None:
-            self._executor.record_answer(capability, kind, token)
-        else:
-            self._executor.audit.record(
-                capability, version=capability.version, stage=Stage.CONFIRM, outcome=kind
-            )
-
-    def _call_key(self, call: Proposal) -> str | None:
-        """One call under every spelling: capability, version and the canonical arguments
-        of the executor's validate stage (what a token binds), or ``None`` when the call
-        would not pass stages 1-2 (then it cannot have been denied)."""
-        target = call.target
-        if target is None or call.arguments is None:
-            return None
-        checked = self._executor.validate(target.capability, target.version, call.arguments)
-        if checked.arguments is None:
-            return None
-        return f"{target.capability}\x00{target.version}\x00{canonical_json(checked.arguments)}"
-
     def _capability(self, call: Proposal) -> Capability | None:
         target = call.target
         return self._executor.registry.get(target.capability, target.version) if target else None
@@ -515,28 +438,6 @@ class TurnLoop:
     def _needs_approval(self, call: Proposal) -> bool:
         capability = self._capability(call)
         return capability is not None and capability.confirmation is Confirmation.REQUIRED
-
-    def _not_asked(self, progress: TurnProgress, call: Proposal) -> None:
-        """Answer a call that needs approval without asking (a denial came before it).
-
-        The first time a call is not asked it gets a receipt and an audit line
-        (refused at the confirm stage); proposed again in this turn, only the answer.
-        """
-        capability, key = self._capability(call), self._call_key(call)
-        assert capability is not None  # only a named capability can need approval
-        progress.context.append(_tool_message(call, frame_not_asked(capability.name)))
-        if key is None or key in progress.unasked:
-            return
-        progress.unasked.add(key)
-        progress.unrun.append(not_asked_sentence(capability.name))
-        progress.receipts.append(not_asked_receipt(capability))
-        self._executor.audit.record(
-            capability,
-            version=capability.version,
-            stage=Stage.CONFIRM,
-            outcome=OutcomeKind.REFUSED,
-            reason=NOT_ASKED_REASON,
-        )
 
     def _pause(
         self,
@@ -592,10 +493,6 @@ def _checked(messages: list[dict[str, Any]]) -> list[Message]:
     return checked
 
 
-_MODEL_SLIPS = (ErrorCode.UNKNOWN_CAPABILITY, ErrorCode.INVOCATION_LIMIT_REACHED)
-"""Refusals that say nothing about the question (a made-up tool, a repeat after a result)."""
-
-
 def _guarded(progress: TurnProgress, on_token: TokenSink | None) -> TokenSink | None:
     """``on_token``, behind a :class:`GuardedSink` once the turn has calls to check against."""
     grounds = _grounds(progress)
@@ -625,7 +522,3 @@ def _with_note(context: list[Message], note: str | None) -> list[Message]:
 
 def _join(*notes: str | None) -> str:
     return "\n".join(n for n in notes if n)
-
-
-def _tool_message(call: Proposal, content: str) -> Message:
-    return {"role": "tool", "tool_call_id": call.call_id, "content": content}
