@@ -60,7 +60,9 @@ STRUCTURED_CALL = [
 
 
 def llama_cpp_python_probes() -> list[Canned]:
-    return [VALIDATION_500, completion(READY), chunks("Hi", "!"), completion(FENCED_CALL)]
+    """Its default chat format: both wordings of the call probe answered as text."""
+    text_calls = [completion(FENCED_CALL), completion(FENCED_CALL)]
+    return [VALIDATION_500, completion(READY), chunks("Hi", "!"), *text_calls]
 
 
 def llama_server_probes() -> list[Canned]:
@@ -105,12 +107,15 @@ async def test_llama_cpp_python_server_gets_schema_decisions_in_its_json_object_
         True,
         "text",
     )
-    json_schema_probe, json_object_probe, stream_probe, tools_probe, decision = server.requests
+    json_schema_probe, json_object_probe, stream_probe, tools_probe, tools_again, decision = (
+        server.requests
+    )
     assert json_schema_probe["response_format"]["json_schema"]["schema"] == PROBE_SCHEMA
     assert json_object_probe["response_format"] == {"type": "json_object", "schema": PROBE_SCHEMA}
     assert stream_probe["stream"] is True
     assert tools_probe["tools"][0]["function"]["name"] == "report_ready"
-    assert all(p["temperature"] == 0 and p["max_tokens"] <= 48 for p in server.requests[:4])
+    assert tools_again["messages"] != tools_probe["messages"]  # the second wording
+    assert all(p["temperature"] == 0 and p["max_tokens"] <= 48 for p in server.requests[:5])
     assert decision["response_format"]["type"] == "json_object"
     assert "pattern" not in str(decision["response_format"]["schema"])  # grammar-safe
     assert "maxLength" not in str(decision["response_format"]["schema"])
@@ -127,6 +132,19 @@ async def test_llama_server_with_a_tool_calling_model_gets_native_calls(server):
     )
     assert len(server.requests) == 3  # json_schema constrained: json_object never asked
     assert "tool_calls" in plan.reason
+
+
+async def test_a_call_answered_in_prose_to_one_wording_is_asked_for_in_the_other(server):
+    # llama-cpp-python's chatml-function-calling handler with a small model: an empty
+    # message to the first wording, the call as tool_calls to the second.
+    server.queue(
+        completion(READY), chunks("Hello"), completion(""), completion("", STRUCTURED_CALL)
+    )
+    model = backend(server)
+    plan = await model.plan()
+    assert (plan.mode, plan.history) == ("native", "openai")
+    assert len(server.requests) == 4
+    assert "tool_calls" in " | ".join(model._features.notes)
 
 
 async def test_a_server_that_ignores_everything_gets_unconstrained_decisions(server):
@@ -167,7 +185,7 @@ async def test_refresh_probes_again_and_can_change_the_plan(server):
     assert (await model.plan()).mode == "schema"
     assert (await model.plan()).mode == "schema"  # cached again
     assert (await model.plan(refresh=True)).mode == "native"
-    assert len(server.requests) == 3 + 4 + 3
+    assert len(server.requests) == 3 + 5 + 3
 
 
 async def test_a_refused_request_makes_the_next_request_probe_again(server):

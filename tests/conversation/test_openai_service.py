@@ -123,7 +123,7 @@ async def test_auto_mode_probes_then_answers_with_a_tool_and_a_streamed_answer(s
     assert result["receipts"] == [
         {"capability": "system.health", "locality": "local", "outcome": "executed"}
     ]
-    decisions = server.requests[4:6]
+    decisions = server.requests[5:7]  # after five probes
     assert all(d["response_format"]["type"] == "json_object" for d in decisions)
 
 

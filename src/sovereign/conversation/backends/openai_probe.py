@@ -13,8 +13,8 @@ Servers that speak chat completions differ where it matters here (issue 20):
   text in ``content`` (llama-cpp-python's default chat format, a small model on
   llama-server); a few refuse ``tools`` outright.
 
-:func:`probe_server` finds out with four small requests (greedy, a few tokens
-each) and :func:`choose_plan` turns the answers into a :class:`ToolPlan`. A
+:func:`probe_server` finds out with a handful of small requests (greedy, a few
+tokens each) and :func:`choose_plan` turns the answers into a :class:`ToolPlan`. A
 feature counts only when the reply shows it: a schema must actually have
 constrained the output, a call must actually come back as ``tool_calls``.
 """
@@ -49,10 +49,17 @@ PROBE_TOOL = {
     },
 }
 _HELLO = [{"role": "user", "content": "Say hello."}]
-_CALL_IT = [
-    {"role": "system", "content": "You can call tools. When the user asks for a tool, call it."},
-    {"role": "user", "content": "Call the tool report_ready now."},
-]
+CALL_IT_PHRASINGS = (
+    [
+        {"role": "system", "content": "You can call functions. When asked for one, call it."},
+        {"role": "user", "content": "Call the function report_ready now."},
+    ],
+    [{"role": "user", "content": "Call the tool report_ready now."}],
+)
+"""Two ways to ask for the probe's call. A small model behind a server that parses
+calls may still answer in prose to one wording (Qwen2.5-1.5B under llama-cpp-python's
+``chatml-function-calling`` answers an empty message to "You can call tools ..."), so
+the second is tried before concluding that calls come back as text."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +106,7 @@ class ToolPlan:
 
 
 async def probe_server(client: ChatClient, model: str) -> ServerFeatures:
-    """Ask the server four small questions (see the module docstring).
+    """Ask the server a handful of small questions (see the module docstring).
 
     Args:
         client: the server's chat-completions endpoint.
@@ -194,17 +201,18 @@ async def _streams(client: ChatClient, model: str, notes: list[str]) -> bool:
 
 
 async def _tool_call_style(client: ChatClient, model: str, notes: list[str]) -> ToolCallStyle:
-    payload = _probe(model, _CALL_IT, max_tokens=48)
-    payload.update(tools=[PROBE_TOOL], tool_choice="auto")
-    try:
-        message = first_message(await client.post(payload))
-    except ModelError as exc:
-        notes.append(f"tools: refused ({exc})")
-        return "refused"
-    names = [(c.get("function") or {}).get("name") for c in message.get("tool_calls") or []]
-    if PROBE_TOOL["function"]["name"] in names:
-        notes.append("tools: the call came back as tool_calls")
-        return "structured"
+    for messages in CALL_IT_PHRASINGS:
+        payload = _probe(model, messages, max_tokens=48)
+        payload.update(tools=[PROBE_TOOL], tool_choice="auto")
+        try:
+            message = first_message(await client.post(payload))
+        except ModelError as exc:
+            notes.append(f"tools: refused ({exc})")
+            return "refused"
+        names = [(c.get("function") or {}).get("name") for c in message.get("tool_calls") or []]
+        if PROBE_TOOL["function"]["name"] in names:
+            notes.append("tools: the call came back as tool_calls")
+            return "structured"
     notes.append("tools: accepted, the call came back as text")
     return "text"
 
