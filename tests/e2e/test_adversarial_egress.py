@@ -83,6 +83,7 @@ REFUSED = {
     "bidi isolate": "\u2067",
     "variation selector": "\ufe0f",
     "hangul filler (default-ignorable)": "\u3164",
+    "braille pattern blank": "\u2800",
     "line separator": "\u2028",
     "paragraph separator": "\u2029",
     "newline": "\n",

@@ -9,6 +9,7 @@ import unicodedata
 import pytest
 
 from sovereign.egress import (
+    BLANK_GLYPHS,
     DEFAULT_IGNORABLE_RANGES,
     find_invisible,
     is_default_ignorable,
@@ -59,6 +60,10 @@ REFUSED_CLASSES = {"Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp"}
          "at position 5."),
         ("\ufeffbom", "The query contains an invisible character "
          "(U+FEFF ZERO WIDTH NO-BREAK SPACE) at position 1."),
+        ("weather\u2800berlin", "The query contains a blank character "
+         "(U+2800 BRAILLE PATTERN BLANK) at position 8."),
+        ("\U0001d159", "The query contains a blank character "
+         "(U+1D159 MUSICAL SYMBOL NULL NOTEHEAD) at position 1."),
     ],
 )
 def test_each_refused_class_is_named_with_its_code_point_name_and_position(text, sentence):
@@ -92,10 +97,29 @@ def test_every_code_point_is_judged_by_its_class():
             unicodedata.category(character) in REFUSED_CLASSES
             or is_default_ignorable(code)
             or (character.isspace() and character != " ")
+            or code in BLANK_GLYPHS
         )
         if (find_invisible(character) is not None) != expected:
             wrong.append(hex(code))
     assert wrong == []
+
+
+def test_no_character_named_blank_null_filler_or_space_passes_unless_it_draws_a_mark():
+    """Neighbours of the blank glyphs: what Unicode names blank, null, filler or space
+    passes only when its glyph has ink (a picture *of* a space, a gap mark)."""
+    inked = {
+        0x2400, 0x2408, 0x2420, 0x2422, 0x2423,  # control pictures: a visible symbol
+        0x1361, 0x303F, 0xA8F9, 0x10AF6, 0x1144E, 0x11945, 0x11C44, 0x11C45,  # marks
+    }
+    words = ("BLANK", "NULL", "FILLER", "ZERO WIDTH", "INVISIBLE", "SPACE")
+    passing = {
+        code
+        for code in range(sys.maxunicode + 1)
+        if any(w in unicodedata.name(chr(code), "") for w in words)
+        and "MATHEMATICAL" not in unicodedata.name(chr(code))
+        and find_invisible(chr(code)) is None
+    }
+    assert passing - {0x20} <= inked, sorted(hex(c) for c in passing - inked - {0x20})
 
 
 def test_every_whitespace_but_the_plain_space_is_refused():

@@ -34,9 +34,17 @@ from .sites import (
     rule_matches,
     wildcard_problem,
 )
-from .visible import UNICODE_VERSION, Invisible, find_invisible, require_visible, visible_text
+from .visible import (
+    BLANK_GLYPHS,
+    UNICODE_VERSION,
+    Invisible,
+    find_invisible,
+    require_visible,
+    visible_text,
+)
 
 __all__ = [
+    "BLANK_GLYPHS",
     "DEFAULT_IGNORABLE_RANGES",
     "DEFAULT_SEARCH_SETTINGS",
     "FACTORY_DEFAULTS",

@@ -9,7 +9,9 @@ let it reorder the text around it:
 * line and paragraph separators (Zl, Zp);
 * format characters (Cf), with the bidirectional controls named as such;
 * every other Default_Ignorable_Code_Point (variation selectors, fillers, CGJ);
-* every whitespace character other than U+0020 SPACE, and every control (Cc).
+* every whitespace character other than U+0020 SPACE, and every control (Cc);
+* the graphic characters whose reference glyph has no ink (:data:`BLANK_GLYPHS`):
+  assigned, not ignorable, not whitespace, and still drawn as an empty cell.
 
 General categories come from the running Python's :mod:`unicodedata`, on purpose: a
 code point the runtime does not know is unassigned *to this device*, and refusing it
@@ -24,14 +26,27 @@ from dataclasses import dataclass
 
 from .ignorable import is_default_ignorable
 
-__all__ = ["UNICODE_VERSION", "Invisible", "find_invisible", "require_visible", "visible_text"]
+__all__ = [
+    "BLANK_GLYPHS",
+    "UNICODE_VERSION",
+    "Invisible",
+    "find_invisible",
+    "require_visible",
+    "visible_text",
+]
 
 UNICODE_VERSION = unicodedata.unidata_version
 """The Unicode version whose categories decide "unassigned" on this device."""
 
-_BIDI_CONTROLS = frozenset(
-    {0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
-)
+_BIDI_CONTROLS = frozenset({0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)})
+BLANK_GLYPHS = frozenset({0x2800, 0x1D159, 0x16FE4, 0x1DA7F, 0x1DA80})
+"""Graphic characters drawn as an empty cell: U+2800 BRAILLE PATTERN BLANK (So),
+U+1D159 MUSICAL SYMBOL NULL NOTEHEAD (So), U+16FE4 KHITAN SMALL SCRIPT FILLER (Mn)
+and the SignWriting wallplane and floorplane spaces U+1DA7F and U+1DA80 (So).
+Their categories say "symbol" or "mark", yet a card shows them as a space or as
+nothing, so a query could differ from what the household read by one of them. The
+other blank characters Unicode has are whitespace, format or default-ignorable
+(the Hangul fillers) and fall under the classes above."""
 _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85")
 _CONTROL_NAMES = {  # unicodedata has no names for controls; these are their Unicode aliases
     0x00: "NULL",
@@ -87,6 +102,8 @@ def _kind(character: str) -> str | None:
         return "an invisible text-direction control"
     if category == "Cf" or is_default_ignorable(code):
         return "an invisible character"
+    if code in BLANK_GLYPHS:
+        return "a blank character"
     if character in _LINE_BREAKS:
         return "a line break"
     if character == "\t":
