@@ -32,6 +32,7 @@ def test_the_notes_name_calls_that_may_have_left_waiting_approvals_and_clock_jum
         "clock_jumps": 1,
         "set_aside_lines": 1,
         "unreadable_lines": 0,
+        "lost_records": 3,
     }
     table = js("present.js", "auditTable", summary)
     assert table["notes"] == [
@@ -40,6 +41,8 @@ def test_the_notes_name_calls_that_may_have_left_waiting_approvals_and_clock_jum
         "The device's clock jumped 1 time(s). Calls are placed by the time since the device "
         "started, so the jump moves none of them in or out of this period.",
         "1 damaged line(s) of the audit log were set aside in audit.jsonl.corrupt.",
+        "3 record(s) of the audit log were lost while the device could not write it (its "
+        "storage was full or read-only); the counts above miss them.",
     ]
     keys = [column["key"] for column in table["columns"]]
     assert "outcome_unknown" in keys

@@ -339,3 +339,51 @@ def test_sigkill_during_a_burst_leaves_no_torn_line_after_a_restart(tmp_path):
     assert all(record["outcome"] == "executed" for record in records)
     AuditLog(tmp_path).record(make_capability(), version=1, stage="shape", outcome="executed")
     assert len(lines_of(path)) == complete + 1
+
+
+@pytest.mark.parametrize("fault", [errno.ENOSPC, errno.EROFS])
+async def test_no_approval_is_asked_while_its_ask_cannot_be_recorded(tmp_path, fault):
+    storage = Storage()
+    storage.fault = fault
+    executor, capability = external_executor(tmp_path, storage)
+    outcome = await executor.invoke(
+        "test.echo", 1, {"text": "hello"}, policy=POLICY, turn_state=TurnState()
+    )
+    assert outcome.error_code is ErrorCode.AUDIT_UNAVAILABLE, "a card was offered unrecorded"
+    assert outcome.flags == ()
+    assert "not put to the household for approval" in outcome.message
+    assert capability.calls == []
+    storage.fault = None
+    asked = await executor.invoke(
+        "test.echo", 1, {"text": "hello"}, policy=POLICY, turn_state=TurnState()
+    )
+    assert asked.error_code is ErrorCode.CONFIRMATION_REQUIRED
+    records = lines_of(audit_file(tmp_path))
+    assert [(r["outcome"], r["error_code"]) for r in records] == [
+        ("refused", "AUDIT_UNAVAILABLE"),
+        ("confirmation_required", "CONFIRMATION_REQUIRED"),
+    ]
+    assert asked.audit_id == f"{records[1]['run']}.{records[1]['seq']}"
+
+
+async def test_records_dropped_while_unwritable_are_counted_in_the_file_once_it_has_room(
+    tmp_path,
+):
+    from sovereign.executor.audit import BACKLOG_LINES, LOST_OUTCOME
+
+    storage = Storage()
+    executor, _ = external_executor(tmp_path, storage)
+    storage.fault = errno.ENOSPC
+    kept_back = BACKLOG_LINES + 40
+    for _ in range(kept_back):  # refused by policy: each is one record, kept back
+        await executor.invoke("test.echo", 1, {"text": "x"}, policy={}, turn_state=TurnState())
+    storage.fault = None
+    await executor.invoke("test.echo", 1, {"text": "x"}, policy={}, turn_state=TurnState())
+    records = lines_of(audit_file(tmp_path))
+    assert len(records) == BACKLOG_LINES + 2  # the kept, the new one, the count
+    lost = records[-1]
+    assert lost["outcome"] == LOST_OUTCOME and lost["lost"] == kept_back - BACKLOG_LINES
+    seqs = [r["seq"] for r in records]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    await executor.invoke("test.echo", 1, {"text": "x"}, policy={}, turn_state=TurnState())
+    assert lines_of(audit_file(tmp_path))[-1]["outcome"] == "refused"  # counted once

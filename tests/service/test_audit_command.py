@@ -37,3 +37,16 @@ def test_a_search_cut_off_by_a_crash_is_shown_as_may_have_left(tmp_path):
     summary = json.loads(run("audit", "--json", "--data-dir", str(tmp_path)).output)
     assert summary["may_have_left"] == {"web.search": 1}
     assert summary["capabilities"]["system.health"]["executed"] == 1
+
+
+def test_records_lost_while_the_log_was_unwritable_are_named_under_the_table(tmp_path):
+    log = AuditLog(tmp_path)
+    log.record(HEALTH, version=1, stage=Stage.SHAPE, outcome=OutcomeKind.EXECUTED)
+    lost = {"time": "2026-12-01T00:00:00Z", "outcome": "lost", "lost": 7, "capability": None}
+    lost["time"] = json.loads((tmp_path / "capabilities" / "audit.jsonl").read_text())["time"]
+    with (tmp_path / "capabilities" / "audit.jsonl").open("a") as handle:
+        handle.write(json.dumps(lost) + "\n")
+    table = run("audit", "--data-dir", str(tmp_path))
+    assert table.exit_code == 0, table.output
+    assert "7 record(s) were lost while the audit log could not be written" in table.output
+    assert "unreadable" not in table.output

@@ -164,6 +164,32 @@ def test_torn_lines_set_aside_are_reported(tmp_path):
     assert summary["totals"]["executed"] == 1
 
 
+def test_records_lost_while_unwritable_are_reported_not_counted_as_unreadable(tmp_path):
+    import errno
+    import os
+
+    from sovereign.executor.audit import BACKLOG_LINES
+    from sovereign.executor.audit_file import FileOps
+
+    full = {"on": False}
+
+    def write(fd, data):
+        if full["on"]:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return os.write(fd, data)
+
+    log = AuditLog(tmp_path, ops=FileOps(write=write, fsync=os.fsync))
+    full["on"] = True
+    for _ in range(BACKLOG_LINES + 5):
+        _record(log, HEALTH, Stage.SHAPE, OutcomeKind.EXECUTED)
+    full["on"] = False
+    _record(log, HEALTH, Stage.SHAPE, OutcomeKind.EXECUTED)
+    summary = summarize(audit_path(tmp_path), days=1)
+    assert summary["lost_records"] == 5
+    assert summary["unreadable_lines"] == 0
+    assert summary["totals"]["executed"] == BACKLOG_LINES + 1
+
+
 def test_window_excludes_older_events_and_counts_broken_lines(tmp_path):
     path = audit_path(tmp_path)
     path.parent.mkdir(parents=True)

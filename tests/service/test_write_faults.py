@@ -69,8 +69,15 @@ def executing_searches(data_dir):
     return sum(json.loads(line)["outcome"] == "executing" for line in text.splitlines())
 
 
-async def search_and_approve(harness, words):
-    pending = (await harness.message({"message": words})).json()["pending_confirmation"]
+async def search_and_approve(harness, words, cards=None):
+    """Ask, and approve the card (appended to ``cards``); when the ask itself could not
+    be recorded there is no card, and the turn's own answer is returned."""
+    asked = (await harness.message({"message": words})).json()
+    pending = asked["pending_confirmation"]
+    if pending is None:
+        return asked
+    if cards is not None:
+        cards.append(pending)
     reply = await harness.message({"confirmation": {"token": pending["token"], "approve": True}})
     assert reply.status_code == 200, reply.text
     return reply.json()
@@ -85,8 +92,10 @@ async def test_as_the_disk_fills_no_search_leaves_without_its_executing_record(o
     )
     filler = fill(on_tmpfs.data_dir)
     receipts = []
+    cards = []
     while len(receipts) < 60 and not any(r.get("error_code") for r in receipts):
-        receipts.extend((await search_and_approve(on_tmpfs, f"solar {len(receipts)}"))["receipts"])
+        words = f"solar {len(receipts)}"
+        receipts.extend((await search_and_approve(on_tmpfs, words, cards))["receipts"])
     refused = [r for r in receipts if r.get("error_code") == "AUDIT_UNAVAILABLE"]
     assert refused and refused[0]["outcome"] == "refused", "the disk never filled up"
     sent = len(on_tmpfs.searxng.queries)
@@ -103,7 +112,7 @@ async def test_as_the_disk_fills_no_search_leaves_without_its_executing_record(o
         "/api/v1/audit/summary", params={"days": 1}, headers=on_tmpfs.headers()
     )
     counts = summary.json()["capabilities"]["web.search"]
-    asked = len(receipts) + 1
+    asked = len(cards) + 1  # a proposal whose ask could not be recorded showed no card
     assert (counts["confirmation_requested"], counts["approved"]) == (asked, asked)
     assert (counts["executed"], counts["refused_other"]) == (sent + 1, len(refused))
     assert counts["outcome_unknown"] == 0

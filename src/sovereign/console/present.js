@@ -226,7 +226,7 @@ const AUDIT_COLUMNS = [
  * The audit summary (GET /api/v1/audit/summary) as a table.
  *
  * summary: {days, since, capabilities: {name: {counter: n}}, totals, may_have_left,
- * unreadable_lines, set_aside_lines, clock_jumps}.
+ * unreadable_lines, set_aside_lines, lost_records, clock_jumps}.
  * Returns {columns: [{key, label}], rows: [{capability, counts: [n]}], totals: [n],
  * since ("2026-01-01 00:00 UTC"), unreadableLines, notes: [sentence]}; a counter the
  * summary lacks counts as 0. The notes say which calls may have left with their
@@ -267,6 +267,11 @@ function auditNotes(summary) {
   }
   if (count(summary.unreadable_lines)) {
     notes.push(`${count(summary.unreadable_lines)} line(s) of the audit log could not be read.`);
+  }
+  if (count(summary.lost_records)) {
+    notes.push(`${count(summary.lost_records)} record(s) of the audit log were lost while ` +
+      "the device could not write it (its storage was full or read-only); the counts above " +
+      "miss them.");
   }
   return notes;
 }

@@ -16,7 +16,9 @@ record in ``asked``.
 
 A record has a fixed set of fields, none of which can hold arguments, queries,
 URLs, fetched text or results: the API takes no free-form payload. Lines are
-always whole (see :mod:`.audit_file`).
+always whole (see :mod:`.audit_file`). Records the file refuses are kept in memory
+(at most :data:`BACKLOG_LINES`) and written before the next record; when some had
+to be dropped, a ``lost`` record that counts them follows.
 """
 
 from __future__ import annotations
@@ -42,6 +44,10 @@ logger = logging.getLogger(__name__)
 AUDIT_FILENAME = "audit.jsonl"
 BACKLOG_LINES = 256
 """Records kept in memory when the file refuses them, written before the next record."""
+LOST_OUTCOME = "lost"
+"""``outcome`` of the record written once the file takes records again after more than
+:data:`BACKLOG_LINES` were kept back: its ``lost`` field counts the oldest ones dropped."""
+LOST_REASON = "records dropped while the audit log could not be written"
 RESTART_REASON = "service restarted"
 """``reason`` of the ``expired`` records that close approvals a restart left unanswered."""
 
@@ -123,8 +129,10 @@ class AuditLog:
         asked: str | None = None,
         started: str | None = None,
         flags: Iterable[str] | None = None,
+        strict: bool = False,
     ) -> str | None:
-        """Append one event; never raises (a refused write is kept and retried later).
+        """Append one event; unless ``strict``, never raises (a refused write is kept
+        and retried later).
 
         Args:
             capability: the resolved capability (for its classification), or None
@@ -139,9 +147,14 @@ class AuditLog:
             flags: for an approval asked, the kinds of the household-identifier
                 flags on its card (fixed labels such as ``"email_address"``, never
                 the flagged text); written as a sorted list, only when given.
+            strict: the record must be in the file before this returns (an approval
+                asked: a card is shown only when its ask is on record).
 
         Returns:
             The record's id (``"<run>.<seq>"``), or ``None`` when no log is kept.
+
+        Raises:
+            AuditUnavailable: only with ``strict``, when the record could not be written.
         """
         fields = _describe(capability, version)
         fields.update(
@@ -155,7 +168,7 @@ class AuditLog:
         )
         if flags is not None:
             fields["flags"] = flag_kinds(flags)
-        return self._keep(fields)
+        return self._write_now(fields, durable=False) if strict else self._keep(fields)
 
     def begin(
         self, capability: Capability, *, version: int, asked: str | None = None
@@ -178,18 +191,22 @@ class AuditLog:
             asked=asked,
             started=None,
         )
+        return self._write_now(fields, durable=capability.locality is Locality.EXTERNAL)
+
+    def _write_now(self, fields: dict[str, Any], *, durable: bool) -> str | None:
+        """Write ``fields`` (after any records kept back) or raise :class:`AuditUnavailable`."""
         if self.path is None:
             return None
-        durable = capability.locality is Locality.EXTERNAL
         with self._lock:
             ref, line = self._line(fields)
             try:
-                self._append([*self._backlog, line], durable=durable)
+                self._flush(line, durable=durable)
             except OSError as exc:
                 self._seq -= 1  # never written: the next record takes its number
-                logger.error("audit log %s refused an executing record: %s", self.path, exc)
+                logger.error(
+                    "audit log %s refused a record that must be written: %s", self.path, exc
+                )
                 raise AuditUnavailable(storage_problem(exc)) from exc
-            self._backlog.clear()
         return ref
 
     def prepare(self, *, close_open_asks: bool = False) -> StartupReport:
@@ -242,13 +259,45 @@ class AuditLog:
         with self._lock:
             ref, line = self._line(fields)
             try:
-                self._append([*self._backlog, line], durable=False)
+                self._flush(line, durable=False)
             except OSError as exc:
                 self._hold(line)
                 self._report_failure(exc)
-            else:
-                self._backlog.clear()
         return ref
+
+    def _flush(self, line: bytes, *, durable: bool) -> None:
+        """Under the lock: the records kept back, ``line``, and, when records were lost
+        meanwhile, a ``lost`` record saying how many; all or nothing.
+
+        Raises:
+            OSError: nothing was written (the records kept back stay kept).
+        """
+        lines = [*self._backlog, line]
+        if self._dropped:
+            lines.append(self._line(self._lost_fields())[1])
+        try:
+            self._append(lines, durable=durable)
+        except OSError:
+            if self._dropped:
+                self._seq -= 1  # the lost record was not written either
+            raise
+        self._backlog.clear()
+        self._dropped = 0
+
+    def _lost_fields(self) -> dict[str, Any]:
+        return {
+            "capability": None,
+            "version": None,
+            "classification": None,
+            "stage": "audit",
+            "outcome": LOST_OUTCOME,
+            "error_code": None,
+            "reason": LOST_REASON,
+            "duration_ms": 0.0,
+            "asked": None,
+            "started": None,
+            "lost": self._dropped,
+        }
 
     def _report_failure(self, exc: OSError) -> None:
         """Log a refused write once per distinct problem, not once per record."""

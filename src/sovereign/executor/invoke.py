@@ -211,9 +211,36 @@ class Executor:
                 flags=self._flags(name, canonical) if asking else (),
             )
         asked_now = outcome.error_code is ErrorCode.CONFIRMATION_REQUIRED
-        audit_id = self.audit.record(
-            capability,
-            version=version,
+        try:
+            audit_id = self._audit_outcome(outcome, asked, executing, started, strict=asked_now)
+        except AuditUnavailable as exc:  # no card without its ask on record
+            outcome = replace(
+                outcome,
+                kind=CODES[ErrorCode.AUDIT_UNAVAILABLE].kind,
+                error_code=ErrorCode.AUDIT_UNAVAILABLE,
+                message=f"{name} was not put to the household for approval and did not run, "
+                f"so nothing left the device: the device cannot keep its audit record "
+                f"({exc.problem}). Free space on the data filesystem or fix its permissions "
+                "(sovereign doctor checks it), then ask again.",
+                flags=(),
+            )
+            audit_id = self._audit_outcome(outcome, asked, executing, started, strict=False)
+        return replace(outcome, audit_id=audit_id)
+
+    def _audit_outcome(
+        self,
+        outcome: Outcome,
+        asked: str | None,
+        executing: str | None,
+        started: float,
+        *,
+        strict: bool,
+    ) -> str | None:
+        """The outcome's audit record (``strict``: written now, or AuditUnavailable)."""
+        asking = outcome.error_code is ErrorCode.CONFIRMATION_REQUIRED
+        return self.audit.record(
+            outcome.capability,
+            version=outcome.version,
             stage=outcome.stage,
             outcome=outcome.kind,
             error_code=outcome.error_code,
@@ -221,9 +248,9 @@ class Executor:
             duration_seconds=time.monotonic() - started,
             asked=asked,
             started=executing,
-            flags=[str(flag["kind"]) for flag in outcome.flags] if asked_now else None,
+            flags=[str(flag["kind"]) for flag in outcome.flags] if asking else None,
+            strict=strict,
         )
-        return replace(outcome, audit_id=audit_id)
 
     def validate(self, name: Any, version: Any, arguments: Any) -> Validation:
         """Stages 1-2 only, with nothing audited: would these arguments be accepted?

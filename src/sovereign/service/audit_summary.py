@@ -31,6 +31,7 @@ from typing import Any
 from sovereign.executor import EDIT_REASON, TTL_SECONDS
 from sovereign.executor.audit import (
     AUDIT_FILENAME,
+    LOST_OUTCOME,
     RESTART_REASON,
     kernel_boot_id,
     record_id,
@@ -81,10 +82,12 @@ def summarize(path: Path, *, days: int, now: Now | float | None = None) -> dict[
     Returns:
         ``{"days", "since" (ISO 8601 UTC), "capabilities": {name: {counter: int}},
         "totals": {counter: int}, "may_have_left": {name: int}, "unreadable_lines",
-        "set_aside_lines", "clock_jumps"}`` with the counters of :data:`COUNTERS`.
+        "set_aside_lines", "lost_records", "clock_jumps"}`` with the counters of
+        :data:`COUNTERS`.
         ``may_have_left`` counts the ``outcome_unknown`` calls of external
         capabilities; ``set_aside_lines`` the torn lines moved to
-        ``audit.jsonl.corrupt``.
+        ``audit.jsonl.corrupt``; ``lost_records`` the records dropped while the log
+        could not be written (counted by ``lost`` records written afterwards).
 
     Raises:
         ValueError: ``days`` out of range.
@@ -96,6 +99,7 @@ def summarize(path: Path, *, days: int, now: Now | float | None = None) -> dict[
     now = Now(now, 0.0, None) if isinstance(now, int | float) else now
     lines = list(read_records(path))
     readable = [(r, wall_time(r)) for r in lines if r is not None]
+    losses = [(r, wall) for r, wall in readable if r.get("outcome") == LOST_OUTCOME]
     usable = [(record, wall) for record, wall in readable if _usable(record, wall)]
     records = [record for record, _ in usable]
     placement = place(records, now, [wall for _, wall in usable])
@@ -120,7 +124,8 @@ def summarize(path: Path, *, days: int, now: Now | float | None = None) -> dict[
         "capabilities": dict(sorted(per_capability.items())),
         "totals": totals,
         "may_have_left": dict(sorted(may_have_left.items())),
-        "unreadable_lines": len(lines) - len(records),
+        "unreadable_lines": len(lines) - len(records) - len(losses),
+        "lost_records": _lost(losses, since),
         "set_aside_lines": count_lines(corrupt_path(path)),
         "clock_jumps": placement.clock_jumps,
     }
@@ -205,6 +210,17 @@ def _outcome_counters(outcome: Any, code: Any) -> list[str]:
     if code == "FETCH_TARGET_REJECTED":
         return ["rejected_target"]
     return ["refused_other"]
+
+
+def _lost(losses: list[tuple[dict[str, Any], float | None]], since: float) -> int:
+    """Records dropped while unwritable, by the ``lost`` records of the window (a ``lost``
+    record without a readable time counts: its loss is not placed, but it happened)."""
+    total = 0
+    for record, wall in losses:
+        count = record.get("lost")
+        if isinstance(count, int) and count > 0 and (wall is None or wall >= since):
+            total += count
+    return total
 
 
 def _usable(record: dict[str, Any], wall: float | None) -> bool:

@@ -202,6 +202,11 @@ def audit_notes(summary: dict[str, Any]) -> list[str]:
         )
     if summary.get("unreadable_lines"):
         notes.append(f"{summary['unreadable_lines']} unreadable line(s) skipped")
+    if summary.get("lost_records"):
+        notes.append(
+            f"{summary['lost_records']} record(s) were lost while the audit log could not be "
+            "written (the data filesystem was full or read-only); the counts above miss them."
+        )
     return notes
 
 

@@ -31,7 +31,7 @@ async def audit_summary(
 
     See :func:`sovereign.service.audit_summary.summarize` for the shape: the
     counts, ``may_have_left`` (external calls that started and have no outcome),
-    ``clock_jumps``, ``set_aside_lines`` and ``unreadable_lines``. Errors:
+    ``clock_jumps``, ``set_aside_lines``, ``lost_records`` and ``unreadable_lines``. Errors:
     422 INVALID_REQUEST for ``days`` outside 1..3650; 503 AUDIT_UNREADABLE when
     the audit file exists but cannot be read.
     """
