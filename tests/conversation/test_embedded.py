@@ -1,7 +1,8 @@
 """The embedded backend around a stand-in for llama-cpp-python's ``Llama`` (fast, no model).
 
 The real model is exercised in ``test_embedded_real.py``; here the stand-in
-replays captured llama-cpp-python output and records what it was asked.
+(:class:`~.token_model.FakeModel`) replays captured llama-cpp-python output and
+records what it was asked.
 """
 
 from __future__ import annotations
@@ -9,9 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import threading
-import time
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -25,6 +23,8 @@ from sovereign.conversation.backends.embedded_load import (
 )
 from sovereign.model import DEFAULT_MODEL
 from tests.fixtures import LLM as FIXTURES
+
+from .token_model import FakeModel
 
 TOOLS = [
     {
@@ -58,58 +58,10 @@ def captured(name: str) -> str:
     return json.loads(path.read_text())["choices"][0]["message"]["content"] or ""
 
 
-class FakeLlama:
-    """Answers like ``Llama.create_chat_completion``; records requests and concurrency."""
-
-    def __init__(self, replies=(), pieces=(), seconds_per_step=0.0, error=None):
-        self.replies = list(replies)
-        self.pieces = list(pieces)
-        self.seconds_per_step = seconds_per_step
-        self.error = error
-        self.requests: list[dict[str, Any]] = []
-        self.pulled = 0
-        self.active = 0
-        self.most_active = 0
-        self.closed_stream = threading.Event()
-        self._guard = threading.Lock()
-
-    @contextmanager
-    def _busy(self):
-        with self._guard:
-            self.active += 1
-            self.most_active = max(self.most_active, self.active)
-        try:
-            time.sleep(self.seconds_per_step)
-            yield
-        finally:
-            with self._guard:
-                self.active -= 1
-
-    def create_chat_completion(self, messages, **options):
-        self.requests.append({"messages": messages, **options})
-        if self.error:
-            raise self.error
-        if options.get("stream"):
-            return self._stream()
-        with self._busy():
-            content = self.replies.pop(0)
-        return {"choices": [{"message": {"role": "assistant", "content": content}}]}
-
-    def _stream(self):
-        try:
-            yield {"choices": [{"delta": {"role": "assistant"}}]}
-            for piece in self.pieces:
-                with self._busy():
-                    self.pulled += 1
-                yield {"choices": [{"delta": {"content": piece}}]}
-        finally:
-            self.closed_stream.set()
-
-
-def backend_with(fake: FakeLlama, **options: Any) -> tuple[EmbeddedBackend, list[LoadOptions]]:
+def backend_with(fake: FakeModel, **options: Any) -> tuple[EmbeddedBackend, list[LoadOptions]]:
     loads: list[LoadOptions] = []
 
-    def loader(load: LoadOptions) -> FakeLlama:
+    def loader(load: LoadOptions) -> FakeModel:
         loads.append(load)
         return fake
 
@@ -131,25 +83,25 @@ def backend_with(fake: FakeLlama, **options: Any) -> tuple[EmbeddedBackend, list
     ],
 )
 async def test_captured_schema_decisions_become_tool_calls_or_an_answer_next(capture, expected):
-    backend, _ = backend_with(FakeLlama(replies=[captured(capture)]))
+    backend, _ = backend_with(FakeModel(replies=[captured(capture)]))
     reply = await backend.complete(ASK, tools=TOOLS)
     assert reply.tool_calls == expected
     assert reply.content == ""
 
 
 async def test_a_decision_request_is_constrained_by_a_grammar_of_the_offered_tools():
-    fake = FakeLlama(replies=['{"action": "system_health", "arguments": {}}'])
+    fake = FakeModel(replies=['{"action": "system_health", "arguments": {}}' + " " * 200])
     backend, _ = backend_with(fake, sampling=Sampling(decision_max_tokens=77))
-    await backend.complete(ASK, tools=TOOLS)
-    [request] = fake.requests
+    reply = await backend.complete(ASK, tools=TOOLS)
+    assert reply.tool_calls == (ToolCall("call_0", "system_health", {}),)
+    [request] = fake.prompts
     grammar_text = request["grammar"]._grammar
     assert '\\"system_health\\"' in grammar_text and '\\"web_search\\"' in grammar_text
     assert '\\"answer\\"' in grammar_text
-    assert request["max_tokens"] == 77 and request["temperature"] == 0.0
-    assert "tools" not in request  # the tools are described in the system message instead
-    system = request["messages"][0]
-    assert system["role"] == "system" and "web_search" in system["content"]
-    assert request["messages"][-1] == ASK[-1]
+    assert fake.pulled == 77 and request["temperature"] == 0.0  # cut at decision_max_tokens
+    assert fake.chats == []  # the tools are described in the system message instead
+    assert request["text"].startswith("<system>") and "web_search" in request["text"]
+    assert request["text"].endswith("<user>how hot is my device?</user><assistant>")
 
 
 def test_the_grammar_drops_string_keywords_llama_cpp_cannot_compile_but_keeps_the_rest():
@@ -169,14 +121,14 @@ async def test_a_decision_grammar_stays_small_for_a_long_max_length():
     offered = [{"type": "function", "function": {"name": "web_fetch", "description": "Read.",
                 "parameters": {"type": "object", "properties": {"url": long_text},
                                "required": ["url"]}}}]  # fmt: skip
-    fake = FakeLlama(replies=['{"action": "answer"}'])
+    fake = FakeModel(replies=['{"action": "answer"}'])
     backend, _ = backend_with(fake)
     await backend.complete(ASK, tools=offered)
-    assert len(fake.requests[0]["grammar"]._grammar) < 5000
+    assert len(fake.prompts[0]["grammar"]._grammar) < 5000
 
 
 async def test_a_decision_naming_no_offered_tool_is_a_model_error():
-    backend, _ = backend_with(FakeLlama(replies=['{"action": "shell_exec", "arguments": {}}']))
+    backend, _ = backend_with(FakeModel(replies=['{"action": "shell_exec", "arguments": {}}']))
     with pytest.raises(ModelError, match="no offered tool"):
         await backend.complete(ASK, tools=TOOLS)
 
@@ -197,29 +149,29 @@ async def test_a_decision_naming_no_offered_tool_is_a_model_error():
 async def test_captured_native_replies_with_calls_in_their_text_become_tool_calls(
     capture, expected
 ):
-    backend, _ = backend_with(FakeLlama(replies=[captured(capture)]), mode="native")
+    backend, _ = backend_with(FakeModel(replies=[captured(capture)]), mode="native")
     reply = await backend.complete(ASK, tools=TOOLS)
     assert reply.tool_calls == expected
 
 
 async def test_a_native_reply_in_prose_is_the_answer():
-    backend, _ = backend_with(FakeLlama(replies=[captured("jinja_control")]), mode="native")
+    backend, _ = backend_with(FakeModel(replies=[captured("jinja_control")]), mode="native")
     reply = await backend.complete(ASK, tools=TOOLS)
     assert reply.content == "Paris" and reply.tool_calls == ()
 
 
 async def test_a_native_call_to_a_tool_that_was_not_offered_is_not_a_call():
     text = '<tool_call>\n{"name": "shell_exec", "arguments": {"cmd": "rm -rf /"}}\n</tool_call>'
-    backend, _ = backend_with(FakeLlama(replies=[text]), mode="native")
+    backend, _ = backend_with(FakeModel(replies=[text]), mode="native")
     reply = await backend.complete(ASK, tools=TOOLS)
     assert reply.tool_calls == ()
 
 
 async def test_native_requests_offer_the_tools_to_the_chat_template_without_a_grammar():
-    fake = FakeLlama(replies=["Paris"])
+    fake = FakeModel(replies=["Paris"])
     backend, _ = backend_with(fake, mode="native")
     await backend.complete(ASK, tools=TOOLS)
-    [request] = fake.requests
+    [request] = fake.chats
     assert request["tools"] == TOOLS and "grammar" not in request
 
 
@@ -247,8 +199,8 @@ def test_native_history_has_object_arguments_and_never_null_content():
 
 
 async def test_the_answer_is_streamed_piece_by_piece_and_returned_whole():
-    fake = FakeLlama(pieces=["The CPU ", "is at ", "52.5 °C."])
-    backend, _ = backend_with(fake, sampling=Sampling(answer_max_tokens=40))
+    fake = FakeModel(pieces=["The CPU ", "is at ", "52.5 °C."])
+    backend, _ = backend_with(fake, sampling=Sampling(answer_max_tokens=40, answer_temperature=0.3))
     seen: list[str] = []
 
     async def on_token(piece: str) -> None:
@@ -257,13 +209,18 @@ async def test_the_answer_is_streamed_piece_by_piece_and_returned_whole():
     reply = await backend.complete(ASK, tools=None, on_token=on_token)
     assert seen == ["The CPU ", "is at ", "52.5 °C."]
     assert reply.content == "The CPU is at 52.5 °C." and reply.tool_calls == ()
-    [request] = fake.requests
-    assert request["stream"] is True and request["max_tokens"] == 40
-    assert "grammar" not in request and "tools" not in request
+    [request] = fake.prompts
+    assert request["grammar"] is None and request["temperature"] == 0.3 and fake.chats == []
+
+
+async def test_an_answer_stops_at_answer_max_tokens():
+    fake = FakeModel(pieces=["one ", "two ", "three ", "four"])
+    backend, _ = backend_with(fake, sampling=Sampling(answer_max_tokens=2))
+    assert (await backend.complete(ASK, tools=None)).content == "one two "
 
 
 async def test_the_answer_request_carries_tool_results_but_not_the_decisions():
-    fake = FakeLlama(pieces=["ok"])
+    fake = FakeModel(pieces=["ok"])
     backend, _ = backend_with(fake)
     history = [
         *ASK,
@@ -273,15 +230,15 @@ async def test_the_answer_request_carries_tool_results_but_not_the_decisions():
         {"role": "tool", "tool_call_id": "call_0", "content": '{"cpu_temperature_celsius": 52.5}'},
     ]  # fmt: skip
     await backend.complete(history, tools=None)
-    roles = [m["role"] for m in fake.requests[0]["messages"]]
-    assert roles == ["user", "user"]  # the decision's JSON is not there to be copied
-    last = fake.requests[0]["messages"][-1]["content"]
-    assert '<tool_response>\n{"cpu_temperature_celsius": 52.5}\n</tool_response>' in last
-    assert last.endswith("Do not write JSON, tool calls or code.")
+    text = fake.prompts[0]["text"]
+    assert text.startswith("<user>how hot is my device?</user><user>")
+    assert "<assistant>" not in text.removesuffix("<assistant>")  # no decision JSON to copy
+    assert '<tool_response>\n{"cpu_temperature_celsius": 52.5}\n</tool_response>' in text
+    assert text.endswith("Do not write JSON, tool calls or code.</user><assistant>")
 
 
 async def test_generation_does_not_block_the_event_loop():
-    backend, _ = backend_with(FakeLlama(pieces=["a"] * 5, seconds_per_step=0.05))
+    backend, _ = backend_with(FakeModel(pieces=["a"] * 5, seconds_per_step=0.05))
     ticks = 0
 
     async def ticker() -> None:
@@ -297,7 +254,7 @@ async def test_generation_does_not_block_the_event_loop():
 
 
 async def test_only_one_inference_runs_at_a_time():
-    fake = FakeLlama(replies=['{"action": "answer"}'] * 3, pieces=["x"] * 3, seconds_per_step=0.02)
+    fake = FakeModel(replies=['{"action": "answer"}'] * 3, pieces=["x"] * 3, seconds_per_step=0.02)
     backend, _ = backend_with(fake)
     await asyncio.gather(
         backend.complete(ASK, tools=TOOLS),
@@ -310,7 +267,7 @@ async def test_only_one_inference_runs_at_a_time():
 
 
 async def test_a_failing_token_sink_stops_generation_and_the_backend_stays_usable():
-    fake = FakeLlama(pieces=[f"{n} " for n in range(200)], seconds_per_step=0.002)
+    fake = FakeModel(pieces=[f"{n} " for n in range(200)], seconds_per_step=0.002)
     backend, _ = backend_with(fake)
 
     async def on_token(piece: str) -> None:
@@ -327,7 +284,7 @@ async def test_a_failing_token_sink_stops_generation_and_the_backend_stays_usabl
 
 async def test_a_runtime_failure_while_generating_is_a_model_error():
     error = ValueError("Requested tokens (9000) exceed context window of 8192")
-    backend, _ = backend_with(FakeLlama(error=error))
+    backend, _ = backend_with(FakeModel(error=error))
     with pytest.raises(ModelError, match="exceed context window"):
         await backend.complete(ASK, tools=TOOLS)
     with pytest.raises(ModelError, match="exceed context window"):
@@ -338,7 +295,7 @@ async def test_a_runtime_failure_while_generating_is_a_model_error():
 
 
 async def test_the_model_is_loaded_lazily_and_only_once():
-    fake = FakeLlama(replies=['{"action": "answer"}'] * 2, pieces=["hi"])
+    fake = FakeModel(replies=['{"action": "answer"}'] * 2, pieces=["hi"])
     backend, loads = backend_with(fake, load=LoadOptions(n_ctx=2048))
     assert loads == []
     await backend.complete(ASK, tools=TOOLS)
@@ -350,11 +307,11 @@ async def test_the_model_is_loaded_lazily_and_only_once():
 async def test_a_load_failure_is_not_remembered_so_installing_the_model_later_works():
     attempts: list[int] = []
 
-    def loader(load: LoadOptions) -> FakeLlama:
+    def loader(load: LoadOptions) -> FakeModel:
         attempts.append(1)
         if len(attempts) == 1:
             raise ModelUnavailable("The model file does not exist.")
-        return FakeLlama(replies=['{"action": "answer"}'])
+        return FakeModel(replies=['{"action": "answer"}'])
 
     backend = EmbeddedBackend(loader=loader)
     with pytest.raises(ModelUnavailable, match="does not exist"):

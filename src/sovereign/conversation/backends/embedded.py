@@ -15,7 +15,21 @@ Tool choice has two modes:
   calls written in its text count, leniently, for the offered tools only.
 
 With ``tools=None`` the prose answer is written with the model's own chat
-template and no tools, streamed piece by piece into ``on_token``.
+template, unconstrained, and streamed piece by piece into ``on_token``.
+
+Schema mode is fast on repeated turns (issue 14, ``docs/decisions/embedded-prompt-reuse.md``):
+every request starts with the same rendered system message (system prompt,
+decision instructions, tool catalog), whose evaluated state
+:class:`~.embedded_run.Runner` keeps, live in the KV cache or saved in a bounded
+:class:`~.embedded_cache.PrefixStates`, so a request evaluates only its new
+tokens. In a turn without tool results, the answer right after an "answer"
+decision on the same messages continues that decision request
+(:func:`~.decision.answer_after_decision`: the decision, then one instruction),
+so it evaluates only those few tokens: one pass over the prompt. An answer after
+tool results is written from :func:`~.decision.answer_messages` (the system
+prompt without the tool catalog, the results under a header), which measured
+better: continued from the decision, a small model answered a refused search
+from its own imagination.
 """
 
 from __future__ import annotations
@@ -37,8 +51,17 @@ from .base import (
     ToolDefinition,
     is_context_overflow,
 )
-from .decision import answer_messages, decision_messages, decision_schema, parse_decision
+from .decision import (
+    answer_after_decision,
+    answer_messages,
+    decision_messages,
+    decision_schema,
+    parse_decision,
+)
+from .embedded_cache import DEFAULT_CACHE_BYTES, CacheFigures, PrefixStates
+from .embedded_llama import LlamaModel
 from .embedded_load import LoadOptions, json_schema_grammar, load_llama
+from .embedded_run import Generation, Runner
 from .jsontext import parse_arguments
 from .openai_wire import reply_from_message
 
@@ -64,6 +87,25 @@ class Sampling:
     decision_temperature: float = 0.0
 
 
+def load_model(options: LoadOptions) -> LlamaModel:
+    """The default loader: :func:`~.embedded_load.load_llama`, seen token by token.
+
+    Raises:
+        ModelUnavailable: as :func:`~.embedded_load.load_llama`, or the model has no
+            chat template.
+    """
+    return LlamaModel(load_llama(options))
+
+
+@dataclass(frozen=True)
+class _Decided:
+    """The last decision that was "answer": its request, so the answer can share its prefix."""
+
+    messages: list[Message]
+    tools: list[ToolDefinition]
+    text: str
+
+
 @dataclass
 class EmbeddedBackend:
     """A :class:`~.base.ModelBackend` running a GGUF model in this process.
@@ -73,21 +115,27 @@ class EmbeddedBackend:
             context of 8192 tokens, one thread per CPU).
         mode: ``"schema"`` (default) or ``"native"`` tool choice.
         sampling: token limits and temperatures.
-        loader: builds the model from ``load`` (tests pass a fake; the default
-            checks the file and loads it with llama-cpp-python).
+        cache_bytes: the bound on saved prompt-prefix states, in bytes (default
+            256 MiB, beyond the loaded model and its own KV cache; 0 keeps only
+            the live KV cache).
+        loader: builds the model from ``load`` (tests pass a fake; the default,
+            :func:`load_model`, checks the file and loads it with llama-cpp-python).
     """
 
     load: LoadOptions = field(default_factory=LoadOptions)
     mode: ToolMode = "schema"
     sampling: Sampling = field(default_factory=Sampling)
-    loader: Callable[[LoadOptions], Any] = load_llama
-    _llama: Any = field(default=None, init=False, repr=False)
+    cache_bytes: int = DEFAULT_CACHE_BYTES
+    loader: Callable[[LoadOptions], Any] = load_model
+    _runner: Runner | None = field(default=None, init=False, repr=False)
     _grammars: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    _decided: _Decided | None = field(default=None, init=False, repr=False)
     _worker: ThreadPoolExecutor = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.mode not in ("schema", "native"):
             raise ValueError(f"tool mode must be 'schema' or 'native', not {self.mode!r}")
+        self._states = PrefixStates(self.cache_bytes)
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sovereign-model")
 
     async def complete(
@@ -120,29 +168,46 @@ class EmbeddedBackend:
         The backend cannot be used afterwards.
         """
         self._worker.shutdown(wait=True)
-        llama, self._llama = self._llama, None
-        if llama is not None and hasattr(llama, "close"):
-            llama.close()
+        self._states.clear()
+        runner, self._runner = self._runner, None
+        if runner is not None and hasattr(runner.model, "close"):
+            runner.model.close()
+
+    def forget_prompts(self) -> None:
+        """Drop every saved prompt state and the live KV cache: the next request evaluates
+        its whole prompt, as the first one after loading does (benchmarks' uncached path)."""
+        self._states.clear()
+        self._decided = None
+        if self._runner is not None:
+            self._runner.model.truncate(0)
+
+    def cache_figures(self) -> CacheFigures:
+        """What the prompt-prefix cache holds now (entries, bytes within its bound, hits)."""
+        return self._states.figures()
 
     async def _in_worker(self, job: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._worker, job, *args)
 
-    def _model(self) -> Any:
-        """The loaded model, loading it on first use (worker thread only)."""
-        if self._llama is None:
-            self._llama = self.loader(self.load)
-        return self._llama
+    def _run(self) -> Runner:
+        """The runner over the loaded model, loading it on first use (worker thread only)."""
+        if self._runner is None:
+            self._runner = Runner(self.loader(self.load), self._states)
+        return self._runner
 
     def _decide(self, messages: list[Message], tools: list[ToolDefinition]) -> ModelReply:
         schema_json = json.dumps(decision_schema(tools), sort_keys=True)
-        reply = self._chat(
-            decision_messages(messages, tools),
+        request = Generation(
+            messages=decision_messages(messages, tools),
             grammar=self._grammar(schema_json),
             max_tokens=self.sampling.decision_max_tokens,
             temperature=self.sampling.decision_temperature,
         )
-        return parse_decision(_content(reply), tools, messages)
+        text = "".join(self._pieces(request))
+        reply = parse_decision(text, tools, messages)
+        answered = not reply.tool_calls
+        self._decided = _Decided(list(messages), tools, text.strip()) if answered else None
+        return reply
 
     def _native(self, messages: list[Message], tools: list[ToolDefinition]) -> ModelReply:
         reply = self._chat(
@@ -160,9 +225,15 @@ class EmbeddedBackend:
         return self._grammars[schema_json]
 
     def _chat(self, messages: list[Message], **options: Any) -> Any:
-        llama = self._model()
+        model = self._run().model
         try:
-            return llama.create_chat_completion(messages=messages, **options)
+            return model.chat(messages, **options)
+        except (ValueError, RuntimeError) as error:
+            raise _model_error(error) from error
+
+    def _pieces(self, request: Generation) -> Iterator[str]:
+        try:
+            yield from self._run().pieces(request)
         except (ValueError, RuntimeError) as error:
             raise _model_error(error) from error
 
@@ -203,9 +274,24 @@ class EmbeddedBackend:
         return "".join(text)
 
     def _answer_pieces(self, messages: list[Message]) -> Iterator[str]:
-        history = answer_messages(messages) if self.mode == "schema" else native_messages(messages)
+        if self.mode == "native":
+            return self._native_answer(messages)
+        decided, self._decided = self._decided, None
+        if decided is not None and decided.messages == messages and not _has_results(messages):
+            history = answer_after_decision(messages, decided.tools, decided.text)
+        else:  # after tool results the previous layout answers better (bench/household.py)
+            history = answer_messages(messages)
+        return self._pieces(
+            Generation(
+                messages=history,
+                max_tokens=self.sampling.answer_max_tokens,
+                temperature=self.sampling.answer_temperature,
+            )
+        )
+
+    def _native_answer(self, messages: list[Message]) -> Iterator[str]:
         chunks = self._chat(
-            history,
+            native_messages(messages),
             stream=True,
             max_tokens=self.sampling.answer_max_tokens,
             temperature=self.sampling.answer_temperature,
@@ -247,8 +333,8 @@ def _call_with_object_arguments(call: dict[str, Any]) -> dict[str, Any]:
     return {**call, "function": function}
 
 
-def _content(reply: Any) -> str:
-    return reply["choices"][0]["message"].get("content") or ""
+def _has_results(messages: list[Message]) -> bool:
+    return any(message.get("role") == "tool" for message in messages)
 
 
 def _retrieve_outcome(job: asyncio.Future[Any]) -> None:

@@ -1,0 +1,152 @@
+"""One prompt through the embedded model, token by token, reusing what was evaluated (issue 14).
+
+:class:`Runner` renders chat messages with the model's own chat template,
+tokenises them and generates, so that only new tokens are evaluated:
+
+1. the prompt's **fixed prefix** (the rendered system message: system prompt,
+   decision instructions, tool catalog; identical on every request of one
+   deployment) is made the start of the KV cache: it is there already after
+   any request with the same prefix, or it is restored from
+   :class:`~.embedded_cache.PrefixStates`, or it is evaluated alone and saved
+   there;
+2. ``Llama.generate`` then evaluates only the tokens after the longest prefix
+   the KV cache holds (for the next round of the same turn: everything up to
+   the new tool result), and samples.
+
+Text is decoded one token at a time through an incremental UTF-8 decoder, so
+streaming costs the same for every token.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .base import ContextTooLong, Message
+from .embedded_cache import PrefixStates, StateContext
+
+
+class TokenModel(StateContext, Protocol):
+    """What :class:`Runner` needs of a loaded model (:class:`~.embedded_llama.LlamaModel`)."""
+
+    n_ctx: int
+
+    def render(self, messages: list[Message], *, generation_prompt: bool = True) -> str: ...
+
+    def tokenize(self, text: str) -> list[int]: ...
+
+    def truncate(self, keep: int) -> None: ...
+
+    def evaluate(self, tokens: Sequence[int]) -> None: ...
+
+    def generate(
+        self, tokens: Sequence[int], *, temperature: float, grammar: Any
+    ) -> Iterator[int]: ...
+
+    def is_end(self, token: int) -> bool: ...
+
+    def piece(self, token: int) -> bytes: ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class Generation:
+    """One generation request.
+
+    Attributes:
+        messages: chat messages with string content; a first system message is
+            the fixed prefix.
+        max_tokens: the most tokens to generate.
+        temperature: sampling temperature (0: greedy).
+        grammar: a ``LlamaGrammar`` the output must match, or ``None``.
+    """
+
+    messages: list[Message]
+    max_tokens: int
+    temperature: float
+    grammar: Any = None
+
+
+class Runner:
+    """Generates on one loaded model, keeping fixed prefixes evaluated.
+
+    Args:
+        model: the loaded model.
+        states: where fixed-prefix states are kept.
+    """
+
+    def __init__(self, model: TokenModel, states: PrefixStates) -> None:
+        self.model, self.states = model, states
+        self._openings: dict[str, list[int]] = {}
+
+    def tokens(self, messages: list[Message]) -> tuple[list[int], int]:
+        """The prompt's tokens, and how many of them are its fixed prefix (0: none).
+
+        The fixed prefix is the first message rendered alone, when it is a
+        system message and its tokens begin the prompt's tokens (so for every
+        template that renders messages one after the other).
+        """
+        tokens = self.model.tokenize(self.model.render(messages))
+        if not messages or messages[0].get("role") != "system":
+            return tokens, 0
+        opening = self._opening(messages[0])
+        return tokens, len(opening) if tokens[: len(opening)] == opening else 0
+
+    def pieces(self, request: Generation) -> Iterator[str]:
+        """The generated text, piece by piece, until an end-of-generation token or
+        ``max_tokens``. Closing the iterator stops generation.
+
+        Raises:
+            ContextTooLong: the prompt does not fit the context window.
+            ValueError, RuntimeError: llama.cpp failed.
+        """
+        tokens, fixed = self.tokens(request.messages)
+        room = self.model.n_ctx - len(tokens)
+        if room <= 0:
+            raise ContextTooLong(
+                f"the conversation is longer than the model's context: {len(tokens)} prompt "
+                f"tokens, context window {self.model.n_ctx}"
+            )
+        self._place_prefix(tokens[:fixed])
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        budget = min(request.max_tokens, room)
+        stream = self.model.generate(tokens, temperature=request.temperature,
+                                     grammar=request.grammar)  # fmt: skip
+        for count, token in enumerate(stream, 1):
+            if self.model.is_end(token):
+                break
+            if piece := decoder.decode(self.model.piece(token)):
+                yield piece
+            if count >= budget:
+                break
+        if tail := decoder.decode(b"", final=True):
+            yield tail
+
+    def _place_prefix(self, prefix: list[int]) -> None:
+        """Make the KV cache start with ``prefix``: already there, restored, or evaluated
+        (after any part of it the KV cache holds) and saved."""
+        if not prefix or self.states.prepare(self.model, prefix):
+            return
+        common = _common_length(self.model.evaluated(), prefix)
+        self.model.truncate(common)
+        self.model.evaluate(prefix[common:])
+        self.states.remember(self.model, prefix)
+
+    def _opening(self, system: Message) -> list[int]:
+        content = str(system.get("content"))
+        if content not in self._openings:
+            if len(self._openings) >= 16:
+                self._openings.clear()
+            rendered = self.model.render([system], generation_prompt=False)
+            self._openings[content] = self.model.tokenize(rendered)
+        return self._openings[content]
+
+
+def _common_length(a: Sequence[int], b: Sequence[int]) -> int:
+    count = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        count += 1
+    return count
