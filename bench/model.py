@@ -1,42 +1,64 @@
-"""Embedded model speed: through ``EmbeddedBackend`` vs the raw llama-cpp-python runtime.
+"""Embedded model speed: the backend with reused prompts vs the uncached path, in one run.
 
-Both sides share one loaded model and get the same prompt with greedy sampling,
-so they generate the same tokens; the KV cache is reset before every run so
-neither reuses the other's prompt. Printed per side (median of ``--runs``):
+One loaded model serves every side, so each figure is a ratio measured in the
+same run under the same load. The **previous path** is the backend as it was
+before prompt reuse: ``create_chat_completion`` with a decision prompt, then a
+second, differently started prompt for the answer, each evaluated in full
+(``bench/model_legacy.py``). Printed, median of ``--runs``:
 
-- time to first token (seconds) and decode speed (tokens/s) of a streamed answer;
-- the latency of one schema-constrained tool decision (seconds).
+1. a streamed answer: time to first token and decode speed, previous path vs
+   the backend (target: decode >= 0.95x);
+2. one schema-constrained tool decision: previous path; backend with an empty
+   cache (cold); backend with the fixed prefix live in the KV cache; backend
+   with the prefix restored from the RAM cache after another prompt overwrote
+   it (targets: warm <= 2.5 s and >= 4.5x faster than cold);
+3. a question answered without a tool, request to first answer token:
+   previous path (decision, then the answer prompt) vs the backend warm
+   (decision, then the answer from the cached state) (target: <= 3 s);
+4. a ``system.health`` turn through ``POST /api/v1/conversation/message``, end to
+   end, the real service under uvicorn: previous path vs the backend warm
+   (target: median <= 10 s);
+5. memory: what the prompt cache holds against its bound, and the process's
+   resident memory growth after the model was loaded (target: <= 300 MiB).
 
-and the ratios backend / raw (1.00 means the backend adds nothing).
-
-Usage: .venv/bin/python bench/model.py [--runs 3] [--max-tokens 64] [--model PATH]
+Usage: .venv/bin/python bench/model.py [--runs 3] [--turns 3] [--max-tokens 64] [--model PATH]
+       [--threads N]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import os
 import statistics
+import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from sovereign.capabilities import system, web_search
-from sovereign.conversation import ToolCatalog
-from sovereign.conversation.backends.decision import decision_messages, decision_schema
-from sovereign.conversation.backends.decision import plain_messages as plain
-from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling
-from sovereign.conversation.backends.embedded_load import (
-    LoadOptions,
-    json_schema_grammar,
-    load_llama,
-)
-from sovereign.conversation.framing import DEFAULT_SYSTEM_PROMPT
-from sovereign.executor import Registry
+import psutil
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # the service's household client lives in tests/
+
+from model_legacy import LegacyBackend  # noqa: E402
+from model_service import service_turns  # noqa: E402
+
+from sovereign.conversation import ToolCatalog  # noqa: E402
+from sovereign.conversation.backends.decision import answer_messages  # noqa: E402
+from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling  # noqa: E402
+from sovereign.conversation.backends.embedded_llama import LlamaModel  # noqa: E402
+from sovereign.conversation.backends.embedded_load import LoadOptions, load_llama  # noqa: E402
+from sovereign.conversation.framing import DEFAULT_SYSTEM_PROMPT  # noqa: E402
+from sovereign.service.settings import Settings  # noqa: E402
+from sovereign.service.wiring import build_registry  # noqa: E402
 
 QUESTION = "Explain in three sentences why a Raspberry Pi 5 needs a heatsink."
-DECISION_QUESTION = "how hot is my device?"
+DECISIONS = ["how hot is my device?", "is the disk almost full?", "how much memory is in use?"]
+NO_TOOL = ["Hello! Who are you?", "What is 12 times 7?", "Say good night to me."]
+"""Questions for section 3, tried in order: the first the model answers without a tool."""
+MIB = 1024 * 1024
 
 
 def messages(question: str) -> list[dict[str, str]]:
@@ -46,11 +68,9 @@ def messages(question: str) -> list[dict[str, str]]:
     ]
 
 
-def tools() -> list[dict[str, Any]]:
-    registry = Registry()
-    system.register(registry)
-    web_search.register(registry)
-    return ToolCatalog.from_registry(registry).tools()
+def production_tools(data_dir: Path) -> list[dict[str, Any]]:
+    """The tool catalog the service offers (every capability family)."""
+    return ToolCatalog.from_registry(build_registry(Settings(data_dir=data_dir))).tools()
 
 
 class Stopwatch:
@@ -60,109 +80,165 @@ class Stopwatch:
         self.start = time.perf_counter()
         self.arrivals: list[float] = []
 
-    def piece(self, _text: str) -> None:
+    async def piece(self, _text: str) -> None:
         self.arrivals.append(time.perf_counter())
 
-    def figures(self) -> tuple[float, float, int]:
-        """(time to first token s, decode tokens/s after the first, pieces)."""
+    def mark(self) -> None:
+        self.arrivals.append(time.perf_counter())
+
+    def first(self) -> float:
+        return self.arrivals[0] - self.start if self.arrivals else float("nan")
+
+    def rate(self) -> float:
+        """Pieces per second after the first."""
         first, last, count = self.arrivals[0], self.arrivals[-1], len(self.arrivals)
-        rate = (count - 1) / (last - first) if count > 1 and last > first else float("nan")
-        return first - self.start, rate, count
+        return (count - 1) / (last - first) if count > 1 and last > first else float("nan")
 
 
-def raw_answer(llama: Any, max_tokens: int) -> tuple[float, float, int]:
-    llama.reset()
-    watch = Stopwatch()
-    stream = llama.create_chat_completion(
-        plain(messages(QUESTION)), stream=True, max_tokens=max_tokens, temperature=0.0
-    )
-    for chunk in stream:
-        if text := chunk["choices"][0]["delta"].get("content"):
-            watch.piece(text)
-    return watch.figures()
+async def timed(call: Any) -> float:
+    started = time.perf_counter()
+    await call
+    return time.perf_counter() - started
 
 
-async def backend_answer(backend: EmbeddedBackend, llama: Any) -> tuple[float, float, int]:
-    llama.reset()
-    watch = Stopwatch()
+class Bench:
+    """The sides of one run, sharing one loaded model."""
 
-    async def on_token(text: str) -> None:
-        watch.piece(text)
+    def __init__(self, llama: Any, tools: list[dict[str, Any]], max_tokens: int) -> None:
+        self.llama, self.tools = llama, tools
+        sampling = Sampling(answer_max_tokens=max_tokens, answer_temperature=0.0)
+        self.legacy = LegacyBackend(llama, tools, sampling)
+        self.backend = EmbeddedBackend(sampling=sampling, loader=lambda _o: LlamaModel(llama))
+        self.figures: dict[str, list[float]] = {}
+        self._turn = 0
 
-    await backend.complete(messages(QUESTION), tools=None, on_token=on_token)
-    return watch.figures()
+    def add(self, name: str, value: float) -> None:
+        self.figures.setdefault(name, []).append(value)
+
+    def question(self) -> str:
+        self._turn += 1
+        return DECISIONS[self._turn % len(DECISIONS)]
+
+    async def answers(self) -> None:
+        self.llama.reset()  # raw: llama-cpp-python's own streaming, in this thread
+        watch = Stopwatch()
+        for chunk in self.llama.create_chat_completion(
+            answer_messages(messages(QUESTION)), stream=True,
+            max_tokens=self.legacy.sampling.answer_max_tokens, temperature=0.0,
+        ):  # fmt: skip
+            if chunk["choices"][0]["delta"].get("content"):
+                watch.mark()
+        self.add("answer first token raw", watch.first())
+        self.add("decode raw", watch.rate())
+        for side, backend in (("previous", self.legacy), ("backend", self.backend)):
+            self.llama.reset()
+            self.backend.forget_prompts()
+            watch = Stopwatch()
+            await backend.complete(messages(QUESTION), tools=None, on_token=watch.piece)
+            self.add(f"answer first token {side}", watch.first())
+            self.add(f"decode {side}", watch.rate())
+
+    async def decisions(self) -> None:
+        self.llama.reset()
+        self.add("decision previous", await timed(self.legacy.decide(messages(self.question()))))
+        self.backend.forget_prompts()
+        ask = self.backend.complete
+        self.add("decision cold", await timed(ask(messages(self.question()), tools=self.tools)))
+        self.add("decision live", await timed(ask(messages(self.question()), tools=self.tools)))
+        self.llama.reset()  # another prompt overwrote the KV cache: the prefix comes back from RAM
+        self.add("decision restored", await timed(ask(messages(self.question()), tools=self.tools)))
+
+    async def choose_no_tool_question(self) -> str:
+        for question in NO_TOOL:
+            if not (await self.backend.complete(messages(question), tools=self.tools)).tool_calls:
+                return question
+        raise SystemExit(f"the model proposed a tool for every one of {NO_TOOL}")
+
+    async def no_tool(self, question: str) -> None:
+        self.llama.reset()
+        watch = Stopwatch()
+        await self.legacy.turn(messages(question), on_token=watch.piece)
+        self.add("no-tool first token previous", watch.first())
+        watch = Stopwatch()
+        await self.backend.complete(messages(question), tools=self.tools)
+        await self.backend.complete(messages(question), tools=None, on_token=watch.piece)
+        self.add("no-tool first token backend", watch.first())
 
 
-def raw_decision(llama: Any, offered: list[dict[str, Any]]) -> float:
-    llama.reset()
-    start = time.perf_counter()
-    grammar = json_schema_grammar(json.dumps(decision_schema(offered), sort_keys=True))
-    llama.create_chat_completion(
-        decision_messages(messages(DECISION_QUESTION), offered),
-        grammar=grammar, max_tokens=256, temperature=0.0,
-    )  # fmt: skip
-    return time.perf_counter() - start
+def report(bench: Bench, rows: list[tuple[str, str, str, str]]) -> None:
+    """``rows``: (label, baseline figure, compared figure, unit), medians; the ratio is
+    baseline / compared for seconds and compared / baseline for rates, so above 1 means
+    the compared side is faster either way."""
+    print(f"{'median of the runs':48}{'baseline':>10}{'compared':>10}{'ratio':>8}")
+    for label, before, after, unit in rows:
+        old = statistics.median(bench.figures[before])
+        new = statistics.median(bench.figures[after])
+        ratio = new / old if unit == "tok/s" else old / new
+        print(f"{label:48}{old:10.2f}{new:10.2f}{ratio:8.2f}x  {unit}")
 
 
-async def backend_decision(
-    backend: EmbeddedBackend, llama: Any, offered: list[dict[str, Any]]
-) -> float:
-    llama.reset()
-    start = time.perf_counter()
-    await backend.complete(messages(DECISION_QUESTION), tools=offered)
-    return time.perf_counter() - start
-
-
-async def measure(runs: int, max_tokens: int, model: Path | None) -> dict[str, list[Any]]:
-    load = LoadOptions(model_path=model, n_ctx=4096)
+async def measure(options: argparse.Namespace) -> None:
+    load = LoadOptions(model_path=options.model, n_threads=options.threads)
+    process = psutil.Process()
     started = time.perf_counter()
     llama = load_llama(load)
+    loaded_rss = process.memory_info().rss
     print(f"model loaded (and verified) in {time.perf_counter() - started:.1f} s; "
-          f"{load.threads()} threads")  # fmt: skip
-    backend = EmbeddedBackend(
-        load=load,
-        sampling=Sampling(answer_max_tokens=max_tokens, answer_temperature=0.0),
-        loader=lambda _options: llama,
-    )
-    offered = tools()
-    figures: dict[str, list[Any]] = {"raw": [], "backend": [], "raw_d": [], "backend_d": []}
-    raw_answer(llama, 4)  # warm up caches and threads once, unmeasured
-    for run in range(runs):  # interleave sides, swapping who goes first, so drift hits both
-        for side in ("raw", "backend") if run % 2 == 0 else ("backend", "raw"):
-            if side == "raw":
-                figures["raw"].append(raw_answer(llama, max_tokens))
-                figures["raw_d"].append(raw_decision(llama, offered))
-            else:
-                figures["backend"].append(await backend_answer(backend, llama))
-                figures["backend_d"].append(await backend_decision(backend, llama, offered))
-    backend.close()
-    return figures
+          f"{load.threads()} threads, context {load.n_ctx}; load average {_load()}")  # fmt: skip
+    with tempfile.TemporaryDirectory() as data_dir:
+        tools = production_tools(Path(data_dir))
+    bench = Bench(llama, tools, options.max_tokens)
+    await bench.backend.complete(messages("hello"), tools=None)  # load and warm up once
+    question = await bench.choose_no_tool_question()
+    print(f"section 3 asks {question!r} (answered without a tool)")
+    for _ in range(options.runs):
+        await bench.answers()
+        await bench.decisions()
+        await bench.no_tool(question)
+    for side, seconds in (await service_turns(bench, options.turns)).items():
+        bench.figures[f"turn {side}"] = seconds
+    report(bench, ROWS)
+    cache = bench.backend.cache_figures()
+    grown = (process.memory_info().rss - loaded_rss) / MIB
+    print(f"5 prompt cache: {cache.entries} states, {cache.bytes / MIB:.1f} MiB of its "
+          f"{cache.bound_bytes / MIB:.0f} MiB bound ({cache.hits} restores); resident memory "
+          f"grew {grown:.0f} MiB after the model was loaded")  # fmt: skip
+    print(f"load average at the end: {_load()}")
+    bench.backend.close()
+    llama.close()
 
 
-def report(figures: dict[str, list[Any]]) -> None:
-    def median(side: str, index: int) -> float:
-        return statistics.median(run[index] for run in figures[side])
+ROWS = [
+    ("1 answer decode: raw vs previous backend", "decode raw", "decode previous", "tok/s"),
+    ("1 answer decode: raw vs backend", "decode raw", "decode backend", "tok/s"),
+    ("1 answer first token: raw vs backend", "answer first token raw",
+     "answer first token backend", "s"),
+    ("2 tool decision: cold vs warm (prefix live)", "decision cold", "decision live", "s"),
+    ("2 tool decision: cold vs warm (restored)", "decision cold", "decision restored", "s"),
+    ("2 tool decision: previous path vs warm (live)", "decision previous", "decision live", "s"),
+    ("3 no-tool first answer token: previous vs warm", "no-tool first token previous",
+     "no-tool first token backend", "s"),
+    ("4 system.health turn over HTTP: previous vs warm", "turn previous", "turn backend", "s"),
+]  # fmt: skip
 
-    rows = [
-        ("time to first token (s)", median("raw", 0), median("backend", 0)),
-        ("decode speed (tokens/s)", median("raw", 1), median("backend", 1)),
-        ("tool decision (s)", statistics.median(figures["raw_d"]),
-         statistics.median(figures["backend_d"])),
-    ]  # fmt: skip
-    print(f"pieces streamed per answer: raw {figures['raw'][0][2]}, "
-          f"backend {figures['backend'][0][2]}")  # fmt: skip
-    print(f"{'':26}{'raw':>10}{'backend':>10}{'ratio':>8}")
-    for label, raw, through in rows:
-        print(f"{label:26}{raw:10.3f}{through:10.3f}{through / raw:8.2f}")
+
+def _load() -> str:
+    return " ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--max-tokens", type=int, default=64)
+    parser.add_argument("--runs", type=int, default=3, help="rounds of sections 1-3")
+    parser.add_argument("--turns", type=int, default=3, help="HTTP turns per side")
+    parser.add_argument("--max-tokens", type=int, default=64, help="longest streamed answer")
     parser.add_argument("--model", type=Path, default=None, help="a GGUF (default: verified)")
-    options = parser.parse_args()
-    report(asyncio.run(measure(options.runs, options.max_tokens, options.model)))
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="inference threads (default: one per CPU, as in production)",
+    )
+    asyncio.run(measure(parser.parse_args()))
 
 
 if __name__ == "__main__":
