@@ -11,12 +11,14 @@ import json
 
 import pytest
 
+from sovereign.conversation import TurnLoop
 from sovereign.conversation.backends.base import ContextTooLong, ModelError
 from sovereign.conversation.backends.decision import ANSWER_NOW, decision_messages
 from sovereign.conversation.backends.embedded import EmbeddedBackend
 from sovereign.conversation.backends.embedded_cache import PrefixStates
 from sovereign.conversation.backends.embedded_run import Generation, Runner
 
+from .conftest import ON
 from .token_model import FakeModel
 
 
@@ -234,3 +236,37 @@ async def test_an_answer_after_tool_results_is_written_without_the_decision_and_
     assert answer_prompt.startswith("<system>You are Sovereign.</system><user>how hot")
     assert "web_search" not in answer_prompt and '{"action"' not in answer_prompt
     assert "cpu_temperature_celsius" in answer_prompt
+
+
+# --- through the turn loop ------------------------------------------------------------------
+
+
+async def test_through_the_turn_loop_a_question_answered_without_a_tool_takes_one_pass(world):
+    """The answer request the turn loop sends after an "answer" decision is recognised:
+    it continues the decision, reading only the decision and one instruction."""
+    model = FakeModel(replies=['{"action": "answer"}'], pieces=["Canberra."])
+    loop = TurnLoop(world.executor, backend_over(model), pending=world.pending)
+    asked = [{"role": "user", "content": "What is the capital of Australia?"}]
+    result = await loop.process_turn(asked, policy=ON, owner="o")
+    assert result.text == "Canberra."
+    decision, answer = model.prompts
+    assert decision["grammar"] is not None and answer["grammar"] is None
+    assert answer["text"].startswith(decision["text"])
+    added = answer["text"].removeprefix(decision["text"])
+    assert added.endswith(f"<user>{ANSWER_NOW}</user><assistant>")
+    assert answer["read"] == len(added) - len('{"action": "answer"}')  # the decision is in
+    assert len(answer["text"]) > 5 * answer["read"]  # not the whole prompt again
+
+
+async def test_through_the_turn_loop_a_decision_with_a_hint_is_not_continued(world):
+    """A decision whose system message carries a note the answer request lacks (the turn
+    loop's address hint) is not continued: the answer is written from its own messages."""
+    model = FakeModel(replies=['{"action": "answer"}'], pieces=["It is a news page."])
+    loop = TurnLoop(world.executor, backend_over(model), pending=world.pending)
+    asked = [{"role": "user", "content": "What is on https://news.example/a ?"}]
+    result = await loop.process_turn(asked, policy=ON, owner="o")
+    assert result.text == "It is a news page."
+    decision, answer = model.prompts
+    assert "web_fetch reads exactly that page" in decision["text"]
+    assert not answer["text"].startswith(decision["text"])
+    assert '{"action"' not in answer["text"] and ANSWER_NOW not in answer["text"]

@@ -69,12 +69,12 @@ class FakeModel:
         self.evaluated_tokens += len(tokens)
 
     def generate(self, tokens: Sequence[int], *, temperature: float, grammar: Any) -> Iterator[int]:
-        self.prompts.append({"text": "".join(map(chr, tokens)), "temperature": temperature,
-                             "grammar": grammar})  # fmt: skip
         if self.error:
             raise self.error
         common = _common(self.ids, tokens)
         common -= common == len(tokens)  # like Llama.generate: re-read one token for logits
+        self.prompts.append({"text": "".join(map(chr, tokens)), "temperature": temperature,
+                             "grammar": grammar, "read": len(tokens) - common})  # fmt: skip
         self.truncate(common)
         self.evaluate(tokens[common:])
         return self._stream(grammar)
