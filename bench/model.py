@@ -6,8 +6,11 @@ before prompt reuse: ``create_chat_completion`` with a decision prompt, then a
 second, differently started prompt for the answer, each evaluated in full
 (``bench/model_legacy.py``). Printed, median of ``--runs``:
 
-1. a streamed answer: time to first token and decode speed, previous path vs
-   the backend (target: decode >= 0.95x);
+1. a streamed answer: time to first token and decode speed, raw
+   llama-cpp-python streaming (``create_chat_completion``) vs the previous path,
+   vs the backend's token loop alone (``Llama.generate``, one token detokenised
+   at a time, in the calling thread) and vs the backend with its hand-off to the
+   event loop (target: decode >= 0.95x raw);
 2. one schema-constrained tool decision: previous path; backend with an empty
    cache (cold); backend with the fixed prefix live in the KV cache; backend
    with the prefix restored from the RAM cache after another prompt overwrote
@@ -50,7 +53,8 @@ from sovereign.conversation.backends.decision import answer_messages  # noqa: E4
 from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling  # noqa: E402
 from sovereign.conversation.backends.embedded_llama import LlamaModel  # noqa: E402
 from sovereign.conversation.backends.embedded_load import LoadOptions, load_llama  # noqa: E402
-from sovereign.conversation.framing import DEFAULT_SYSTEM_PROMPT  # noqa: E402
+from sovereign.conversation.framing import DEFAULT_SYSTEM_PROMPT, system_prompt  # noqa: E402
+from sovereign.conversation.guidance import ArgumentGuide  # noqa: E402
 from sovereign.service.settings import Settings  # noqa: E402
 from sovereign.service.wiring import build_registry  # noqa: E402
 
@@ -61,16 +65,26 @@ NO_TOOL = ["Hello! Who are you?", "What is 12 times 7?", "Say good night to me."
 MIB = 1024 * 1024
 
 
+def production_catalog(data_dir: Path) -> ToolCatalog:
+    """The catalog a fresh device offers with web search switched on (Pi-hole and Home
+    Assistant not set up, so withheld and named in the system prompt), as the turn loop
+    builds it."""
+    registry = build_registry(Settings(data_dir=data_dir))
+    return ToolCatalog.for_turn(registry, {"external_enabled": True})
+
+
+with tempfile.TemporaryDirectory() as _data_dir:
+    CATALOG = production_catalog(Path(_data_dir))
+SYSTEM = system_prompt(DEFAULT_SYSTEM_PROMPT, CATALOG)
+
+
 def messages(question: str) -> list[dict[str, str]]:
-    return [
-        {"role": "system", "content": DEFAULT_SYSTEM_PROMPT},
-        {"role": "user", "content": question},
-    ]
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": question}]
 
 
-def production_tools(data_dir: Path) -> list[dict[str, Any]]:
-    """The tool catalog the service offers (every capability family)."""
-    return ToolCatalog.from_registry(build_registry(Settings(data_dir=data_dir))).tools()
+def offered(question: str) -> list[dict[str, Any]]:
+    """The tools the turn loop offers for ``question`` (narrowed by its argument guide)."""
+    return CATALOG.tools(ArgumentGuide.for_context(messages(question)))
 
 
 class Stopwatch:
@@ -108,7 +122,8 @@ class Bench:
         self.llama, self.tools = llama, tools
         sampling = Sampling(answer_max_tokens=max_tokens, answer_temperature=0.0)
         self.legacy = LegacyBackend(llama, tools, sampling)
-        self.backend = EmbeddedBackend(sampling=sampling, loader=lambda _o: LlamaModel(llama))
+        self.model = LlamaModel(llama)
+        self.backend = EmbeddedBackend(sampling=sampling, loader=lambda _o: self.model)
         self.figures: dict[str, list[float]] = {}
         self._turn = 0
 
@@ -130,6 +145,7 @@ class Bench:
                 watch.mark()
         self.add("answer first token raw", watch.first())
         self.add("decode raw", watch.rate())
+        self.add("decode token loop", self.token_loop())
         for side, backend in (("previous", self.legacy), ("backend", self.backend)):
             self.llama.reset()
             self.backend.forget_prompts()
@@ -137,6 +153,23 @@ class Bench:
             await backend.complete(messages(QUESTION), tools=None, on_token=watch.piece)
             self.add(f"answer first token {side}", watch.first())
             self.add(f"decode {side}", watch.rate())
+
+    def token_loop(self) -> float:
+        """Decode speed of the backend's own loop without its hand-off: ``Llama.generate``
+        and one detokenised token at a time, in this thread (tokens/s after the first)."""
+        model = self.model
+        model.truncate(0)
+        tokens = model.tokenize(model.render(answer_messages(messages(QUESTION))))
+        watch = Stopwatch()
+        stream = model.generate(tokens, temperature=0.0, grammar=None)
+        for count, token in enumerate(stream, 1):
+            if model.is_end(token):
+                break
+            model.piece(token)
+            watch.mark()
+            if count >= self.legacy.sampling.answer_max_tokens:
+                break
+        return watch.rate()
 
     async def decisions(self) -> None:
         self.llama.reset()
@@ -185,8 +218,8 @@ async def measure(options: argparse.Namespace) -> None:
     loaded_rss = process.memory_info().rss
     print(f"model loaded (and verified) in {time.perf_counter() - started:.1f} s; "
           f"{load.threads()} threads, context {load.n_ctx}; load average {_load()}")  # fmt: skip
-    with tempfile.TemporaryDirectory() as data_dir:
-        tools = production_tools(Path(data_dir))
+    tools = offered(DECISIONS[0])  # the same for every question of sections 2 and 3
+    assert all(offered(q) == tools for q in DECISIONS + NO_TOOL)
     bench = Bench(llama, tools, options.max_tokens)
     await bench.backend.complete(messages("hello"), tools=None)  # load and warm up once
     question = await bench.choose_no_tool_question()
@@ -210,6 +243,8 @@ async def measure(options: argparse.Namespace) -> None:
 
 ROWS = [
     ("1 answer decode: raw vs previous backend", "decode raw", "decode previous", "tok/s"),
+    ("1 answer decode: raw vs token loop, no hand-off", "decode raw", "decode token loop",
+     "tok/s"),
     ("1 answer decode: raw vs backend", "decode raw", "decode backend", "tok/s"),
     ("1 answer first token: raw vs backend", "answer first token raw",
      "answer first token backend", "s"),

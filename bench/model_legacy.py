@@ -41,7 +41,7 @@ class LegacyBackend:
 
     def __init__(self, llama: Any, tools: list[dict[str, Any]], sampling: Sampling) -> None:
         self.llama, self.tools, self.sampling = llama, tools, sampling
-        self._grammar = decision_grammar(tools)
+        self._grammars: dict[str, Any] = {}
 
     async def complete(
         self,
@@ -50,8 +50,7 @@ class LegacyBackend:
         tools: list[dict[str, Any]] | None,
         on_token: TokenSink | None = None,
     ) -> ModelReply:
-        """A decision with ``tools`` (must be the catalog given at construction), else the
-        answer streamed into ``on_token``."""
+        """A decision among ``tools``, else the answer streamed into ``on_token``."""
         if tools:
             return await asyncio.to_thread(self._decide, messages, tools)
         return ModelReply(content=await self._stream(messages, on_token))
@@ -67,11 +66,17 @@ class LegacyBackend:
     def _decide(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
         reply = self.llama.create_chat_completion(
             decision_messages(messages, tools),
-            grammar=self._grammar,
+            grammar=self._grammar(tools),
             max_tokens=self.sampling.decision_max_tokens,
             temperature=self.sampling.decision_temperature,
         )
         return parse_decision(reply["choices"][0]["message"].get("content") or "", tools)
+
+    def _grammar(self, tools: list[dict[str, Any]]) -> Any:
+        key = json.dumps(tools, sort_keys=True)
+        if key not in self._grammars:
+            self._grammars[key] = decision_grammar(tools)
+        return self._grammars[key]
 
     async def _stream(self, messages: list[dict[str, Any]], on_token: TokenSink | None) -> str:
         loop = asyncio.get_running_loop()
