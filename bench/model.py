@@ -228,9 +228,10 @@ async def measure(options: argparse.Namespace) -> None:
         await bench.answers()
         await bench.decisions()
         await bench.no_tool(question)
+    report(bench, ROWS[:-1])  # sections 1-3 first: section 4 takes longest
     for side, seconds in (await service_turns(bench, options.turns)).items():
         bench.figures[f"turn {side}"] = seconds
-    report(bench, ROWS)
+    report(bench, ROWS[-1:])
     cache = bench.backend.cache_figures()
     grown = (process.memory_info().rss - loaded_rss) / MIB
     print(f"5 prompt cache: {cache.entries} states, {cache.bytes / MIB:.1f} MiB of its "

@@ -25,6 +25,7 @@ import uvicorn
 from tests.e2e.household import CHEAP_HASHER, Household, Service
 
 from sovereign.service.app import create_app
+from sovereign.service.server import server_config
 from sovereign.service.settings import Settings
 
 QUESTION = "how hot is my device?"
@@ -65,10 +66,12 @@ def _turn(household: Household) -> float:
 def serve(data_dir: Path, backend: Any) -> Iterator[Service]:
     """The service with ``backend`` under uvicorn on 127.0.0.1 (a free port)."""
     data_dir.mkdir()
-    app = create_app(Settings(data_dir=data_dir), backend=backend, password_hasher=CHEAP_HASHER)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="none", lifespan="off"))
+    settings = Settings(data_dir=data_dir, port=sock.getsockname()[1])
+    app = create_app(settings, backend=backend, password_hasher=CHEAP_HASHER)
+    # lifespan off: the sides share one loaded model, which the service would free on shutdown
+    server = uvicorn.Server(server_config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
@@ -76,7 +79,8 @@ def serve(data_dir: Path, backend: Any) -> Iterator[Service]:
             if not thread.is_alive():
                 raise RuntimeError("uvicorn did not start")
             time.sleep(0.02)
-        yield Service(f"http://127.0.0.1:{sock.getsockname()[1]}", app, data_dir)
+        origin = settings.console_url().rstrip("/")
+        yield Service(f"http://127.0.0.1:{settings.port}", origin, app, data_dir)
     finally:
         server.should_exit = True
         thread.join(timeout=60)

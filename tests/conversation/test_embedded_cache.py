@@ -2,7 +2,7 @@
 
 The stand-in model's output depends on what its KV cache really holds, so a
 state put back for the wrong prompt would change the output, as it would on
-the real model (``test_embedded_real.py`` checks the same token for token there).
+the real model (``test_embedded_cache_real.py`` checks the same token for token there).
 """
 
 from __future__ import annotations
