@@ -2,12 +2,12 @@
 
 The verified default model is loaded once for the module with a small context.
 A short sequence of production-sized requests (the service's system prompt and
-tool catalog, ~1000 tokens, so every prefix spans several llama.cpp batches) runs
-through a runner that reuses what it evaluated (the prefix live in the KV cache,
-the decision before the answer after it, a saved prefix restored after another
-catalog overwrote the KV cache); each request then runs again on an empty KV
+tool catalog, ~1000 tokens, so a decision's prefix spans two llama.cpp batches) runs
+through a runner that reuses what it evaluated (a decision's prefix live in the
+KV cache, an answer's prefix partly live after a decision, saved prefixes
+restored after another catalog overwrote the KV cache); each request then runs again on an empty KV
 cache through a runner that keeps nothing, and the generated token ids are
-compared one by one. Kept to five requests: each fresh one re-reads ~1000 tokens.
+compared one by one. Kept to six short requests: each fresh one re-reads its prompt.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 
 from sovereign.conversation import ToolCatalog
 from sovereign.conversation.backends.decision import (
-    answer_after_decision,
+    answer_messages,
     decision_messages,
     decision_schema,
 )
@@ -78,18 +78,22 @@ def decision(question: str, tools) -> Generation:
                       max_tokens=24, temperature=0.0)  # fmt: skip
 
 
+def answer(question: str) -> Generation:
+    asked = [{"role": "system", "content": DEFAULT_SYSTEM_PROMPT},
+             {"role": "user", "content": question}]  # fmt: skip
+    return Generation(messages=answer_messages(asked), max_tokens=12, temperature=0.0)
+
+
 def requests(catalogs) -> list[Generation]:
     everything, local_only = catalogs
-    capital = decision("What is the capital of France?", everything)
-    asked = [{"role": "system", "content": DEFAULT_SYSTEM_PROMPT}, capital.messages[-1]]
     return [
         decision("how hot is my device?", everything),  # prefix evaluated and saved
-        capital,  # prefix live in the KV cache
-        Generation(messages=answer_after_decision(asked, everything, '{"action": "answer"}'),
-                   max_tokens=12, temperature=0.0),  # continues the decision just made
-        decision("how hot is my device?", local_only),  # another catalog overwrites it
+        decision("What is the capital of France?", everything),  # prefix live in the KV cache
+        answer("What is the capital of France?"),  # its own prefix, partly live, saved
+        decision("how hot is my device?", local_only),  # another catalog overwrites both
         decision("is the disk almost full?", everything),  # the first prefix, restored
-    ]  # fmt: skip
+        answer("Say good night to me."),  # the answer's prefix, restored
+    ]
 
 
 def test_reused_and_fresh_evaluations_generate_the_same_tokens(model, catalogs):
@@ -101,12 +105,13 @@ def test_reused_and_fresh_evaluations_generate_the_same_tokens(model, catalogs):
         model.generated.clear()
         reused.append(("".join(reusing.pieces(request)), list(model.generated)))
     figures = states.figures()
-    assert figures.hits == 1 and figures.entries == 2  # one prefix per catalog, one restore
+    assert figures.hits == 2 and figures.entries == 3  # three prefixes, two restores
     for request, (text, tokens) in zip(requests(catalogs), reused, strict=True):
         model.truncate(0)
         model.generated.clear()
         assert "".join(fresh.pieces(request)) == text
         assert model.generated == tokens
     assert '"action": "system_health"' in reused[0][0]  # it really decided something
-    prefix_tokens = sum(reusing.tokens(r.messages)[1] for r in requests(catalogs)[3:])
+    prefixes = {tuple(t[:n]) for t, n in (reusing.tokens(r.messages) for r in requests(catalogs))}
+    prefix_tokens = sum(map(len, prefixes))
     assert 20_000 * prefix_tokens < figures.bytes < 40_000 * prefix_tokens  # ~28 KiB a token

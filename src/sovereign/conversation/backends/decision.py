@@ -152,35 +152,6 @@ def answer_messages(messages: list[Message]) -> list[Message]:
     return answer
 
 
-ANSWER_NOW = "Now answer my question in plain sentences. Do not write JSON, tool calls or code."
-"""Asks for the prose answer after an "answer" decision in a turn without tool results."""
-
-
-def answer_after_decision(
-    messages: list[Message], tools: list[ToolDefinition], decision: str
-) -> list[Message]:
-    """History for the prose answer right after ``decision`` chose "answer" (issue 14).
-
-    It begins with the decision request itself (:func:`decision_messages` of the
-    same ``messages`` and ``tools``), so a backend that keeps the evaluated prompt
-    reads only what follows: the decision as the assistant's reply, and
-    :data:`ANSWER_NOW` as one user message. For turns without tool results: after
-    results, :func:`answer_messages` answers better (``docs/decisions/embedded-prompt-reuse.md``).
-
-    Args:
-        messages, tools: exactly those of the decision request.
-        decision: the decision text the model wrote (``{"action": "answer"}``).
-
-    Returns:
-        A new list of ``{"role", "content"}`` dicts.
-    """
-    return [
-        *decision_messages(messages, tools),
-        {"role": "assistant", "content": decision},
-        {"role": "user", "content": ANSWER_NOW},
-    ]
-
-
 def parse_decision(
     text: str, tools: list[ToolDefinition], context: list[Message] | None = None
 ) -> ModelReply:

@@ -18,18 +18,15 @@ With ``tools=None`` the prose answer is written with the model's own chat
 template, unconstrained, and streamed piece by piece into ``on_token``.
 
 Schema mode is fast on repeated turns (issue 14, ``docs/decisions/embedded-prompt-reuse.md``):
-every request starts with the same rendered system message (system prompt,
-decision instructions, tool catalog), whose evaluated state
-:class:`~.embedded_run.Runner` keeps, live in the KV cache or saved in a bounded
-:class:`~.embedded_cache.PrefixStates`, so a request evaluates only its new
-tokens. In a turn without tool results, the answer right after an "answer"
-decision on the same messages continues that decision request
-(:func:`~.decision.answer_after_decision`: the decision, then one instruction),
-so it evaluates only those few tokens: one pass over the prompt. An answer after
-tool results is written from :func:`~.decision.answer_messages` (the system
-prompt without the tool catalog, the results under a header), which measured
-better: continued from the decision, a small model answered a refused search
-from its own imagination.
+every request starts with a rendered system message (for a decision: system
+prompt, decision instructions, tool catalog; for the answer: the system prompt
+alone), whose evaluated state :class:`~.embedded_run.Runner` keeps, live in the
+KV cache or saved in a bounded :class:`~.embedded_cache.PrefixStates`, so a
+request evaluates only its new tokens: the answer after an "answer" decision
+restores its system prompt's state and reads the question alone, not a second
+full prompt. It keeps the answer layout of :func:`~.decision.answer_messages`;
+continuing the decision request instead measured worse answers (a requested
+haiku refused, a translation answered in English).
 """
 
 from __future__ import annotations
@@ -51,13 +48,7 @@ from .base import (
     ToolDefinition,
     is_context_overflow,
 )
-from .decision import (
-    answer_after_decision,
-    answer_messages,
-    decision_messages,
-    decision_schema,
-    parse_decision,
-)
+from .decision import answer_messages, decision_messages, decision_schema, parse_decision
 from .embedded_cache import DEFAULT_CACHE_BYTES, CacheFigures, PrefixStates
 from .embedded_llama import LlamaModel
 from .embedded_load import LoadOptions, json_schema_grammar, load_llama
@@ -97,15 +88,6 @@ def load_model(options: LoadOptions) -> LlamaModel:
     return LlamaModel(load_llama(options))
 
 
-@dataclass(frozen=True)
-class _Decided:
-    """The last decision that was "answer": its request, so the answer can share its prefix."""
-
-    messages: list[Message]
-    tools: list[ToolDefinition]
-    text: str
-
-
 @dataclass
 class EmbeddedBackend:
     """A :class:`~.base.ModelBackend` running a GGUF model in this process.
@@ -129,7 +111,6 @@ class EmbeddedBackend:
     loader: Callable[[LoadOptions], Any] = load_model
     _runner: Runner | None = field(default=None, init=False, repr=False)
     _grammars: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
-    _decided: _Decided | None = field(default=None, init=False, repr=False)
     _worker: ThreadPoolExecutor = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -177,7 +158,6 @@ class EmbeddedBackend:
         """Drop every saved prompt state and the live KV cache: the next request evaluates
         its whole prompt, as the first one after loading does (benchmarks' uncached path)."""
         self._states.clear()
-        self._decided = None
         if self._runner is not None:
             self._runner.model.truncate(0)
 
@@ -203,11 +183,7 @@ class EmbeddedBackend:
             max_tokens=self.sampling.decision_max_tokens,
             temperature=self.sampling.decision_temperature,
         )
-        text = "".join(self._pieces(request))
-        reply = parse_decision(text, tools, messages)
-        answered = not reply.tool_calls
-        self._decided = _Decided(list(messages), tools, text.strip()) if answered else None
-        return reply
+        return parse_decision("".join(self._pieces(request)), tools, messages)
 
     def _native(self, messages: list[Message], tools: list[ToolDefinition]) -> ModelReply:
         reply = self._chat(
@@ -276,14 +252,9 @@ class EmbeddedBackend:
     def _answer_pieces(self, messages: list[Message]) -> Iterator[str]:
         if self.mode == "native":
             return self._native_answer(messages)
-        decided, self._decided = self._decided, None
-        if decided is not None and decided.messages == messages and not _has_results(messages):
-            history = answer_after_decision(messages, decided.tools, decided.text)
-        else:  # after tool results the previous layout answers better (bench/household.py)
-            history = answer_messages(messages)
         return self._pieces(
             Generation(
-                messages=history,
+                messages=answer_messages(messages),
                 max_tokens=self.sampling.answer_max_tokens,
                 temperature=self.sampling.answer_temperature,
             )
@@ -331,10 +302,6 @@ def _call_with_object_arguments(call: dict[str, Any]) -> dict[str, Any]:
     arguments, _problem = parse_arguments(function.get("arguments"))
     function["arguments"] = arguments or {}
     return {**call, "function": function}
-
-
-def _has_results(messages: list[Message]) -> bool:
-    return any(message.get("role") == "tool" for message in messages)
 
 
 def _retrieve_outcome(job: asyncio.Future[Any]) -> None:
