@@ -17,7 +17,7 @@ second, differently started prompt for the answer, each evaluated in full
    it (targets: warm <= 2.5 s and >= 4.5x faster than cold);
 3. a question answered without a tool, request to first answer token:
    previous path (decision, then the answer prompt) vs the backend warm
-   (decision, then the answer from the cached state) (target: <= 3 s);
+   (decision, then the answer prompt from its own saved prefix state) (target: <= 3 s);
 4. a ``system.health`` turn through ``POST /api/v1/conversation/message``, end to
    end, the real service under uvicorn: previous path vs the backend warm
    (target: median <= 10 s);
