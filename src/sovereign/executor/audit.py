@@ -156,10 +156,10 @@ class AuditLog:
         Raises:
             AuditUnavailable: only with ``strict``, when the record could not be written.
         """
-        fields = _describe(capability, version)
-        fields.update(
-            stage=str(stage),
-            outcome=str(outcome),
+        fields = _event(
+            _describe(capability, version),
+            stage,
+            outcome,
             error_code=str(error_code) if error_code else None,
             reason=reason,
             duration_ms=round(duration_seconds * 1000, 1),
@@ -181,16 +181,8 @@ class AuditLog:
         Raises:
             AuditUnavailable: the record could not be written; the call must not run.
         """
-        fields = _describe(capability, version)
-        fields.update(
-            stage=str(Stage.EXECUTE),
-            outcome=str(OutcomeKind.EXECUTING),
-            error_code=None,
-            reason=None,
-            duration_ms=0.0,
-            asked=asked,
-            started=None,
-        )
+        fields = _event(_describe(capability, version), Stage.EXECUTE, OutcomeKind.EXECUTING)
+        fields["asked"] = asked
         return self._write_now(fields, durable=capability.locality is Locality.EXTERNAL)
 
     def _write_now(self, fields: dict[str, Any], *, durable: bool) -> str | None:
@@ -239,17 +231,9 @@ class AuditLog:
         assert self.path is not None
         open_asks = unanswered_asks(read_records(self.path), exclude_run=self.run)
         for ref, ask in open_asks.items():
-            fields = {key: ask.get(key) for key in ("capability", "version", "classification")}
-            fields.update(
-                stage=str(Stage.CONFIRM),
-                outcome=str(OutcomeKind.EXPIRED),
-                error_code=None,
-                reason=RESTART_REASON,
-                duration_ms=0.0,
-                asked=ref,
-                started=None,
-            )
-            self._keep(fields)
+            described = {key: ask.get(key) for key in ("capability", "version", "classification")}
+            expired = _event(described, Stage.CONFIRM, OutcomeKind.EXPIRED, asked=ref)
+            self._keep({**expired, "reason": RESTART_REASON})
         return len(open_asks)
 
     def _keep(self, fields: dict[str, Any]) -> str | None:
@@ -285,19 +269,10 @@ class AuditLog:
         self._dropped = 0
 
     def _lost_fields(self) -> dict[str, Any]:
-        return {
-            "capability": None,
-            "version": None,
-            "classification": None,
-            "stage": "audit",
-            "outcome": LOST_OUTCOME,
-            "error_code": None,
-            "reason": LOST_REASON,
-            "duration_ms": 0.0,
-            "asked": None,
-            "started": None,
-            "lost": self._dropped,
-        }
+        described = {"capability": None, "version": None, "classification": None}
+        fields = _event(described, "audit", LOST_OUTCOME, reason=LOST_REASON)
+        fields["lost"] = self._dropped
+        return fields
 
     def _report_failure(self, exc: OSError) -> None:
         """Log a refused write once per distinct problem, not once per record."""
@@ -374,6 +349,30 @@ def unanswered_asks(
         if is_ask and record.get("run") != exclude_run:
             asks[str(ref)] = record
     return {ref: ask for ref, ask in asks.items() if ref not in answered}
+
+
+def _event(
+    described: dict[str, Any],
+    stage: str,
+    outcome: str,
+    *,
+    error_code: str | None = None,
+    reason: str | None = None,
+    duration_ms: float = 0.0,
+    asked: str | None = None,
+    started: str | None = None,
+) -> dict[str, Any]:
+    """Every field of one record after its head: what it describes, then the event."""
+    return {
+        **described,
+        "stage": str(stage),
+        "outcome": str(outcome),
+        "error_code": error_code,
+        "reason": reason,
+        "duration_ms": duration_ms,
+        "asked": asked,
+        "started": started,
+    }
 
 
 def _describe(capability: Capability | None, version: int) -> dict[str, Any]:
