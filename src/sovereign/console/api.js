@@ -70,6 +70,21 @@ export async function request(method, path, body) {
 }
 
 /**
+ * Load a settings section: GET `path` into `section.show(state)`, after clearing
+ * `section.error`. A 401 goes to `section.onUnauthorized(error)` (its result returned);
+ * any other failure is written to `section.error` as "The <what> could not be read: …".
+ */
+export async function loadSection(section, path, what) {
+  section.error.textContent = "";
+  try {
+    section.show(await request("GET", path));
+  } catch (error) {
+    if (error.status === 401) return section.onUnauthorized(error);
+    section.error.textContent = `The ${what} could not be read: ${error.message}`;
+  }
+}
+
+/**
  * POST a conversation request and stream the answer.
  *
  * payload: {message, history} or {confirmation: {token, approve, reason?}}.

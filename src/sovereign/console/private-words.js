@@ -1,7 +1,7 @@
 // Settings > Private words: the household's words the request card points out
 // before anything leaves (GET|POST /api/v1/settings/private-words).
 
-import { request } from "./api.js";
+import { loadSection, request } from "./api.js";
 import { byId, el } from "./dom.js";
 
 const PATH = "/settings/private-words";
@@ -36,14 +36,8 @@ export class PrivateWordsSection {
     });
   }
 
-  async load() {
-    this.error.textContent = "";
-    try {
-      this.show(await request("GET", PATH));
-    } catch (error) {
-      if (error.status === 401) return this.onUnauthorized(error);
-      this.error.textContent = `The private words could not be read: ${error.message}`;
-    }
+  load() {
+    return loadSection(this, PATH, "private words");
   }
 
   async change(body, done = () => {}) {

@@ -2,7 +2,7 @@
 // the words a web.search card shows beside the query: "in German, safe search moderate".
 // The household sets both; every search card shows them and the approval binds them.
 
-import { request } from "./api.js";
+import { loadSection, request } from "./api.js";
 import { el } from "./dom.js";
 
 const PATH = "/settings/search";
@@ -64,14 +64,8 @@ export class SearchSettingsSection {
       this.problem, form, this.error, this.status);
   }
 
-  async load() {
-    this.error.textContent = "";
-    try {
-      this.show(await request("GET", PATH));
-    } catch (error) {
-      if (error.status === 401) return this.onUnauthorized(error);
-      this.error.textContent = `The search settings could not be read: ${error.message}`;
-    }
+  load() {
+    return loadSection(this, PATH, "search settings");
   }
 
   async store() {

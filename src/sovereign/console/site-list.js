@@ -3,7 +3,7 @@
 // mode chooses which applies. Every change sends the whole list; the service checks
 // each site and answers with the canonical form it stored.
 
-import { request } from "./api.js";
+import { loadSection, request } from "./api.js";
 import { el } from "./dom.js";
 
 const PATH = "/settings/sites";
@@ -77,14 +77,8 @@ export class SiteListSection {
       this.lists[name], form);
   }
 
-  async load() {
-    this.error.textContent = "";
-    try {
-      this.show(await request("GET", PATH));
-    } catch (error) {
-      if (error.status === 401) return this.onUnauthorized(error);
-      this.error.textContent = `The site list could not be read: ${error.message}`;
-    }
+  load() {
+    return loadSection(this, PATH, "site list");
   }
 
   async change(next, done = () => {}) {
