@@ -5,6 +5,7 @@ executor stage gave (denied, expired, not asked). DESIGN §4, RFC-0004."""
 from __future__ import annotations
 
 from sovereign.executor import (
+    Capability,
     ErrorCode,
     Executor,
     Outcome,
@@ -87,7 +88,7 @@ class CallLedger:
             name, expired=expired, reason=reason, edited=call.arguments if call.edited else None
         )
         progress.context.append(tool_message(call, framed))
-        capability = self._executor.registry.get(name, target.version) if target else None
+        capability = self.capability(call)
         if again or capability is None or key is None:
             return
         progress.refusals[key] = expired
@@ -108,10 +109,8 @@ class CallLedger:
         (refused at the confirm stage, :data:`NOT_ASKED_REASON`); proposed again in
         this turn, only the answer.
         """
-        target, key = call.target, self.call_key(call)
-        assert target is not None  # only a named capability can need approval
-        capability = self._executor.registry.get(target.capability, target.version)
-        assert capability is not None
+        capability, key = self.capability(call), self.call_key(call)
+        assert capability is not None  # only a named capability can need approval
         progress.context.append(tool_message(call, frame_not_asked(capability.name)))
         if key is None or key in progress.unasked:
             return
@@ -125,6 +124,11 @@ class CallLedger:
             outcome=OutcomeKind.REFUSED,
             reason=NOT_ASKED_REASON,
         )
+
+    def capability(self, call: Proposal) -> Capability | None:
+        """The registered capability ``call`` names, or ``None`` for a made-up name."""
+        target = call.target
+        return self._executor.registry.get(target.capability, target.version) if target else None
 
     def call_key(self, call: Proposal) -> str | None:
         """One call under every spelling: capability, version and the canonical arguments

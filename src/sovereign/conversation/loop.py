@@ -9,7 +9,6 @@ from dataclasses import replace
 from typing import Any
 
 from sovereign.executor import (
-    Capability,
     Confirmation,
     ErrorCode,
     Executor,
@@ -237,7 +236,7 @@ class TurnLoop:
     ) -> TurnResult | None:
         """The household's edit as a new proposal (see :meth:`resume_turn`)."""
         progress, call = paused.progress, paused.halted
-        capability = self._capability(call)
+        capability = self._ledger.capability(call)
         assert capability is not None  # only a named capability can halt
         self._executor.record_answer(capability, OutcomeKind.EDITED, paused.token)
         self._executor.confirmations.discard(paused.token)
@@ -431,12 +430,8 @@ class TurnLoop:
             edited=call.edited,
         )
 
-    def _capability(self, call: Proposal) -> Capability | None:
-        target = call.target
-        return self._executor.registry.get(target.capability, target.version) if target else None
-
     def _needs_approval(self, call: Proposal) -> bool:
-        capability = self._capability(call)
+        capability = self._ledger.capability(call)
         return capability is not None and capability.confirmation is Confirmation.REQUIRED
 
     def _pause(
