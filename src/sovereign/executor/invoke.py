@@ -210,9 +210,8 @@ class Executor:
                 arguments=canonical,
                 flags=self._flags(name, canonical) if asking else (),
             )
-        asked_now = outcome.error_code is ErrorCode.CONFIRMATION_REQUIRED
         try:
-            audit_id = self._audit_outcome(outcome, asked, executing, started, strict=asked_now)
+            audit_id = self._audit_outcome(outcome, asked, executing, started)
         except AuditUnavailable as exc:  # no card without its ask on record
             outcome = replace(
                 outcome,
@@ -224,7 +223,7 @@ class Executor:
                 "(sovereign doctor checks it), then ask again.",
                 flags=(),
             )
-            audit_id = self._audit_outcome(outcome, asked, executing, started, strict=False)
+            audit_id = self._audit_outcome(outcome, asked, executing, started)
         return replace(outcome, audit_id=audit_id)
 
     def _audit_outcome(
@@ -233,10 +232,10 @@ class Executor:
         asked: str | None,
         executing: str | None,
         started: float,
-        *,
-        strict: bool,
     ) -> str | None:
-        """The outcome's audit record (``strict``: written now, or AuditUnavailable)."""
+        """The outcome's audit record. An approval asked is written now or raises
+        :class:`AuditUnavailable` (no card without its ask on record); any other
+        outcome is kept back when the file refuses it."""
         asking = outcome.error_code is ErrorCode.CONFIRMATION_REQUIRED
         return self.audit.record(
             outcome.capability,
@@ -249,7 +248,7 @@ class Executor:
             asked=asked,
             started=executing,
             flags=[str(flag["kind"]) for flag in outcome.flags] if asking else None,
-            strict=strict,
+            strict=asking,
         )
 
     def validate(self, name: Any, version: Any, arguments: Any) -> Validation:
