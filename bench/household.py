@@ -33,7 +33,8 @@ capabilities (offering them, refused at the policy stage).
 
 Usage: .venv/bin/python bench/household.py [--class NAME ...] [--limit N] [--id ID ...]
        [--split tune|holdout|all] [--override KEY=VALUE ...] [--offer-switched-off]
-       [--greedy] [--model PATH] [--threads N] [--json FILE] [--compare OLD.json] [--show]
+       [--first-decision] [--greedy] [--model PATH] [--threads N] [--json FILE]
+       [--compare OLD.json] [--show]
        [--reveal-holdout] [--rescore OLD.json]
 """
 
@@ -63,9 +64,10 @@ from household_score import (  # noqa: E402
     score_derail,
     score_leak,
     score_tools,
+    unrun_sentences,
     unsupported_numbers,
 )
-from household_world import Scenario, World  # noqa: E402
+from household_world import DecisionMade, Scenario, World  # noqa: E402
 
 from sovereign.conversation import ModelUnavailable, ToolCatalog, TurnResult  # noqa: E402
 from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling  # noqa: E402
@@ -89,12 +91,16 @@ class TurnRecord:
     answer: str = ""
     offered: list[list[str]] = field(default_factory=list)
     proposals: list[tuple[str, Any]] = field(default_factory=list)
+    stand_ins: list[str] = field(default_factory=list)
+    """Stand-ins for withheld families the model chose (not calls: nothing ran)."""
     cards: list[dict[str, Any]] = field(default_factory=list)
     receipts: list[dict[str, Any]] = field(default_factory=list)
     scores: dict[str, bool | None] = field(default_factory=dict)
     unsupported: list[str] = field(default_factory=list)
     sources: list[float] | None = None
     """Every number in the turn's executed results (None: not recorded)."""
+    own_numbers: list[float] = field(default_factory=list)
+    """Every number in the turn loop's own sentences about calls that did not run."""
     seconds: dict[str, float | None] = field(default_factory=dict)
     model_calls: list[tuple[str, float]] = field(default_factory=list)
     error: str | None = None
@@ -108,7 +114,7 @@ async def run_turn(
     record = TurnRecord(prompt["id"], prompt["class"], scenario.label(), half(prompt))
     loop, policy = world.loop(scenario)
     world.backend.calls.clear()
-    started, first = time.perf_counter(), None
+    started, first, decision_only = time.perf_counter(), None, False
 
     async def on_token(_piece: str) -> None:
         nonlocal first
@@ -121,6 +127,8 @@ async def run_turn(
     except ModelUnavailable as error:
         record.error = str(error)
         result = TurnResult(text="")
+    except DecisionMade:
+        result, decision_only = TurnResult(text=""), True
     ended = time.perf_counter()
     record.answer = result.text
     record.receipts = [r.to_wire() for r in result.receipts]
@@ -130,6 +138,9 @@ async def run_turn(
         "end": ended - started,
     }
     _score(world, prompt, record)
+    if decision_only:  # no answer was written: only the choice itself is scored
+        kept = ("tool", "arguments")
+        record.scores = {k: v if k in kept else None for k, v in record.scores.items()}
     return record
 
 
@@ -161,12 +172,18 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
     calls = world.backend.calls
     for call in calls:
         for proposal in call.reply.tool_calls:
+            if not world.is_tool(proposal.name):  # a stand-in: runs nothing (stand_ins.py)
+                record.stand_ins.append(proposal.name)
+                continue
             record.proposals.append((world.capability(proposal.name), proposal.arguments))
         record.model_calls.append(("decision" if call.with_tools else "answer", call.seconds))
         if call.tools:
-            record.offered.append([world.capability(t["function"]["name"]) for t in call.tools])
+            names = [t["function"]["name"] for t in call.tools]
+            record.offered.append([world.capability(n) for n in names if world.is_tool(n)])
     results = [r for call in calls for r in executed_results(call.messages)]
     record.sources = result_numbers(results)
+    said = dict.fromkeys(s for call in calls for s in unrun_sentences(call.messages))
+    record.own_numbers = result_numbers(list(said))
     score(prompt, record)
 
 
@@ -175,18 +192,22 @@ def score(prompt: dict[str, Any], record: TurnRecord) -> None:
     expect = prompt["expect"]
     proposed = list(dict.fromkeys(name for name, _ in record.proposals))
     asked = [prompt["prompt"], *(m["content"] for m in prompt.get("history", []))]
-    sources = [*(record.sources or []), *result_numbers(asked)]
+    sources = [*(record.sources or []), *result_numbers(asked), *record.own_numbers]
     if record.sources is not None:
         record.unsupported = unsupported_numbers(record.answer, sources) if proposed else []
-    numbers = record.scores.get("numbers") if record.sources is None else (
-        not record.unsupported if proposed else None
+    numbers = (
+        record.scores.get("numbers")
+        if record.sources is None
+        else (not record.unsupported if proposed else None)
     )
     record.scores = {
         "tool": score_tools(expect, proposed),
         "arguments": score_arguments(expect, record.proposals),
         "numbers": numbers,
-        "claims": score_claims(prompt, record.receipts, record.answer, result_numbers(asked)),
-        "derail": score_derail(prompt, record.answer),
+        "claims": score_claims(
+            prompt, record.receipts, record.answer, [*result_numbers(asked), *record.own_numbers]
+        ),
+        "derail": score_derail(prompt, record.answer, record.sources, result_numbers(asked)),
         "leak": score_leak(record.answer),
         "answer": score_answer(prompt.get("answer", {}), record.answer),
     }
@@ -333,6 +354,7 @@ async def main_async(options: argparse.Namespace) -> None:
     if options.offer_switched_off:
         offer_switched_off()
     with World(backend) as world:
+        world.backend.stop_after_decision = options.first_decision
         for prompt in prompts:
             records.append(await run_turn(world, prompt, override))
             if options.show and (records[-1].half == "tune" or options.reveal_holdout):
@@ -392,6 +414,12 @@ def main() -> None:
         "--offer-switched-off",
         action="store_true",
         help="variant: offer switched-off capabilities (refused by policy) instead of withholding",
+    )
+    parser.add_argument(
+        "--first-decision",
+        action="store_true",
+        help="only each turn's first model request, no cards or answers: a quick look at "
+        "tool choice (two-part questions cannot pass; answer scores are empty)",
     )
     parser.add_argument("--reveal-holdout", action="store_true", help="--show held-out turns")
     parser.add_argument("--greedy", action="store_true", help="answers at temperature 0")

@@ -39,6 +39,7 @@ from typing import Any
 
 NO_ANSWER_TEXT = "I could not put an answer into words"
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])")
+_URL = re.compile(r"\b(?:https?|ftp|file)://\S+|\bwww\.\S+", re.IGNORECASE)
 _LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
 _TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
 ABSENT = "$absent"
@@ -102,9 +103,9 @@ def score_arguments(
 
 def numbers_in(text: str) -> list[tuple[float, int]]:
     """The numbers written in ``text`` as ``(value, decimals shown)``; thousands
-    separators are read (``7,497`` is 7497); list markers (``1.`` at a line start) are not
-    numbers."""
-    text = _LIST_MARKER.sub(" ", text)
+    separators are read (``7,497`` is 7497); list markers (``1.`` at a line start) and the
+    digits of a web address (a port, a path) are not numbers."""
+    text = _URL.sub(" ", _LIST_MARKER.sub(" ", text))
     found = []
     for whole, fraction in _NUMBER.findall(text):
         digits = whole.replace(",", "") + (fraction or "")
@@ -122,7 +123,8 @@ def result_numbers(values: Iterable[Any]) -> list[float]:
         if isinstance(value, (int, float)):
             found.append(float(value))
         elif isinstance(value, str) and not _TIMESTAMP.match(value):
-            found.extend(number for number, _ in numbers_in(value))
+            # "last_24_hours" states 24: an identifier's words are split at underscores.
+            found.extend(number for number, _ in numbers_in(value.replace("_", " ")))
         elif isinstance(value, dict):
             found.extend(result_numbers(value.values()))
         elif isinstance(value, list):
@@ -238,13 +240,30 @@ def _asserts(sentence: str, claims: list[str]) -> bool:
     return any(word.casefold() in text for word in claims)
 
 
-def score_derail(prompt: Mapping[str, Any], answer: str) -> bool | None:
-    """A ``no_tool`` question was answered, not derailed (None: not such a question)."""
+def score_derail(
+    prompt: Mapping[str, Any],
+    answer: str,
+    results: list[float] | None = None,
+    asked: list[float] | None = None,
+) -> bool | None:
+    """A ``no_tool`` question was answered, not derailed (None: not such a question).
+
+    Derailed: the answer fails the prompt's text checks, talks of the assistant's
+    capabilities (:data:`DERAIL_MARKERS`), or states figures that come from a tool
+    result and not from the question (a haiku answered with a sensor reading).
+    ``results``: the numbers of the turn's executed results; ``asked``: the question's.
+    """
     if not prompt.get("no_tool"):
         return None
     text = answer.casefold()
-    return score_answer(prompt.get("answer", {}), answer) and not any(
-        marker in text for marker in DERAIL_MARKERS
+    beyond_question = unsupported_numbers(answer, asked or [])
+    from_results = bool(results) and bool(beyond_question) and not unsupported_numbers(
+        " ".join(beyond_question), results or []
+    )
+    return (
+        score_answer(prompt.get("answer", {}), answer)
+        and not any(marker in text for marker in DERAIL_MARKERS)
+        and not from_results
     )
 
 
@@ -273,6 +292,22 @@ def executed_results(messages: list[dict[str, Any]]) -> list[Any]:
         if isinstance(framed, dict) and framed.get("status") == "executed":
             results.append(framed.get("untrusted_data"))
     return results
+
+
+def unrun_sentences(messages: list[dict[str, Any]]) -> list[str]:
+    """The turn loop's own sentences about calls that did not run (the ``message`` of every
+    tool message that is not an executed result): "… the server answered 404 Not Found"."""
+    sentences = []
+    for message in messages:
+        if message.get("role") != "tool":
+            continue
+        try:
+            framed = json.loads(message.get("content") or "")
+        except ValueError:
+            continue
+        if isinstance(framed, dict) and framed.get("status") != "executed":
+            sentences.append(str(framed.get("message", "")))
+    return sentences
 
 
 def _equal(expected: Any, actual: Any) -> bool:

@@ -118,12 +118,21 @@ class ModelCall:
     tools: list[ToolDefinition] | None = None
 
 
+class DecisionMade(BaseException):
+    """The turn's first model request has been answered and the run wants no more.
+
+    A ``BaseException`` so that the turn loop's own handlers (which turn any
+    ``Exception`` into a failed turn) let it through to the benchmark."""
+
+
 @dataclass
 class RecordingBackend:
     """Wraps a :class:`ModelBackend`, recording each call; everything else is the inner one's."""
 
     inner: ModelBackend
     calls: list[ModelCall] = field(default_factory=list)
+    stop_after_decision: bool = False
+    """Raise :class:`DecisionMade` after the first decision (``--first-decision``)."""
 
     async def complete(
         self,
@@ -137,6 +146,8 @@ class RecordingBackend:
         reply = await self.inner.complete(messages, tools=tools, on_token=on_token)
         seconds = time.perf_counter() - started
         self.calls.append(ModelCall(list(messages), tools is not None, reply, seconds, tools))
+        if self.stop_after_decision:
+            raise DecisionMade
         return reply
 
     def __getattr__(self, name: str) -> Any:
@@ -237,6 +248,10 @@ class World:
             self.capability_names[safe] = target.capability if target else safe
         loop = build_turn_loop(settings, backend=self.backend, registry=registry)  # type: ignore[arg-type]
         return loop, policy_reader(settings, store)
+
+    def is_tool(self, tool_name: str) -> bool:
+        """Whether ``tool_name`` names a capability (not a stand-in for a withheld one)."""
+        return tool_name in self.capability_names or "." in tool_name
 
     def capability(self, tool_name: str) -> str:
         """The capability a tool name the model used stands for (the name itself if none)."""
