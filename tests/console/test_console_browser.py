@@ -105,8 +105,8 @@ def test_the_card_shows_the_query_as_it_will_be_sent_and_deny_sends_nothing(page
     card.get_by_role("button", name="Deny").click()
     expect(page.locator(".message.decision.denied")).to_contain_text("You denied web.search")
     answer = page.locator(".message.assistant").last
-    expect(answer.locator(".prose")).to_have_text(
-        "You declined the search, so nothing left the device."
+    expect(answer.locator(".prose")).to_have_text(  # nothing ran: the answer is the loop's
+        'You declined the web search (you said: "not now"), so I didn\'t look it up.'
     )
     expect(answer.locator(".receipts")).to_contain_text("web.search: denied by you")
     expect(answer.locator(".receipt-headline")).to_have_text("Stayed on this device.")

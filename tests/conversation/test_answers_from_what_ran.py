@@ -124,24 +124,46 @@ async def test_an_answer_invented_twice_is_replaced_by_a_plain_one_from_the_resu
     assert "61" not in result.text and "70" not in result.text
 
 
-async def test_after_a_denial_the_answer_states_no_fact_it_never_received(world):
+async def test_after_a_denial_the_answer_is_ours_and_the_model_is_not_asked(world):
     search = propose("web_search", {"query": "louvre opening hours"})
-    loop, backend = world.loop(
-        [search, ModelReply(), "It opens at 9 a.m. daily.", "Usually 9 to 6, closed on Tuesdays."]
-    )
+    loop, backend = world.loop([search, ModelReply(), "It opens at 9 a.m. daily."])
+    shown: list[str] = []
+
+    async def sink(piece):
+        shown.append(piece)
+
     halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="o")
-    result = await loop.resume_turn(halted.pending_confirmation.token, False, policy=ON, owner="o")
+    token = halted.pending_confirmation.token
+    result = await loop.resume_turn(token, False, policy=ON, owner="o", on_token=sink)
     assert result.text == "You declined the web search, so I didn't look it up."
-    assert "Nothing was looked up" in backend.requests[-1].messages[0]["content"]
+    assert "".join(shown) == result.text
+    assert len(backend.requests) == 2  # the decision after the denial, and no answer request
+    assert backend.remaining == 1  # "It opens at 9 a.m. daily." was never asked for
 
 
-async def test_after_a_denial_an_answer_that_only_says_so_is_kept(world):
-    search = propose("web_search", {"query": "louvre opening hours"})
-    answer = "You declined the web search, so I didn't look it up. Want me to try later?"
-    loop, backend = world.loop([search, ModelReply(), answer])
-    halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="o")
+async def test_when_every_call_failed_the_answer_says_so_and_nothing_more(tmp_path):
+    async def broken(_arguments):
+        raise OSError("no sensors")
+
+    health = capability("system.health")
+    registry = registry_of(Capability(**{**health.__dict__, "execute": broken}))
+    script = [propose("system_health"), ModelReply(), "61 °C."]
+    loop, backend = loop_over(registry, script, tmp_path)
+    result = await loop.process_turn(ASK_HOT, policy={}, owner="o")
+    assert [r.outcome for r in result.receipts] == ["failed"]
+    assert "61" not in result.text and result.text.strip()
+    assert backend.remaining == 1  # the model chose to answer; its prose was never asked for
+
+
+async def test_when_one_call_ran_the_model_answers_from_it(world):
+    search = propose("web_search", {"query": "pi firmware"})
+    loop, backend = world.loop(
+        [propose("system_health"), search, ModelReply(), "It is 52.5 °C; no search was made."]
+    )
+    halted = await loop.process_turn(ASK_HOT, policy=ON, owner="o")
     result = await loop.resume_turn(halted.pending_confirmation.token, False, policy=ON, owner="o")
-    assert result.text == answer and len(backend.requests) == 3
+    assert result.text == "It is 52.5 °C; no search was made."
+    assert backend.remaining == 0
 
 
 async def test_an_executed_household_capability_s_result_is_a_fact_on_the_wire(world):

@@ -49,7 +49,7 @@ TWO_SEARCHES = reply(
 
 
 async def test_denying_the_first_of_two_searches_leaves_no_second_card(world):
-    loop, backend = world.loop([TWO_SEARCHES, ModelReply(), "I did not search."])
+    loop, backend = world.loop([TWO_SEARCHES, ModelReply(), "The firmware is 2026-11."])
     halted = await loop.process_turn(ASK, policy=ON, owner="s1")
     assert halted.pending_confirmation.arguments == {"query": "pi firmware"}
 
@@ -58,7 +58,11 @@ async def test_denying_the_first_of_two_searches_leaves_no_second_card(world):
     )
 
     assert result.pending_confirmation is None
-    assert result.text == "I did not search."
+    assert result.text == (  # nothing ran: the answer is what did not run, not the model's
+        'You declined the web search (you said: "not now"), so I didn\'t look it up. '
+        "You declined an earlier request, so I didn't ask you about the web search either."
+    )
+    assert backend.remaining == 1
     assert world.calls.log == []
     assert len(world.pending) == 0
     assert [r.to_wire() for r in result.receipts] == [

@@ -143,7 +143,9 @@ async def test_denial_is_appended_as_its_own_kind_and_the_turn_continues(world):
 
     result = await loop.resume_turn(token, False, policy=ON, owner="s1", reason="not today")
 
-    assert result.text == "Okay, I won't search."
+    assert result.text == (
+        'You declined the web search (you said: "not today"), so I didn\'t look it up.'
+    )
     assert world.calls.log == []
     assert [r.to_wire() for r in result.receipts] == [
         {"capability": "web.search", "locality": "external", "outcome": "denied"}
@@ -161,7 +163,8 @@ async def test_repeated_denied_proposal_gets_the_denial_again_without_a_new_prom
 
     result = await loop.resume_turn(token, False, policy=ON, owner="s1")
 
-    assert result.pending_confirmation is None and result.text == "No search then."
+    assert result.pending_confirmation is None
+    assert result.text == "You declined the web search, so I didn't look it up."
     assert world.calls.log == [] and len(world.executor.confirmations) == 0
     assert [f["status"] for f in framed_results(backend.requests[2])] == ["denied", "denied"]
     assert [r.outcome for r in result.receipts] == ["denied"]
@@ -202,7 +205,7 @@ async def test_with_search_switched_off_it_is_not_offered_and_the_prompt_says_so
     result = await loop.process_turn(ASK_SEARCH, policy=OFF, owner="s1")
 
     offered = [t["function"]["name"] for t in backend.requests[0].tools]
-    assert offered == ["system_health"]
+    assert offered == ["system_health", "web_switched_off"]  # a stand-in, never a capability
     system = backend.requests[0].messages[0]["content"]
     assert "Web search is switched off, so I can't search the web or read web pages" in system
     assert result.receipts == [] and world.calls.log == []

@@ -133,7 +133,7 @@ def test_with_web_search_off_a_search_request_sends_nothing_and_says_it_is_off(w
     reply = world.household.say(SEARCH)
 
     # Switched off, web search and fetch are not offered at all, so none is proposed;
-    # the system prompt gives the model the sentence to say instead.
+    # the system prompt and the web_switched_off stand-in give the sentence to say.
     assert reply["pending_confirmation"] is None, reply
     assert not [r for r in reply["receipts"] if r["capability"].startswith("web.")], reply
     assert reply["text"].strip()

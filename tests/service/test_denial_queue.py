@@ -48,7 +48,10 @@ async def test_denying_the_first_of_two_searches_ends_the_turn_without_a_second_
         else:
             body = (await harness.message(deny)).json()
     assert body["pending_confirmation"] is None
-    assert body["text"] == "statuses: denied, not_asked"
+    assert body["text"] == (  # nothing ran: the answer is ours, the model is not asked
+        "You declined the web search, so I didn't look it up. "
+        "You declined an earlier request, so I didn't ask you about the web search either."
+    )
     assert [(r["outcome"], r.get("error_code")) for r in body["receipts"]] == [
         ("denied", None),
         ("refused", "NOT_ASKED"),

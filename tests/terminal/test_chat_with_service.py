@@ -87,13 +87,16 @@ def test_a_turn_with_an_approval_completes_against_the_running_service(live, tmp
     assert len(sessions) == before  # the chat's session was signed out when it ended
 
 
-def test_a_denial_with_a_reason_sends_nothing_and_the_model_hears_the_reason(live, tmp_path):
+def test_a_denial_with_a_reason_sends_nothing_and_the_answer_quotes_it(live, tmp_path):
     typed = [PASSWORD, QUERY, "n", "that is private", "quit"]
     done = chat(live.url, typed, tmp_path / "home", "--password-stdin")
 
     assert done.returncode == 0, done.stderr
     assert "Reason (optional):" in done.stdout
-    assert "You declined the search, so nothing left the device." in done.stdout
+    assert (  # nothing ran: the answer is the turn loop's own sentence, with the reason
+        'You declined the web search (you said: "that is private"), so I didn\'t look it up.'
+        in done.stdout
+    )
     assert "Receipt: Stayed on this device." in done.stdout
     assert "web.search: denied by you; nothing was sent" in done.stdout
     assert live.searxng.queries == []

@@ -37,6 +37,7 @@ from .ledger import CallLedger
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .plain import plain_answer
 from .results import PendingConfirmation, TurnFailed, TurnResult
+from .stand_ins import chosen_stand_ins, stand_ins
 from .tools import ToolCatalog, model_safe_name
 
 logger = logging.getLogger(__name__)
@@ -273,9 +274,20 @@ class TurnLoop:
             tools = progress.catalog.tools(guide)
             if not tools:  # nothing can run: no decision to make
                 return await self._finish(progress, "", on_token)
+            standing = stand_ins(progress.catalog)
+            offered = [*tools, *(stand_in.tool() for stand_in in standing)]
             sink = _guarded(progress, on_token)
-            reply = await self._ask(_with_note(progress.context, guide.hint(tools)), tools, sink)
+            reply = await self._ask(_with_note(progress.context, guide.hint(tools)), offered, sink)
             progress.rounds_used += 1
+            missing = chosen_stand_ins(reply, standing)
+            if missing:  # what the question needs is withheld: that is said, nothing runs
+                said = [s.sentence for s in missing]
+                progress.unrun.extend(dict.fromkeys(x for x in said if x not in progress.unrun))
+                names = {s.name for s in missing}
+                calls = tuple(c for c in reply.tool_calls if c.name not in names)
+                if not calls:
+                    return await self._finish(progress, "", on_token)
+                reply = replace(reply, tool_calls=calls)
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None
                 return await self._finish(progress, reply.content, on_token, shown=shown)
@@ -305,6 +317,15 @@ class TurnLoop:
         """
         grounds = _grounds(progress)
         sink = shown or _guarded(progress, on_token)
+        if not content.strip() and progress.unrun and not progress.results:
+            # Nothing ran: the answer is what did not run, in our words, and nothing the
+            # model might add about what a call would have found.
+            text = plain_answer([], progress.unrun)
+            if isinstance(sink, GuardedSink):
+                await sink.finish(text)  # our own sentences: nothing in them to hold back
+            elif sink is not None:
+                await sink(text)
+            return self._result(progress, text)
         if not content.strip():
             content = (await self._ask(_with_note(progress.context, note), None, sink)).content
             shown = sink
@@ -315,6 +336,10 @@ class TurnLoop:
             await sink.finish(text.strip())
         elif sink is not None and shown is None:
             await sink(text)
+        return self._result(progress, text)
+
+    @staticmethod
+    def _result(progress: TurnProgress, text: str) -> TurnResult:
         return TurnResult(
             text=text.strip() or NO_ANSWER,
             citations=list(progress.citations),

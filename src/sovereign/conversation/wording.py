@@ -53,6 +53,36 @@ _UNAVAILABLE = {
 }
 
 
+_SUBJECTS = {
+    "external_enabled": (
+        "web_switched_off",
+        "asks to search the web or read a web page, or asks for news, weather or prices",
+    ),
+    "home_assistant": (
+        "home_assistant_{state}",
+        "asks about this home's lights, locks, doors, sensors, thermostats or room temperatures",
+    ),
+    "pihole": ("pihole_{state}", "asks about ad blocking or the DNS queries of this network"),
+}
+
+
+def withheld_subject(withheld: Withheld) -> tuple[str, str]:
+    """A name for what ``withheld`` stands for and the questions it would have served.
+
+    Returns:
+        ``(name, subject)``: a model-safe name saying what is missing
+        (``web_switched_off``, ``home_assistant_not_set_up``, ``pihole_switched_off``)
+        and what such a question does, e.g. "asks about ad blocking or the DNS
+        queries of this network".
+    """
+    family = withheld.capability.split(".", 1)[0]
+    state = "switched_off" if withheld.why == "switched_off" else "not_set_up"
+    switch = withheld.policy_key if withheld.why == "switched_off" else None
+    key = switch if switch in _SUBJECTS else family
+    name, subject = _SUBJECTS.get(key, (f"{family}_{{state}}", f"what {withheld.capability} does"))
+    return name.format(state=state), subject
+
+
 def activity(capability: str) -> Activity:
     """The wording for ``capability`` (by its name, else its family, else generic)."""
     family = capability.split(".", 1)[0]

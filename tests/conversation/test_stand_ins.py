@@ -1,0 +1,151 @@
+"""What a turn withholds is offered as a stand-in that runs nothing and says what is missing
+(sovereign.conversation.stand_ins; docs/decisions/offered-tools-and-arguments.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sovereign.conversation import ToolCatalog, TurnLoop
+from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.backends.decision import decision_schema
+from sovereign.conversation.backends.scripted import ScriptedBackend, propose
+from sovereign.conversation.stand_ins import stand_ins
+from sovereign.executor import AuditLog, ConfirmationStore, Executor, Locality
+
+from .conftest import OFF
+from .test_answers_from_what_ran import capability, registry_of
+from .test_denial_ends_the_queue import reply
+
+ASK_KITCHEN = [{"role": "user", "content": "What's the kitchen temperature?"}]
+HA_NOT_SET_UP = (
+    "Home Assistant is not set up on this device, so I can't read your home's sensors, "
+    "lights or locks."
+)
+WEB_OFF = (
+    "Web search is switched off, so I can't search the web or read web pages for you. "
+    "You can switch it on in the Console."
+)
+
+
+def household(*, home_assistant=None):
+    """The production families' names: health always, Home Assistant as given, the web."""
+    return registry_of(
+        capability("system.health"),
+        capability("home_assistant.get_state", available=lambda: home_assistant is not None,
+                   policy_key="home_assistant_enabled"),
+        capability("home_assistant.list_entities", available=lambda: home_assistant is not None,
+                   policy_key="home_assistant_enabled"),
+        capability("pihole.summary", available=lambda: False),
+        capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL),
+        capability("web.fetch", policy_key="external_enabled", locality=Locality.EXTERNAL),
+    )
+
+
+def names(catalog):
+    return [(s.name, s.sentence) for s in stand_ins(catalog)]
+
+
+def test_one_stand_in_per_withheld_family_named_for_what_is_missing():
+    catalog = ToolCatalog.for_turn(household(), {"external_enabled": False})
+    assert names(catalog) == [  # switched off first, then not set up, each last first
+        ("web_switched_off", WEB_OFF),
+        ("pihole_not_set_up",
+         "Pi-hole is not set up on this device, so I can't read its ad-blocking totals."),
+        ("home_assistant_not_set_up", HA_NOT_SET_UP),
+    ]
+    switched_off = ToolCatalog.for_turn(household(home_assistant=True), {"external_enabled": True})
+    assert [name for name, _ in names(switched_off)] == [
+        "home_assistant_switched_off",
+        "pihole_not_set_up",
+    ]
+    everything = {"external_enabled": True, "home_assistant_enabled": True}
+    assert names(ToolCatalog.for_turn(household(home_assistant=True), everything)) == [
+        ("pihole_not_set_up",
+         "Pi-hole is not set up on this device, so I can't read its ad-blocking totals.")
+    ]
+
+
+def test_a_stand_in_takes_no_arguments_and_never_names_a_capability():
+    catalog = ToolCatalog.for_turn(household(), {"external_enabled": False})
+    tools = [s.tool() for s in stand_ins(catalog)]
+    for tool in tools:
+        function = tool["function"]
+        assert function["parameters"] == {
+            "type": "object", "properties": {}, "additionalProperties": False
+        }
+        assert catalog.resolve(function["name"]) is None
+        assert function["description"].startswith("Only for a question that ")
+    descriptions = {t["function"]["name"]: t["function"]["description"] for t in tools}
+    assert descriptions["web_switched_off"].endswith(" Web search is switched off.")
+    assert "Home Assistant is not set up on this device." in descriptions[
+        "home_assistant_not_set_up"
+    ]
+    # The decision grammar can only write {} for it.
+    branch = next(b for b in decision_schema(tools)["anyOf"]
+                  if b["properties"]["action"].get("const") == "web_switched_off")
+    assert branch["properties"]["arguments"]["properties"] == {}
+
+
+def test_a_stand_in_never_shadows_a_capability_of_the_same_name():
+    registry = household()
+    registry.add(capability("pihole.not_set_up"))  # its model-safe name is pihole_not_set_up
+    catalog = ToolCatalog.for_turn(registry, {"external_enabled": True})
+    assert "pihole_not_set_up" not in [name for name, _ in names(catalog)]
+
+
+def loop_for(registry, script, tmp_path):
+    backend = ScriptedBackend(script)
+    audit = AuditLog(tmp_path)
+    executor = Executor(registry, confirmations=ConfirmationStore(), audit=audit)
+    return TurnLoop(executor, backend), backend, audit
+
+
+async def test_choosing_a_stand_in_runs_nothing_and_answers_with_its_sentence(tmp_path):
+    loop, backend, audit = loop_for(
+        household(), [propose("home_assistant_not_set_up"), "It is 21 °C in the kitchen."], tmp_path
+    )
+    shown: list[str] = []
+
+    async def sink(piece):
+        shown.append(piece)
+
+    result = await loop.process_turn(ASK_KITCHEN, policy=OFF, owner="o", on_token=sink)
+    assert result.text == HA_NOT_SET_UP and "".join(shown) == HA_NOT_SET_UP
+    assert result.receipts == [] and result.pending_confirmation is None
+    assert backend.remaining == 1  # the model was not asked to write an answer
+    assert not audit.path.exists() or audit.path.read_text() == ""
+    offered = [t["function"]["name"] for t in backend.requests[0].tools]
+    assert offered == ["system_health", "web_switched_off", "pihole_not_set_up",
+                       "home_assistant_not_set_up"]
+
+
+async def test_a_stand_in_beside_a_real_call_lets_the_real_call_run(tmp_path):
+    both = reply(("system_health", {}), ("web_switched_off", {}))
+    loop, backend, _ = loop_for(household(), [both, ModelReply(), "Your CPU is fine."], tmp_path)
+    ask = [{"role": "user", "content": "How is the device, and what's the weather?"}]
+    result = await loop.process_turn(ask, policy=OFF, owner="o")
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert result.text == "Your CPU is fine."
+    assert backend.remaining == 0
+
+
+async def test_a_stand_in_after_a_result_leaves_the_answer_to_the_model(tmp_path):
+    script = [propose("system_health"), propose("home_assistant_not_set_up"), "It runs cool."]
+    loop, backend, _ = loop_for(household(), script, tmp_path)
+    result = await loop.process_turn(ASK_KITCHEN, policy=OFF, owner="o")
+    assert result.text == "It runs cool." and backend.remaining == 0
+
+
+@pytest.mark.parametrize("arguments", [{}, {"entity_id": "sensor.kitchen"}])
+async def test_the_stand_in_is_never_sent_to_the_executor_whatever_its_arguments(
+    tmp_path, arguments
+):
+    loop, _, audit = loop_for(
+        household(), [propose("home_assistant_not_set_up", arguments)], tmp_path
+    )
+    result = await loop.process_turn(ASK_KITCHEN, policy=OFF, owner="o")
+    assert result.text == HA_NOT_SET_UP and result.receipts == []
+    lines = audit.path.read_text().splitlines() if audit.path.exists() else []
+    assert [json.loads(line) for line in lines] == []
