@@ -143,8 +143,9 @@ def register(
             name="system.health",
             version=1,
             description=(
-                "Read this device's health: CPU temperature, load averages, memory and "
-                "disk use, uptime. Use it for questions like 'how hot is my device?'."
+                "Read this device's health (the box this assistant runs on): CPU "
+                "temperature, load averages, memory and disk use, uptime. Use it for "
+                "questions like 'how hot is my device?' or 'is the disk full?'."
             ),
             arguments_schema={"type": "object", "properties": {}, "additionalProperties": False},
             result_schema=RESULT_SCHEMA,

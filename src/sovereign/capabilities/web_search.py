@@ -116,11 +116,12 @@ RESULT_SCHEMA: dict[str, Any] = {
 }
 
 DESCRIPTION = (
-    "Search the web through this household's own SearXNG. Use it for recent events or facts "
-    "you do not know. The household sees and approves the exact query before it leaves the "
-    "device, so keep private details out of it. The query is searched as literal words: "
-    "SearXNG's !bang and :language syntax has no effect. Returns up to 5 results with title, "
-    "url and snippet."
+    "Search the web through this household's own SearXNG. Use it when asked to search or look "
+    "something up online, and for news, weather, prices, opening hours and other facts that "
+    "change; general knowledge needs no search. The household sees and approves the exact "
+    "query before it leaves the device, so keep private details out of it. The query is "
+    "searched as literal words: SearXNG's !bang and :language syntax has no effect. Returns up "
+    "to 5 results with title, url and snippet."
 )
 
 

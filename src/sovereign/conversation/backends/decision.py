@@ -36,9 +36,15 @@ ANSWER = "answer"
 _INSTRUCTIONS = """\
 You can use the tools below. Reply with exactly one JSON object and nothing else:
 - {{"action": "<tool name>", "arguments": {{...}}}} to use a tool, with arguments that \
-match its parameters;
+match its parameters. The tools only read: none can change a setting, switch a device or \
+delete anything;
 - {{"action": "answer"}} when you can answer without a tool, or when the tool results \
-you already have are enough (also when a tool was refused, denied or failed).
+you already have are enough (also when a tool was refused, denied or failed). General \
+knowledge, arithmetic, unit conversions, translations and writing need no tool: "What is \
+the capital of Peru?", "How many grams are in a pound?", "Say thank you in Spanish" and \
+"Write a limerick about cats" are answered without one.
+A question that asks for two things may need two tools: after the first result, use the \
+tool for the other part before answering.
 Never propose again a call that was denied or refused in this conversation.
 
 Tools:
