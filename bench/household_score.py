@@ -114,8 +114,8 @@ def numbers_in(text: str) -> list[tuple[float, int]]:
 
 
 def result_numbers(values: Iterable[Any]) -> list[float]:
-    """Every number in tool results: JSON numbers, and numbers written inside strings,
-    except timestamps (``retrieved_at``: its seconds would "support" any number)."""
+    """Every number in tool results: JSON numbers, and numbers written inside strings and
+    keys, except timestamps (``retrieved_at``: its seconds would "support" any number)."""
     found: list[float] = []
     for value in values:
         if isinstance(value, bool) or value is None:
@@ -125,8 +125,8 @@ def result_numbers(values: Iterable[Any]) -> list[float]:
         elif isinstance(value, str) and not _TIMESTAMP.match(value):
             # "last_24_hours" states 24: an identifier's words are split at underscores.
             found.extend(number for number, _ in numbers_in(value.replace("_", " ")))
-        elif isinstance(value, dict):
-            found.extend(result_numbers(value.values()))
+        elif isinstance(value, dict):  # keys too: "load_average_15m" states 15
+            found.extend(result_numbers([*value.keys(), *value.values()]))
         elif isinstance(value, list):
             found.extend(result_numbers(value))
     return found

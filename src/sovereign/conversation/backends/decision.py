@@ -43,8 +43,6 @@ you already have are enough (also when a tool was refused, denied or failed). Ge
 knowledge, arithmetic, unit conversions, translations and writing need no tool: "What is \
 the capital of Peru?", "How many grams are in a pound?", "Say thank you in Spanish" and \
 "Write a limerick about cats" are answered without one.
-A question that asks for two things may need two tools: after the first result, use the \
-tool for the other part before answering.
 Never propose again a call that was denied or refused in this conversation.
 
 Tools:
