@@ -149,3 +149,16 @@ async def test_the_stand_in_is_never_sent_to_the_executor_whatever_its_arguments
     assert result.text == HA_NOT_SET_UP and result.receipts == []
     lines = audit.path.read_text().splitlines() if audit.path.exists() else []
     assert [json.loads(line) for line in lines] == []
+
+
+def test_a_family_without_words_of_its_own_gets_a_plain_stand_in():
+    registry = registry_of(
+        capability("system.health"), capability("garden.water", policy_key="garden_enabled")
+    )
+    (stand_in,) = stand_ins(ToolCatalog.for_turn(registry, {}))
+    assert stand_in.name == "garden_switched_off"
+    assert stand_in.sentence == "garden.water is switched off on this device, so I can't use it."
+    assert stand_in.tool()["function"]["description"] == (
+        "Only for a question that needs garden.water. "
+        "garden.water is switched off on this device."
+    )

@@ -71,7 +71,8 @@ def withheld_subject(withheld: Withheld) -> tuple[str, str]:
 
     Returns:
         ``(name, subject)``: a model-safe name saying what is missing
-        (``web_switched_off``, ``home_assistant_not_set_up``, ``pihole_switched_off``)
+        (``web_switched_off``, ``home_assistant_not_set_up``, ``garden_switched_off``
+        for a family without words of its own)
         and what such a question does, e.g. "asks about ad blocking or the DNS
         queries of this network".
     """
@@ -79,7 +80,7 @@ def withheld_subject(withheld: Withheld) -> tuple[str, str]:
     state = "switched_off" if withheld.why == "switched_off" else "not_set_up"
     switch = withheld.policy_key if withheld.why == "switched_off" else None
     key = switch if switch in _SUBJECTS else family
-    name, subject = _SUBJECTS.get(key, (f"{family}_{{state}}", f"what {withheld.capability} does"))
+    name, subject = _SUBJECTS.get(key, (f"{family}_{{state}}", f"needs {withheld.capability}"))
     return name.format(state=state), subject
 
 
