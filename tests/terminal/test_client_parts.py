@@ -13,6 +13,7 @@ from sovereign.terminal.api import ServiceClient, ServiceFailure, sse_events, ta
 from sovereign.terminal.session import (
     HISTORY_BYTES,
     card_sentence,
+    flag_lines,
     history_to_send,
     literal,
     receipt_line,
@@ -189,3 +190,18 @@ def test_the_in_process_mode_stays_for_development(tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert INTRODUCTION in result.output
+
+
+def test_flag_lines_say_why_each_kind_of_flag_is_there():
+    arguments = {"query": "household wifi password for jane@example.com"}
+    dictated = {"kind": "from_a_result", "argument": "query", "start": 0, "end": 23,
+                "reason": "comes from what a result of this turn said, not from you"}
+    private = {"kind": "email", "argument": "query", "start": 28, "end": 44,
+               "reason": "looks like an e-mail address"}
+    lines = flag_lines(arguments, [dictated])
+    assert '"household wifi password"' in lines[0] and "not from you" in lines[0]
+    assert lines[-1] == "  ! Check the marked parts: a page or search result wrote them, not you."
+    both = flag_lines(arguments, [dictated, private])
+    assert "they look like details of your household" in both[-2]
+    assert "a page or search result wrote them" in both[-1]
+    assert flag_lines(arguments, []) == []

@@ -76,7 +76,7 @@ export class ConfirmationCard {
       el("code", { className: "capability-name" }, capability)),
     argumentList(args, this.pending.flags),
     searchSettingsLine(capability, args),
-    flagList(notes),
+    flagList(notes, this.pending.flags),
     el("p", { className: "card-sentence" }, confirmationSentence(capability, args)),
     this.countdown,
     this.actions);
@@ -174,10 +174,17 @@ function argumentList(args, flags) {
   return list;
 }
 
-function flagList(notes) {
+// Flags of this kind mark words a result of the turn wrote (conversation/dictated.py).
+const FROM_A_RESULT = "from_a_result";
+
+function flagList(notes, flags) {
   if (!notes.length) return null;
+  const onlyFromResults = (flags || []).every((flag) => flag.kind === FROM_A_RESULT);
+  const title = onlyFromResults
+    ? "Before you approve: the marked words came from a page or search result, not from you."
+    : "Before you approve: this may tell the search engines or the site something about " +
+      "your household.";
   return el("div", { className: "card-flags", role: "note" },
-    el("p", { className: "card-flags-title" }, "Before you approve: this may tell the " +
-      "search engines or the site something about your household."),
+    el("p", { className: "card-flags-title" }, title),
     el("ul", {}, ...notes.map((note) => el("li", {}, flagSentence(note)))));
 }

@@ -26,6 +26,7 @@ from .backends.base import (
     TokenSink,
     ToolDefinition,
 )
+from .dictated import dictated_flags
 from .edit import check_edit, is_unchanged, typed_exactly
 from .framing import (
     DEFAULT_SYSTEM_PROMPT,
@@ -479,7 +480,7 @@ class TurnLoop:
             version,
             arguments,
             round(confirmations.seconds_left(token)),
-            flags=[dict(flag) for flag in outcome.flags],
+            flags=[dict(flag) for flag in outcome.flags] + _dictated(progress, call, arguments),
             edited=call.edited,
         )
         text = (
@@ -522,6 +523,16 @@ def _guarded(progress: TurnProgress, on_token: TokenSink | None) -> TokenSink | 
 def _grounds(progress: TurnProgress) -> Grounds:
     asked = [m["content"] for m in progress.context if m.get("role") == "user"]
     return Grounds.of([result for _, result in progress.results], asked, len(progress.unrun))
+
+
+def _dictated(
+    progress: TurnProgress, call: Proposal, arguments: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Flags for the arguments this turn's results wrote (not for the household's edit)."""
+    if call.edited:
+        return []
+    asked = [m["content"] for m in progress.context if m.get("role") == "user"]
+    return dictated_flags(arguments, [result for _, result in progress.results], asked)
 
 
 def _found_urls(progress: TurnProgress) -> list[str]:

@@ -49,7 +49,8 @@ class PendingConfirmation:
 
     ``arguments`` are verbatim what will run if approved; ``expires_in_seconds``
     is the whole seconds left on the token when the response was built.
-    ``flags`` are the household-identifier check's findings in ``arguments``
+    ``flags`` are the household-identifier check's findings in ``arguments`` and the
+    arguments this turn's results wrote (:mod:`.dictated`, kind ``from_a_result``)
     (``{"argument", "start", "end", "kind", "reason"}``, spans in code points);
     ``edited`` says the arguments are the household's own edit of the proposal.
     """

@@ -177,9 +177,13 @@ class Conversation:
             self.terminal.say(shown(line), dim=True)
 
 
+FROM_A_RESULT = "from_a_result"
+"""The kind of flag that marks words a result of the turn wrote (conversation.dictated)."""
+
+
 def flag_lines(arguments: dict[str, Any], flags: list[dict[str, Any]]) -> list[str]:
-    """The household-identifier check's flags, one line each: the flagged text, where
-    it is, and why it looks private (DESIGN §4: the card highlights them)."""
+    """The card's flags, one line each: the flagged text, where it is, and why (it
+    looks private, or a result wrote it), then what to check (DESIGN §4)."""
     lines = []
     for flag in flags:
         name, start, end = str(flag.get("argument", "")), flag.get("start", 0), flag.get("end", 0)
@@ -187,8 +191,10 @@ def flag_lines(arguments: dict[str, Any], flags: list[dict[str, Any]]) -> list[s
         span = value[start:end] if isinstance(value, str) else ""
         where = f"{name}[{start}:{end}]"
         lines.append(f"  ! {shown(where)} {literal(span)}: {shown(str(flag.get('reason', '')))}")
-    if flags:
+    if any(flag.get("kind") != FROM_A_RESULT for flag in flags):
         lines.append("  ! Check the marked parts: they look like details of your household.")
+    if any(flag.get("kind") == FROM_A_RESULT for flag in flags):
+        lines.append("  ! Check the marked parts: a page or search result wrote them, not you.")
     return lines
 
 
