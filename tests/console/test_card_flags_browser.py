@@ -44,6 +44,10 @@ def test_the_flagged_span_is_highlighted_with_its_reason_then_edited_and_approve
     expect(card.locator(".card-flags li")).to_have_text(
         ["\u201cwestbrook primary\u201d is on your household's list of private words."]
     )
+    expect(card.locator(".card-flags-title")).to_have_text(
+        "Before you approve: this may tell the search engines or the site something about "
+        "your household."
+    )
     expect(card.get_by_role("button", name="Approve anyway")).to_be_visible()
     page.screenshot(path="test-artifacts/console/card-flagged.png")
 
@@ -86,3 +90,4 @@ def test_private_words_can_be_removed_in_settings(page, service):
     page.get_by_role("button", name="Remove Juniper Lane").click()
     expect(page.locator("#private-words-list")).to_have_text("No private words yet.")
     assert (service.data_dir / "private-words.json").read_text().count("Juniper") == 0
+
