@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 NO_ANSWER_TEXT = "I could not put an answer into words"
@@ -281,23 +281,17 @@ def looks_like_json(answer: str) -> bool:
 
 def executed_results(messages: list[dict[str, Any]]) -> list[Any]:
     """The ``untrusted_data`` of every executed call in a model request's tool messages."""
-    results = []
-    for message in messages:
-        if message.get("role") != "tool":
-            continue
-        try:
-            framed = json.loads(message.get("content") or "")
-        except ValueError:
-            continue
-        if isinstance(framed, dict) and framed.get("status") == "executed":
-            results.append(framed.get("untrusted_data"))
-    return results
+    return [f.get("untrusted_data") for f in _frames(messages) if f.get("status") == "executed"]
 
 
 def unrun_sentences(messages: list[dict[str, Any]]) -> list[str]:
     """The turn loop's own sentences about calls that did not run (the ``message`` of every
     tool message that is not an executed result): "… the server answered 404 Not Found"."""
-    sentences = []
+    return [str(f.get("message", "")) for f in _frames(messages) if f.get("status") != "executed"]
+
+
+def _frames(messages: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The framed JSON object of every tool message (those that are not one are skipped)."""
     for message in messages:
         if message.get("role") != "tool":
             continue
@@ -305,9 +299,8 @@ def unrun_sentences(messages: list[dict[str, Any]]) -> list[str]:
             framed = json.loads(message.get("content") or "")
         except ValueError:
             continue
-        if isinstance(framed, dict) and framed.get("status") != "executed":
-            sentences.append(str(framed.get("message", "")))
-    return sentences
+        if isinstance(framed, dict):
+            yield framed
 
 
 def _equal(expected: Any, actual: Any) -> bool:
