@@ -321,26 +321,18 @@ class TurnLoop:
         if not content.strip() and progress.unrun and not progress.results:
             # Nothing ran: the answer is what did not run, in our words, and nothing the
             # model might add about what a call would have found.
-            text = plain_answer([], progress.unrun)
-            if isinstance(sink, GuardedSink):
-                await sink.finish(text)  # our own sentences: nothing in them to hold back
-            elif sink is not None:
-                await sink(text)
-            return self._result(progress, text)
-        if not content.strip():
-            content = (await self._ask(_with_note(progress.context, note), None, sink)).content
-            shown = sink
-        text = content
-        if grounds.applies:
-            text = await self._grounded(progress, grounds, content, note)
+            text, shown = plain_answer([], progress.unrun), None
+        else:
+            if not content.strip():
+                content = (await self._ask(_with_note(progress.context, note), None, sink)).content
+                shown = sink
+            text = content
+            if grounds.applies:
+                text = await self._grounded(progress, grounds, content, note)
         if isinstance(sink, GuardedSink):
             await sink.finish(text.strip())
         elif sink is not None and shown is None:
             await sink(text)
-        return self._result(progress, text)
-
-    @staticmethod
-    def _result(progress: TurnProgress, text: str) -> TurnResult:
         return TurnResult(
             text=text.strip() or NO_ANSWER,
             citations=list(progress.citations),
@@ -520,9 +512,14 @@ def _guarded(progress: TurnProgress, on_token: TokenSink | None) -> TokenSink | 
     return GuardedSink(on_token, grounds) if on_token is not None and grounds.applies else on_token
 
 
+def _asked(progress: TurnProgress) -> list[str]:
+    """What the person wrote in this conversation (its user messages)."""
+    return [m["content"] for m in progress.context if m.get("role") == "user"]
+
+
 def _grounds(progress: TurnProgress) -> Grounds:
-    asked = [m["content"] for m in progress.context if m.get("role") == "user"]
-    return Grounds.of([result for _, result in progress.results], asked, len(progress.unrun))
+    results = [result for _, result in progress.results]
+    return Grounds.of(results, _asked(progress), len(progress.unrun))
 
 
 def _dictated(
@@ -531,8 +528,7 @@ def _dictated(
     """Flags for the arguments this turn's results wrote (not for the household's edit)."""
     if call.edited:
         return []
-    asked = [m["content"] for m in progress.context if m.get("role") == "user"]
-    return dictated_flags(arguments, [result for _, result in progress.results], asked)
+    return dictated_flags(arguments, [result for _, result in progress.results], _asked(progress))
 
 
 def _found_urls(progress: TurnProgress) -> list[str]:
