@@ -113,10 +113,48 @@ def test_a_switched_off_search_says_how_to_switch_it_on():
 
 
 @pytest.mark.parametrize(
+    ("set_up", "said"),
+    [
+        (
+            True,
+            "Home Assistant is switched off on this device, so I can't read your home's "
+            'sensors, lights or locks. You can switch it on by setting "enabled" to true '
+            "in its settings file, home-assistant.json.",
+        ),
+        (
+            False,
+            "Home Assistant is not set up on this device, so I can't read your home's "
+            "sensors, lights or locks.",
+        ),
+    ],
+)
+def test_a_home_assistant_refusal_says_switched_off_only_when_it_is_set_up(set_up, said):
+    for name in ("home_assistant.get_state", "home_assistant.list_entities"):
+        message = did_not_run(
+            name,
+            "refused",
+            code=ErrorCode.POLICY_DISABLED,
+            policy_key="home_assistant_enabled",
+            set_up=set_up,
+        )
+        assert message == said
+        sayable(message)
+    switch = Withheld("home_assistant.get_state", "switched_off", "home_assistant_enabled")
+    missing = Withheld("home_assistant.get_state", "unavailable", "home_assistant_enabled")
+    assert unavailable_sentence(switch if set_up else missing) == said
+
+
+def test_only_a_policy_refusal_asks_whether_the_capability_is_set_up():
+    failed = did_not_run("home_assistant.get_state", "failed", code=ErrorCode.TIMEOUT, set_up=False)
+    assert failed.startswith("I tried the Home Assistant check, but it failed")
+
+
+@pytest.mark.parametrize(
     "withheld",
     [
         Withheld("web.search", "switched_off", "external_enabled"),
         Withheld("home_assistant.get_state", "unavailable", "home_assistant_enabled"),
+        Withheld("home_assistant.get_state", "switched_off", "home_assistant_enabled"),
         Withheld("pihole.summary", "unavailable"),
         Withheld("weather.forecast", "switched_off", "weather_enabled"),
         Withheld("weather.forecast", "unavailable"),

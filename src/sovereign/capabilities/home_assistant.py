@@ -157,6 +157,20 @@ def home_assistant_policy(data_dir: Path) -> dict[str, bool]:
     return {POLICY_KEY: settings is not None and settings.enabled}
 
 
+def is_set_up(data_dir: Path) -> bool:
+    """Whether ``<data_dir>/home-assistant.json`` exists and is usable (private, valid),
+    whatever its ``enabled`` says; read fresh on every call, never raises.
+
+    This is the capabilities' availability check (DESIGN §2): a file that says
+    ``"enabled": false`` is set up and switched off, and the switch is the policy key
+    (:func:`home_assistant_policy`), so a turn can say which of the two it is.
+    """
+    try:
+        return load_settings(data_dir) is not None
+    except SettingsError:
+        return False
+
+
 def _usable_settings(data_dir: Path) -> HomeAssistantSettings:
     try:
         settings = load_settings(data_dir)
@@ -442,8 +456,8 @@ def register(
         "locality": Locality.EXTERNAL,
         "policy_key": POLICY_KEY,
         "timeout_seconds": TIMEOUT_SECONDS,
-        # Offered only while the settings file is usable and says enabled.
-        "available": lambda: home_assistant_policy(data_dir)[POLICY_KEY],
+        # Set up while the settings file is usable; its "enabled" is the policy switch.
+        "available": lambda: is_set_up(data_dir),
     }
     registry.add(
         Capability(

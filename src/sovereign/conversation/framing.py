@@ -118,14 +118,26 @@ def _edit_note(arguments: Any, *, sent: bool) -> dict[str, Any]:
 
 
 def outcome_sentence(outcome: Outcome) -> str:
-    """What to say about a call that was refused or failed, in the assistant's voice."""
+    """What to say about a call that was refused or failed, in the assistant's voice.
+
+    A POLICY_DISABLED refusal of a capability that is not set up on this device
+    (its availability check says no) is spoken of as not set up, not as switched off.
+    """
+    capability = outcome.capability
     return did_not_run(
         outcome.name,
         str(outcome.kind),
         code=outcome.error_code,
         detail=outcome.message,
-        policy_key=outcome.capability.policy_key if outcome.capability else None,
+        policy_key=capability.policy_key if capability else None,
+        set_up=_set_up(outcome),
     )
+
+
+def _set_up(outcome: Outcome) -> bool:
+    if outcome.error_code is not ErrorCode.POLICY_DISABLED or outcome.capability is None:
+        return True  # asked only when it changes the sentence: it reads a settings file
+    return outcome.capability.is_available()
 
 
 def denial_sentence(capability: str, *, expired: bool, reason: str | None = None) -> str:

@@ -41,7 +41,8 @@ _SWITCHED_OFF = {
     ),
     "home_assistant_enabled": (
         "Home Assistant is switched off on this device, so I can't read your home's "
-        "sensors, lights or locks."
+        'sensors, lights or locks. You can switch it on by setting "enabled" to true in '
+        "its settings file, home-assistant.json."
     ),
 }
 _UNAVAILABLE = {
@@ -111,6 +112,7 @@ def did_not_run(
     detail: str = "",
     policy_key: str | None = None,
     reason: str | None = None,
+    set_up: bool = True,
 ) -> str:
     """What the assistant says about one call that did not run or failed.
 
@@ -121,6 +123,9 @@ def did_not_run(
         detail: the executor's or capability's own sentence (quoted when useful).
         policy_key: the switch behind a POLICY_DISABLED refusal.
         reason: the household's own words with a denial.
+        set_up: whether the capability is set up on this device. A POLICY_DISABLED
+            refusal of one that is not (Home Assistant without a usable settings
+            file) says it is not set up, not that it is switched off.
 
     Returns:
         One or two sentences, e.g. "You declined the web search, so I didn't look it up."
@@ -133,6 +138,8 @@ def did_not_run(
         return f"The approval request for {act.noun} expired before you answered, so {act.didnt}."
     if status == "not_asked":
         return f"You declined an earlier request, so I didn't ask you about {act.noun} either."
+    if code is ErrorCode.POLICY_DISABLED and not set_up:
+        return unavailable_sentence(Withheld(capability, "unavailable", policy_key))
     return _refused_or_failed(act, status, code, _sentence(detail), policy_key)
 
 
