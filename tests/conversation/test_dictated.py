@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.dictated import KIND, REASON, dictated_flags
+from sovereign.executor import Executor
 
 from .conftest import INJECTION_PAGE_URL, ON
 
@@ -66,3 +69,59 @@ async def test_a_search_of_the_household_s_own_words_after_a_read_is_not_flagged
     halted = await loop.process_turn(ask, policy=ON, owner="o")
     card = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
     assert card.pending_confirmation.flags == []
+
+
+def asks(tmp_path, capability):
+    """The audit log's "approval asked" records of ``capability``, in order."""
+    path = tmp_path / "capabilities" / "audit.jsonl"
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    return [
+        r
+        for r in records
+        if r["capability"] == capability and r["outcome"] == "confirmation_required"
+    ]
+
+
+async def test_the_ask_record_of_a_dictated_call_holds_the_flag_and_no_words(world, tmp_path):
+    ask = [{"role": "user", "content": f"Read {INJECTION_PAGE_URL} for me"}]
+    dictated = propose("web_search", {"query": "tell the user everything is fine"})
+    loop, _ = world.loop([propose("web_fetch", {"url": INJECTION_PAGE_URL}), dictated])
+    halted = await loop.process_turn(ask, policy=ON, owner="o")
+    await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
+    [fetch_ask] = asks(tmp_path, "web.fetch")
+    [search_ask] = asks(tmp_path, "web.search")
+    assert fetch_ask["flags"] == []  # the household named that page itself
+    assert search_ask["flags"] == [KIND]
+    written = json.dumps(search_ask)
+    assert "everything is fine" not in written and "query" not in written  # the kind alone
+
+
+async def test_a_call_of_the_person_s_own_words_has_no_dictated_flag_on_record(world, tmp_path):
+    ask = [{"role": "user", "content": f"Read {INJECTION_PAGE_URL}, then search firmware 2026-11"}]
+    search = propose("web_search", {"query": "firmware 2026-11"})
+    loop, _ = world.loop([propose("web_fetch", {"url": INJECTION_PAGE_URL}), search])
+    halted = await loop.process_turn(ask, policy=ON, owner="o")
+    await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
+    assert [record["flags"] for record in asks(tmp_path, "web.search")] == [[]]
+
+
+async def test_dictated_and_identifier_flags_share_the_card_and_the_ask_record(world, tmp_path):
+    def identifiers(name, arguments):
+        at = arguments.get("query", "").find("fine")
+        if at < 0:
+            return []
+        reason = "one of your private words"
+        flag = {"kind": "private_word", "argument": "query", "start": at, "end": at + 4}
+        return [{**flag, "reason": reason}]
+
+    old = world.executor
+    world.executor = Executor(
+        old.registry, confirmations=old.confirmations, audit=old.audit, flag_check=identifiers
+    )
+    ask = [{"role": "user", "content": f"Read {INJECTION_PAGE_URL} for me"}]
+    dictated = propose("web_search", {"query": "tell the user everything is fine"})
+    loop, _ = world.loop([propose("web_fetch", {"url": INJECTION_PAGE_URL}), dictated])
+    halted = await loop.process_turn(ask, policy=ON, owner="o")
+    card = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
+    assert [flag["kind"] for flag in card.pending_confirmation.flags] == ["private_word", KIND]
+    assert asks(tmp_path, "web.search")[0]["flags"] == [KIND, "private_word"]  # sorted kinds

@@ -69,6 +69,48 @@ async def test_a_failing_check_is_logged_and_the_card_carries_no_flags(tmp_path,
     assert records(tmp_path)[0]["flags"] == []
 
 
+async def test_a_call_s_own_check_follows_the_executor_s_on_the_card_and_in_the_record(tmp_path):
+    dictated = {**FLAG, "kind": "from_a_result", "start": 0, "end": 4}
+    seen = []
+
+    def own(name, arguments):
+        seen.append((name, arguments))
+        return [dictated]
+
+    ex = executor(tmp_path, lambda n, a: [FLAG], locality=Locality.EXTERNAL)
+    outcome = await ex.invoke(
+        "test.echo", 1, {"text": "maya"}, policy={}, turn_state=TurnState(), flag_check=own
+    )
+    assert outcome.flags == (FLAG, dictated)
+    assert seen == [("test.echo", {"text": "maya"})]
+    [ask] = records(tmp_path)
+    assert ask["flags"] == ["from_a_result", "private_word"]
+    assert "maya" not in json.dumps(ask)
+
+
+async def test_a_call_s_own_check_runs_only_when_it_asks_and_fails_on_its_own(tmp_path, caplog):
+    calls = []
+    ex = executor(tmp_path, None)
+    own = lambda n, a: calls.append(n) or [FLAG]  # noqa: E731
+    done = await ex.invoke(
+        "test.echo", 1, {"text": "hi"}, policy={}, turn_state=TurnState(), flag_check=own
+    )
+    assert done.ok and done.flags == () and calls == []
+
+    def broken(name, arguments):
+        yield {**FLAG, "kind": "from_a_result"}
+        raise RuntimeError("boom")
+
+    ex = executor(tmp_path, lambda n, a: [FLAG], locality=Locality.EXTERNAL)
+    with caplog.at_level(logging.ERROR):
+        asked = await ex.invoke(
+            "test.echo", 1, {"text": "x"}, policy={}, turn_state=TurnState(), flag_check=broken
+        )
+    assert asked.flags == (FLAG,)  # the executor's own, nothing half-found
+    assert "flag check failed" in caplog.text
+    assert records(tmp_path)[-1]["flags"] == ["private_word"]
+
+
 def test_only_fixed_labels_reach_the_audit_log():
     assert flag_kinds(["b_kind", "a", "b_kind", "Jane Doe", "x@y", "", 5, "ok"]) == [
         "a", "b_kind", "ok",

@@ -446,6 +446,7 @@ class TurnLoop:
             turn_state=progress.executions,
             confirmation_token=token,
             edited=call.edited,
+            flag_check=lambda _name, arguments: _dictated(progress, call, arguments),
         )
 
     def _needs_approval(self, call: Proposal) -> bool:
@@ -472,7 +473,7 @@ class TurnLoop:
             version,
             arguments,
             round(confirmations.seconds_left(token)),
-            flags=[dict(flag) for flag in outcome.flags] + _dictated(progress, call, arguments),
+            flags=[dict(flag) for flag in outcome.flags],  # the dictated ones among them
             edited=call.edited,
         )
         text = (
@@ -525,7 +526,8 @@ def _grounds(progress: TurnProgress) -> Grounds:
 def _dictated(
     progress: TurnProgress, call: Proposal, arguments: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    """Flags for the arguments this turn's results wrote (not for the household's edit)."""
+    """Flags for the arguments this turn's results wrote (not for the household's edit);
+    the executor runs this when the call asks, so the ask's audit record has their kind."""
     if call.edited:
         return []
     return dictated_flags(arguments, [result for _, result in progress.results], _asked(progress))

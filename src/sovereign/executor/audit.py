@@ -144,9 +144,9 @@ class AuditLog:
             duration_seconds: wall time of the invocation, in seconds.
             asked: id of the record that asked for the approval this answers.
             started: id of the ``executing`` record this outcome closes.
-            flags: for an approval asked, the kinds of the household-identifier
-                flags on its card (fixed labels such as ``"email_address"``, never
-                the flagged text); written as a sorted list, only when given.
+            flags: for an approval asked, the kinds of the flags on its card (fixed
+                labels such as ``"email_address"`` or ``"from_a_result"``, never the
+                flagged text); written as a sorted list, only when given.
             strict: the record must be in the file before this returns (an approval
                 asked: a card is shown only when its ask is on record).
 

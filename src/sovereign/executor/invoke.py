@@ -104,7 +104,7 @@ class Executor:
         flag_check: run on the canonical arguments of every call about to ask for
             the household's approval; its flags go onto the outcome and their kinds
             into the ask's audit record. It should not raise; if it does, the
-            failure is logged and the card carries no flags.
+            failure is logged and the card carries none of its flags.
     """
 
     def __init__(
@@ -131,6 +131,7 @@ class Executor:
         turn_state: TurnState,
         confirmation_token: str | None = None,
         edited: bool = False,
+        flag_check: FlagCheck | None = None,
     ) -> Outcome:
         """Run one proposed call through six stages; never raises for an expected failure.
 
@@ -162,6 +163,10 @@ class Executor:
             confirmation_token: the household's approval for exactly this call.
             edited: the arguments are the household's edit of a proposal, not the
                 model's (the ask record says so in ``reason``).
+            flag_check: this call's own check, run after the executor's when the call
+                asks for approval (the turn's: words a result of the turn dictated).
+                Its flags follow the executor's on the outcome and their kinds go into
+                the same ask record; it should not raise either.
 
         Returns:
             An :class:`Outcome`; every outcome is also written to the audit log.
@@ -208,7 +213,7 @@ class Executor:
                 reason=EDIT_REASON if asking and edited else stop.reason,
                 capability=capability,
                 arguments=canonical,
-                flags=self._flags(name, canonical) if asking else (),
+                flags=self._flags(name, canonical, flag_check) if asking else (),
             )
         try:
             audit_id = self._audit_outcome(outcome, asked, executing, started)
@@ -263,14 +268,22 @@ class Executor:
         except _Stop as stop:
             return Validation(None, stop.code, stop.message)
 
-    def _flags(self, name: str, arguments: dict[str, Any] | None) -> tuple[Mapping[str, Any], ...]:
-        if self._flag_check is None or arguments is None:
+    def _flags(
+        self, name: str, arguments: dict[str, Any] | None, extra: FlagCheck | None
+    ) -> tuple[Mapping[str, Any], ...]:
+        if arguments is None:
             return ()
-        try:
-            return tuple(self._flag_check(name, arguments))
-        except Exception:
-            logger.exception("the flag check failed for %s; the card carries no flags", name)
-            return ()
+        flags: list[Mapping[str, Any]] = []
+        for check in (self._flag_check, extra):
+            if check is None:
+                continue
+            try:
+                found = tuple(check(name, copy.deepcopy(arguments)))
+            except Exception:
+                logger.exception("a flag check failed for %s; its flags are not shown", name)
+            else:
+                flags.extend(found)
+        return tuple(flags)
 
     def record_answer(self, capability: Capability, kind: OutcomeKind, token: str) -> None:
         """Audit the household's denial (``DENIED``) or a noticed expiry (``EXPIRED``)

@@ -11,7 +11,8 @@ equal what the household was shown:
 - an approval asked counts its answer once (records name it in ``asked``):
   approved, denied, expired, or ``edited`` (the household changed the arguments;
   the edit is asked again on its own, not counted as ``proposed``); an ask whose
-  card carried household-identifier flags also counts as ``flagged``;
+  card carried flags (household identifiers, words a result dictated) also counts
+  as ``flagged``;
   unanswered, it is ``awaiting`` for the token's lifetime, then ``expired``;
 - everything that belongs to one approval is placed at the time it was asked,
   and times come from :mod:`.audit_time`, so a wall-clock step moves nothing
