@@ -102,7 +102,7 @@ async def test_the_streamed_route_says_the_same_in_its_error_event(server, tmp_p
 
 async def test_auto_mode_probes_then_answers_with_a_tool_and_a_streamed_answer(server, tmp_path):
     decision = completion('{"action": "system_health", "arguments": {}}')
-    answer = chunks("Your", " device", " is", " cool.", " No", " need", " to", " worry.")
+    answer = chunks("Your", " device", " is", " fine.", " No", " need", " to", " worry.")
     server.queue(*llama_cpp_python_probes(), decision, completion('{"action": "answer"}'), answer)
     harness = await signed_in(tmp_path, OpenAIBackend(server.base_url))
 
@@ -118,8 +118,8 @@ async def test_auto_mode_probes_then_answers_with_a_tool_and_a_streamed_answer(s
     result = json.loads(next(f for f in frames if f.startswith("event: result")).split("data:")[1])
     # An answer after a call streams one checked sentence at a time.
     texts = [json.loads(f.split("data:")[1])["text"] for f in tokens]
-    assert texts == ["Your device is cool.", " No need to worry."]
-    assert result["text"] == "Your device is cool. No need to worry."
+    assert texts == ["Your device is fine.", " No need to worry."]
+    assert result["text"] == "Your device is fine. No need to worry."
     assert result["receipts"] == [
         {"capability": "system.health", "locality": "local", "outcome": "executed"}
     ]

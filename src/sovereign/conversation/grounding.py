@@ -6,7 +6,9 @@ hours as minutes or days, GB as MB or TB, °C as °F), or when the person asked
 wrote it. An answer after calls that all did not run (denied, expired, refused,
 failed) may state only numbers the person wrote, and no weekday or month name
 they did not write: those are the shapes of opening hours, prices, rates and
-dates, the facts a small model invents most readily after a denial.
+dates, the facts a small model invents most readily after a denial. Neither may
+describe a household state (a temperature, a lock, a door, a light) of a kind no
+result read (:mod:`.states`).
 
 :class:`Grounds` holds what a turn found; :func:`unsupported` lists what an
 answer states beyond it. The turn loop asks the model once more when the list is
@@ -21,6 +23,8 @@ import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from .states import KINDS, kinds_read, unread_claims
 
 _SPACE_SEPARATORS = "\u00a0\u202f\u2009 "
 _NUMBER = re.compile(
@@ -81,26 +85,36 @@ class Grounds:
         asked: the text the person wrote (question and earlier messages).
         results: how many calls executed.
         unrun: how many calls did not run or failed.
+        read: the kinds of household state the results read (:func:`.states.kinds_read`).
     """
 
     values: list[float] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)
     results: int = 0
     unrun: int = 0
+    read: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, results: Iterable[Any], asked: list[str], unrun: int) -> Grounds:
-        """The grounds of a turn: its executed ``results``, the person's words, and how
-        many calls did not run."""
+    def of(
+        cls, results: Iterable[Any], asked: list[str], unrun: int, world: Iterable[Any] = ()
+    ) -> Grounds:
+        """The grounds of a turn: its executed ``results``, the person's words, how
+        many calls did not run, and the results from outside the device (``world``:
+        search results and pages, whose text may describe any state)."""
         grounds = cls(asked=asked, unrun=unrun)
         for result in results:
             grounds.add_result(result)
+        for result in world:
+            grounds.add_result(result, from_the_world=True)
         return grounds
 
-    def add_result(self, result: Any) -> None:
-        """Take in one executed call's result."""
+    def add_result(self, result: Any, *, from_the_world: bool = False) -> None:
+        """Take in one executed call's result (``from_the_world``: a web result)."""
         self.results += 1
         self.values.extend(result_values(result))
+        self.read |= (
+            frozenset(kind.name for kind in KINDS) if from_the_world else kinds_read([result])
+        )
 
     @property
     def applies(self) -> bool:
@@ -157,11 +171,18 @@ def unsupported(answer: str, grounds: Grounds) -> list[str]:
 
     Returns:
         The unsupported numbers (and, when nothing ran, weekday and month names
-        the person did not write), in order; empty when the answer is grounded
-        or ``grounds`` does not apply.
+        the person did not write), in order, then the words describing household
+        states no result read; empty when the answer is grounded or ``grounds``
+        does not apply.
     """
     if not grounds.applies:
         return []
+    return _unsupported_figures(answer, grounds) + [
+        words for words, _ in unread_claims(answer, grounds.read)
+    ]
+
+
+def _unsupported_figures(answer: str, grounds: Grounds) -> list[str]:
     answer = _URL.sub(" ", answer)  # an address's digits are not figures it states
     asked = " ".join(grounds.asked)
     sources = grounds.values + [f.value for f in figures_in(asked)]
@@ -174,8 +195,22 @@ def unsupported(answer: str, grounds: Grounds) -> list[str]:
     return missing
 
 
-def retry_note(grounds: Grounds, problems: list[str]) -> str:
-    """The system note for asking once more after an answer stated ``problems``."""
+def retry_note(grounds: Grounds, answer: str) -> str:
+    """The system note for asking once more after ``answer`` stated what ``grounds``
+    does not support (:func:`unsupported` is not empty)."""
+    states = list(dict.fromkeys(kind for _, kind in unread_claims(answer, grounds.read)))
+    notes = [_figures_note(grounds, _unsupported_figures(answer, grounds))]
+    if states:
+        notes.append(
+            f"Nothing read in this turn gives {' or '.join(states)}, so the answer must not "
+            "describe one; it says that this could not be read."
+        )
+    return " ".join(note for note in notes if note)
+
+
+def _figures_note(grounds: Grounds, problems: list[str]) -> str:
+    if not problems:
+        return ""
     listed = ", ".join(dict.fromkeys(problems))
     if grounds.nothing_ran:
         return (

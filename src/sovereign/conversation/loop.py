@@ -12,6 +12,7 @@ from sovereign.executor import (
     Confirmation,
     ErrorCode,
     Executor,
+    Locality,
     Outcome,
     OutcomeKind,
 )
@@ -277,7 +278,7 @@ class TurnLoop:
                 return await self._finish(progress, "", on_token)
             standing = stand_ins(progress.catalog)
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
-            sink = _guarded(progress, on_token)
+            sink = _guarded(self._grounds(progress), on_token)
             reply = await self._ask(_with_note(progress.context, guide.hint(tools)), offered, sink)
             progress.rounds_used += 1
             missing = chosen_stand_ins(reply, standing)
@@ -316,8 +317,8 @@ class TurnLoop:
         ``shown``: the sink ``content`` already streamed through while the decision
         was written (``None``: not shown yet).
         """
-        grounds = _grounds(progress)
-        sink = shown or _guarded(progress, on_token)
+        grounds = self._grounds(progress)
+        sink = shown or _guarded(grounds, on_token)
         if not content.strip() and progress.unrun and not progress.results:
             # Nothing ran: the answer is what did not run, in our words, and nothing the
             # model might add about what a call would have found.
@@ -340,6 +341,17 @@ class TurnLoop:
             facts=list(progress.facts),
         )
 
+    def _grounds(self, progress: TurnProgress) -> Grounds:
+        """What the turn found; results of capabilities that reach outside the device
+        (web pages, search results) may describe any state."""
+        external = {c.name for c in self._executor.registry if c.locality is Locality.EXTERNAL}
+        return Grounds.of(
+            [result for name, result in progress.results if name not in external],
+            _asked(progress),
+            len(progress.unrun),
+            world=[result for name, result in progress.results if name in external],
+        )
+
     async def _grounded(
         self, progress: TurnProgress, grounds: Grounds, text: str, note: str | None
     ) -> str:
@@ -348,7 +360,7 @@ class TurnLoop:
         if not problems:
             return text
         logger.info("answer stated what no result holds (%d items); asking again", len(problems))
-        retry = _with_note(progress.context, _join(note, retry_note(grounds, problems)))
+        retry = _with_note(progress.context, _join(note, retry_note(grounds, text)))
         text = (await self._ask(retry, None, None)).content
         if text.strip() and not unsupported(text, grounds):
             return text
@@ -507,20 +519,14 @@ def _checked(messages: list[dict[str, Any]]) -> list[Message]:
     return checked
 
 
-def _guarded(progress: TurnProgress, on_token: TokenSink | None) -> TokenSink | None:
+def _guarded(grounds: Grounds, on_token: TokenSink | None) -> TokenSink | None:
     """``on_token``, behind a :class:`GuardedSink` once the turn has calls to check against."""
-    grounds = _grounds(progress)
     return GuardedSink(on_token, grounds) if on_token is not None and grounds.applies else on_token
 
 
 def _asked(progress: TurnProgress) -> list[str]:
     """What the person wrote in this conversation (its user messages)."""
     return [m["content"] for m in progress.context if m.get("role") == "user"]
-
-
-def _grounds(progress: TurnProgress) -> Grounds:
-    results = [result for _, result in progress.results]
-    return Grounds.of(results, _asked(progress), len(progress.unrun))
 
 
 def _dictated(
