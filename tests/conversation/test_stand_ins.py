@@ -132,10 +132,11 @@ async def test_a_stand_in_beside_a_real_call_lets_the_real_call_run(tmp_path):
 
 
 async def test_a_stand_in_after_a_result_leaves_the_answer_to_the_model(tmp_path):
-    script = [propose("system_health"), propose("home_assistant_not_set_up"), "It runs cool."]
+    answer = "The device itself is fine."
+    script = [propose("system_health"), propose("home_assistant_not_set_up"), answer]
     loop, backend, _ = loop_for(household(), script, tmp_path)
     result = await loop.process_turn(ASK_KITCHEN, policy=OFF, owner="o")
-    assert result.text == "It runs cool." and backend.remaining == 0
+    assert result.text == answer and backend.remaining == 0
 
 
 @pytest.mark.parametrize("arguments", [{}, {"entity_id": "sensor.kitchen"}])
