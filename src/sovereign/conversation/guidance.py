@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,7 +54,7 @@ _TIME_SCOPE = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 # No quote, backslash or control character: an address must be a grammar literal as it is.
-_URL = re.compile(r"\bhttps?://[^\s<>\"'`\\\x00-\x1f\x7f]+", re.IGNORECASE)
+_ADDRESS = re.compile(r"\b[a-z][a-z0-9+.-]{0,15}://[^\s<>\"'`\\\x00-\x1f\x7f]*", re.IGNORECASE)
 _TRAILING = ".,;:!?)]}\"'\u00bb\u201d\u2019"
 
 
@@ -72,12 +72,18 @@ def urls_in(text: str) -> list[str]:
 
     A closing bracket is kept when the address opened one (``…/Foo_(bar)``).
     """
+    return [a for a in addresses_in(text) if a.lower().startswith(("http://", "https://"))]
+
+
+def addresses_in(text: str) -> list[str]:
+    """The addresses of any scheme written in ``text`` (``https://…``, ``file:///…``,
+    ``ftp://…``), in order, without trailing punctuation (see :func:`urls_in`)."""
     found = []
-    for match in _URL.finditer(text):
+    for match in _ADDRESS.finditer(text):
         url = match.group(0)
         while url and url[-1] in _TRAILING and not _balanced_close(url):
             url = url[:-1]
-        if "://" in url and not url.endswith("://"):
+        if not url.endswith("://"):
             found.append(url)
     return found
 
@@ -118,40 +124,79 @@ class ArgumentGuide:
         time_scoped: the question names a time scope.
         urls: the addresses a ``format: uri`` property may hold.
         question_urls: the addresses the question itself names (a subset of ``urls``).
+        unreadable: addresses the question names that the offered reader would
+            refuse at validation (a page on this device or the home network, a
+            ``file://`` path): they are not offered, and the decision is given the
+            words that say so (nothing else stands in for reading them, see
+            :attr:`only_unreadable`).
     """
 
     time_scoped: bool = False
     urls: Sequence[str] = ()
     question_urls: Sequence[str] = ()
+    unreadable: Sequence[str] = ()
 
     @classmethod
     def for_context(
-        cls, messages: Sequence[Mapping[str, Any]], found: Iterable[str] = ()
+        cls,
+        messages: Sequence[Mapping[str, Any]],
+        found: Iterable[str] = (),
+        readable: Callable[[str], bool] | None = None,
     ) -> ArgumentGuide:
-        """The guide for a round whose latest user message is the question."""
+        """The guide for a round whose latest user message is the question.
+
+        Args:
+            messages: the turn's context.
+            found: addresses this turn's results returned.
+            readable: whether an offered tool would accept an address (the
+                executor's validation, which needs no network); ``None`` when no
+                offered tool reads addresses.
+        """
         question = next(
             (str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"),
             "",
         )
-        urls = tuple(conversation_urls(messages, found))
-        asked = tuple(u for u in dict.fromkeys(urls_in(question)) if u in urls)
-        return cls(names_time_scope(question), urls, asked)
+        named = addresses_in(question)
+        unreadable = tuple(dict.fromkeys(a for a in named if readable and not readable(a)))
+        urls = tuple(u for u in conversation_urls(messages, found) if u not in unreadable)
+        asked = tuple(u for u in dict.fromkeys(named) if u in urls)
+        return cls(names_time_scope(question), urls, asked, unreadable)
+
+    @property
+    def only_unreadable(self) -> bool:
+        """The question names addresses, and no offered tool may read any of them."""
+        return bool(self.unreadable) and not self.question_urls
+
+    def unreadable_note(self) -> str | None:
+        """The words for answering a question about :attr:`unreadable` addresses (for
+        the decision and for an answer written without a call), or ``None``."""
+        if not self.unreadable:
+            return None
+        named = ", ".join(self.unreadable)
+        return (
+            f"No tool can read {named}. If the question asks to read or open it, answer "
+            f"exactly: I can't read {named}: I read only public web pages, never files "
+            "or pages on this device or your home network."
+        )
 
     def hint(self, tools: Sequence[Mapping[str, Any]]) -> str | None:
-        """A sentence for the decision's system prompt naming the address the question
-        gives and the offered tool that reads exactly it, or ``None``.
+        """Sentences for the decision's system prompt about the addresses the question
+        gives, or ``None``.
 
         E.g. "The question names the web address http://news.example/a; web_fetch
-        reads exactly that page." (the choice stays the model's).
+        reads exactly that page." (the choice stays the model's). For an address no
+        tool may read, the words to answer with: "… the answer is: I can't read
+        file:///etc/passwd: I read only public web pages, …".
         """
-        if not self.question_urls:
-            return None
+        sentences = [self.unreadable_note()] if self.unreadable else []
         reader = next((t["function"]["name"] for t in tools if _takes_urls(t, self.urls)), None)
-        if reader is None:
-            return None
-        named = ", ".join(self.question_urls)
-        noun = "address" if len(self.question_urls) == 1 else "addresses"
-        return f"The question names the web {noun} {named}; {reader} reads exactly that page."
+        if self.question_urls and reader is not None:
+            named = ", ".join(self.question_urls)
+            noun = "address" if len(self.question_urls) == 1 else "addresses"
+            sentences.append(
+                f"The question names the web {noun} {named}; {reader} reads exactly that page."
+            )
+        return " ".join(sentences) or None
 
     def narrow(self, parameters: Mapping[str, Any]) -> dict[str, Any] | None:
         """A copy of a tool's ``parameters`` as offered this round, or ``None`` when the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -272,10 +272,16 @@ class TurnLoop:
         on_token: TokenSink | None,
     ) -> TurnResult:
         while progress.rounds_used < self._max_rounds:
-            guide = ArgumentGuide.for_context(progress.context, _found_urls(progress))
+            guide = ArgumentGuide.for_context(
+                progress.context, _found_urls(progress), self._address_check(progress)
+            )
             tools = progress.catalog.tools(guide)
+            if guide.only_unreadable:
+                # What the question asks to read can only be refused: nothing that
+                # reaches outside may stand in for it (a search for a local address).
+                tools = [t for t in tools if not self._reaches_out(progress, t)]
             if not tools:  # nothing can run: no decision to make
-                return await self._finish(progress, "", on_token)
+                return await self._finish(progress, "", on_token, guide.unreadable_note())
             standing = stand_ins(progress.catalog)
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
             sink = _guarded(self._grounds(progress), on_token)
@@ -292,7 +298,8 @@ class TurnLoop:
                 reply = replace(reply, tool_calls=calls)
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None
-                return await self._finish(progress, reply.content, on_token, shown=shown)
+                note = guide.unreadable_note()
+                return await self._finish(progress, reply.content, on_token, note, shown=shown)
             proposals = self._adopt(progress, reply)
             halted = await self._run_proposals(progress, proposals, policy, owner)
             if halted is not None:
@@ -340,6 +347,24 @@ class TurnLoop:
             receipts=list(progress.receipts),
             facts=list(progress.facts),
         )
+
+    def _reaches_out(self, progress: TurnProgress, tool: ToolDefinition) -> bool:
+        """Whether the capability behind an offered ``tool`` crosses the device boundary."""
+        target = progress.catalog.resolve(tool["function"]["name"])
+        capability = target and self._executor.registry.get(target.capability, target.version)
+        return capability is None or capability.locality is Locality.EXTERNAL
+
+    def _address_check(self, progress: TurnProgress) -> Callable[[str], bool] | None:
+        """Whether the offered capability that reads addresses (a ``format: uri``
+        property) would accept one: the executor's validation, no network, nothing
+        audited. ``None`` when the turn offers no such capability."""
+        for definition in self._executor.registry.tool_definitions():
+            properties = definition["parameters"].get("properties", {})
+            key = next((k for k, v in properties.items() if v.get("format") == "uri"), None)
+            if key is not None and progress.catalog.offers(definition["name"]):
+                name, version = definition["name"], definition["version"]
+                return lambda url: self._executor.validate(name, version, {key: url}).ok
+        return None
 
     def _grounds(self, progress: TurnProgress) -> Grounds:
         """What the turn found; results of capabilities that reach outside the device
