@@ -17,7 +17,10 @@ tool's parameters offered in one round, never to the capability's own schema
   turn returned. It becomes an ``enum`` of those, so constrained decoding can only
   copy one exactly; with none, a tool that requires it is not offered at all.
   Addresses inside fetched page text never count (a page must not be able to
-  choose what is fetched next).
+  choose what is fetched next). An address of the question that the reader's own
+  validation refuses (``localhost``, a home-network name, ``file://``) is not
+  offered at all, and the round is given the words that say so
+  (:meth:`ArgumentGuide.unreadable_note`).
 
 Every ``x-`` annotation is removed from what the model sees.
 See docs/decisions/offered-tools-and-arguments.md.
