@@ -178,3 +178,49 @@ def test_no_hint_without_an_address_in_the_question_or_without_a_reader():
     assert guide.hint([tool("web_fetch", guide.narrow(web_fetch.ARGUMENTS_SCHEMA))]) is None
     asked = ArgumentGuide.for_context([{"role": "user", "content": "Read http://a.example/"}])
     assert asked.hint([tool("web_search", unguided(web_search.ARGUMENTS_SCHEMA))]) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which singer is back with the band, according to it?",
+        "What does the article say about prices?",
+        "Summarise it for me.",
+        "Read it to me",
+        "What does it say about the tour?",
+        "Tell me more about that page.",
+        "What's in it?",
+    ],
+)
+def test_a_question_that_refers_to_the_page_named_earlier_is_pointed_at_it(question):
+    earlier = [
+        {"role": "user", "content": "Look: http://old.example/ and http://news.example/article"},
+        {"role": "assistant", "content": "What would you like to know about it?"},
+        {"role": "user", "content": question},
+    ]
+    guide = ArgumentGuide.for_context(earlier, found=["https://found.example/"])
+    assert guide.referred == "http://news.example/article"
+    tools = [tool("web_fetch", guide.narrow(web_fetch.ARGUMENTS_SCHEMA))]
+    assert guide.hint(tools) == (
+        "The question refers to the page named earlier, http://news.example/article; "
+        "web_fetch reads exactly that page."
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Is it going to rain?", "Check that the disk is ok", "Which year was that in?", "Hi"],
+)
+def test_a_question_that_does_not_refer_back_gets_no_pointer(question):
+    earlier = [
+        {"role": "user", "content": "http://news.example/article"},
+        {"role": "assistant", "content": "Noted."},
+        {"role": "user", "content": question},
+    ]
+    assert ArgumentGuide.for_context(earlier).referred is None
+
+
+def test_an_address_found_this_turn_or_none_at_all_is_not_referred_to():
+    only_found = [{"role": "user", "content": "Summarise it for me."}]
+    assert ArgumentGuide.for_context(only_found, found=["https://f.example/"]).referred is None
+    assert ArgumentGuide.for_context(only_found).referred is None

@@ -58,6 +58,17 @@ _TIME_SCOPE = re.compile(
 )
 # No quote, backslash or control character: an address must be a grammar literal as it is.
 _ADDRESS = re.compile(r"\b[a-z][a-z0-9+.-]{0,15}://[^\s<>\"'`\\\x00-\x1f\x7f]*", re.IGNORECASE)
+_REFERENCE = re.compile(
+    r"""\b(?:
+        (?:that|this|the|your)\s+(?:article|page|link|site|website|post|story|piece|url|address)
+      | according\s+to\s+(?:it|them)
+      | (?:read|summari[sz]e|open|check|skim|fetch)\s+(?:it|that|this)
+        (?=\s*(?:[?.!,]|$)|\s+(?:for|to)\s+me\b|\s+again\b|\s+out\b)
+      | (?:it|that)\s+(?:says?|said|mentions?|claims?|reports?)
+      | (?:in|from|on)\s+(?:it|there)\s*[?.!]?$
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
 _TRAILING = ".,;:!?)]}\"'\u00bb\u201d\u2019"
 
 
@@ -68,6 +79,12 @@ def names_time_scope(text: str) -> bool:
     a search ranks first anyway, not for a window that hides older ones.
     """
     return _TIME_SCOPE.search(text) is not None
+
+
+def refers_back(text: str) -> bool:
+    """Whether ``text`` refers to a page named earlier ("according to it", "that
+    article", "summarise it", "what does the page say") rather than naming one."""
+    return _REFERENCE.search(text) is not None
 
 
 def urls_in(text: str) -> list[str]:
@@ -119,6 +136,15 @@ def conversation_urls(
     return list(dict.fromkeys(urls))[:MAX_URLS]
 
 
+def _last_named(messages: Sequence[Mapping[str, Any]]) -> str | None:
+    """The address the person or the assistant wrote last (newest message, last named)."""
+    spoken = [m for m in messages if m.get("role") in ("user", "assistant")]
+    for message in reversed(spoken):
+        if urls := urls_in(str(message.get("content") or "")):
+            return urls[-1]
+    return None
+
+
 @dataclass(frozen=True)
 class ArgumentGuide:
     """What one model round may put into arguments (see the module docstring).
@@ -132,12 +158,15 @@ class ArgumentGuide:
             ``file://`` path): they are not offered, and the decision is given the
             words that say so (nothing else stands in for reading them, see
             :attr:`only_unreadable`).
+        referred: the address named earlier in the conversation that a question
+            without one refers to ("according to it", "that article"), or ``None``.
     """
 
     time_scoped: bool = False
     urls: Sequence[str] = ()
     question_urls: Sequence[str] = ()
     unreadable: Sequence[str] = ()
+    referred: str | None = None
 
     @classmethod
     def for_context(
@@ -163,7 +192,9 @@ class ArgumentGuide:
         unreadable = tuple(dict.fromkeys(a for a in named if readable and not readable(a)))
         urls = tuple(u for u in conversation_urls(messages, found) if u not in unreadable)
         asked = tuple(u for u in dict.fromkeys(named) if u in urls)
-        return cls(names_time_scope(question), urls, asked, unreadable)
+        last = _last_named(messages) if not named and refers_back(question) else None
+        referred = last if last in urls else None
+        return cls(names_time_scope(question), urls, asked, unreadable, referred)
 
     @property
     def only_unreadable(self) -> bool:
@@ -198,6 +229,11 @@ class ArgumentGuide:
             noun = "address" if len(self.question_urls) == 1 else "addresses"
             sentences.append(
                 f"The question names the web {noun} {named}; {reader} reads exactly that page."
+            )
+        if self.referred and reader is not None:
+            sentences.append(
+                f"The question refers to the page named earlier, {self.referred}; "
+                f"{reader} reads exactly that page."
             )
         return " ".join(sentences) or None
 
