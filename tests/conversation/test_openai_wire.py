@@ -8,6 +8,7 @@ from sovereign.conversation.backends.jsontext import json_objects, parse_argumen
 from sovereign.conversation.backends.openai_wire import (
     StreamAccumulator,
     reply_from_message,
+    system_first,
     wire_messages,
 )
 
@@ -145,3 +146,21 @@ def test_stream_accumulator_joins_content_and_tool_call_deltas():
     assert [acc.add(c) for c in chunks] == ["", "Hi", "", "", ""]
     (call,) = reply_from_message(acc.message(), TOOLS).tool_calls
     assert (call.id, call.name, call.arguments) == ("c1", "web_search", {"query": "x"})
+
+
+def test_every_system_message_is_folded_into_one_at_the_start():
+    messages = [
+        {"role": "system", "content": "You are Sovereign."},
+        {"role": "user", "content": "Two things?"},
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "c1"}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{}"},
+        {"role": "system", "content": "Decide now only for the next part."},
+    ]
+    assert system_first(messages) == [
+        {"role": "system", "content": "You are Sovereign.\n\nDecide now only for the next part."},
+        *messages[1:4],
+    ]
+    plain = messages[:2]
+    assert system_first(plain) == plain and system_first(plain) is not plain
+    late = [{"role": "user", "content": "hi"}, {"role": "system", "content": "note"}]
+    assert system_first(late) == [{"role": "system", "content": "note"}, late[0]]

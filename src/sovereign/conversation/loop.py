@@ -36,6 +36,7 @@ from .framing import (
 from .grounding import Grounds, GuardedSink, retry_note, unsupported
 from .guidance import ArgumentGuide
 from .ledger import CallLedger
+from .parts import household_parts, parts_hint
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .plain import plain_answer
 from .results import PendingConfirmation, TurnFailed, TurnResult
@@ -285,7 +286,10 @@ class TurnLoop:
             standing = stand_ins(progress.catalog)
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
             sink = _guarded(self._grounds(progress), on_token)
-            reply = await self._ask(_with_note(progress.context, guide.hint(tools)), offered, sink)
+            context = _with_note(progress.context, guide.hint(tools))
+            if parts := _parts_note(progress, tools):
+                context = [*context, {"role": "system", "content": parts}]
+            reply = await self._ask(context, offered, sink)
             progress.rounds_used += 1
             missing = chosen_stand_ins(reply, standing)
             if missing:  # what the question needs is withheld: that is said, nothing runs
@@ -562,6 +566,13 @@ def _dictated(
     if call.edited:
         return []
     return dictated_flags(arguments, [result for _, result in progress.results], _asked(progress))
+
+
+def _parts_note(progress: TurnProgress, tools: list[ToolDefinition]) -> str | None:
+    """The reminder of a two-part question's parts (:mod:`.parts`), or ``None``."""
+    parts = household_parts(_asked(progress)[-1], tools) if _asked(progress) else []
+    called = [model_safe_name(r.capability) for r in progress.receipts]
+    return parts_hint(parts, called) if parts else None
 
 
 def _found_urls(progress: TurnProgress) -> list[str]:

@@ -52,6 +52,7 @@ from .openai_wire import (
     ProseGate,
     StreamAccumulator,
     reply_from_message,
+    system_first,
     text_call_messages,
     wire_messages,
 )
@@ -163,6 +164,7 @@ class OpenAIBackend:
     ) -> dict[str, Any]:
         """The request body for ``messages`` and ``tools`` under ``plan``."""
         body: dict[str, Any] = {"model": self.model, **self._sampling}
+        messages = system_first(messages)
         if plan.mode == "schema":
             if tools is None:
                 body["messages"] = wire_messages(answer_messages(messages))

@@ -45,6 +45,18 @@ def wire_messages(messages: list[Message]) -> list[Message]:
     return sent
 
 
+def system_first(messages: list[Message]) -> list[Message]:
+    """``messages`` with every system message folded into one at the start (in order,
+    a blank line apart): many chat templates (Mistral's, Gemma's) refuse a system
+    message after the conversation began, and the turn loop puts a round's notes
+    last (see :mod:`..parts`)."""
+    systems = [m for m in messages if m.get("role") == "system"]
+    if not systems or (len(systems) == 1 and messages[0] is systems[0]):
+        return list(messages)
+    text = "\n\n".join(str(m.get("content") or "") for m in systems)
+    return [{"role": "system", "content": text}, *(m for m in messages if m not in systems)]
+
+
 def text_call_messages(messages: list[Message]) -> list[Message]:
     """History for a server whose model writes its calls as text in ``content``.
 
