@@ -228,6 +228,23 @@ async def test_a_question_s_address_is_a_hint_for_the_decision_only(world):
     ]
 
 
+async def test_a_question_referring_to_an_earlier_page_is_pointed_at_it_last(world):
+    ask = [
+        {"role": "user", "content": "I found this: https://news.example/pi-firmware"},
+        {"role": "assistant", "content": "What would you like to know about it?"},
+        {"role": "user", "content": "What does it say about the bootloader?"},
+    ]
+    loop, backend = world.loop([ModelReply(), "I can read it if you like."])
+    await loop.process_turn(ask, policy=ON, owner="o")
+    decision, answer = backend.requests
+    assert decision.messages[-1] == {
+        "role": "system",
+        "content": "The question refers to the page named earlier, "
+        "https://news.example/pi-firmware; web_fetch reads exactly that page.",
+    }
+    assert all("refers to the page" not in m["content"] for m in answer.messages)
+
+
 async def test_without_an_address_in_the_conversation_fetch_is_not_offered(world):
     loop, backend = world.loop([ModelReply(), "Here you go."])
     await loop.process_turn(ASK_SEARCH, policy=ON, owner="o")

@@ -201,7 +201,8 @@ def test_a_question_that_refers_to_the_page_named_earlier_is_pointed_at_it(quest
     guide = ArgumentGuide.for_context(earlier, found=["https://found.example/"])
     assert guide.referred == "http://news.example/article"
     tools = [tool("web_fetch", guide.narrow(web_fetch.ARGUMENTS_SCHEMA))]
-    assert guide.hint(tools) == (
+    assert guide.hint(tools) is None
+    assert guide.reference_hint(tools) == (
         "The question refers to the page named earlier, http://news.example/article; "
         "web_fetch reads exactly that page."
     )

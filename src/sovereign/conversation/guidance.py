@@ -230,12 +230,19 @@ class ArgumentGuide:
             sentences.append(
                 f"The question names the web {noun} {named}; {reader} reads exactly that page."
             )
-        if self.referred and reader is not None:
-            sentences.append(
-                f"The question refers to the page named earlier, {self.referred}; "
-                f"{reader} reads exactly that page."
-            )
         return " ".join(sentences) or None
+
+    def reference_hint(self, tools: Sequence[Mapping[str, Any]]) -> str | None:
+        """The sentence pointing a question that refers back at :attr:`referred`, e.g.
+        "The question refers to the page named earlier, http://…; web_fetch reads
+        exactly that page.", or ``None``. The turn loop puts it last in the decision."""
+        reader = next((t["function"]["name"] for t in tools if _takes_urls(t, self.urls)), None)
+        if not self.referred or reader is None:
+            return None
+        return (
+            f"The question refers to the page named earlier, {self.referred}; "
+            f"{reader} reads exactly that page."
+        )
 
     def narrow(self, parameters: Mapping[str, Any]) -> dict[str, Any] | None:
         """A copy of a tool's ``parameters`` as offered this round, or ``None`` when the

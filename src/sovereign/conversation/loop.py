@@ -287,8 +287,8 @@ class TurnLoop:
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
             sink = _guarded(self._grounds(progress), on_token)
             context = _with_note(progress.context, guide.hint(tools))
-            if parts := _parts_note(progress, tools):
-                context = [*context, {"role": "system", "content": parts}]
+            if last := _join(guide.reference_hint(tools), _parts_note(progress, tools)):
+                context = [*context, {"role": "system", "content": last}]
             reply = await self._ask(context, offered, sink)
             progress.rounds_used += 1
             missing = chosen_stand_ins(reply, standing)

@@ -12,8 +12,8 @@ in a fixed order: the web, Pi-hole, Home Assistant, this device). When two parts
 belong to different families, each decision is told to decide for one part only
 (the first, then the next one no call of the turn served yet), in a system message
 placed last, after the results, where a small model reads it (the same words in
-the system prompt were not followed on the benchmark's two-part questions). This is a hint, never a bypass: the choice
-stays the model's, among what it is offered. See
+the system prompt were not followed on the benchmark's two-part questions). This is
+a hint, never a bypass: the choice stays the model's, among what it is offered. See
 docs/decisions/offered-tools-and-arguments.md.
 """
 
