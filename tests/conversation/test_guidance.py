@@ -225,3 +225,44 @@ def test_an_address_found_this_turn_or_none_at_all_is_not_referred_to():
     only_found = [{"role": "user", "content": "Summarise it for me."}]
     assert ArgumentGuide.for_context(only_found, found=["https://f.example/"]).referred is None
     assert ArgumentGuide.for_context(only_found).referred is None
+
+
+@pytest.mark.parametrize(
+    ("question", "period", "time_range"),
+    [
+        ("How many ads were blocked over the last month?", ["last_30_days"], ["month"]),
+        ("Pi-hole totals for the last 30 days", ["last_30_days"], ["month"]),
+        ("How many queries this week?", ["last_7_days"], ["month"]),
+        ("What was blocked today?", ["last_24_hours"], ["day"]),
+        ("in the last 24 hours", ["last_24_hours"], ["day"]),
+        ("over the past 3 days", ["last_7_days"], ["month"]),
+        ("the past two weeks", ["last_30_days"], ["month"]),
+        ("news from the past year", ["last_30_days"], ["year"]),
+        ("in the last hour", ["last_24_hours"], ["day"]),
+    ],
+)
+def test_a_window_of_a_named_length_offers_only_the_values_of_that_length(
+    question, period, time_range
+):
+    guide = ArgumentGuide.for_context([{"role": "user", "content": question}])
+    assert properties(guide.narrow(pihole.ARGUMENTS_SCHEMA))["period"]["enum"] == period
+    search = guide.narrow(web_search.ARGUMENTS_SCHEMA)
+    assert properties(search)["time_range"]["enum"] == time_range
+
+
+@pytest.mark.parametrize("question", ["since Monday", "in March", "yesterday's match", "in 2025"])
+def test_a_scope_without_a_length_leaves_every_value_to_the_model(question):
+    guide = ArgumentGuide.for_context([{"role": "user", "content": question}])
+    assert guide.time_scoped and guide.span_days is None
+    offered = properties(guide.narrow(pihole.ARGUMENTS_SCHEMA))["period"]["enum"]
+    assert offered == ["last_24_hours", "last_7_days", "last_30_days"]
+
+
+def test_the_capability_s_own_schema_keeps_every_value():
+    guide = ArgumentGuide.for_context([{"role": "user", "content": "this week"}])
+    guide.narrow(pihole.ARGUMENTS_SCHEMA)
+    assert pihole.ARGUMENTS_SCHEMA["properties"]["period"]["enum"] == [
+        "last_24_hours",
+        "last_7_days",
+        "last_30_days",
+    ]

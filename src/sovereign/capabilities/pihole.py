@@ -61,9 +61,10 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
                 "Time window of the totals: last_24_hours (default, live counters), "
                 "last_7_days or last_30_days (from Pi-hole's long-term database)."
             ),
-            # Offered to the model only when the question names a time scope
-            # (sovereign.conversation.guidance); else the live 24 hours apply.
-            "x-time-window": True,
+            # Offered to the model only when the question names a time scope, and
+            # only the values of the length it names (sovereign.conversation.guidance,
+            # spans in days); else the live 24 hours apply.
+            "x-time-window": {"last_24_hours": 1, "last_7_days": 7, "last_30_days": 30},
         }
     },
     "additionalProperties": False,

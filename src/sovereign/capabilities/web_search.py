@@ -53,9 +53,10 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
                 "Only results from the last day, month or year. Leave it out unless the "
                 "user asks for that period: 'latest' or 'new' does not need it."
             ),
-            # Offered to the model only when the question names a time scope
-            # (sovereign.conversation.guidance).
-            "x-time-window": True,
+            # Offered to the model only when the question names a time scope, and
+            # only the values of the length it names (sovereign.conversation.guidance,
+            # spans in days).
+            "x-time-window": {"day": 1, "month": 30, "year": 365},
         },
     },
     "required": ["query"],

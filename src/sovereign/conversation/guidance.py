@@ -6,11 +6,13 @@ fetching a made-up pi-hole.net page). Two rules, applied to the copy of each
 tool's parameters offered in one round, never to the capability's own schema
 (the executor still validates against that):
 
-- A property marked ``"x-time-window": true`` (web.search's ``time_range``,
+- A property marked ``"x-time-window"`` (web.search's ``time_range``,
   pihole.summary's ``period``) is offered only when the question names a time
   scope (:func:`names_time_scope`: "today", "this week", "the past year",
   "last 30 days" …). Otherwise it is left out and the capability's default
-  applies.
+  applies. When the annotation maps each value to its span in days and the
+  question names a window's length ("over the last month"), the values offered
+  are those of that length (:func:`window_values`).
 - A property with ``"format": "uri"`` (web.fetch's ``url``) may only hold an
   address the conversation holds (:func:`conversation_urls`): one the household
   wrote, one an earlier answer gave, or one a search result or redirect of this
@@ -72,13 +74,76 @@ _REFERENCE = re.compile(
 _TRAILING = ".,;:!?)]}\"'\u00bb\u201d\u2019"
 
 
+_UNIT_DAYS = {
+    "hour": 1 / 24,
+    "day": 1,
+    "night": 1,
+    "week": 7,
+    "fortnight": 14,
+    "month": 30,
+    "year": 365,
+}
+_WORD_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "ten": 10,
+    "twelve": 12,
+    "thirty": 30,
+}
+_SPAN = re.compile(
+    r"""\b(?:
+        (?P<day>today|tonight|this\s+(?:morning|afternoon|evening))
+      | (?:this|past|last|previous)\s+(?P<unit>hour|day|night|week|fortnight|month|year)
+      | (?:past|last|previous)\s+(?P<count>\d+|a|an|one|two|three|four|five|six|seven|ten|
+            twelve|thirty)\s+(?P<units>hour|day|night|week|month|year)s?
+    )\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def named_span_days(text: str) -> float | None:
+    """The length in days of the first time window ``text`` names ("today" 1, "this
+    week" 7, "over the last month" 30, "the past 3 days" 3, "last 24 hours" 1), or
+    ``None`` when it names none with a length ("since Monday", "in March")."""
+    match = _SPAN.search(text)
+    if match is None:
+        return None
+    if match.group("day"):
+        return 1
+    if match.group("unit"):
+        return _UNIT_DAYS[match.group("unit").lower()]
+    count = match.group("count").lower()
+    number = int(count) if count.isdigit() else _WORD_NUMBERS[count]
+    return number * _UNIT_DAYS[match.group("units").lower()]
+
+
+def window_values(spans: Mapping[str, float], days: float) -> list[str]:
+    """The values of a time-window property (value → its span in days) that fit a
+    window of ``days``: those of exactly that span, else the shortest that covers it,
+    else the longest."""
+    exact = [value for value, span in spans.items() if abs(span - days) < 1e-9]
+    if exact:
+        return exact
+    covering = sorted((span, value) for value, span in spans.items() if span >= days)
+    if covering:
+        return [covering[0][1]]
+    return [max(spans, key=lambda value: spans[value])]
+
+
 def names_time_scope(text: str) -> bool:
     """Whether ``text`` names a time scope ("today", "this week", "in 2025", "3 days ago" …).
 
     "latest", "new", "current" and "now" do not: they ask for recent results, which
     a search ranks first anyway, not for a window that hides older ones.
     """
-    return _TIME_SCOPE.search(text) is not None
+    return _TIME_SCOPE.search(text) is not None or named_span_days(text) is not None
 
 
 def refers_back(text: str) -> bool:
@@ -160,6 +225,8 @@ class ArgumentGuide:
             :attr:`only_unreadable`).
         referred: the address named earlier in the conversation that a question
             without one refers to ("according to it", "that article"), or ``None``.
+        span_days: the length of the time window the question names, in days
+            (:func:`named_span_days`), or ``None``.
     """
 
     time_scoped: bool = False
@@ -167,6 +234,7 @@ class ArgumentGuide:
     question_urls: Sequence[str] = ()
     unreadable: Sequence[str] = ()
     referred: str | None = None
+    span_days: float | None = None
 
     @classmethod
     def for_context(
@@ -194,7 +262,9 @@ class ArgumentGuide:
         asked = tuple(u for u in dict.fromkeys(named) if u in urls)
         last = _last_named(messages) if not named and refers_back(question) else None
         referred = last if last in urls else None
-        return cls(names_time_scope(question), urls, asked, unreadable, referred)
+        scoped = names_time_scope(question)
+        span = named_span_days(question)
+        return cls(scoped, urls, asked, unreadable, referred, span)
 
     @property
     def only_unreadable(self) -> bool:
@@ -252,8 +322,11 @@ class ArgumentGuide:
         required = set(offered.get("required", []))
         for name in list(properties):
             schema = properties[name]
-            if schema.get(TIME_WINDOW) and not self.time_scoped and name not in required:
+            window = schema.get(TIME_WINDOW)
+            if window and not self.time_scoped and name not in required:
                 del properties[name]
+            elif isinstance(window, Mapping) and self.span_days is not None:
+                schema["enum"] = window_values(window, self.span_days)
             elif schema.get("format") == "uri":
                 if self.urls:
                     schema.pop("format")
