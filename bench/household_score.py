@@ -101,6 +101,9 @@ def score_arguments(
     return all(checked) if checked else None
 
 
+_GLUED = re.compile(r"(?<=\d)(?=[^\W\d])|(?<=[^\W\d])(?=\d)")
+
+
 def numbers_in(text: str) -> list[tuple[float, int]]:
     """The numbers written in ``text`` as ``(value, decimals shown)``; thousands
     separators are read (``7,497`` is 7497); list markers (``1.`` at a line start) and the
@@ -123,8 +126,10 @@ def result_numbers(values: Iterable[Any]) -> list[float]:
         if isinstance(value, (int, float)):
             found.append(float(value))
         elif isinstance(value, str) and not _TIMESTAMP.match(value):
-            # "last_24_hours" states 24: an identifier's words are split at underscores.
-            found.extend(number for number, _ in numbers_in(value.replace("_", " ")))
+            # "last_24_hours" states 24 and "load_average_15m" 15: an identifier's words
+            # are split at underscores, and its digits from letters.
+            words = _GLUED.sub(" ", value.replace("_", " "))
+            found.extend(number for number, _ in numbers_in(words))
         elif isinstance(value, dict):  # keys too: "load_average_15m" states 15
             found.extend(result_numbers([*value.keys(), *value.values()]))
         elif isinstance(value, list):
