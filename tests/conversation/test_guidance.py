@@ -14,6 +14,7 @@ from sovereign.conversation.guidance import (
     names_time_scope,
     unguided,
     urls_in,
+    window_values,
 )
 
 SCOPED = [
@@ -69,7 +70,10 @@ def test_latest_new_current_and_numbers_alone_name_no_time_scope(text):
         ("see https://en.example/wiki/Foo_(bar), please", ["https://en.example/wiki/Foo_(bar)"]),
         ('"http://a.example/q?x=1&y=2"!', ["http://a.example/q?x=1&y=2"]),
         ("HTTPS://A.EXAMPLE/ and http://b.example/", ["HTTPS://A.EXAMPLE/", "http://b.example/"]),
-        ("two: http://a.example/1, http://a.example/2;", ["http://a.example/1", "http://a.example/2"]),
+        (
+            "two: http://a.example/1, http://a.example/2;",
+            ["http://a.example/1", "http://a.example/2"],
+        ),
         ("no address at all, news.example/article", []),
         ("ftp://files.example/x and file:///etc/passwd", []),
         ("just http:// alone", []),
@@ -228,26 +232,40 @@ def test_an_address_found_this_turn_or_none_at_all_is_not_referred_to():
 
 
 @pytest.mark.parametrize(
-    ("question", "period", "time_range"),
+    ("question", "period"),
     [
-        ("How many ads were blocked over the last month?", ["last_30_days"], ["month"]),
-        ("Pi-hole totals for the last 30 days", ["last_30_days"], ["month"]),
-        ("How many queries this week?", ["last_7_days"], ["month"]),
-        ("What was blocked today?", ["last_24_hours"], ["day"]),
-        ("in the last 24 hours", ["last_24_hours"], ["day"]),
-        ("over the past 3 days", ["last_7_days"], ["month"]),
-        ("the past two weeks", ["last_30_days"], ["month"]),
-        ("news from the past year", ["last_30_days"], ["year"]),
-        ("in the last hour", ["last_24_hours"], ["day"]),
+        ("How many ads were blocked over the last month?", ["last_30_days"]),
+        ("Pi-hole totals for the last 30 days", ["last_30_days"]),
+        ("How many queries this week?", ["last_7_days"]),
+        ("What was blocked today?", ["last_24_hours"]),
+        ("in the last 24 hours", ["last_24_hours"]),
+        ("over the past 3 days", ["last_7_days"]),
+        ("the past two weeks", ["last_30_days"]),
+        ("since the past year", ["last_30_days"]),
+        ("in the last hour", ["last_24_hours"]),
     ],
 )
-def test_a_window_of_a_named_length_offers_only_the_values_of_that_length(
-    question, period, time_range
-):
+def test_a_window_of_a_named_length_offers_only_the_values_of_that_length(question, period):
     guide = ArgumentGuide.for_context([{"role": "user", "content": question}])
     assert properties(guide.narrow(pihole.ARGUMENTS_SCHEMA))["period"]["enum"] == period
+
+
+def test_a_time_window_without_spans_keeps_every_value():
+    guide = ArgumentGuide.for_context([{"role": "user", "content": "news from this week"}])
     search = guide.narrow(web_search.ARGUMENTS_SCHEMA)
-    assert properties(search)["time_range"]["enum"] == time_range
+    assert properties(search)["time_range"]["enum"] == ["day", "month", "year"]
+
+
+def test_window_values_take_the_exact_length_else_the_shortest_covering_else_the_longest():
+    spans = {"d": 1, "w": 7, "m": 30}
+    assert [window_values(spans, days) for days in (1, 7, 30, 3, 14, 365)] == [
+        ["d"],
+        ["w"],
+        ["m"],
+        ["w"],
+        ["m"],
+        ["m"],
+    ]
 
 
 @pytest.mark.parametrize("question", ["since Monday", "in March", "yesterday's match", "in 2025"])

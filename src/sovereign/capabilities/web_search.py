@@ -53,10 +53,11 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
                 "Only results from the last day, month or year. Leave it out unless the "
                 "user asks for that period: 'latest' or 'new' does not need it."
             ),
-            # Offered to the model only when the question names a time scope, and
-            # only the values of the length it names (sovereign.conversation.guidance,
-            # spans in days).
-            "x-time-window": {"day": 1, "month": 30, "year": 365},
+            # Offered to the model only when the question names a time scope
+            # (sovereign.conversation.guidance). Its values are not narrowed to the
+            # length named: SearXNG has no week, and another catalog is another
+            # prompt prefix to evaluate (docs/decisions/offered-tools-and-arguments.md).
+            "x-time-window": True,
         },
     },
     "required": ["query"],
