@@ -114,32 +114,46 @@ def test_a_web_result_may_describe_any_state():
     assert unsupported("Here is a hot sauce; keep the lid closed.", found(world=[recipe])) == []
 
 
-def registry_with_health(result):
+def registry_with(name, result, locality=Locality.LOCAL):
     async def execute(_arguments):
         return dict(result)
 
     registry = Registry()
     registry.add(
         Capability(
-            name="system.health",
+            name=name,
             version=1,
-            description="system health",
+            description=name,
             arguments_schema={"type": "object"},
             result_schema={"type": "object"},
             effect=Effect.READ_ONLY,
-            locality=Locality.LOCAL,
+            locality=locality,
             execute=execute,
         )
     )
     return registry
 
 
-def loop_over(script, tmp_path):
+def loop_over(script, tmp_path, registry=None):
     backend = ScriptedBackend(script)
-    executor = Executor(
-        registry_with_health(NO_SENSOR), confirmations=ConfirmationStore(), audit=AuditLog(tmp_path)
-    )
+    registry = registry or registry_with("system.health", NO_SENSOR)
+    executor = Executor(registry, confirmations=ConfirmationStore(), audit=AuditLog(tmp_path))
     return TurnLoop(executor, backend), backend
+
+
+async def test_a_household_result_from_beyond_the_device_reads_only_what_it_holds(tmp_path):
+    # Home Assistant answers from the home network (locality external), but its result
+    # is a fact, not a web page: a kitchen temperature does not read the front door.
+    registry = registry_with("home_assistant.get_state", KITCHEN, Locality.EXTERNAL)
+    script = [propose("home_assistant_get_state"), ModelReply(), "The door is locked.", "Hm."]
+    loop, backend = loop_over(script, tmp_path, registry)
+    halted = await loop.process_turn(ASK_DOOR, policy={}, owner="o")
+    token = halted.pending_confirmation.token  # the household approves the read
+    result = await loop.resume_turn(token, True, policy={}, owner="o")
+    assert (
+        result.text == "Hm."
+        and "gives a lock's state" in (backend.requests[-1].messages[0]["content"])
+    )
 
 
 ASK_DOOR = [{"role": "user", "content": "Is the front door locked?"}]

@@ -39,6 +39,7 @@ from .ledger import CallLedger
 from .parts import household_parts, parts_hint
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .plain import plain_answer
+from .provenance import is_web_source
 from .results import PendingConfirmation, TurnFailed, TurnResult
 from .stand_ins import chosen_stand_ins, stand_ins
 from .tools import ToolCatalog, model_safe_name
@@ -371,14 +372,13 @@ class TurnLoop:
         return None
 
     def _grounds(self, progress: TurnProgress) -> Grounds:
-        """What the turn found; results of capabilities that reach outside the device
-        (web pages, search results) may describe any state."""
-        external = {c.name for c in self._executor.registry if c.locality is Locality.EXTERNAL}
+        """What the turn found; web sources (search results, pages) may describe any
+        state, a household capability's result only what it read."""
         return Grounds.of(
-            [result for name, result in progress.results if name not in external],
+            [result for name, result in progress.results if not is_web_source(name)],
             _asked(progress),
             len(progress.unrun),
-            world=[result for name, result in progress.results if name in external],
+            world=[result for name, result in progress.results if is_web_source(name)],
         )
 
     async def _grounded(

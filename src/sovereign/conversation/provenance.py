@@ -65,6 +65,12 @@ def citations_for(outcome: Outcome) -> list[Citation]:
     return reader(outcome.name, outcome.result)
 
 
+def is_web_source(capability: str) -> bool:
+    """Whether ``capability``'s results are web sources (cited, never facts): search
+    results and pages, whose text may describe anything."""
+    return capability in _READERS
+
+
 def fact_for(outcome: Outcome) -> Fact | None:
     """The fact an executed call that is not a web source brought into the turn, or ``None``."""
     if not outcome.ok or outcome.name in _READERS or not isinstance(outcome.result, dict):
