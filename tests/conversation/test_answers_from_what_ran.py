@@ -262,3 +262,39 @@ async def test_an_address_a_search_returned_may_be_fetched_in_the_next_round(wor
     fetch = next(t for t in second.tools if t["function"]["name"] == "web_fetch")
     assert fetch["function"]["parameters"]["properties"]["url"]["enum"] == ["https://pi.example/fw"]
     assert not re.search(r"The question names", second.messages[0]["content"])
+
+
+NOTE = [{"role": "user", "content": "Write a two-line note to my landlord: the heating is broken."}]
+
+
+def strict_read():
+    schema = {
+        "type": "object",
+        "required": ["entity_id"],
+        "properties": {"entity_id": {"type": "string", "pattern": "^sensor\\.[a-z_]+$"}},
+        "additionalProperties": False,
+    }
+    return capability("home_assistant.get_state", schema=schema)
+
+
+async def test_after_a_call_refused_for_the_model_s_own_mistake_the_model_answers(tmp_path):
+    # The question needed no call; the model's badly formed read was refused. The note
+    # is still written, and the refusal is still said plainly after it.
+    bad = propose("home_assistant_get_state", {"entity_id": "Heating!"})
+    script = [bad, ModelReply(), "Dear landlord, the heating is broken. Please fix it."]
+    loop, backend = loop_over(registry_of(strict_read()), script, tmp_path)
+    result = await loop.process_turn(NOTE, policy={}, owner="o")
+    assert [(r.outcome, r.error_code) for r in result.receipts] == [
+        ("refused", "INVALID_ARGUMENTS")
+    ]
+    note, said = result.text.split("\n\n")
+    assert note == "Dear landlord, the heating is broken. Please fix it."
+    assert said.startswith("I couldn't run the Home Assistant check") and backend.remaining == 0
+
+
+async def test_after_a_mistaken_call_the_answer_is_still_checked(tmp_path):
+    bad = propose("home_assistant_get_state", {"entity_id": "Heating!"})
+    script = [bad, ModelReply(), "It is 17 °C and the door is locked.", "I could not read it."]
+    loop, _ = loop_over(registry_of(strict_read()), script, tmp_path)
+    result = await loop.process_turn(NOTE, policy={}, owner="o")
+    assert result.text.startswith("I could not read it.\n\nI couldn't run the Home Assistant")

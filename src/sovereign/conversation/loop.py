@@ -331,7 +331,12 @@ class TurnLoop:
         """
         grounds = self._grounds(progress)
         sink = shown or _guarded(grounds, on_token)
-        if not content.strip() and progress.unrun and not progress.results:
+        if (
+            not content.strip()
+            and progress.unrun
+            and not progress.results
+            and not _mistaken(progress)
+        ):
             # Nothing ran: the answer is what did not run, in our words, and nothing the
             # model might add about what a call would have found.
             text, shown = plain_answer([], progress.unrun), None
@@ -342,6 +347,8 @@ class TurnLoop:
             text = content
             if grounds.applies:
                 text = await self._grounded(progress, grounds, content, note)
+            if _mistaken(progress) and (said := plain_answer([], progress.unrun)) not in text:
+                text = f"{text.strip()}\n\n{said}"  # what was refused is still said plainly
         if isinstance(sink, GuardedSink):
             await sink.finish(text.strip())
         elif sink is not None and shown is None:
@@ -551,6 +558,23 @@ def _checked(messages: list[dict[str, Any]]) -> list[Message]:
 def _guarded(grounds: Grounds, on_token: TokenSink | None) -> TokenSink | None:
     """``on_token``, behind a :class:`GuardedSink` once the turn has calls to check against."""
     return GuardedSink(on_token, grounds) if on_token is not None and grounds.applies else on_token
+
+
+_MISTAKES = frozenset({ErrorCode.INVALID_ARGUMENTS, ErrorCode.UNKNOWN_CAPABILITY})
+"""Refusals of the model's own making: a call the question did not need, badly formed."""
+
+
+def _mistaken(progress: TurnProgress) -> bool:
+    """Every call that did not run was refused for the model's own mistake (arguments
+    its tool does not accept, a tool that does not exist), and no stand-in was chosen:
+    the question may need no call at all ("write a note to my landlord"), so the model
+    answers, under the checks of :mod:`.grounding`, and the refusal is said after it."""
+    receipts = progress.receipts
+    return (
+        bool(receipts)
+        and len(progress.unrun) == len(receipts)
+        and all(r.outcome == "refused" and r.error_code in _MISTAKES for r in receipts)
+    )
 
 
 def _asked(progress: TurnProgress) -> list[str]:
