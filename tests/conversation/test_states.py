@@ -61,6 +61,8 @@ def found(*results, asked="Is the front door locked?", world=()):
         "The front door is locked, but I can't check the windows.",
         "The temperature is unknown, so the device is cool.",
         "I cannot read the sensor; the device is hot.",
+        "The front door is not locked, as the device does not have a lock sensor.",
+        "It runs cool because I can't read a sensor.",
     ],
 )
 def test_a_state_no_result_read_is_a_claim_without_a_source(answer):
@@ -76,6 +78,8 @@ def test_a_state_no_result_read_is_a_claim_without_a_source(answer):
         "Home Assistant is not set up on this device, so I can't read your home's sensors, "
         "lights or locks.",
         "I could not tell how hot it is.",
+        "I can't tell whether the door is locked, as Home Assistant is not set up.",
+        "The temperature is unknown because the device has no sensor.",
         "Pi-hole blocking is on and 7,497 queries were made.",
         "The load over the last minute is 0.31 and the disk is 32.4 % used.",
         "Ad blocking is enabled.",

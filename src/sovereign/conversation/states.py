@@ -75,7 +75,8 @@ KINDS = (
 )
 
 _CLAUSE = re.compile(
-    r"[^.!?;:\n]+?(?=[.!?;:\n]|,?\s+(?:but|although|though|whereas|however|while|so)\b|$)",
+    r"[^.!?;:\n]+?(?=[.!?;:\n]|,?\s+(?:but|although|though|whereas|however|while|so|as|"
+    r"because|since)\b|$)",
     re.IGNORECASE,
 )
 _UNREAD = re.compile(
@@ -104,7 +105,8 @@ def unread_claims(answer: str, read: frozenset[str]) -> list[tuple[str, str]]:
     Returns:
         ``(words as written, kind name)`` for each claim, in order; a clause that
         says the state could not be read is not a claim (clauses end at sentence
-        ends, ``;`` and ``:``, and before "but", "so", "although" …).
+        ends, ``;`` and ``:``, and before "but", "so", "as", "because" …: "The door is
+        not locked, as there is no lock sensor" claims the door's state).
     """
     claims = []
     for clause in _CLAUSE.findall(answer.replace("\u2019", "'")):
