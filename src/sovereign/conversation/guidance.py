@@ -289,11 +289,10 @@ class ArgumentGuide:
 
         E.g. "The question names the web address http://news.example/a; web_fetch
         reads exactly that page." (the choice stays the model's). For an address no
-        tool may read, the words to answer with: "… the answer is: I can't read
-        file:///etc/passwd: I read only public web pages, …".
+        tool may read, the words to answer with (:meth:`unreadable_note`).
         """
         sentences = [self.unreadable_note()] if self.unreadable else []
-        reader = next((t["function"]["name"] for t in tools if _takes_urls(t, self.urls)), None)
+        reader = self._reader(tools)
         if self.question_urls and reader is not None:
             named = ", ".join(self.question_urls)
             noun = "address" if len(self.question_urls) == 1 else "addresses"
@@ -306,13 +305,17 @@ class ArgumentGuide:
         """The sentence pointing a question that refers back at :attr:`referred`, e.g.
         "The question refers to the page named earlier, http://…; web_fetch reads
         exactly that page.", or ``None``. The turn loop puts it last in the decision."""
-        reader = next((t["function"]["name"] for t in tools if _takes_urls(t, self.urls)), None)
+        reader = self._reader(tools)
         if not self.referred or reader is None:
             return None
         return (
             f"The question refers to the page named earlier, {self.referred}; "
             f"{reader} reads exactly that page."
         )
+
+    def _reader(self, tools: Sequence[Mapping[str, Any]]) -> str | None:
+        """The offered tool whose address property holds this round's :attr:`urls`."""
+        return next((t["function"]["name"] for t in tools if _takes_urls(t, self.urls)), None)
 
     def narrow(self, parameters: Mapping[str, Any]) -> dict[str, Any] | None:
         """A copy of a tool's ``parameters`` as offered this round, or ``None`` when the

@@ -139,7 +139,4 @@ def _tool_of(family: str, tools: Sequence[Mapping[str, Any]]) -> str | None:
 
 
 def _family_of(tool_name: str) -> str | None:
-    for family in ("web", "pihole", "home_assistant", "system"):
-        if tool_name.startswith(f"{family}_"):
-            return family
-    return None
+    return next((family for family, _ in FAMILIES if tool_name.startswith(f"{family}_")), None)
