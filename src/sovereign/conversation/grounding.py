@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .states import KINDS, kinds_read, unread_claims
+from .states import EVERY_KIND, kinds_read, unread_claims
 
 _SPACE_SEPARATORS = "\u00a0\u202f\u2009 "
 _NUMBER = re.compile(
@@ -112,9 +112,7 @@ class Grounds:
         """Take in one executed call's result (``from_the_world``: a web result)."""
         self.results += 1
         self.values.extend(result_values(result))
-        self.read |= (
-            frozenset(kind.name for kind in KINDS) if from_the_world else kinds_read([result])
-        )
+        self.read |= EVERY_KIND if from_the_world else kinds_read([result])
 
     @property
     def applies(self) -> bool:

@@ -331,12 +331,8 @@ class TurnLoop:
         """
         grounds = self._grounds(progress)
         sink = shown or _guarded(grounds, on_token)
-        if (
-            not content.strip()
-            and progress.unrun
-            and not progress.results
-            and not _mistaken(progress)
-        ):
+        mistaken = _mistaken(progress)
+        if not content.strip() and progress.unrun and not progress.results and not mistaken:
             # Nothing ran: the answer is what did not run, in our words, and nothing the
             # model might add about what a call would have found.
             text, shown = plain_answer([], progress.unrun), None
@@ -347,7 +343,7 @@ class TurnLoop:
             text = content
             if grounds.applies:
                 text = await self._grounded(progress, grounds, content, note)
-            if _mistaken(progress) and (said := plain_answer([], progress.unrun)) not in text:
+            if mistaken and (said := plain_answer([], progress.unrun)) not in text:
                 text = f"{text.strip()}\n\n{said}"  # what was refused is still said plainly
         if isinstance(sink, GuardedSink):
             await sink.finish(text.strip())
@@ -594,7 +590,8 @@ def _dictated(
 
 def _parts_note(progress: TurnProgress, tools: list[ToolDefinition]) -> str | None:
     """The reminder of a two-part question's parts (:mod:`.parts`), or ``None``."""
-    parts = household_parts(_asked(progress)[-1], tools) if _asked(progress) else []
+    asked = _asked(progress)
+    parts = household_parts(asked[-1], tools) if asked else []
     called = [model_safe_name(r.capability) for r in progress.receipts]
     return parts_hint(parts, called) if parts else None
 

@@ -74,6 +74,9 @@ KINDS = (
     ),
 )
 
+EVERY_KIND = frozenset(kind.name for kind in KINDS)
+"""What a web source reads: its text may describe any state."""
+
 _CLAUSE = re.compile(
     r"[^.!?;:\n]+?(?=[.!?;:\n]|,?\s+(?:but|although|though|whereas|however|while|so|as|"
     r"because|since)\b|$)",
