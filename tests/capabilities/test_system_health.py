@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sovereign.capabilities import system
 from sovereign.executor import Confirmation, Executor, Registry, TurnState
 
@@ -63,7 +65,72 @@ def test_a_missing_sensor_is_said_in_words(monkeypatch, tmp_path):
     assert health["cpu_temperature_celsius"] is None
     assert "no CPU temperature sensor" in health["cpu_temperature_note"]
     monkeypatch.setattr(system, "cpu_temperature_celsius", lambda: 48.0)
-    assert "cpu_temperature_note" not in system.read_health(tmp_path)
+    assert system.read_health(tmp_path)["cpu_temperature_note"] == (
+        "The CPU is at 48 °C: a normal temperature."
+    )
+
+
+@pytest.mark.parametrize(
+    ("celsius", "verdict"),
+    [
+        (45.5, "a normal temperature"),
+        (69.9, "a normal temperature"),
+        (70.0, "warm, below the 80"),
+        (79.9, "warm, below the 80"),
+        (80.0, "hot, so"),
+        (91.0, "hot, so"),
+    ],
+)
+def test_the_temperature_comes_with_its_verdict(celsius, verdict):
+    note = system.temperature_note(celsius)
+    assert verdict in note
+    assert f"{celsius:g} °C" in note
+
+
+@pytest.mark.parametrize(
+    ("load", "cores", "verdict"),
+    [
+        (0.1, 4, "lightly loaded"),
+        (2.7, 4, "lightly loaded"),
+        (2.8, 4, "fairly busy"),
+        (4.0, 4, "fairly busy"),
+        (4.01, 4, "overloaded: more work"),
+        (1.5, 1, "overloaded: more work"),
+        (0.0, 1, "lightly loaded"),
+    ],
+)
+def test_the_load_comes_with_its_verdict_per_core(load, cores, verdict):
+    note = system.load_note(load, cores)
+    assert note.startswith(f"The CPU is {verdict}")
+    assert f"load {load:g} over the last minute, {cores} core" in note
+
+
+@pytest.mark.parametrize(
+    ("total", "free", "used", "low"),
+    [
+        (64.0, 40.0, 37.5, False),
+        (64.0, 6.5, 89.9, False),
+        (64.0, 6.4, 90.0, True),
+        (16.0, 1.9, 88.0, True),
+        (1000.0, 2.0, 99.8, True),
+        (0.0, 0.0, 100.0, True),
+    ],
+)
+def test_the_disk_space_comes_with_its_verdict(total, free, used, low):
+    note = system.space_note("system disk", total, free, used)
+    verdict = "is running low on space" if low else "has plenty of space left"
+    assert note.startswith(f"The system disk {verdict}:")
+    assert f"{free:g} GB free of {total:g} GB ({used:g} % used)" in note
+
+
+def test_the_notes_read_the_same_figures_as_the_fields(tmp_path):
+    health = system.read_health(tmp_path)
+    assert (
+        f"{health['disk_total_gb']:g} GB ({health['disk_used_percent']:g} % used)"
+        in (health["disk_space_note"])
+    )
+    assert f"load {health['load_average_1m']:g} " in health["cpu_load_note"]
+    assert "assistant's data" not in health["disk_space_note"]  # one filesystem, one sentence
 
 
 def test_the_data_filesystem_is_reported_beside_the_system_disk(tmp_path):
@@ -76,6 +143,8 @@ def test_the_data_filesystem_is_reported_beside_the_system_disk(tmp_path):
         assert health["data_disk_free_gb"] == 0.0
         assert health["data_disk_total_gb"] == 0.0  # 1 MiB, in GB to one decimal
         assert health["disk_used_percent"] < 100.0  # the system disk is not the full one
+        space = health["disk_space_note"]
+        assert "The disk holding the assistant's data is running low on space: 0 GB free" in space
 
 
 async def test_the_service_reports_its_data_directory(tmp_path):
@@ -88,3 +157,16 @@ async def test_the_service_reports_its_data_directory(tmp_path):
     )
     assert outcome.ok, outcome.message
     assert 0 <= outcome.result["data_disk_used_percent"] <= 100
+
+
+@pytest.mark.parametrize("celsius", [None, 45.0, 75.0, 85.0])
+def test_the_notes_read_no_household_state_but_a_temperature(monkeypatch, tmp_path, celsius):
+    # The states check (conversation.states) reads results as text: a note that said
+    # "on 2 cores" would let "the garage door is on/open" pass after a health check.
+    from sovereign.conversation.states import kinds_read
+
+    monkeypatch.setattr(system, "cpu_temperature_celsius", lambda: celsius)
+    for load in (0.1, 1.6, 3.5):
+        monkeypatch.setattr(system.os, "getloadavg", lambda load=load: (load, load, load))
+        read = kinds_read([system.read_health(tmp_path)])
+        assert read == (frozenset() if celsius is None else {"a temperature"})

@@ -37,6 +37,11 @@ RESULT_SCHEMA: dict[str, Any] = {
     "properties": {
         "cpu_temperature_celsius": _NUMBER_OR_NULL,
         "cpu_temperature_note": {"type": "string"},
+        "cpu_load_note": {"type": "string"},
+        "cpu_hot": {"type": "boolean"},
+        "cpu_busy": {"type": "boolean"},
+        "disk_space_low": {"type": "boolean"},
+        "disk_space_note": {"type": "string"},
         "load_average_1m": {"type": "number"},
         "load_average_5m": {"type": "number"},
         "load_average_15m": {"type": "number"},
@@ -73,10 +78,75 @@ def cpu_temperature_celsius() -> float | None:
 
 NO_SENSOR_NOTE = "This device exposes no CPU temperature sensor, so the temperature is unknown."
 
+# The verdicts a person asks for ("is it hot?", "is the CPU busy?", "is the disk low?") are
+# given in words beside the figures: a small model asked a yes/no question otherwise guesses
+# the verdict ("Yes, the box is running low on disk space" at 22 % used). The limits:
+# a Raspberry Pi slows its CPU from 80 °C (its firmware's soft limit, hard at 85 °C);
+# a load average above the number of cores means work is waiting for a CPU; a disk is low
+# on space from 90 % used (the percentage the household is shown) or under 2 GB free (a
+# model file, an update or the audit log's rotation need that much).
+HOT_CELSIUS = 80.0
+WARM_CELSIUS = 70.0
+LOW_USED_PERCENT = 90.0
+BUSY_PER_CORE = 0.7
+LOW_FREE_GB = 2.0
+
+
+def temperature_note(celsius: float) -> str:
+    """The CPU temperature ``celsius`` (°C) with its verdict, as a sentence."""
+    if celsius >= HOT_CELSIUS:
+        verdict = "hot, so the CPU slows itself down"
+    elif celsius >= WARM_CELSIUS:
+        verdict = f"warm, below the {HOT_CELSIUS:g} °C at which the CPU slows down"
+    else:
+        verdict = "a normal temperature"
+    return f"The CPU is at {celsius:g} °C: {verdict}."
+
+
+def load_note(load_1m: float, cpu_count: int) -> str:
+    """The one-minute load average on ``cpu_count`` cores with its verdict, as a sentence.
+
+    Verdicts are said without negations ("lightly loaded", not "not busy"): a small model
+    asked "is it busy?" reads "busy" and answers "yes".
+    """
+    per_core = load_1m / max(cpu_count, 1)
+    if per_core > 1.0:
+        verdict = "overloaded: more work is waiting than it has cores for"
+    elif per_core >= BUSY_PER_CORE:
+        verdict = "fairly busy"
+    else:
+        verdict = "lightly loaded, with time to spare"
+    cores = "core" if cpu_count == 1 else "cores"
+    return f"The CPU is {verdict} (load {load_1m:g} over the last minute, {cpu_count} {cores})."
+
+
+def is_low_on_space(free_gb: float, used_percent: float) -> bool:
+    """Whether a disk with ``free_gb`` GB free, ``used_percent`` % used, is low on space."""
+    return free_gb < LOW_FREE_GB or used_percent >= LOW_USED_PERCENT
+
+
+def is_busy(load_1m: float, cpu_count: int) -> bool:
+    """Whether a one-minute load average on ``cpu_count`` cores is "fairly busy" or more."""
+    return load_1m / max(cpu_count, 1) >= BUSY_PER_CORE
+
+
+def space_note(label: str, total_gb: float, free_gb: float, used_percent: float) -> str:
+    """How much of a disk (``label``: "system disk") is free (GB, %) and whether that is low."""
+    low = is_low_on_space(free_gb, used_percent)
+    verdict = "is running low on space" if low else "has plenty of space left"
+    return (
+        f"The {label} {verdict}: {free_gb:g} GB free of {total_gb:g} GB ({used_percent:g} % used)."
+    )
+
 
 def _gigabytes(size_bytes: int) -> float:
     """``size_bytes`` in decimal gigabytes (10^9 bytes), to one decimal."""
     return round(size_bytes / 1e9, 1)
+
+
+def _space(usage: Any) -> tuple[float, float, float]:
+    """A ``psutil.disk_usage`` result as (total GB, free GB, used %)."""
+    return _gigabytes(usage.total), _gigabytes(usage.free), usage.percent
 
 
 def existing_ancestor(path: Path) -> Path:
@@ -97,21 +167,35 @@ def read_health(disk_path: Path, data_path: Path | None = None) -> dict[str, Any
 
     Where no sensor exists, ``cpu_temperature_celsius`` is null and
     ``cpu_temperature_note`` says so in words, so a small model does not take
-    another percentage for the temperature.
+    another percentage for the temperature. ``cpu_temperature_note``,
+    ``cpu_load_note`` and ``disk_space_note`` give the verdicts a person asks for
+    (hot? busy? low on space?) in sentences a model may repeat as its answer;
+    ``cpu_hot`` (only with a sensor), ``cpu_busy`` and ``disk_space_low`` are the
+    same verdicts as booleans, which the answer check reads (``conversation.verdicts``).
     """
     load_1, load_5, load_15 = os.getloadavg()
     memory = psutil.virtual_memory()
-    disk = psutil.disk_usage(str(disk_path))
-    data = psutil.disk_usage(str(existing_ancestor(data_path or disk_path)))
+    data_at = existing_ancestor(data_path or disk_path)
+    disk, data = psutil.disk_usage(str(disk_path)), psutil.disk_usage(str(data_at))
     temperature = cpu_temperature_celsius()
-    note = {} if temperature is not None else {"cpu_temperature_note": NO_SENSOR_NOTE}
+    note = temperature_note(temperature) if temperature is not None else NO_SENSOR_NOTE
+    hot = {} if temperature is None else {"cpu_hot": temperature >= HOT_CELSIUS}
+    cpu_count = psutil.cpu_count() or 1
+    disks = [("system disk", _space(disk))]
+    if os.stat(data_at).st_dev != os.stat(disk_path).st_dev:
+        disks.append(("disk holding the assistant's data", _space(data)))
     return {
         "cpu_temperature_celsius": temperature,
-        **note,
+        "cpu_temperature_note": note,
+        "cpu_load_note": load_note(round(load_1, 2), cpu_count),
+        "disk_space_note": " ".join(space_note(label, *space) for label, space in disks),
+        **hot,
+        "cpu_busy": is_busy(load_1, cpu_count),
+        "disk_space_low": any(is_low_on_space(*space[1:]) for _, space in disks),
         "load_average_1m": round(load_1, 2),
         "load_average_5m": round(load_5, 2),
         "load_average_15m": round(load_15, 2),
-        "cpu_count": psutil.cpu_count() or 1,
+        "cpu_count": cpu_count,
         "memory_total_gb": _gigabytes(memory.total),
         "memory_used_gb": _gigabytes(memory.total - memory.available),
         "memory_used_percent": memory.percent,

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .states import EVERY_KIND, kinds_read, unread_claims
+from .verdicts import contradicted, verdict_note, verdicts_in
 
 _SPACE_SEPARATORS = "\u00a0\u202f\u2009 "
 _NUMBER = re.compile(
@@ -86,6 +87,7 @@ class Grounds:
         results: how many calls executed.
         unrun: how many calls did not run or failed.
         read: the kinds of household state the results read (:func:`.states.kinds_read`).
+        verdicts: the yes/no verdicts the results state (:func:`.verdicts.verdicts_in`).
     """
 
     values: list[float] = field(default_factory=list)
@@ -93,6 +95,7 @@ class Grounds:
     results: int = 0
     unrun: int = 0
     read: frozenset[str] = frozenset()
+    verdicts: dict[str, bool] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -113,6 +116,8 @@ class Grounds:
         self.results += 1
         self.values.extend(result_values(result))
         self.read |= EVERY_KIND if from_the_world else kinds_read([result])
+        if not from_the_world:
+            self.verdicts.update(verdicts_in([result]))
 
     @property
     def applies(self) -> bool:
@@ -170,14 +175,17 @@ def unsupported(answer: str, grounds: Grounds) -> list[str]:
     Returns:
         The unsupported numbers (and, when nothing ran, weekday and month names
         the person did not write), in order, then the words describing household
-        states no result read; empty when the answer is grounded or ``grounds``
-        does not apply.
+        states no result read, then the clauses stating a verdict against a result's
+        (:mod:`.verdicts`); empty when the answer is grounded or ``grounds`` does not
+        apply.
     """
     if not grounds.applies:
         return []
-    return _unsupported_figures(answer, grounds) + [
-        words for words, _ in unread_claims(answer, grounds.read)
-    ]
+    return (
+        _unsupported_figures(answer, grounds)
+        + [words for words, _ in unread_claims(answer, grounds.read)]
+        + [clause for clause, _ in contradicted(answer, grounds.verdicts)]
+    )
 
 
 def _unsupported_figures(answer: str, grounds: Grounds) -> list[str]:
@@ -198,6 +206,7 @@ def retry_note(grounds: Grounds, answer: str) -> str:
     does not support (:func:`unsupported` is not empty)."""
     states = list(dict.fromkeys(kind for _, kind in unread_claims(answer, grounds.read)))
     notes = [_figures_note(grounds, _unsupported_figures(answer, grounds))]
+    notes.append(verdict_note(contradicted(answer, grounds.verdicts), grounds.verdicts))
     if states:
         notes.append(
             f"Nothing read in this turn gives {' or '.join(states)}, so the answer must not "

@@ -56,7 +56,11 @@ def _health(_name: str, r: Mapping[str, Any]) -> str:
             parts.append(f"{label} {r[f'{key}_used_percent']} % used{of}")
     if "uptime_hours" in r:
         parts.append(f"running for {r['uptime_hours']} hours")
-    return "This device: " + "; ".join(parts) + "."
+    verdicts = [r.get(key) for key in ("disk_space_note", "cpu_load_note")]
+    if temperature is not None:
+        verdicts.append(r.get("cpu_temperature_note"))
+    notes = [note for note in verdicts if isinstance(note, str) and note]
+    return " ".join(["This device: " + "; ".join(parts) + ".", *notes])
 
 
 def _pihole(_name: str, r: Mapping[str, Any]) -> str:

@@ -98,6 +98,12 @@ def kinds_read(results: Iterable[Any]) -> frozenset[str]:
     return frozenset(kind.name for kind in KINDS if kind.reading.search(text))
 
 
+def clauses(text: str) -> list[str]:
+    """``text`` cut into clauses: at sentence ends, ``;`` and ``:``, and before "but",
+    "so", "as", "because" … (a typographic apostrophe read as ``'``)."""
+    return _CLAUSE.findall(text.replace("\u2019", "'"))
+
+
 def unread_claims(answer: str, read: frozenset[str]) -> list[tuple[str, str]]:
     """The states ``answer`` describes of a kind no result read.
 
@@ -112,7 +118,7 @@ def unread_claims(answer: str, read: frozenset[str]) -> list[tuple[str, str]]:
         not locked, as there is no lock sensor" claims the door's state).
     """
     claims = []
-    for clause in _CLAUSE.findall(answer.replace("\u2019", "'")):
+    for clause in clauses(answer):
         if _UNREAD.search(clause):
             continue
         for kind in KINDS:
