@@ -6,20 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from sovereign.conversation import TurnLoop
 from sovereign.conversation.backends.base import ModelReply
-from sovereign.conversation.backends.scripted import ScriptedBackend, propose
+from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.grounding import Grounds, unsupported
 from sovereign.conversation.states import kinds_read, unread_claims
-from sovereign.executor import (
-    AuditLog,
-    Capability,
-    ConfirmationStore,
-    Effect,
-    Executor,
-    Locality,
-    Registry,
-)
+from sovereign.executor import Locality
+from tests.conversation.one_capability import loop_over, registry_with
 
 NO_SENSOR = {
     "cpu_temperature_celsius": None,
@@ -118,31 +110,8 @@ def test_a_web_result_may_describe_any_state():
     assert unsupported("Here is a hot sauce; keep the lid closed.", found(world=[recipe])) == []
 
 
-def registry_with(name, result, locality=Locality.LOCAL):
-    async def execute(_arguments):
-        return dict(result)
-
-    registry = Registry()
-    registry.add(
-        Capability(
-            name=name,
-            version=1,
-            description=name,
-            arguments_schema={"type": "object"},
-            result_schema={"type": "object"},
-            effect=Effect.READ_ONLY,
-            locality=locality,
-            execute=execute,
-        )
-    )
-    return registry
-
-
-def loop_over(script, tmp_path, registry=None):
-    backend = ScriptedBackend(script)
-    registry = registry or registry_with("system.health", NO_SENSOR)
-    executor = Executor(registry, confirmations=ConfirmationStore(), audit=AuditLog(tmp_path))
-    return TurnLoop(executor, backend), backend
+def health_loop(script, tmp_path):
+    return loop_over(script, tmp_path, registry_with("system.health", NO_SENSOR))
 
 
 async def test_a_household_result_from_beyond_the_device_reads_only_what_it_holds(tmp_path):
@@ -170,7 +139,7 @@ async def test_a_state_claimed_from_an_unrelated_result_is_asked_for_again(tmp_p
         "The front door is not locked.",
         "I can't read the front door's lock: nothing here reads it.",
     ]
-    loop, backend = loop_over(script, tmp_path)
+    loop, backend = health_loop(script, tmp_path)
     shown: list[str] = []
 
     async def sink(piece):
@@ -186,6 +155,6 @@ async def test_a_state_claimed_from_an_unrelated_result_is_asked_for_again(tmp_p
 async def test_a_state_claimed_twice_is_replaced_by_the_plain_answer(tmp_path):
     ask = [{"role": "user", "content": "how hot is my device?"}]
     script = [propose("system_health"), ModelReply(), "It is at room temperature.", "It's cool."]
-    loop, _ = loop_over(script, tmp_path)
+    loop, _ = health_loop(script, tmp_path)
     result = await loop.process_turn(ask, policy={}, owner="o")
     assert result.text.startswith("This device: CPU temperature unknown (no sensor);")

@@ -8,20 +8,11 @@ from pathlib import Path
 import pytest
 
 from sovereign.capabilities import system
-from sovereign.conversation import TurnLoop
 from sovereign.conversation.backends.base import ModelReply
-from sovereign.conversation.backends.scripted import ScriptedBackend, propose
+from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.grounding import Grounds, retry_note, unsupported
 from sovereign.conversation.verdicts import contradicted, verdicts_in
-from sovereign.executor import (
-    AuditLog,
-    Capability,
-    ConfirmationStore,
-    Effect,
-    Executor,
-    Locality,
-    Registry,
-)
+from tests.conversation.one_capability import loop_over, registry_with
 
 ROOMY = {
     "disk_space_note": "The system disk has plenty of space left: 83.5 GB free of 270.6 GB "
@@ -146,26 +137,6 @@ def test_the_device_s_own_health_states_the_verdicts_its_notes_say(
     assert contradicted(health["cpu_load_note"], verdicts(health)) == []
 
 
-def health_registry(result):
-    async def execute(_arguments):
-        return dict(result)
-
-    registry = Registry()
-    registry.add(
-        Capability(
-            name="system.health",
-            version=1,
-            description="health",
-            arguments_schema={"type": "object"},
-            result_schema={"type": "object"},
-            effect=Effect.READ_ONLY,
-            locality=Locality.LOCAL,
-            execute=execute,
-        )
-    )
-    return registry
-
-
 ASK_DISK = [{"role": "user", "content": "Is the box running low on disk space?"}]
 
 
@@ -178,18 +149,13 @@ async def test_a_contradicting_answer_is_asked_for_again_and_then_answered_plain
         "Yes, the box is running low on disk space.",
         "Yes, you are running out of space.",
     ]
-    backend = ScriptedBackend(script)
-    executor = Executor(
-        health_registry(ROOMY), confirmations=ConfirmationStore(), audit=AuditLog(tmp_path)
-    )
+    loop, backend = loop_over(script, tmp_path, registry_with("system.health", ROOMY))
     shown: list[str] = []
 
     async def sink(piece):
         shown.append(piece)
 
-    result = await TurnLoop(executor, backend).process_turn(
-        ASK_DISK, policy={}, owner="o", on_token=sink
-    )
+    result = await loop.process_turn(ASK_DISK, policy={}, owner="o", on_token=sink)
     retry = backend.requests[-1]
     assert retry.tools is None
     assert "the disk is not low on space" in retry.messages[0]["content"]
@@ -199,10 +165,7 @@ async def test_a_contradicting_answer_is_asked_for_again_and_then_answered_plain
 
 async def test_an_answer_that_agrees_with_the_verdict_is_kept(tmp_path: Path):
     script = [propose("system_health"), ModelReply(), "No, the disk is not low on space."]
-    backend = ScriptedBackend(script)
-    executor = Executor(
-        health_registry(ROOMY), confirmations=ConfirmationStore(), audit=AuditLog(tmp_path)
-    )
-    result = await TurnLoop(executor, backend).process_turn(ASK_DISK, policy={}, owner="o")
+    loop, backend = loop_over(script, tmp_path, registry_with("system.health", ROOMY))
+    result = await loop.process_turn(ASK_DISK, policy={}, owner="o")
     assert result.text == "No, the disk is not low on space."
     assert len(backend.requests) == 3  # decision, decision after the result, answer
