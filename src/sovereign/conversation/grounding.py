@@ -8,7 +8,9 @@ failed) may state only numbers the person wrote, and no weekday or month name
 they did not write: those are the shapes of opening hours, prices, rates and
 dates, the facts a small model invents most readily after a denial. Neither may
 describe a household state (a temperature, a lock, a door, a light) of a kind no
-result read (:mod:`.states`).
+result read (:mod:`.states`), state a yes/no verdict against a result's
+(:mod:`.verdicts`), or answer a yes/no question with a bare "Yes" or "No" that
+nothing read backs (:mod:`.replies`).
 
 :class:`Grounds` holds what a turn found; :func:`unsupported` lists what an
 answer states beyond it. The turn loop asks the model once more when the list is
@@ -24,6 +26,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .replies import Unbacked, reply_note, unbacked
 from .states import EVERY_KIND, kinds_read, unread_claims
 from .verdicts import contradicted, verdict_note, verdicts_in
 
@@ -88,6 +91,7 @@ class Grounds:
         unrun: how many calls did not run or failed.
         read: the kinds of household state the results read (:func:`.states.kinds_read`).
         verdicts: the yes/no verdicts the results state (:func:`.verdicts.verdicts_in`).
+        world: how many executed calls were web sources (search results, pages).
     """
 
     values: list[float] = field(default_factory=list)
@@ -96,6 +100,7 @@ class Grounds:
     unrun: int = 0
     read: frozenset[str] = frozenset()
     verdicts: dict[str, bool] = field(default_factory=dict)
+    world: int = 0
 
     @classmethod
     def of(
@@ -116,13 +121,20 @@ class Grounds:
         self.results += 1
         self.values.extend(result_values(result))
         self.read |= EVERY_KIND if from_the_world else kinds_read([result])
-        if not from_the_world:
+        if from_the_world:
+            self.world += 1
+        else:
             self.verdicts.update(verdicts_in([result]))
 
     @property
     def applies(self) -> bool:
         """Whether the answer is checked: some call ran, or some call did not run."""
         return bool(self.results or self.unrun)
+
+    @property
+    def question(self) -> str:
+        """The person's last message ("" when there is none)."""
+        return self.asked[-1] if self.asked else ""
 
     @property
     def nothing_ran(self) -> bool:
@@ -176,7 +188,8 @@ def unsupported(answer: str, grounds: Grounds) -> list[str]:
         The unsupported numbers (and, when nothing ran, weekday and month names
         the person did not write), in order, then the words describing household
         states no result read, then the clauses stating a verdict against a result's
-        (:mod:`.verdicts`); empty when the answer is grounded or ``grounds`` does not
+        (:mod:`.verdicts`), then a leading yes or no that nothing read backs
+        (:mod:`.replies`); empty when the answer is grounded or ``grounds`` does not
         apply.
     """
     if not grounds.applies:
@@ -185,6 +198,17 @@ def unsupported(answer: str, grounds: Grounds) -> list[str]:
         _unsupported_figures(answer, grounds)
         + [words for words, _ in unread_claims(answer, grounds.read)]
         + [clause for clause, _ in contradicted(answer, grounds.verdicts)]
+        + list(dict.fromkeys(problem.word for problem in _unbacked_reply(answer, grounds)))
+    )
+
+
+def _unbacked_reply(answer: str, grounds: Grounds) -> list[Unbacked]:
+    return unbacked(
+        answer,
+        grounds.question,
+        read=grounds.read,
+        verdicts=grounds.verdicts,
+        world=grounds.world > 0,
     )
 
 
@@ -207,6 +231,7 @@ def retry_note(grounds: Grounds, answer: str) -> str:
     states = list(dict.fromkeys(kind for _, kind in unread_claims(answer, grounds.read)))
     notes = [_figures_note(grounds, _unsupported_figures(answer, grounds))]
     notes.append(verdict_note(contradicted(answer, grounds.verdicts), grounds.verdicts))
+    notes.append(reply_note(_unbacked_reply(answer, grounds), grounds.verdicts))
     if states:
         notes.append(
             f"Nothing read in this turn gives {' or '.join(states)}, so the answer must not "

@@ -82,14 +82,15 @@ _CLAUSE = re.compile(
     r"because|since)\b|$)",
     re.IGNORECASE,
 )
-_UNREAD = re.compile(
-    r"\b(?:unknown|not\s+known|unavailable|no\s+(?:\w+\s+){0,2}sensors?"
+UNREAD = re.compile(
+    r"\b(?:unknown|not\s+known|(?:un|not\s+)available|no\s+(?:\w+\s+){0,2}sensors?"
     r"|(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to|not\s+able\s+to|don't|"
     r"do\s+not|doesn't|does\s+not|didn't|did\s+not|isn't\s+set\s+up|not\s+set\s+up)"
     r"(?:\s+\w+){0,3}?\s+(?:read|tell|see|check|know|find|get|say|report|expose|have|"
     r"access|show|give|look|set))\b",
     re.IGNORECASE,
 )
+"""Where a clause says a state could not be read ("the temperature is unknown")."""
 
 
 def kinds_read(results: Iterable[Any]) -> frozenset[str]:
@@ -119,7 +120,7 @@ def unread_claims(answer: str, read: frozenset[str]) -> list[tuple[str, str]]:
     """
     claims = []
     for clause in clauses(answer):
-        if _UNREAD.search(clause):
+        if UNREAD.search(clause):
             continue
         for kind in KINDS:
             if kind.name not in read and (match := kind.claim.search(clause)):

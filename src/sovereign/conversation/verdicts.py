@@ -75,10 +75,13 @@ VERDICTS = (
     ),
 )
 
-_NEGATION = re.compile(
+NEGATION = re.compile(
     r"n't\b|\b(?:not|no|never|nowhere|plenty|enough|hardly)\b",
     re.IGNORECASE,
 )
+"""Where a clause states a verdict false ("not", "isn't", "plenty")."""
+LEADING_REPLY = re.compile(r"^\W*(?:yes|yeah|yep|yup|no|nope)\b[\W]*", re.IGNORECASE)
+"""A yes or no that opens a clause: it answers the question, it negates nothing after it."""
 
 
 def verdicts_in(results: Iterable[Any]) -> dict[str, bool]:
@@ -109,11 +112,12 @@ def contradicted(answer: str, verdicts: Mapping[str, bool]) -> list[tuple[str, V
     """
     found = []
     for clause in clauses(answer):
+        clause = LEADING_REPLY.sub("", clause)  # "No, it is busy" says it is busy
         for verdict in VERDICTS:
             holds = verdicts.get(verdict.key)
             if holds is None or not verdict.subject.search(clause):
                 continue
-            if verdict.claim.search(clause) and bool(_NEGATION.search(clause)) == holds:
+            if verdict.claim.search(clause) and bool(NEGATION.search(clause)) == holds:
                 found.append((clause.strip(), verdict))
     return found
 

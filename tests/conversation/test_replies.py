@@ -1,0 +1,173 @@
+"""A bare "Yes" or "No" states the question's claim and is checked like one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sovereign.capabilities.system import NO_SENSOR_NOTE
+from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.backends.scripted import propose
+from sovereign.conversation.grounding import Grounds, GuardedSink, retry_note, unsupported
+from sovereign.conversation.replies import reply_to, unbacked
+from tests.conversation.one_capability import loop_over, registry_with
+
+NO_SENSOR = {
+    "cpu_temperature_celsius": None,
+    "cpu_temperature_note": NO_SENSOR_NOTE,
+    "cpu_load_note": "The CPU is busy (load 3.1 over the last minute, 4 cores).",
+    "load_average_1m": 3.1,
+    "cpu_busy": True,
+    "disk_space_note": "The system disk has plenty of space left (23.4 % used).",
+    "disk_used_percent": 23.4,
+    "disk_space_low": False,
+}
+PIHOLE = {"dns_queries": 10475, "ads_blocked": 1620, "period": "last_24_hours"}
+
+
+def checked(question: str, answer: str, *results, world=()) -> list[str]:
+    return unsupported(answer, Grounds.of(list(results), [question], 0, world=list(world)))
+
+
+@pytest.mark.parametrize(
+    "question,answer",
+    [
+        # No result reads a temperature, so neither "yes" nor "no" may answer "hot?".
+        ("Is the CPU hot?", "Yes, the CPU is overloaded."),
+        ("Is the CPU hot?", "No."),
+        ("is the cpu hot", "yes"),
+        ("Hey Sovereign, is my Pi overheating?", "Yeah, it's working hard."),
+        ("Can you tell me if the processor is too warm?", "Nope!"),
+        ("Could you check whether the box is hot?", "Yes \u2014 the load is 3.1."),
+        # Verdicts the result states, answered against it.
+        ("Is the box running low on disk space?", "Yes, the box is not running low on disk space."),
+        ("Is the disk almost full?", "Yep."),
+        ("Is the SD card nearly full?", "Yes it is."),
+        ("Is the CPU busy?", "No, it's fine."),
+        ("Is the CPU not busy?", "Yes."),  # "not busy", affirmed, where it is busy
+        # A kind of state nothing read.
+        ("Is the front door locked?", "No."),
+        ("Is the garage door open?", "Yes, it is."),
+    ],
+)
+def test_a_reply_nothing_read_backs_is_not_supported(question, answer):
+    assert checked(question, answer, NO_SENSOR), (question, answer)
+
+
+@pytest.mark.parametrize(
+    "question,answer",
+    [
+        ("Is the box running low on disk space?", "No, only 23.4 % is used."),
+        ("Is the disk almost full?", "No."),
+        ("Is the CPU busy?", "Yes, the load is 3.1."),
+        ("Is the CPU not busy?", "No, it is busy."),
+        ("Is the CPU idle?", "No, it is busy."),  # the "No" negates nothing after it
+        # The first clause says it could not be read.
+        ("Is the CPU hot?", "No, I can't read the temperature: there is no sensor."),
+        ("Is the CPU hot?", "No sensor is available, so I can't tell."),
+        ("Is the front door locked?", "No, I cannot check your locks from here."),
+        ("Is the CPU hot?", "No, the temperature is not available on this device."),
+        # Not a yes/no question, or one whose yes and no are ambiguous.
+        ("How hot is the CPU?", "No sensor reads it: the temperature is unknown."),
+        ("What is the disk use?", "23.4 % is used."),
+        ("Isn't the CPU busy?", "No."),
+        ("Is the CPU busy or idle?", "Busy: the load is 3.1."),
+        ("Is the disk low or is the CPU busy?", "Yes."),
+        ("Is the system disk low on space, and is the CPU busy?", "No."),
+        ("Is the CPU busy and is the disk low on space?", "Yes, the CPU is busy."),
+        ("Is the CPU hot, and is the front door locked?", "No."),
+        # Not a leading yes or no.
+        ("Is the disk low on space?", "Nobody needs to worry: 23.4 % is used."),
+        ("Is the disk low on space?", "Not at all: 23.4 % is used."),
+        ("Is the disk low on space?", "No problem there: 23.4 % is used."),
+        # A yes/no question about nothing the checks know.
+        ("Is Pi-hole blocking ads?", "Yes, it blocked 1,620 ads."),
+    ],
+)
+def test_a_backed_or_unchecked_reply_passes(question, answer):
+    assert checked(question, answer, NO_SENSOR, PIHOLE) == [], (question, answer)
+
+
+def test_a_verdict_no_result_states_needs_a_web_source_to_be_answered():
+    # "Is the CPU busy?" after reading only Pi-hole's totals: a "Yes" stands on nothing.
+    assert checked("Is the CPU busy?", "Yes.", PIHOLE) == ["Yes"]
+    # A web source's text may say anything: its page is the model's evidence.
+    page = {"url": "https://example.org/pi", "text": "The Pi 5 gets busy under load."}
+    assert checked("Is the CPU busy?", "Yes.", PIHOLE, world=[page]) == []
+
+
+def test_a_reply_is_read_only_at_the_start_of_the_answer():
+    assert reply_to("The CPU is busy. Yes.", "Is the CPU hot?") is None
+    reply = reply_to("\u201cNo,\u201d the box says.", "Is the CPU hot?")
+    assert reply is not None and not reply.affirms
+    assert reply_to("Yes.", "Tell me about the CPU.") is None
+
+
+@pytest.mark.parametrize("word", ["Yes", "YES", "yeah", "Yep", "yup"])
+def test_every_spelling_of_yes_affirms(word):
+    reply = reply_to(f"{word}, it is.", "Is the CPU busy?")
+    assert reply is not None and reply.affirms and reply.word == word
+
+
+def test_the_retry_note_names_the_right_reply_or_what_could_not_be_read():
+    grounds = Grounds.of([NO_SENSOR], ["Is the box running low on disk space?"], 0)
+    note = retry_note(grounds, "Yes, the box is not running low on disk space.")
+    assert 'the disk is not low on space, so the reply to the question is "No", not "Yes"' in note
+    grounds = Grounds.of([NO_SENSOR], ["Is the CPU hot?"], 0)
+    note = retry_note(grounds, "Yes, the CPU is overloaded.")
+    assert "Nothing read in this turn says whether the CPU is hot" in note
+    grounds = Grounds.of([NO_SENSOR], ["Is the front door locked?"], 0)
+    assert "gives a lock's state" in retry_note(grounds, "No.")
+
+
+def test_unbacked_names_the_verdict_and_its_polarity():
+    [problem] = unbacked(
+        "Yes.",
+        "Is the disk almost full?",
+        read=frozenset(),
+        verdicts={"disk_space_low": False},
+        world=False,
+    )
+    assert problem.verdict is not None and problem.verdict.key == "disk_space_low"
+    assert problem.holds is True and problem.word == "Yes"
+
+
+async def test_a_streamed_bare_yes_is_held_back():
+    shown: list[str] = []
+
+    async def sink(piece):
+        shown.append(piece)
+
+    guard = GuardedSink(sink, Grounds.of([NO_SENSOR], ["Is the CPU hot?"], 0))
+    for piece in ["Yes", ". The", " CPU is", " overloaded. "]:
+        await guard(piece)
+    assert guard.tripped and shown == []
+
+
+ASK_HOT = [{"role": "user", "content": "Is the CPU hot?"}]
+
+
+async def test_a_bare_yes_about_an_unread_temperature_is_asked_again_then_answered_plainly(
+    tmp_path: Path,
+):
+    script = [
+        propose("system_health"),
+        ModelReply(),
+        "Yes, the CPU is overloaded.",
+        "Yes, it is.",
+    ]
+    loop, backend = loop_over(script, tmp_path, registry_with("system.health", NO_SENSOR))
+    result = await loop.process_turn(ASK_HOT, policy={}, owner="o")
+    assert "says whether the CPU is hot" in backend.requests[-1].messages[0]["content"]
+    assert not result.text.startswith("Yes")
+    assert "CPU temperature unknown (no sensor)" in result.text
+
+
+async def test_a_reply_that_says_it_could_not_read_is_kept(tmp_path: Path):
+    answer = "No, I can't tell: this device has no temperature sensor. The CPU is busy, though."
+    script = [propose("system_health"), ModelReply(), answer]
+    loop, backend = loop_over(script, tmp_path, registry_with("system.health", NO_SENSOR))
+    result = await loop.process_turn(ASK_HOT, policy={}, owner="o")
+    assert result.text == answer
+    assert len(backend.requests) == 3
