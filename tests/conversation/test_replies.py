@@ -46,6 +46,8 @@ def checked(question: str, answer: str, *results, world=()) -> list[str]:
         ("Is the SD card nearly full?", "Yes it is."),
         ("Is the CPU busy?", "No, it's fine."),
         ("Is the CPU not busy?", "Yes."),  # "not busy", affirmed, where it is busy
+        ("Is the CPU idle?", "Yes, it is."),  # a counter word, affirmed
+        ("Is there enough disk space?", "No, it is full."),
         # A kind of state nothing read.
         ("Is the front door locked?", "No."),
         ("Is the garage door open?", "Yes, it is."),
@@ -63,6 +65,7 @@ def test_a_reply_nothing_read_backs_is_not_supported(question, answer):
         ("Is the CPU busy?", "Yes, the load is 3.1."),
         ("Is the CPU not busy?", "No, it is busy."),
         ("Is the CPU idle?", "No, it is busy."),  # the "No" negates nothing after it
+        ("Is there plenty of room on the SD card?", "Yes."),
         # The first clause says it could not be read.
         ("Is the CPU hot?", "No, I can't read the temperature: there is no sensor."),
         ("Is the CPU hot?", "No sensor is available, so I can't tell."),

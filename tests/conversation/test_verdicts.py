@@ -11,7 +11,7 @@ from sovereign.capabilities import system
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.grounding import Grounds, retry_note, unsupported
-from sovereign.conversation.verdicts import contradicted, verdicts_in
+from sovereign.conversation.verdicts import VERDICTS, contradicted, stated, verdicts_in
 from tests.conversation.one_capability import loop_over, registry_with
 
 ROOMY = {
@@ -89,6 +89,62 @@ def test_a_verdict_as_the_result_says_or_no_verdict_passes(answer):
 )
 def test_denying_a_verdict_that_holds_is_not_supported(answer):
     assert contradicted(answer, verdicts(CROWDED))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # Words that deny a verdict without a negation.
+        "The system disk has plenty of space left.",
+        "Your SD card has lots of free room.",
+        "There is enough storage on the disk.",
+        "The drive is mostly empty.",
+        "The CPU is idle.",
+        "Your Pi is lightly loaded, with time to spare.",
+        "The processor is barely working.",
+        "CPU usage is low right now.",
+        "The CPU is cool.",
+        "The device is at a normal temperature.",
+        "Your Pi's temperature is fine.",
+        # A leading "No" negates nothing after it.
+        "No, it is idle.",
+    ],
+)
+def test_a_counter_word_against_a_verdict_that_holds_is_not_supported(answer):
+    assert contradicted(answer, verdicts(CROWDED)), answer
+    assert contradicted(answer, verdicts(ROOMY)) == [], answer
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The disk does not have enough space left.",
+        "The CPU is not idle.",
+        "The box isn't cool at all.",
+        "No, the CPU is not lightly loaded.",
+    ],
+)
+def test_a_negated_counter_word_states_the_verdict(answer):
+    assert contradicted(answer, verdicts(ROOMY)), answer
+    assert contradicted(answer, verdicts(CROWDED)) == [], answer
+
+
+@pytest.mark.parametrize(
+    "clause,said",
+    [
+        ("Is the CPU idle", False),
+        ("Is there enough disk space", False),
+        ("Is the disk almost full", True),
+        ("Is the CPU not busy", False),
+        ("Yes, the CPU is busy", True),
+        ("No, the CPU is busy", True),
+        ("The kitchen is cool", None),  # not about the device
+        ("The CPU has 4 cores", None),
+    ],
+)
+def test_stated_reads_a_clause_s_polarity(clause, said):
+    found = {stated(clause, verdict) for verdict in VERDICTS} - {None}
+    assert found == ({said} if said is not None else set()), clause
 
 
 def test_only_a_result_s_boolean_verdicts_count_and_the_last_result_decides():

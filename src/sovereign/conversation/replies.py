@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .states import KINDS, UNREAD, clauses
-from .verdicts import NEGATION, VERDICTS, Verdict
+from .verdicts import VERDICTS, Verdict, stated
 
 _REPLY = re.compile(
     r"^\W*(?P<word>yes|yeah|yep|yup|no|nope)\b"
@@ -141,13 +141,13 @@ def unbacked(
         return []
     found, asked_about = [], set()
     for claim in reply.claims:
-        asked = [v for v in VERDICTS if v.subject.search(claim) and v.claim.search(claim)]
+        asked = {v: said for v in VERDICTS if (said := stated(claim, v)) is not None}
         rest = claim  # what the clause asks besides its verdicts ("hot" asks no more)
         for verdict in asked:
-            rest = verdict.claim.sub(" ", rest)
+            rest = verdict.counter.sub(" ", verdict.claim.sub(" ", rest))
         asked_about |= {v.key for v in asked} | {k.name for k in KINDS if k.claim.search(rest)}
-        for verdict in asked:
-            holds = reply.affirms != bool(NEGATION.search(claim))
+        for verdict, proposed in asked.items():
+            holds = proposed if reply.affirms else not proposed
             given = verdicts.get(verdict.key)
             if (given is None and not world) or (given is not None and given != holds):
                 found.append(Unbacked(reply.word, verdict=verdict, holds=holds))

@@ -29,6 +29,8 @@ class Verdict:
         key: the result's field (``True``: the verdict holds).
         subject: what a clause stating the verdict is about ("disk", "space").
         claim: the words that state the verdict holds ("low", "running out").
+        counter: the words that state it does not hold without a negation
+            ("plenty of space", "idle", "a normal temperature").
         said: how a note to the model names it when it holds ("the disk is low on space").
         unsaid: the same when it does not hold.
     """
@@ -36,11 +38,13 @@ class Verdict:
     key: str
     subject: re.Pattern[str]
     claim: re.Pattern[str]
+    counter: re.Pattern[str]
     said: str
     unsaid: str
 
 
 _DEVICE = r"cpu|processor|device|box|appliance|system|pi|machine|it"
+_ROOM = r"(?:(?:free|disk|drive|storage)\s+)*(?:space|room|storage)\b"
 
 VERDICTS = (
     Verdict(
@@ -50,6 +54,12 @@ VERDICTS = (
             r"\blow\s+on\b|\brunning\s+low\b|\b(?:space|storage)\s+is\s+low\b|\brun(?:ning)?\s+out\b"
             r"|\bshort\s+(?:on|of)\b|\blittle\s+(?:free\s+)?(?:space|storage)\b"
             r"|\b(?:almost|nearly|completely|getting|quite|very|is)\s+full\b",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            rf"\b(?:(?:plenty|lots|loads|enough)\s+of|enough)\s+{_ROOM}"
+            r"|\b(?:mostly|largely)\s+empty\b"
+            r"|\b(?:space|room|storage)\s+to\s+spare\b",
             re.IGNORECASE,
         ),
         "the disk is low on space",
@@ -63,6 +73,12 @@ VERDICTS = (
             r"\s+load|high\s+load|(?:load|usage)\s+is\s+high)\b",
             re.IGNORECASE,
         ),
+        re.compile(
+            r"\b(?:idle|lightly\s+loaded|barely\s+(?:loaded|working|used)"
+            r"|(?:time|capacity|headroom)\s+to\s+spare|(?:cpu|processor)\s+(?:usage|load)\s+is\s+low"
+            r"|load\s+is\s+low|low\s+load)\b",
+            re.IGNORECASE,
+        ),
         "the CPU is busy",
         "the CPU is not busy",
     ),
@@ -70,6 +86,10 @@ VERDICTS = (
         "cpu_hot",
         re.compile(rf"\b(?:{_DEVICE}|temperature)\b", re.IGNORECASE),
         re.compile(r"\b(?:hot|overheat\w*|too\s+warm)\b", re.IGNORECASE),
+        re.compile(
+            r"\b(?:cool|normal\s+temperature|(?:temperature|temp)\s+is\s+(?:normal|fine|ok|okay|low|safe))\b",
+            re.IGNORECASE,
+        ),
         "the CPU is hot",
         "the CPU is not hot",
     ),
@@ -112,14 +132,28 @@ def contradicted(answer: str, verdicts: Mapping[str, bool]) -> list[tuple[str, V
     """
     found = []
     for clause in clauses(answer):
-        clause = LEADING_REPLY.sub("", clause)  # "No, it is busy" says it is busy
         for verdict in VERDICTS:
             holds = verdicts.get(verdict.key)
-            if holds is None or not verdict.subject.search(clause):
-                continue
-            if verdict.claim.search(clause) and bool(NEGATION.search(clause)) == holds:
+            said = stated(clause, verdict)
+            if holds is not None and said is not None and said != holds:
                 found.append((clause.strip(), verdict))
     return found
+
+
+def stated(clause: str, verdict: Verdict) -> bool | None:
+    """Whether ``clause`` states ``verdict`` holds (``True``), does not (``False``), or
+    says nothing of it (``None``: not about its subject, or neither its claim nor its
+    counter). A yes or no that opens the clause negates nothing after it ("No, it is
+    busy" says it is busy); a negation turns the claim or the counter round ("not
+    idle" is busy)."""
+    clause = LEADING_REPLY.sub("", clause)
+    if not verdict.subject.search(clause):
+        return None
+    if verdict.claim.search(clause):
+        return not NEGATION.search(clause)
+    if verdict.counter.search(clause):
+        return bool(NEGATION.search(verdict.counter.sub(" ", clause)))
+    return None
 
 
 def verdict_note(contradictions: list[tuple[str, Verdict]], verdicts: Mapping[str, bool]) -> str:
