@@ -108,7 +108,7 @@ async def test_auto_mode_probes_then_answers_with_a_tool_and_a_streamed_answer(s
 
     response = await harness.post(
         "/api/v1/conversation/message",
-        {"message": "how hot is my device?"},
+        {"message": "how is my device doing?"},
         Accept="text/event-stream",
     )
     await harness.client.aclose()

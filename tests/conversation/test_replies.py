@@ -9,7 +9,13 @@ import pytest
 from sovereign.capabilities.system import NO_SENSOR_NOTE
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
-from sovereign.conversation.grounding import Grounds, GuardedSink, retry_note, unsupported
+from sovereign.conversation.grounding import (
+    Grounds,
+    GuardedSink,
+    retry_note,
+    unanswered_parts,
+    unsupported,
+)
 from sovereign.conversation.replies import reply_to, unbacked
 from tests.conversation.one_capability import loop_over, registry_with
 
@@ -174,3 +180,71 @@ async def test_a_reply_that_says_it_could_not_read_is_kept(tmp_path: Path):
     result = await loop.process_turn(ASK_HOT, policy={}, owner="o")
     assert result.text == answer
     assert len(backend.requests) == 3
+
+
+def missing(question: str, answer: str, *results, world=()) -> list[str]:
+    grounds = Grounds.of(list(results), [question], 0, world=list(world))
+    return unanswered_parts(answer, grounds)
+
+
+@pytest.mark.parametrize(
+    "question,answer,sentence",
+    [
+        ("Is the CPU hot?", "The CPU is lightly loaded.", "reads a temperature"),
+        ("how hot is my device?", "Your disk is 23.4 % used.", "reads a temperature"),
+        ("What's the CPU temperature?", "The load is 3.1.", "reads a temperature"),
+        ("Tell me how warm the box is.", "The load is 3.1.", "reads a temperature"),
+        ("Is the front door locked?", "Your system is healthy.", "reads a lock's state"),
+        ("Is the CPU busy?", "Pi-hole answered 10,475 queries.", "says whether the CPU is busy"),
+        (
+            "How hot is the device, and how many ads did Pi-hole block today?",
+            "Pi-hole blocked 1,620 ads.",
+            "reads a temperature",
+        ),
+    ],
+)
+def test_what_the_question_asks_and_nothing_read_is_said(question, answer, sentence):
+    [said] = missing(question, answer, NO_SENSOR, PIHOLE) or missing(question, answer, PIHOLE)
+    assert sentence in said and said.startswith("Nothing I checked")
+
+
+@pytest.mark.parametrize(
+    "question,answer",
+    [
+        ("Is the CPU hot?", "The temperature is unknown; the CPU is busy."),
+        ("how hot is my device?", "I can't tell: this device has no sensor for it."),
+        ("Is the CPU hot?", "I cannot read how hot it is."),
+        ("Is the front door locked?", "I can't check your locks."),
+        ("Is the CPU busy?", "It is busy: the load is 3.1."),  # the result states it
+        ("Write a haiku about a cold morning.", "Frost on the window."),  # asks for none
+        ("How much disk is used?", "23.4 % is used."),
+    ],
+)
+def test_a_question_answered_or_asking_nothing_unread_needs_no_sentence(question, answer):
+    assert missing(question, answer, NO_SENSOR) == [], (question, answer)
+
+
+def test_no_sentence_when_a_web_source_ran_or_nothing_ran():
+    page = {"url": "https://example.org/paris", "text": "Paris: 12 degrees, cloudy."}
+    assert missing("How warm is it in Paris?", "It is 12 degrees.", world=[page]) == []
+    assert missing("Is the CPU busy?", "Pi-hole answered.", PIHOLE, world=[page]) == []
+    # Nothing ran (a denial): the answer is what did not run, said already.
+    grounds = Grounds.of([], ["Is the front door locked?"], 1)
+    assert unanswered_parts("You declined the Home Assistant check.", grounds) == []
+
+
+async def test_an_answer_that_skips_what_could_not_be_read_gets_the_sentence(tmp_path: Path):
+    script = [propose("system_health"), ModelReply(), "The load is 3.1 over the last minute."]
+    loop, backend = loop_over(script, tmp_path, registry_with("system.health", NO_SENSOR))
+    shown: list[str] = []
+
+    async def sink(piece):
+        shown.append(piece)
+
+    result = await loop.process_turn(ASK_HOT, policy={}, owner="o", on_token=sink)
+    assert result.text == (
+        "The load is 3.1 over the last minute. "
+        "Nothing I checked reads a temperature, so I can't tell you."
+    )
+    assert "".join(shown) == result.text  # the household sees the sentence too
+    assert len(backend.requests) == 3  # no second answer: the sentence is ours

@@ -136,7 +136,9 @@ async def test_a_stand_in_after_a_result_leaves_the_answer_to_the_model(tmp_path
     script = [propose("system_health"), propose("home_assistant_not_set_up"), answer]
     loop, backend, _ = loop_for(household(), script, tmp_path)
     result = await loop.process_turn(ASK_KITCHEN, policy=OFF, owner="o")
-    assert result.text == answer and backend.remaining == 0
+    # The model's answer stands; what nothing read is said after it.
+    unread = "Nothing I checked reads a temperature, so I can't tell you."
+    assert result.text == f"{answer} {unread}" and backend.remaining == 0
 
 
 @pytest.mark.parametrize("arguments", [{}, {"entity_id": "sensor.kitchen"}])

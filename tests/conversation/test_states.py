@@ -124,7 +124,7 @@ async def test_a_household_result_from_beyond_the_device_reads_only_what_it_hold
     token = halted.pending_confirmation.token  # the household approves the read
     result = await loop.resume_turn(token, True, policy={}, owner="o")
     assert (
-        result.text == "Hm."
+        result.text == "Hm. Nothing I checked reads a lock's state, so I can't tell you."
         and "gives a lock's state" in (backend.requests[-1].messages[0]["content"])
     )
 

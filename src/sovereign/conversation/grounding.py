@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .replies import Unbacked, reply_note, unbacked
+from .replies import Unbacked, reply_note, unanswered, unbacked
 from .states import EVERY_KIND, kinds_read, unread_claims
 from .verdicts import contradicted, verdict_note, verdicts_in
 
@@ -199,6 +199,22 @@ def unsupported(answer: str, grounds: Grounds) -> list[str]:
         + [words for words, _ in unread_claims(answer, grounds.read)]
         + [clause for clause, _ in contradicted(answer, grounds.verdicts)]
         + list(dict.fromkeys(problem.word for problem in _unbacked_reply(answer, grounds)))
+    )
+
+
+def unanswered_parts(answer: str, grounds: Grounds) -> list[str]:
+    """Sentences saying what the question asked that nothing read and ``answer`` does
+    not say could not be read (:func:`.replies.unanswered`); empty when ``grounds``
+    does not apply or nothing ran (the answer then says what did not run). Checked on
+    the whole answer, never while it streams: a later sentence may say it."""
+    if not grounds.results:
+        return []
+    return unanswered(
+        answer,
+        grounds.question,
+        read=grounds.read,
+        verdicts=grounds.verdicts,
+        world=grounds.world > 0,
     )
 
 

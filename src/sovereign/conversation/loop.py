@@ -33,7 +33,7 @@ from .framing import (
     DEFAULT_SYSTEM_PROMPT,
     system_prompt,
 )
-from .grounding import Grounds, GuardedSink, retry_note, unsupported
+from .grounding import Grounds, GuardedSink, retry_note, unanswered_parts, unsupported
 from .guidance import ArgumentGuide
 from .ledger import CallLedger
 from .parts import household_parts, parts_hint
@@ -343,6 +343,8 @@ class TurnLoop:
             text = content
             if grounds.applies:
                 text = await self._grounded(progress, grounds, content, note)
+                if missing := unanswered_parts(text, grounds):
+                    text = f"{text.strip()} {' '.join(missing)}"  # what could not be read
             if mistaken and (said := plain_answer([], progress.unrun)) not in text:
                 text = f"{text.strip()}\n\n{said}"  # what was refused is still said plainly
         if isinstance(sink, GuardedSink):

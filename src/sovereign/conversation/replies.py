@@ -53,6 +53,12 @@ _NEGATIVE_LEAD = re.compile(
     re.IGNORECASE,
 )
 _ALTERNATIVE = re.compile(r"\bor\b(?!\s+not\b)", re.IGNORECASE)
+_ASKS = re.compile(
+    r"^\W*(?:\w+\W+){0,3}?(?:how|what|which|tell|check|show|give|report|read|let\s+me\s+know"
+    r"|find\s+out)\b",
+    re.IGNORECASE,
+)
+_SENSOR = re.compile(r"\bsensors?\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -185,3 +191,53 @@ def reply_note(problems: list[Unbacked], verdicts: Mapping[str, bool]) -> str:
             "say yes or no to it; it says this could not be read."
         )
     return " ".join(notes)
+
+
+def unanswered(
+    answer: str,
+    question: str,
+    *,
+    read: frozenset[str],
+    verdicts: Mapping[str, bool],
+    world: bool,
+) -> list[str]:
+    """What ``question`` asks that nothing read, when ``answer`` does not say so:
+    one second-person sentence for each, to add to the answer.
+
+    Asked "Is the CPU hot?" on a device with no temperature sensor, a small model
+    answers with the load ("The CPU is lightly loaded"): nothing false, and nothing
+    about what was asked. A question clause (a yes/no question, one opening with
+    "how", "what", "which", or a request to "tell", "check", "show" …) that asks about
+    a kind of household state no result read (:mod:`.states`), or about a verdict
+    no household result states while no web source ran (:mod:`.verdicts`), is
+    answered when a clause of the answer says it could not be read and names it
+    (its words, its subject, or a sensor). Otherwise the sentence returned says it.
+
+    Args:
+        answer: the answer's text.
+        question: the person's last message.
+        read: the kinds of state the results read (:func:`.states.kinds_read`).
+        verdicts: the verdicts household results state (:func:`.verdicts.verdicts_in`).
+        world: whether a web source ran.
+
+    Returns:
+        The sentences, in the question's order; empty when nothing is missing.
+    """
+    said = [clause for clause in clauses(answer) if UNREAD.search(clause)]
+    missing: dict[str, str] = {}
+    for clause in clauses(question):
+        if not (_POLAR.search(clause) or _ASKS.search(clause)):
+            continue
+        kinds = [k for k in KINDS if k.claim.search(clause)]
+        for kind in kinds:
+            named = (kind.claim, _SENSOR)
+            if kind.name not in read and not any(p.search(c) for c in said for p in named):
+                missing[kind.name] = f"Nothing I checked reads {kind.name}, so I can't tell you."
+        if kinds or world:
+            continue  # "Is the CPU hot?" asks for a temperature: said above when unread
+        for verdict in VERDICTS:
+            if stated(clause, verdict) is None or verdict.key in verdicts:
+                continue
+            if not any(verdict.subject.search(c) for c in said):
+                missing[verdict.key] = f"Nothing I checked says whether {verdict.said}."
+    return list(missing.values())
