@@ -170,3 +170,21 @@ def test_the_notes_read_no_household_state_but_a_temperature(monkeypatch, tmp_pa
         monkeypatch.setattr(system.os, "getloadavg", lambda load=load: (load, load, load))
         read = kinds_read([system.read_health(tmp_path)])
         assert read == (frozenset() if celsius is None else {"a temperature"})
+
+
+@pytest.mark.parametrize("load", [1.3996, 1.3949, 1.4049, 0.6999, 2.0049, 1.99951])
+@pytest.mark.parametrize("cores", [1, 2, 4])
+def test_the_load_note_and_the_busy_verdict_agree_at_every_boundary(
+    monkeypatch, tmp_path, load, cores
+):
+    # The note and the boolean once read the load unrounded and rounded: at 1.3996 on
+    # 2 cores the note said "fairly busy" (1.4) and cpu_busy was false (0.6998).
+    from sovereign.conversation.verdicts import contradicted, verdicts_in
+
+    monkeypatch.setattr(system.os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(system.psutil, "cpu_count", lambda: cores)
+    health = system.read_health(tmp_path)
+    shown = health["load_average_1m"]
+    assert health["cpu_busy"] is system.is_busy(shown, cores)
+    assert contradicted(health["cpu_load_note"], verdicts_in([health])) == []
+    assert f"load {shown:g} " in health["cpu_load_note"]

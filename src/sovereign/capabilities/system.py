@@ -173,7 +173,9 @@ def read_health(disk_path: Path, data_path: Path | None = None) -> dict[str, Any
     ``cpu_hot`` (only with a sensor), ``cpu_busy`` and ``disk_space_low`` are the
     same verdicts as booleans, which the answer check reads (``conversation.verdicts``).
     """
-    load_1, load_5, load_15 = os.getloadavg()
+    # Rounded once: the note, the verdict and the figure all read the same number
+    # (1.3996 on 2 cores is "fairly busy" at the 1.4 the household is shown).
+    load_1, load_5, load_15 = (round(load, 2) for load in os.getloadavg())
     memory = psutil.virtual_memory()
     data_at = existing_ancestor(data_path or disk_path)
     disk, data = psutil.disk_usage(str(disk_path)), psutil.disk_usage(str(data_at))
@@ -187,14 +189,14 @@ def read_health(disk_path: Path, data_path: Path | None = None) -> dict[str, Any
     return {
         "cpu_temperature_celsius": temperature,
         "cpu_temperature_note": note,
-        "cpu_load_note": load_note(round(load_1, 2), cpu_count),
+        "cpu_load_note": load_note(load_1, cpu_count),
         "disk_space_note": " ".join(space_note(label, *space) for label, space in disks),
         **hot,
         "cpu_busy": is_busy(load_1, cpu_count),
         "disk_space_low": any(is_low_on_space(*space[1:]) for _, space in disks),
-        "load_average_1m": round(load_1, 2),
-        "load_average_5m": round(load_5, 2),
-        "load_average_15m": round(load_15, 2),
+        "load_average_1m": load_1,
+        "load_average_5m": load_5,
+        "load_average_15m": load_15,
         "cpu_count": cpu_count,
         "memory_total_gb": _gigabytes(memory.total),
         "memory_used_gb": _gigabytes(memory.total - memory.available),
