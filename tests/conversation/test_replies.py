@@ -195,6 +195,12 @@ def missing(question: str, answer: str, *results, world=()) -> list[str]:
         ("What's the CPU temperature?", "The load is 3.1.", "reads a temperature"),
         ("Tell me how warm the box is.", "The load is 3.1.", "reads a temperature"),
         ("Is the front door locked?", "Your system is healthy.", "reads a lock's state"),
+        # A sentence about sensors that never names what was asked does not answer it.
+        (
+            "how hot is my device?",
+            "The device is not set up, so I can't read your home's sensors, lights or locks.",
+            "reads a temperature",
+        ),
         ("Is the CPU busy?", "Pi-hole answered 10,475 queries.", "says whether the CPU is busy"),
         (
             "How hot is the device, and how many ads did Pi-hole block today?",
@@ -212,7 +218,8 @@ def test_what_the_question_asks_and_nothing_read_is_said(question, answer, sente
     "question,answer",
     [
         ("Is the CPU hot?", "The temperature is unknown; the CPU is busy."),
-        ("how hot is my device?", "I can't tell: this device has no sensor for it."),
+        ("how hot is my device?", "I can't tell the temperature: there is no sensor."),
+        ("how hot is my device?", "It has no sensor, so its temperature is not known."),
         ("Is the CPU hot?", "I cannot read how hot it is."),
         ("Is the front door locked?", "I can't check your locks."),
         ("Is the CPU busy?", "It is busy: the load is 3.1."),  # the result states it

@@ -211,7 +211,8 @@ def unanswered(
     a kind of household state no result read (:mod:`.states`), or about a verdict
     no household result states while no web source ran (:mod:`.verdicts`), is
     answered when a clause of the answer says it could not be read and names it
-    (its words, its subject, or a sensor). Otherwise the sentence returned says it.
+    (by its words or its subject, or by a sensor where the answer names it too).
+    Otherwise the sentence returned says it.
 
     Args:
         answer: the answer's text.
@@ -230,8 +231,7 @@ def unanswered(
             continue
         kinds = [k for k in KINDS if k.claim.search(clause)]
         for kind in kinds:
-            named = (kind.claim, _SENSOR)
-            if kind.name not in read and not any(p.search(c) for c in said for p in named):
+            if kind.name not in read and not _says_unread(kind.claim, said, answer):
                 missing[kind.name] = f"Nothing I checked reads {kind.name}, so I can't tell you."
         if kinds or world:
             continue  # "Is the CPU hot?" asks for a temperature: said above when unread
@@ -241,3 +241,13 @@ def unanswered(
             if not any(verdict.subject.search(c) for c in said):
                 missing[verdict.key] = f"Nothing I checked says whether {verdict.said}."
     return list(missing.values())
+
+
+def _says_unread(words: re.Pattern[str], unread: list[str], answer: str) -> bool:
+    """Whether a clause of ``unread`` (those saying something could not be read) names
+    it by ``words``, or names a sensor in an answer that speaks of it elsewhere ("I
+    can't tell the temperature: there is no sensor"); "I can't read your home's
+    sensors" alone answers nothing about a temperature."""
+    return any(words.search(clause) for clause in unread) or (
+        bool(words.search(answer)) and any(_SENSOR.search(clause) for clause in unread)
+    )
