@@ -136,6 +136,11 @@ class Grounds:
         """The person's last message ("" when there is none)."""
         return self.asked[-1] if self.asked else ""
 
+    def readings(self) -> dict[str, Any]:
+        """What a yes/no reply is checked against (:mod:`.replies`): the kinds of state
+        read, the household verdicts, and whether a web source ran."""
+        return {"read": self.read, "verdicts": self.verdicts, "world": self.world > 0}
+
     @property
     def nothing_ran(self) -> bool:
         """Calls were proposed and none of them ran."""
@@ -209,23 +214,11 @@ def unanswered_parts(answer: str, grounds: Grounds) -> list[str]:
     the whole answer, never while it streams: a later sentence may say it."""
     if not grounds.results:
         return []
-    return unanswered(
-        answer,
-        grounds.question,
-        read=grounds.read,
-        verdicts=grounds.verdicts,
-        world=grounds.world > 0,
-    )
+    return unanswered(answer, grounds.question, **grounds.readings())
 
 
 def _unbacked_reply(answer: str, grounds: Grounds) -> list[Unbacked]:
-    return unbacked(
-        answer,
-        grounds.question,
-        read=grounds.read,
-        verdicts=grounds.verdicts,
-        world=grounds.world > 0,
-    )
+    return unbacked(answer, grounds.question, **grounds.readings())
 
 
 def _unsupported_figures(answer: str, grounds: Grounds) -> list[str]:
