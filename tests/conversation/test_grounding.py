@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from sovereign.conversation.figures import figures_in
 from sovereign.conversation.grounding import (
     Grounds,
     GuardedSink,
-    figures_in,
     result_values,
     unsupported,
 )

@@ -9,7 +9,7 @@ import pytest
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.grounding import Grounds, unsupported
-from sovereign.conversation.states import kinds_read, unread_claims
+from sovereign.conversation.states import clauses, kinds_read, unread_claims
 from sovereign.executor import Locality
 from tests.conversation.one_capability import loop_over, registry_with
 
@@ -158,3 +158,16 @@ async def test_a_state_claimed_twice_is_replaced_by_the_plain_answer(tmp_path):
     loop, _ = health_loop(script, tmp_path)
     result = await loop.process_turn(ask, policy={}, owner="o")
     assert result.text.startswith("This device: CPU temperature unknown (no sensor);")
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("The device has 1.6 GB of memory.", ["The device has 1.6 GB of memory"]),
+        ("Open 10:00 to 17:30. Closed: Mondays.", ["Open 10:00 to 17:30", " Closed", " Mondays"]),
+        ("It is 3. Then 4.5 is big", ["It is 3", " Then 4.5 is big"]),
+        ("Note:1 thing", ["Note", "1 thing"]),
+    ],
+)
+def test_a_clause_ends_at_a_full_stop_or_colon_but_not_inside_a_figure(text, expected):
+    assert clauses(text) == expected

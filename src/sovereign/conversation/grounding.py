@@ -20,25 +20,18 @@ not empty and then falls back to a plain answer built from the results
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .figures import Figure, figures_in, rounds_to
+from .labels import mislabel_note, mislabelled
 from .replies import Unbacked, reply_note, unanswered, unbacked
 from .states import EVERY_KIND, kinds_read, unread_claims
 from .verdicts import contradicted, verdict_note, verdicts_in
 
-_SPACE_SEPARATORS = "\u00a0\u202f\u2009 "
-_NUMBER = re.compile(
-    r"(?<![\w.,])"
-    r"(\d{1,3}(?:,\d{3})+|\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+|\d+)"
-    r"(\.\d+)?"
-    r"(?:st|nd|rd|th)?(?![\w])"
-)
 _URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+", re.IGNORECASE)
-_LIST_MARKER = re.compile(r"^\s*\d{1,2}[.)]\s", re.MULTILINE)
 _CALENDAR = re.compile(
     r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|"
     r"april|june|july|august|september|october|november|december)s?\b",
@@ -51,32 +44,6 @@ _UNIT_FACTORS: dict[str, tuple[float, ...]] = {
     "_hours": (60.0, 1 / 24, 1 / 168),
     "_gb": (1000.0, 1 / 1000),
 }
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A number as written in an answer: its ``value``, the ``decimals`` it shows, its ``text``."""
-
-    value: float
-    decimals: int
-    text: str
-
-
-def figures_in(text: str) -> list[Figure]:
-    """The numbers written in ``text``.
-
-    Thousands separators (``7,497``, ``7 497`` with a no-break or thin space) are
-    read, ordinals (``22nd``) count, a list marker at a line start (``1.``) does not,
-    and digits inside words (``IPv6``, ``4K``) do not.
-    """
-    text = _LIST_MARKER.sub(" ", text)
-    found = []
-    for match in _NUMBER.finditer(text):
-        whole, fraction = match.group(1), match.group(2) or ""
-        digits = whole.replace(",", "").translate({ord(c): None for c in _SPACE_SEPARATORS})
-        value = float(digits + fraction)
-        found.append(Figure(value, max(len(fraction) - 1, 0), match.group(0)))
-    return found
 
 
 @dataclass
@@ -92,6 +59,7 @@ class Grounds:
         read: the kinds of household state the results read (:func:`.states.kinds_read`).
         verdicts: the yes/no verdicts the results state (:func:`.verdicts.verdicts_in`).
         world: how many executed calls were web sources (search results, pages).
+        household: the executed results that are not web sources, as they came.
     """
 
     values: list[float] = field(default_factory=list)
@@ -101,6 +69,7 @@ class Grounds:
     read: frozenset[str] = frozenset()
     verdicts: dict[str, bool] = field(default_factory=dict)
     world: int = 0
+    household: list[Any] = field(default_factory=list)
 
     @classmethod
     def of(
@@ -125,6 +94,7 @@ class Grounds:
             self.world += 1
         else:
             self.verdicts.update(verdicts_in([result]))
+            self.household.append(result)
 
     @property
     def applies(self) -> bool:
@@ -194,7 +164,8 @@ def unsupported(answer: str, grounds: Grounds) -> list[str]:
         the person did not write), in order, then the words describing household
         states no result read, then the clauses stating a verdict against a result's
         (:mod:`.verdicts`), then a leading yes or no that nothing read backs
-        (:mod:`.replies`); empty when the answer is grounded or ``grounds`` does not
+        (:mod:`.replies`), then the figures of a part said as the whole
+        (:mod:`.labels`); empty when the answer is grounded or ``grounds`` does not
         apply.
     """
     if not grounds.applies:
@@ -203,6 +174,7 @@ def unsupported(answer: str, grounds: Grounds) -> list[str]:
         _unsupported_figures(answer, grounds)
         + [words for words, _ in unread_claims(answer, grounds.read)]
         + [clause for clause, _ in contradicted(answer, grounds.verdicts)]
+        + [problem.text for problem in mislabelled(answer, grounds.household)]
         + list(dict.fromkeys(problem.word for problem in _unbacked_reply(answer, grounds)))
     )
 
@@ -241,6 +213,7 @@ def retry_note(grounds: Grounds, answer: str) -> str:
     notes = [_figures_note(grounds, _unsupported_figures(answer, grounds))]
     notes.append(verdict_note(contradicted(answer, grounds.verdicts), grounds.verdicts))
     notes.append(reply_note(_unbacked_reply(answer, grounds), grounds.verdicts))
+    notes.append(mislabel_note(mislabelled(answer, grounds.household)))
     if states:
         notes.append(
             f"Nothing read in this turn gives {' or '.join(states)}, so the answer must not "
@@ -265,21 +238,7 @@ def _figures_note(grounds: Grounds, problems: list[str]) -> str:
 
 
 def _supported(figure: Figure, sources: Iterable[float]) -> bool:
-    return any(_rounds_to(source, figure) for source in sources)
-
-
-def _rounds_to(source: float, figure: Figure) -> bool:
-    """``source`` written with ``figure.decimals`` decimals (rounded or cut) is ``figure``,
-    or, for a whole number ending in zeros (7,500), rounded to those tens, hundreds …"""
-    scale = 10**figure.decimals
-    target = figure.value * scale
-    if abs(math.floor(abs(source) * scale + 0.5) - target) < 1e-6:
-        return True
-    if abs(math.trunc(abs(source) * scale) - target) < 1e-6:
-        return True
-    value = int(figure.value) if figure.decimals == 0 else 0
-    zeros = len(str(value)) - len(str(value).rstrip("0")) if value else 0
-    return any(abs(round(abs(source), -k) - value) < 1e-6 for k in range(1, zeros + 1))
+    return any(rounds_to(source, figure) for source in sources)
 
 
 _BOUNDARY = re.compile(r"[.!?;:](?=\s)|\n")

@@ -78,7 +78,7 @@ EVERY_KIND = frozenset(kind.name for kind in KINDS)
 """What a web source reads: its text may describe any state."""
 
 _CLAUSE = re.compile(
-    r"[^.!?;:\n]+?(?=[.!?;:\n]|,?\s+(?:but|although|though|whereas|however|while|so|as|"
+    r"(?:[^.!?;:\n]|(?<=\d)[.:](?=\d))+?(?=[!?;\n]|[.:](?!\d)|(?<!\d)[.:]|,?\s+(?:but|although|though|whereas|however|while|so|as|"
     r"because|since)\b|$)",
     re.IGNORECASE,
 )
@@ -100,8 +100,9 @@ def kinds_read(results: Iterable[Any]) -> frozenset[str]:
 
 
 def clauses(text: str) -> list[str]:
-    """``text`` cut into clauses: at sentence ends, ``;`` and ``:``, and before "but",
-    "so", "as", "because" … (a typographic apostrophe read as ``'``)."""
+    """``text`` cut into clauses: at sentence ends, ``;`` and ``:`` (not inside a
+    figure: ``1.6``, ``10:00``), and before "but", "so", "as", "because" … (a
+    typographic apostrophe read as ``'``)."""
     return _CLAUSE.findall(text.replace("\u2019", "'"))
 
 
