@@ -57,7 +57,6 @@ class Grounds:
         results: how many calls executed.
         unrun: how many calls did not run or failed.
         read: the kinds of household state the results read (:func:`.states.kinds_read`).
-        verdicts: the yes/no verdicts the results state (:func:`.verdicts.verdicts_in`).
         world: how many executed calls were web sources (search results, pages).
         household: the executed results that are not web sources, as they came.
     """
@@ -67,7 +66,6 @@ class Grounds:
     results: int = 0
     unrun: int = 0
     read: frozenset[str] = frozenset()
-    verdicts: dict[str, bool] = field(default_factory=dict)
     world: int = 0
     household: list[Any] = field(default_factory=list)
 
@@ -93,13 +91,18 @@ class Grounds:
         if from_the_world:
             self.world += 1
         else:
-            self.verdicts.update(verdicts_in([result]))
             self.household.append(result)
 
     @property
     def applies(self) -> bool:
         """Whether the answer is checked: some call ran, or some call did not run."""
         return bool(self.results or self.unrun)
+
+    @property
+    def verdicts(self) -> dict[str, bool]:
+        """The yes/no verdicts the household results state (:func:`.verdicts.verdicts_in`);
+        a web page's fields are not this device's verdicts."""
+        return verdicts_in(self.household)
 
     @property
     def question(self) -> str:

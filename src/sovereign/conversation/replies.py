@@ -33,14 +33,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .states import KINDS, UNREAD, clauses
-from .verdicts import VERDICTS, Verdict, stated
+from .verdicts import REPLY_WORDS, VERDICTS, YES_WORDS, Verdict, stated
 
 _REPLY = re.compile(
-    r"^\W*(?P<word>yes|yeah|yep|yup|no|nope)\b"
+    rf"^\W*(?P<word>{REPLY_WORDS})\b"
     r"(?=\s*(?:[,.!;:\u2014\u2013-]|$)|\s+(?:it|the|your|there|that|this|i|we|you)\b)",
     re.IGNORECASE,
 )
-_YES = frozenset({"yes", "yeah", "yep", "yup"})
 _AUXILIARY = r"(?:is|are|am|was|were|do|does|did|has|have|had|can|could|will|would|should|shall)"
 _QUESTION_WORD = r"(?:how|what|which|when|where|who|whom|whose|why)\b"
 _POLAR = re.compile(
@@ -115,7 +114,7 @@ def reply_to(answer: str, question: str) -> Reply | None:
     if not claims:
         return None
     word = match.group("word")
-    return Reply(word, word.casefold() in _YES, claims)
+    return Reply(word, word.casefold() in YES_WORDS, claims)
 
 
 def unbacked(
@@ -174,7 +173,7 @@ def reply_note(problems: list[Unbacked], verdicts: Mapping[str, bool]) -> str:
         if verdict.key in verdicts:
             said = verdict.said if verdicts[verdict.key] else verdict.unsaid
             word = next(p.word for p in problems if p.verdict == verdict)
-            right = "No" if word.casefold() in _YES else "Yes"
+            right = "No" if word.casefold() in YES_WORDS else "Yes"
             notes.append(
                 f'The tool result says {said}, so the reply to the question is "{right}", '
                 f'not "{word}".'

@@ -78,8 +78,9 @@ EVERY_KIND = frozenset(kind.name for kind in KINDS)
 """What a web source reads: its text may describe any state."""
 
 _CLAUSE = re.compile(
-    r"(?:[^.!?;:\n]|(?<=\d)[.:](?=\d))+?(?=[!?;\n]|[.:](?!\d)|(?<!\d)[.:]|,?\s+(?:but|although|though|whereas|however|while|so|as|"
-    r"because|since)\b|$)",
+    r"(?:[^.!?;:\n]|(?<=\d)[.:](?=\d))+?"  # a "." or ":" between digits is in a figure
+    r"(?=[!?;\n]|[.:](?!\d)|(?<!\d)[.:]"
+    r"|,?\s+(?:but|although|though|whereas|however|while|so|as|because|since)\b|$)",
     re.IGNORECASE,
 )
 UNREAD = re.compile(

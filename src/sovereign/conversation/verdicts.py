@@ -100,7 +100,10 @@ NEGATION = re.compile(
     re.IGNORECASE,
 )
 """Where a clause states a verdict false ("not", "isn't", "plenty")."""
-LEADING_REPLY = re.compile(r"^\W*(?:yes|yeah|yep|yup|no|nope)\b[\W]*", re.IGNORECASE)
+YES_WORDS = frozenset({"yes", "yeah", "yep", "yup"})
+REPLY_WORDS = r"(?:yes|yeah|yep|yup|no|nope)"
+"""The words of a yes or a no that opens an answer (:data:`YES_WORDS`: the yeses)."""
+LEADING_REPLY = re.compile(rf"^\W*{REPLY_WORDS}\b[\W]*", re.IGNORECASE)
 """A yes or no that opens a clause: it answers the question, it negates nothing after it."""
 
 
