@@ -70,8 +70,8 @@ from household_score import (  # noqa: E402
 from household_world import DecisionMade, Scenario, World  # noqa: E402
 
 from sovereign.conversation import ModelUnavailable, ToolCatalog, TurnResult  # noqa: E402
-from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling  # noqa: E402
-from sovereign.conversation.backends.embedded_load import LoadOptions  # noqa: E402
+from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling  # noqa: E402
+from sovereign.conversation.backends.embedded.load import LoadOptions  # noqa: E402
 
 PROMPTS = Path(__file__).with_name("household_prompts.json")
 MAX_CARDS = 4

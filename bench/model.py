@@ -50,11 +50,11 @@ from model_service import service_turns  # noqa: E402
 
 from sovereign.conversation import ToolCatalog  # noqa: E402
 from sovereign.conversation.backends.decision import answer_messages  # noqa: E402
-from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling  # noqa: E402
-from sovereign.conversation.backends.embedded_llama import LlamaModel  # noqa: E402
-from sovereign.conversation.backends.embedded_load import LoadOptions, load_llama  # noqa: E402
-from sovereign.conversation.framing import DEFAULT_SYSTEM_PROMPT, system_prompt  # noqa: E402
-from sovereign.conversation.guidance import ArgumentGuide  # noqa: E402
+from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling  # noqa: E402
+from sovereign.conversation.backends.embedded.llama import LlamaModel  # noqa: E402
+from sovereign.conversation.backends.embedded.load import LoadOptions, load_llama  # noqa: E402
+from sovereign.conversation.offer.guidance import ArgumentGuide  # noqa: E402
+from sovereign.conversation.voice.prompts import DEFAULT_SYSTEM_PROMPT, system_prompt  # noqa: E402
 from sovereign.service.settings import Settings  # noqa: E402
 from sovereign.service.wiring import build_registry  # noqa: E402
 

@@ -24,8 +24,8 @@ from sovereign.conversation.backends.decision import (
     decision_schema,
     parse_decision,
 )
-from sovereign.conversation.backends.embedded import Sampling
-from sovereign.conversation.backends.embedded_load import json_schema_grammar
+from sovereign.conversation.backends.embedded.backend import Sampling
+from sovereign.conversation.backends.embedded.load import json_schema_grammar
 
 
 def decision_grammar(tools: list[dict[str, Any]]) -> Any:

@@ -238,7 +238,7 @@ async def check_tool_mode(config: DoctorConfig) -> list[Finding]:
         mode = "native" if config.tool_mode == "native" else "schema"
         return [Finding(name, True, f"{config.backend} backend: {mode} mode")]
     from sovereign.conversation.backends.base import ModelUnavailable
-    from sovereign.conversation.backends.openai import OpenAIBackend
+    from sovereign.conversation.backends.openai.backend import OpenAIBackend
 
     backend = OpenAIBackend(
         config.openai_base_url,

@@ -163,7 +163,7 @@ async def test_the_service_reports_its_data_directory(tmp_path):
 def test_the_notes_read_no_household_state_but_a_temperature(monkeypatch, tmp_path, celsius):
     # The states check (conversation.states) reads results as text: a note that said
     # "on 2 cores" would let "the garage door is on/open" pass after a health check.
-    from sovereign.conversation.states import kinds_read
+    from sovereign.conversation.answer.states import kinds_read
 
     monkeypatch.setattr(system, "cpu_temperature_celsius", lambda: celsius)
     for load in (0.1, 1.6, 3.5):
@@ -179,7 +179,7 @@ def test_the_load_note_and_the_busy_verdict_agree_at_every_boundary(
 ):
     # The note and the boolean once read the load unrounded and rounded: at 1.3996 on
     # 2 cores the note said "fairly busy" (1.4) and cpu_busy was false (0.6998).
-    from sovereign.conversation.verdicts import contradicted, verdicts_in
+    from sovereign.conversation.answer.verdicts import contradicted, verdicts_in
 
     monkeypatch.setattr(system.os, "getloadavg", lambda: (load, load, load))
     monkeypatch.setattr(system.psutil, "cpu_count", lambda: cores)

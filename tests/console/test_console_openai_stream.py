@@ -17,7 +17,7 @@ import uvicorn
 from playwright.sync_api import expect
 
 from sovereign.capabilities import system
-from sovereign.conversation.backends.openai import OpenAIBackend
+from sovereign.conversation.backends.openai.backend import OpenAIBackend
 from sovereign.executor import Registry
 from sovereign.service.app import create_app
 from sovereign.service.server import server_config

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sovereign.conversation import InvalidConfirmation, PendingTurnStore, ToolCatalog
+from sovereign.conversation.offer.catalog import model_safe_name
 from sovereign.conversation.pending import PendingTurn, Proposal, TurnProgress
-from sovereign.conversation.tools import model_safe_name
 from tests.fakes.clock import FakeClock
 
 

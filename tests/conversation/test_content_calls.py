@@ -15,9 +15,9 @@ import pytest
 from sovereign.conversation.backends.base import ModelError, ModelReply
 from sovereign.conversation.backends.decision import parse_decision
 from sovereign.conversation.backends.jsontext import sole_json_objects
-from sovereign.conversation.backends.openai_wire import reply_from_message
+from sovereign.conversation.backends.openai.wire import reply_from_message
 from sovereign.conversation.backends.quoted_calls import quoted_calls
-from sovereign.conversation.framing import frame_outcome
+from sovereign.conversation.voice.prompts import frame_outcome
 from sovereign.executor import OutcomeKind, Stage
 from sovereign.executor.invoke import Outcome
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from sovereign.conversation import TurnFailed
-from sovereign.conversation.backends import openai_http
+from sovereign.conversation.backends.openai import http as openai_http
 from sovereign.conversation.backends.base import (
     ContextTooLong,
     ModelError,
     ModelRejected,
     is_context_overflow,
 )
-from sovereign.conversation.backends.embedded import _model_error
+from sovereign.conversation.backends.embedded.backend import _model_error
 
 from .conftest import OFF
 

@@ -1,12 +1,12 @@
-"""A card flags the arguments a result of the turn wrote (sovereign.conversation.dictated)."""
+"""A card flags the arguments a result of the turn wrote (conversation.approval.dictated)."""
 
 from __future__ import annotations
 
 import json
 
+from sovereign.conversation.approval.dictated import KIND, REASON, dictated_flags
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
-from sovereign.conversation.dictated import KIND, REASON, dictated_flags
 from sovereign.executor import Executor
 
 from .conftest import INJECTION_PAGE_URL, ON

@@ -15,8 +15,12 @@ from typing import Any
 import pytest
 
 from sovereign.conversation.backends.base import ModelError, ModelUnavailable, ToolCall
-from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling, native_messages
-from sovereign.conversation.backends.embedded_load import (
+from sovereign.conversation.backends.embedded.backend import (
+    EmbeddedBackend,
+    Sampling,
+    native_messages,
+)
+from sovereign.conversation.backends.embedded.load import (
     LoadOptions,
     check_model_file,
     grammar_schema,

@@ -14,9 +14,9 @@ import pytest
 from sovereign.conversation import TurnLoop
 from sovereign.conversation.backends.base import ContextTooLong, ModelError
 from sovereign.conversation.backends.decision import decision_messages
-from sovereign.conversation.backends.embedded import EmbeddedBackend
-from sovereign.conversation.backends.embedded_cache import PrefixStates
-from sovereign.conversation.backends.embedded_run import Generation, Runner
+from sovereign.conversation.backends.embedded.backend import EmbeddedBackend
+from sovereign.conversation.backends.embedded.cache import PrefixStates
+from sovereign.conversation.backends.embedded.run import Generation, Runner
 
 from .conftest import ON
 from .token_model import FakeModel

@@ -23,15 +23,15 @@ from sovereign.conversation.backends.decision import (
     decision_messages,
     decision_schema,
 )
-from sovereign.conversation.backends.embedded_cache import PrefixStates
-from sovereign.conversation.backends.embedded_llama import LlamaModel
-from sovereign.conversation.backends.embedded_load import (
+from sovereign.conversation.backends.embedded.cache import PrefixStates
+from sovereign.conversation.backends.embedded.llama import LlamaModel
+from sovereign.conversation.backends.embedded.load import (
     LoadOptions,
     json_schema_grammar,
     load_llama,
 )
-from sovereign.conversation.backends.embedded_run import Generation, Runner
-from sovereign.conversation.framing import DEFAULT_SYSTEM_PROMPT
+from sovereign.conversation.backends.embedded.run import Generation, Runner
+from sovereign.conversation.voice.prompts import DEFAULT_SYSTEM_PROMPT
 from sovereign.model import default_model_path
 from sovereign.service.settings import Settings
 from sovereign.service.wiring import build_registry

@@ -16,8 +16,8 @@ from click.testing import CliRunner
 
 from sovereign.cli import main
 from sovereign.conversation import ToolCatalog, TurnLoop
-from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling
-from sovereign.conversation.framing import DEFAULT_SYSTEM_PROMPT
+from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling
+from sovereign.conversation.voice.prompts import DEFAULT_SYSTEM_PROMPT
 from sovereign.executor import Registry
 from sovereign.model import default_model_path
 from sovereign.service.app import build_turn_loop

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sovereign.conversation.figures import figures_in
-from sovereign.conversation.grounding import (
+from sovereign.conversation.answer.figures import figures_in
+from sovereign.conversation.answer.grounding import (
     Grounds,
     GuardedSink,
     result_values,

@@ -7,7 +7,7 @@ import pytest
 
 from sovereign.capabilities import pihole, web_fetch, web_search
 from sovereign.conversation.backends.grammar_schema import grammar_schema
-from sovereign.conversation.guidance import (
+from sovereign.conversation.offer.guidance import (
     MAX_URLS,
     ArgumentGuide,
     conversation_urls,

@@ -13,8 +13,8 @@ import pytest
 from sovereign.capabilities import home_assistant, system
 from sovereign.conversation import ToolCatalog, TurnLoop
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
-from sovereign.conversation.framing import system_prompt
-from sovereign.conversation.stand_ins import stand_ins
+from sovereign.conversation.offer.stand_ins import stand_ins
+from sovereign.conversation.voice.prompts import system_prompt
 from sovereign.executor import AuditLog, ConfirmationStore, Executor, Registry
 
 NOT_SET_UP = (

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from sovereign.conversation.answer.grounding import Grounds, retry_note, unsupported
+from sovereign.conversation.answer.labels import mislabelled
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
-from sovereign.conversation.grounding import Grounds, retry_note, unsupported
-from sovereign.conversation.labels import mislabelled
 from tests.conversation.one_capability import loop_over, registry_with
 
 PIHOLE = {

@@ -16,9 +16,9 @@ import json
 import pytest
 
 from sovereign.conversation import TurnLoop
-from sovereign.conversation.backends.openai import OpenAIBackend
-from sovereign.conversation.backends.openai_probe import ServerFeatures
-from sovereign.conversation.backends.openai_wire import wire_messages
+from sovereign.conversation.backends.openai.backend import OpenAIBackend
+from sovereign.conversation.backends.openai.probe import ServerFeatures
+from sovereign.conversation.backends.openai.wire import wire_messages
 
 from .conftest import ON
 from .llama_runtime import render_like_llama_cpp_python

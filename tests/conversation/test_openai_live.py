@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
-from sovereign.conversation.backends.openai import OpenAIBackend
-from sovereign.conversation.backends.openai_probe import ToolPlan, choose_plan
+from sovereign.conversation.backends.openai.backend import OpenAIBackend
+from sovereign.conversation.backends.openai.probe import ToolPlan, choose_plan
 from sovereign.service.settings import Settings
 from tests.e2e.household import Household, serve
 from tests.fakes.searxng import FakeSearxng

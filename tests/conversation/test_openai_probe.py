@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from sovereign.conversation.backends.base import ModelRejected, ModelUnavailable
-from sovereign.conversation.backends.openai import OpenAIBackend
-from sovereign.conversation.backends.openai_probe import (
+from sovereign.conversation.backends.openai.backend import OpenAIBackend
+from sovereign.conversation.backends.openai.probe import (
     PROBE_SCHEMA,
     ServerFeatures,
     choose_plan,

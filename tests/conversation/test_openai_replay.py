@@ -13,8 +13,8 @@ import pytest
 
 from sovereign.conversation import ModelUnavailable, TurnFailed, TurnLoop
 from sovereign.conversation.backends.base import ModelError, ModelRejected
-from sovereign.conversation.backends.openai import OpenAIBackend
-from sovereign.conversation.backends.openai_probe import ServerFeatures
+from sovereign.conversation.backends.openai.backend import OpenAIBackend
+from sovereign.conversation.backends.openai.probe import ServerFeatures
 
 from .conftest import ON
 from .replay_server import Canned, ReplayServer, captured, fixture, start

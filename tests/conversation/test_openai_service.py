@@ -14,9 +14,9 @@ import socket
 import pytest
 
 from sovereign.capabilities import system
-from sovereign.conversation.backends.openai import OpenAIBackend
-from sovereign.conversation.backends.openai_http import LOG_EXCERPT_CHARS
-from sovereign.conversation.backends.openai_probe import ServerFeatures
+from sovereign.conversation.backends.openai.backend import OpenAIBackend
+from sovereign.conversation.backends.openai.http import LOG_EXCERPT_CHARS
+from sovereign.conversation.backends.openai.probe import ServerFeatures
 from sovereign.executor import Registry
 from sovereign.service.app import create_app
 from sovereign.service.settings import Settings

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from sovereign.conversation import TurnLoop
-from sovereign.conversation.backends.openai import OpenAIBackend
-from sovereign.conversation.backends.openai_probe import ServerFeatures
-from sovereign.conversation.backends.openai_wire import ProseGate
+from sovereign.conversation.backends.openai.backend import OpenAIBackend
+from sovereign.conversation.backends.openai.probe import ServerFeatures
+from sovereign.conversation.backends.openai.wire import ProseGate
 
 from .conftest import ON
 from .replay_server import Canned, ReplayServer, chunks, completion, start

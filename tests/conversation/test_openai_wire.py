@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sovereign.conversation.backends.jsontext import json_objects, parse_arguments
-from sovereign.conversation.backends.openai_wire import (
+from sovereign.conversation.backends.openai.wire import (
     StreamAccumulator,
     reply_from_message,
     system_first,

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from sovereign.conversation.answer.parts import (
+    household_parts,
+    part_family,
+    parts_hint,
+    question_parts,
+)
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
-from sovereign.conversation.parts import household_parts, part_family, parts_hint, question_parts
 
 TOOLS = [
     {"type": "function", "function": {"name": name}}

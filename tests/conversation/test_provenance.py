@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sovereign.conversation.provenance import citations_for
+from sovereign.conversation.approval.provenance import citations_for
 from sovereign.executor import OutcomeKind, Stage
 from sovereign.executor.invoke import Outcome
 

@@ -7,16 +7,16 @@ from pathlib import Path
 import pytest
 
 from sovereign.capabilities.system import NO_SENSOR_NOTE
-from sovereign.conversation.backends.base import ModelReply
-from sovereign.conversation.backends.scripted import propose
-from sovereign.conversation.grounding import (
+from sovereign.conversation.answer.grounding import (
     Grounds,
     GuardedSink,
     retry_note,
     unanswered_parts,
     unsupported,
 )
-from sovereign.conversation.replies import reply_to, unbacked
+from sovereign.conversation.answer.replies import reply_to, unbacked
+from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.backends.scripted import propose
 from tests.conversation.one_capability import loop_over, registry_with
 
 NO_SENSOR = {

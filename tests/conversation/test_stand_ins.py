@@ -1,5 +1,5 @@
 """What a turn withholds is offered as a stand-in that runs nothing and says what is missing
-(sovereign.conversation.stand_ins; docs/decisions/offered-tools-and-arguments.md)."""
+(sovereign.conversation.offer.stand_ins; docs/decisions/offered-tools-and-arguments.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from sovereign.conversation import ToolCatalog, TurnLoop
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.decision import decision_schema
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
-from sovereign.conversation.stand_ins import stand_ins
+from sovereign.conversation.offer.stand_ins import stand_ins
 from sovereign.executor import AuditLog, ConfirmationStore, Executor, Locality
 
 from .conftest import OFF

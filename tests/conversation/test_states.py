@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from sovereign.conversation.answer.grounding import Grounds, unsupported
+from sovereign.conversation.answer.states import clauses, kinds_read, unread_claims
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
-from sovereign.conversation.grounding import Grounds, unsupported
-from sovereign.conversation.states import clauses, kinds_read, unread_claims
 from sovereign.executor import Locality
 from tests.conversation.one_capability import loop_over, registry_with
 

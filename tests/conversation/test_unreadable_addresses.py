@@ -13,7 +13,7 @@ from sovereign.capabilities import web_fetch
 from sovereign.conversation import TurnLoop
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
-from sovereign.conversation.guidance import ArgumentGuide, addresses_in, urls_in
+from sovereign.conversation.offer.guidance import ArgumentGuide, addresses_in, urls_in
 from sovereign.executor import (
     AuditLog,
     Capability,

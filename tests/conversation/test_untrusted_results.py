@@ -12,7 +12,7 @@ from sovereign.conversation import InvalidConfirmation
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.decision import plain_messages
 from sovereign.conversation.backends.scripted import propose
-from sovereign.conversation.framing import frame_outcome
+from sovereign.conversation.voice.prompts import frame_outcome
 from sovereign.executor import OutcomeKind, Stage
 from sovereign.executor.invoke import Outcome
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from sovereign.capabilities import system
+from sovereign.conversation.answer.grounding import Grounds, retry_note, unsupported
+from sovereign.conversation.answer.verdicts import VERDICTS, contradicted, stated, verdicts_in
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
-from sovereign.conversation.grounding import Grounds, retry_note, unsupported
-from sovereign.conversation.verdicts import VERDICTS, contradicted, stated, verdicts_in
 from tests.conversation.one_capability import loop_over, registry_with
 
 ROOMY = {

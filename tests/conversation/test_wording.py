@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from sovereign.conversation.framing import (
+from sovereign.conversation.offer.catalog import ToolCatalog, Withheld
+from sovereign.conversation.voice.prompts import (
     DEFAULT_SYSTEM_PROMPT,
     UNTRUSTED_NOTICE,
     frame_denial,
@@ -16,8 +17,7 @@ from sovereign.conversation.framing import (
     frame_unparseable,
     system_prompt,
 )
-from sovereign.conversation.tools import ToolCatalog, Withheld
-from sovereign.conversation.wording import did_not_run, unavailable_sentence
+from sovereign.conversation.voice.sentences import did_not_run, unavailable_sentence
 from sovereign.executor import CODES, ErrorCode, Outcome, OutcomeKind, Stage
 
 CAPABILITIES = [

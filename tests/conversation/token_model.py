@@ -1,4 +1,4 @@
-"""A stand-in for :class:`~sovereign.conversation.backends.embedded_llama.LlamaModel` (no model).
+"""A stand-in for :class:`~sovereign.conversation.backends.embedded.llama.LlamaModel` (no model).
 
 Tokens are the characters of the rendered prompt (``ord``). Like llama.cpp it
 keeps two things apart: ``ids``, the tokens it has been told it evaluated (what

@@ -25,7 +25,7 @@ import httpx
 import uvicorn
 from argon2 import PasswordHasher
 
-from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling
+from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling
 from sovereign.net import AddressPolicy, StaticResolver
 from sovereign.service.app import create_app
 from sovereign.service.server import server_config

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from sovereign.conversation.backends.base import ContextTooLong, ModelError, ModelUnavailable
-from sovereign.conversation.backends.openai import OpenAIBackend
-from sovereign.conversation.backends.openai_probe import ServerFeatures
+from sovereign.conversation.backends.openai.backend import OpenAIBackend
+from sovereign.conversation.backends.openai.probe import ServerFeatures
 from sovereign.conversation.backends.scripted import propose
 from tests.conversation.replay_server import Canned, ReplayServer, captured, start
 

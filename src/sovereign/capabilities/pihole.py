@@ -62,7 +62,7 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
                 "last_7_days or last_30_days (from Pi-hole's long-term database)."
             ),
             # Offered to the model only when the question names a time scope, and
-            # only the values of the length it names (sovereign.conversation.guidance,
+            # only the values of the length it names (sovereign.conversation.offer.guidance,
             # spans in days); else the live 24 hours apply.
             "x-time-window": {"last_24_hours": 1, "last_7_days": 7, "last_30_days": 30},
         }

@@ -56,7 +56,7 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
             "minLength": 1,
             "maxLength": 8192,
             # The model may only copy an address the conversation holds
-            # (sovereign.conversation.guidance); the validate stage still checks it.
+            # (sovereign.conversation.offer.guidance); the validate stage still checks it.
             "format": "uri",
             "description": "The http:// or https:// address of the page to read.",
         },

@@ -54,7 +54,7 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
                 "user asks for that period: 'latest' or 'new' does not need it."
             ),
             # Offered to the model only when the question names a time scope
-            # (sovereign.conversation.guidance). Its values are not narrowed to the
+            # (sovereign.conversation.offer.guidance). Its values are not narrowed to the
             # length named: SearXNG has no week, and another catalog is another
             # prompt prefix to evaluate (docs/decisions/offered-tools-and-arguments.md).
             "x-time-window": True,

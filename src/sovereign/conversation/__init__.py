@@ -6,6 +6,7 @@ drives it through :class:`TurnLoop`; results are data with ``to_wire()``.
 
 from .backends.base import ContextTooLong, ModelBackend, ModelError, ModelUnavailable, TokenSink
 from .loop import TurnLoop
+from .offer.catalog import ToolCatalog, model_safe_name
 from .pending import PendingTurn, PendingTurnStore
 from .results import (
     Citation,
@@ -16,7 +17,6 @@ from .results import (
     TurnFailed,
     TurnResult,
 )
-from .tools import ToolCatalog, model_safe_name
 
 __all__ = [
     "Citation",

@@ -17,6 +17,13 @@ from sovereign.executor import (
     OutcomeKind,
 )
 
+from .answer.grounding import Grounds, GuardedSink, retry_note, unanswered_parts, unsupported
+from .answer.parts import household_parts, parts_hint
+from .answer.plain import plain_answer
+from .approval.dictated import dictated_flags
+from .approval.edit import check_edit, is_unchanged, typed_exactly
+from .approval.ledger import CallLedger
+from .approval.provenance import is_web_source
 from .backends.base import (
     Message,
     ModelBackend,
@@ -27,22 +34,15 @@ from .backends.base import (
     TokenSink,
     ToolDefinition,
 )
-from .dictated import dictated_flags
-from .edit import check_edit, is_unchanged, typed_exactly
-from .framing import (
+from .offer.catalog import ToolCatalog, model_safe_name
+from .offer.guidance import ArgumentGuide
+from .offer.stand_ins import chosen_stand_ins, stand_ins
+from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
+from .results import PendingConfirmation, TurnFailed, TurnResult
+from .voice.prompts import (
     DEFAULT_SYSTEM_PROMPT,
     system_prompt,
 )
-from .grounding import Grounds, GuardedSink, retry_note, unanswered_parts, unsupported
-from .guidance import ArgumentGuide
-from .ledger import CallLedger
-from .parts import household_parts, parts_hint
-from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
-from .plain import plain_answer
-from .provenance import is_web_source
-from .results import PendingConfirmation, TurnFailed, TurnResult
-from .stand_ins import chosen_stand_ins, stand_ins
-from .tools import ToolCatalog, model_safe_name
 
 logger = logging.getLogger(__name__)
 

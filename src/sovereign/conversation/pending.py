@@ -12,8 +12,8 @@ from typing import Any
 from sovereign.executor import TTL_SECONDS, TurnState
 
 from .backends.base import Message
+from .offer.catalog import ToolCatalog, ToolTarget
 from .results import Citation, Fact, InvalidConfirmation, Receipt
-from .tools import ToolCatalog, ToolTarget
 
 GRACE_SECONDS = 600.0
 """How long a paused turn is kept after its token expired, in seconds, so a late

@@ -68,7 +68,7 @@ def make_backend(settings: Settings) -> ModelBackend:
 
         return ScriptedBackend()  # plays the demo script
     if settings.backend == "openai":
-        from sovereign.conversation.backends.openai import OpenAIBackend
+        from sovereign.conversation.backends.openai.backend import OpenAIBackend
 
         return OpenAIBackend(
             base_url=settings.openai_base_url,
@@ -76,8 +76,8 @@ def make_backend(settings: Settings) -> ModelBackend:
             mode=settings.tool_mode or "auto",  # the server is probed on first use
         )
     if settings.backend == "embedded":
-        from sovereign.conversation.backends.embedded import EmbeddedBackend
-        from sovereign.conversation.backends.embedded_load import LoadOptions
+        from sovereign.conversation.backends.embedded.backend import EmbeddedBackend
+        from sovereign.conversation.backends.embedded.load import LoadOptions
 
         return EmbeddedBackend(  # loads lazily, on the first message
             load=LoadOptions(model_path=settings.model_path),

@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .backends.base import ModelReply, ToolDefinition
-from .tools import ToolCatalog
-from .wording import unavailable_sentence, withheld_subject
+from ..backends.base import ModelReply, ToolDefinition
+from ..voice.sentences import unavailable_sentence, withheld_subject
+from .catalog import ToolCatalog
 
 
 @dataclass(frozen=True)

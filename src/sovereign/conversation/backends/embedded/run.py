@@ -24,8 +24,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .base import ContextTooLong, Message
-from .embedded_cache import PrefixStates, StateContext
+from ..base import ContextTooLong, Message
+from .cache import PrefixStates, StateContext
 
 
 class TokenModel(StateContext, Protocol):

@@ -24,9 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .base import ModelError
-from .jsontext import sole_json_objects
-from .openai_http import ChatClient, first_message
+from ..base import ModelError
+from ..jsontext import sole_json_objects
+from .http import ChatClient, first_message
 
 ResponseFormat = Literal["json_schema", "json_object"]
 ToolCallStyle = Literal["structured", "text", "refused"]

@@ -13,7 +13,7 @@ from typing import Any
 
 from sovereign.executor import Capability, Outcome, OutcomeKind
 
-from .results import Citation, Fact, Receipt, ReceiptOutcome
+from ..results import Citation, Fact, Receipt, ReceiptOutcome
 
 PAGE_READ = "page read"
 """The snippet of a web.fetch citation."""

@@ -25,9 +25,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Message, ModelReply, TokenSink, ToolCall, ToolDefinition
-from .jsontext import parse_arguments, sole_json_objects
-from .quoted_calls import call_shape, canonical_arguments, quoted_calls
+from ..base import Message, ModelReply, TokenSink, ToolCall, ToolDefinition
+from ..jsontext import parse_arguments, sole_json_objects
+from ..quoted_calls import call_shape, canonical_arguments, quoted_calls
 
 
 def wire_messages(messages: list[Message]) -> list[Message]:

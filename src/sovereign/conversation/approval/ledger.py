@@ -14,8 +14,9 @@ from sovereign.executor import (
 )
 from sovereign.executor import canonical_arguments as canonical_json
 
-from .backends.base import Message
-from .framing import (
+from ..backends.base import Message
+from ..pending import Proposal, TurnProgress
+from ..voice.prompts import (
     denial_sentence,
     frame_denial,
     frame_not_asked,
@@ -24,7 +25,6 @@ from .framing import (
     not_asked_sentence,
     outcome_sentence,
 )
-from .pending import Proposal, TurnProgress
 from .provenance import citations_for, denial_receipt, fact_for, not_asked_receipt, receipt_for
 
 NOT_ASKED_REASON = "not asked: an earlier call of the same reply was denied"

@@ -16,8 +16,8 @@ from typing import Any
 
 from sovereign.model import DEFAULT_MODEL, ModelFileError, default_model_path, verify_model
 
-from .base import ModelUnavailable
-from .grammar_schema import grammar_schema
+from ..base import ModelUnavailable
+from ..grammar_schema import grammar_schema
 
 GGUF_MAGIC = b"GGUF"
 RUNTIME_HINT = (

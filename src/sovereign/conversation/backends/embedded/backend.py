@@ -39,7 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .base import (
+from ..base import (
     ContextTooLong,
     Message,
     ModelError,
@@ -48,13 +48,13 @@ from .base import (
     ToolDefinition,
     is_context_overflow,
 )
-from .decision import answer_messages, decision_messages, decision_schema, parse_decision
-from .embedded_cache import DEFAULT_CACHE_BYTES, CacheFigures, PrefixStates
-from .embedded_llama import LlamaModel
-from .embedded_load import LoadOptions, json_schema_grammar, load_llama
-from .embedded_run import Generation, Runner
-from .jsontext import parse_arguments
-from .openai_wire import reply_from_message
+from ..decision import answer_messages, decision_messages, decision_schema, parse_decision
+from ..jsontext import parse_arguments
+from ..openai.wire import reply_from_message
+from .cache import DEFAULT_CACHE_BYTES, CacheFigures, PrefixStates
+from .llama import LlamaModel
+from .load import LoadOptions, json_schema_grammar, load_llama
+from .run import Generation, Runner
 
 ToolMode = Literal["schema", "native"]
 Emit = Callable[[str | None], None]

@@ -16,7 +16,7 @@ import ctypes
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .base import Message, ModelError, ModelUnavailable
+from ..base import Message, ModelError, ModelUnavailable
 
 NO_TEMPLATE = (
     "The model file has no chat template (tokenizer.chat_template); the embedded backend "

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from sovereign.executor import ErrorCode
 
-from .tools import Withheld
+from ..offer.catalog import Withheld
 
 
 @dataclass(frozen=True)

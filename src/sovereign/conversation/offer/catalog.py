@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from sovereign.executor import Registry
 
-from .backends.base import ToolDefinition
+from ..backends.base import ToolDefinition
 from .guidance import ArgumentGuide, unguided
 
 _UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")

@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 from httpx_sse import EventSource, SSEError
 
-from .base import ContextTooLong, ModelError, ModelRejected, ModelUnavailable, is_context_overflow
+from ..base import ContextTooLong, ModelError, ModelRejected, ModelUnavailable, is_context_overflow
 
 logger = logging.getLogger(__name__)
 

@@ -30,8 +30,8 @@ from typing import Any
 
 from sovereign.executor import ErrorCode, Outcome, OutcomeKind
 
-from .tools import ToolCatalog, model_safe_name
-from .wording import did_not_run, unavailable_sentence
+from ..offer.catalog import ToolCatalog, model_safe_name
+from .sentences import did_not_run, unavailable_sentence
 
 DEFAULT_SYSTEM_PROMPT = """\
 You are Sovereign, a private assistant running on a small appliance in this home. You are \

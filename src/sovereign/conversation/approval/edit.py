@@ -14,8 +14,8 @@ from typing import Any
 
 from sovereign.executor import Executor, canonical_arguments
 
-from .pending import PendingTurn, PendingTurnStore
-from .results import InvalidEdit
+from ..pending import PendingTurn, PendingTurnStore
+from ..results import InvalidEdit
 
 __all__ = ["check_edit", "is_unchanged", "typed_exactly"]
 

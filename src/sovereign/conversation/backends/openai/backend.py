@@ -29,7 +29,7 @@ from typing import Any, get_args
 
 import httpx
 
-from .base import (
+from ..base import (
     ContextTooLong,
     Message,
     ModelRejected,
@@ -37,10 +37,10 @@ from .base import (
     TokenSink,
     ToolDefinition,
 )
-from .decision import answer_messages, decision_messages, decision_schema, parse_decision
-from .grammar_schema import grammar_schema
-from .openai_http import ChatClient, first_message
-from .openai_probe import (
+from ..decision import answer_messages, decision_messages, decision_schema, parse_decision
+from ..grammar_schema import grammar_schema
+from .http import ChatClient, first_message
+from .probe import (
     RequestedMode,
     ServerFeatures,
     ToolPlan,
@@ -48,7 +48,7 @@ from .openai_probe import (
     probe_server,
     response_format,
 )
-from .openai_wire import (
+from .wire import (
     ProseGate,
     StreamAccumulator,
     reply_from_message,
