@@ -71,7 +71,7 @@ from household_world import DecisionMade, Scenario, World  # noqa: E402
 
 from sovereign.conversation import ModelUnavailable, ToolCatalog, TurnResult  # noqa: E402
 from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling  # noqa: E402
-from sovereign.conversation.backends.embedded.load import LoadOptions  # noqa: E402
+from sovereign.service.wiring import embedded_load_options  # noqa: E402
 
 PROMPTS = Path(__file__).with_name("household_prompts.json")
 MAX_CARDS = 4
@@ -337,7 +337,7 @@ def show(record: TurnRecord) -> None:
 
 def _backend(options: argparse.Namespace) -> EmbeddedBackend:
     sampling = Sampling(answer_temperature=0.0) if options.greedy else Sampling()
-    load = LoadOptions(model_path=options.model, n_threads=options.threads)
+    load = embedded_load_options(options.model, n_threads=options.threads)
     return EmbeddedBackend(load=load, sampling=sampling)
 
 

@@ -52,11 +52,11 @@ from sovereign.conversation import ToolCatalog  # noqa: E402
 from sovereign.conversation.backends.decision import answer_messages  # noqa: E402
 from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling  # noqa: E402
 from sovereign.conversation.backends.embedded.llama import LlamaModel  # noqa: E402
-from sovereign.conversation.backends.embedded.load import LoadOptions, load_llama  # noqa: E402
+from sovereign.conversation.backends.embedded.load import load_llama  # noqa: E402
 from sovereign.conversation.offer.guidance import ArgumentGuide  # noqa: E402
 from sovereign.conversation.voice.prompts import DEFAULT_SYSTEM_PROMPT, system_prompt  # noqa: E402
 from sovereign.service.settings import Settings  # noqa: E402
-from sovereign.service.wiring import build_registry  # noqa: E402
+from sovereign.service.wiring import build_registry, embedded_load_options  # noqa: E402
 
 QUESTION = "Explain in three sentences why a Raspberry Pi 5 needs a heatsink."
 DECISIONS = ["how hot is my device?", "is the disk almost full?", "how much memory is in use?"]
@@ -211,7 +211,7 @@ def report(bench: Bench, rows: list[tuple[str, str, str, str]]) -> None:
 
 
 async def measure(options: argparse.Namespace) -> None:
-    load = LoadOptions(model_path=options.model, n_threads=options.threads)
+    load = embedded_load_options(options.model, n_threads=options.threads)
     process = psutil.Process()
     started = time.perf_counter()
     llama = load_llama(load)

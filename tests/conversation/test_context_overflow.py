@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from sovereign.conversation import TurnFailed
-from sovereign.conversation.backends.openai import http as openai_http
 from sovereign.conversation.backends.base import (
     ContextTooLong,
     ModelError,
@@ -13,6 +12,7 @@ from sovereign.conversation.backends.base import (
     is_context_overflow,
 )
 from sovereign.conversation.backends.embedded.backend import _model_error
+from sovereign.conversation.backends.openai import http as openai_http
 
 from .conftest import OFF
 

@@ -26,6 +26,7 @@ from sovereign.conversation.backends.embedded.load import (
     grammar_schema,
 )
 from sovereign.model import DEFAULT_MODEL
+from sovereign.service.wiring import embedded_load_options
 from tests.fixtures import LLM as FIXTURES
 
 from .token_model import FakeModel
@@ -324,12 +325,17 @@ async def test_a_load_failure_is_not_remembered_so_installing_the_model_later_wo
     assert len(attempts) == 2
 
 
+async def test_without_a_configured_model_file_nothing_loads():
+    with pytest.raises(ModelUnavailable, match="No model file is configured"):
+        await EmbeddedBackend().complete(ASK, tools=TOOLS)
+
+
 async def test_a_missing_default_model_is_unavailable_with_the_install_command(
     tmp_path, monkeypatch
 ):
     monkeypatch.setenv("SOVEREIGN_DATA_DIR", str(tmp_path))
     with pytest.raises(ModelUnavailable, match="sovereign model install"):
-        await EmbeddedBackend().complete(ASK, tools=TOOLS)
+        await EmbeddedBackend(load=embedded_load_options()).complete(ASK, tools=TOOLS)
 
 
 def test_a_file_at_the_default_path_that_is_not_the_published_model_is_refused(
@@ -340,7 +346,7 @@ def test_a_file_at_the_default_path_that_is_not_the_published_model_is_refused(
     impostor.parent.mkdir()
     impostor.write_bytes(b"GGUF" + bytes(4096))
     with pytest.raises(ModelUnavailable, match="not the expected"):
-        check_model_file(LoadOptions())
+        check_model_file(embedded_load_options())
 
 
 def test_a_configured_gguf_file_is_used_without_the_default_models_hash(tmp_path):

@@ -26,7 +26,6 @@ from sovereign.conversation.backends.decision import (
 from sovereign.conversation.backends.embedded.cache import PrefixStates
 from sovereign.conversation.backends.embedded.llama import LlamaModel
 from sovereign.conversation.backends.embedded.load import (
-    LoadOptions,
     json_schema_grammar,
     load_llama,
 )
@@ -34,7 +33,7 @@ from sovereign.conversation.backends.embedded.run import Generation, Runner
 from sovereign.conversation.voice.prompts import DEFAULT_SYSTEM_PROMPT
 from sovereign.model import default_model_path
 from sovereign.service.settings import Settings
-from sovereign.service.wiring import build_registry
+from sovereign.service.wiring import build_registry, embedded_load_options
 
 pytestmark = pytest.mark.slow
 
@@ -56,7 +55,7 @@ class Recording(LlamaModel):
 def model():
     if importlib.util.find_spec("llama_cpp") is None or not default_model_path().is_file():
         pytest.fail("the embedded model is not installed; ./scripts/setup-embedded installs it")
-    llama = load_llama(LoadOptions(n_ctx=2048))
+    llama = load_llama(embedded_load_options(n_ctx=2048))
     yield Recording(llama)
     llama.close()
 

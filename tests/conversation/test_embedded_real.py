@@ -22,7 +22,7 @@ from sovereign.executor import Registry
 from sovereign.model import default_model_path
 from sovereign.service.app import build_turn_loop
 from sovereign.service.settings import Settings
-from sovereign.service.wiring import build_registry
+from sovereign.service.wiring import build_registry, embedded_load_options
 from tests.fakes._loopback import LoopbackServer, Reply
 
 pytestmark = pytest.mark.slow
@@ -39,7 +39,10 @@ def backend():
         pytest.fail(f"llama-cpp-python is not installed; {SETUP_HINT}")
     if not default_model_path().is_file():
         pytest.fail(f"the default model is not at {default_model_path()}; {SETUP_HINT}")
-    model = EmbeddedBackend(sampling=Sampling(answer_max_tokens=48, answer_temperature=0.0))
+    model = EmbeddedBackend(
+        load=embedded_load_options(),
+        sampling=Sampling(answer_max_tokens=48, answer_temperature=0.0),
+    )
     yield model
     model.close()
 

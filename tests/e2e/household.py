@@ -30,6 +30,7 @@ from sovereign.net import AddressPolicy, StaticResolver
 from sovereign.service.app import create_app
 from sovereign.service.server import server_config
 from sovereign.service.settings import Settings
+from sovereign.service.wiring import embedded_load_options
 
 from .network import WebPort
 
@@ -62,7 +63,10 @@ class Service:
 
 def embedded_model() -> EmbeddedBackend:
     """The verified default model, greedy and with short answers (CI time, not behaviour)."""
-    return EmbeddedBackend(sampling=Sampling(answer_max_tokens=48, answer_temperature=0.0))
+    return EmbeddedBackend(
+        load=embedded_load_options(),
+        sampling=Sampling(answer_max_tokens=48, answer_temperature=0.0),
+    )
 
 
 def settings_for(data_dir: Path, searxng_url: str, web: WebPort) -> Settings:

@@ -7,6 +7,8 @@ backend each ``--backend`` name means (DESIGN §1: ``service`` wires the rest).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from sovereign.capabilities import home_assistant, pihole, system, web_fetch, web_search
 from sovereign.conversation.backends.base import ModelBackend
@@ -15,6 +17,9 @@ from sovereign.executor import Registry
 from .egress_settings import SearchSettingsStore, SiteListStore
 from .policy import PolicyStore
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from sovereign.conversation.backends.embedded.load import LoadOptions
 
 
 def build_registry(
@@ -77,10 +82,31 @@ def make_backend(settings: Settings) -> ModelBackend:
         )
     if settings.backend == "embedded":
         from sovereign.conversation.backends.embedded.backend import EmbeddedBackend
-        from sovereign.conversation.backends.embedded.load import LoadOptions
 
         return EmbeddedBackend(  # loads lazily, on the first message
-            load=LoadOptions(model_path=settings.model_path),
+            load=embedded_load_options(settings.model_path),
             mode="native" if settings.tool_mode == "native" else "schema",  # auto: schema
         )
     raise ValueError(f"unknown backend {settings.backend!r}")
+
+
+def embedded_load_options(model_path: Path | None = None, **options: Any) -> LoadOptions:
+    """How the embedded backend loads its model: ``model_path`` (a GGUF file the
+    household chose, checked as GGUF) or, when ``None``, the default model at
+    ``<data dir>/models/``, accepted only at its published size and SHA-256
+    (:func:`sovereign.model.verify_model`; ``sovereign model install`` puts it there).
+
+    Args:
+        model_path: the household's own model file, or ``None`` for the default model.
+        options: further :class:`LoadOptions` fields (``n_ctx``, ``n_threads``).
+    """
+    from sovereign.conversation.backends.embedded.load import LoadOptions
+    from sovereign.model import DEFAULT_MODEL, default_model_path, verify_model
+
+    if model_path is not None:
+        return LoadOptions(model_path=model_path, **options)
+    return LoadOptions(
+        model_path=default_model_path(),
+        verify=lambda path: verify_model(path, DEFAULT_MODEL),
+        **options,
+    )

@@ -1,20 +1,21 @@
 """Loading a GGUF model in-process for the embedded backend (issue 5, model backends 2).
 
-The default model is accepted only after :func:`sovereign.model.verify_model`
-has checked its size and SHA-256; a model path chosen by the household is
-checked to be a GGUF file and loaded as is. Every failure becomes
-:class:`~.base.ModelUnavailable` carrying a sentence that says what to do.
+The file is checked before it is loaded: by the ``verify`` the caller gives
+(the service passes the default model's published size and SHA-256 check,
+:func:`sovereign.service.wiring.embedded_load_options`), or, for a model path the
+household chose, by its GGUF magic bytes. This module knows no model catalog
+(DESIGN §1: the conversation layer imports only the executor). Every failure
+becomes :class:`~..base.ModelUnavailable` carrying a sentence that says what to do.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from sovereign.model import DEFAULT_MODEL, ModelFileError, default_model_path, verify_model
 
 from ..base import ModelUnavailable
 from ..grammar_schema import grammar_schema
@@ -31,19 +32,18 @@ class LoadOptions:
     """How the model is loaded.
 
     Attributes:
-        model_path: a GGUF file, or ``None`` for the verified default model at
-            ``<data dir>/models/`` (see ``sovereign model install``).
+        model_path: the GGUF file to load (``None``: none configured, so nothing loads).
+        verify: checks ``model_path`` before it is loaded and raises with a sentence
+            that says what to do (any exception); ``None`` checks only that the file
+            is a readable GGUF file (a model the household chose on purpose).
         n_ctx: the context window, in tokens (default 8192).
         n_threads: CPU threads for inference (default: the CPU count).
     """
 
     model_path: Path | None = None
+    verify: Callable[[Path], None] | None = None
     n_ctx: int = 8192
     n_threads: int | None = None
-
-    def resolved_path(self) -> Path:
-        """The file to load: ``model_path`` or the default model's place in the data dir."""
-        return self.model_path or default_model_path()
 
     def threads(self) -> int:
         """``n_threads``, or the CPU count (at least 1)."""
@@ -51,20 +51,19 @@ class LoadOptions:
 
 
 def check_model_file(options: LoadOptions) -> Path:
-    """The path to load, once it has passed the checks for its kind.
-
-    The default model must match its published size and SHA-256 (hashing
-    ~1.1 GB takes a second or two, once per process). Another configured path
-    must exist and start with the GGUF magic bytes.
+    """The path to load, once it has passed ``options.verify`` (or, without one, the
+    GGUF check: the file exists and starts with the GGUF magic bytes).
 
     Raises:
-        ModelUnavailable: the file is missing, unverified or not GGUF.
+        ModelUnavailable: no file is configured, or it is missing, unverified or not GGUF.
     """
-    path = options.resolved_path()
-    if options.model_path is None:
+    path = options.model_path
+    if path is None:
+        raise ModelUnavailable("No model file is configured for the embedded backend.")
+    if options.verify is not None:
         try:
-            verify_model(path, DEFAULT_MODEL)
-        except (ModelFileError, OSError) as error:
+            options.verify(path)
+        except Exception as error:  # the verifier's own sentence says what to do
             raise ModelUnavailable(str(error)) from error
         return path
     try:
