@@ -75,7 +75,7 @@ def production_catalog(data_dir: Path) -> ToolCatalog:
 
 with tempfile.TemporaryDirectory() as _data_dir:
     CATALOG = production_catalog(Path(_data_dir))
-SYSTEM = system_prompt(DEFAULT_SYSTEM_PROMPT, CATALOG)
+SYSTEM = system_prompt(DEFAULT_SYSTEM_PROMPT, CATALOG.unavailable_sentences())
 
 
 def messages(question: str) -> list[dict[str, str]]:

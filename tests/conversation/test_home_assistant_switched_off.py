@@ -71,7 +71,7 @@ def test_the_stand_in_and_the_system_prompt_say_which_it_is(tmp_path, state, nam
     catalog = ToolCatalog.for_turn(registry, policy)
     assert [t["function"]["name"] for t in catalog.tools()] == ["system_health"]
     assert [(s.name, s.sentence) for s in stand_ins(catalog)] == [(name, sentence)]
-    prompt = system_prompt("Base.", catalog)
+    prompt = system_prompt("Base.", catalog.unavailable_sentences())
     assert prompt.endswith(sentence) and prompt.count("Home Assistant is") == 1
 
 

@@ -141,7 +141,7 @@ def test_a_home_assistant_refusal_says_switched_off_only_when_it_is_set_up(set_u
         sayable(message)
     switch = Withheld("home_assistant.get_state", "switched_off", "home_assistant_enabled")
     missing = Withheld("home_assistant.get_state", "unavailable", "home_assistant_enabled")
-    assert unavailable_sentence(switch if set_up else missing) == said
+    assert unavailable_sentence(*vars(switch if set_up else missing).values()) == said
 
 
 def test_only_a_policy_refusal_asks_whether_the_capability_is_set_up():
@@ -161,7 +161,7 @@ def test_only_a_policy_refusal_asks_whether_the_capability_is_set_up():
     ],
 )
 def test_what_a_turn_withholds_is_said_in_words_the_assistant_may_use(withheld):
-    sentence = unavailable_sentence(withheld)
+    sentence = unavailable_sentence(withheld.capability, withheld.why, withheld.policy_key)
     assert not INSTRUCTIONS.search(sentence)
     assert "I can't" in sentence
 
@@ -173,10 +173,11 @@ def test_the_system_prompt_names_each_withheld_family_once():
         Withheld("web.fetch", "switched_off", "external_enabled"),
         Withheld("web.search", "switched_off", "external_enabled"),
     )
-    prompt = system_prompt(DEFAULT_SYSTEM_PROMPT, ToolCatalog([], withheld))
+    prompt = system_prompt(DEFAULT_SYSTEM_PROMPT, ToolCatalog([], withheld).unavailable_sentences())
     assert prompt.count("Home Assistant is not set up") == 1
     assert prompt.count("Web search is switched off") == 1
-    assert system_prompt(DEFAULT_SYSTEM_PROMPT, ToolCatalog([])) == DEFAULT_SYSTEM_PROMPT
+    nothing_withheld = ToolCatalog([]).unavailable_sentences()
+    assert system_prompt(DEFAULT_SYSTEM_PROMPT, nothing_withheld) == DEFAULT_SYSTEM_PROMPT
 
 
 def test_the_system_prompt_and_notice_speak_of_the_person_not_of_the_household():

@@ -60,7 +60,7 @@ class TurnLoop:
             the executor's tokens).
         max_rounds: model rounds per turn that may propose calls (>= 1). Once
             spent, the model is asked once more, without tools, for its answer.
-        system_prompt: replaces :data:`~.framing.DEFAULT_SYSTEM_PROMPT`.
+        system_prompt: replaces :data:`~.voice.prompts.DEFAULT_SYSTEM_PROMPT`.
         model_retries: extra attempts after a :class:`ModelError` before the
             turn gives up with :class:`ModelUnavailable`; a :class:`ModelRejected`
             (the server refused the request itself) is never asked again.
@@ -122,10 +122,11 @@ class TurnLoop:
                 that ran.
         """
         catalog = ToolCatalog.for_turn(self._executor.registry, policy)
+        prompt = system_prompt(self._system_prompt, catalog.unavailable_sentences())
         progress = TurnProgress(
             catalog=catalog,
             context=[
-                {"role": "system", "content": system_prompt(self._system_prompt, catalog)},
+                {"role": "system", "content": prompt},
                 *_checked(messages),
             ],
         )

@@ -9,6 +9,7 @@ loop's job, not the backend's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -17,6 +18,14 @@ Message = dict[str, Any]
 ToolDefinition = dict[str, Any]
 TokenSink = Callable[[str], Awaitable[None]]
 """Receives each piece of streamed answer text as it is generated."""
+_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def model_safe_name(capability: str) -> str:
+    """The name a capability goes by on the wire to a model: ``web.search`` →
+    ``web_search``, every character outside ``[a-zA-Z0-9_-]`` (what OpenAI-style tool
+    names allow) becoming ``_``."""
+    return _UNSAFE.sub("_", capability)
 
 
 @dataclass(frozen=True)

@@ -7,28 +7,21 @@ only ``[a-zA-Z0-9_-]``. Every translation between the two goes through
 A turn offers only what can run (:meth:`ToolCatalog.for_turn`): a capability
 that is not available on this device (its settings file is missing or unusable)
 or whose policy switch is off is withheld, and the turn says so in words instead
-(:func:`~.framing.system_prompt`). A tool that cannot run is a tool a small
+(:func:`~..voice.prompts.system_prompt`). A tool that cannot run is a tool a small
 model picks anyway, and its refusal then replaces the answer.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from sovereign.executor import Registry
 
-from ..backends.base import ToolDefinition
+from ..backends.base import ToolDefinition, model_safe_name
+from ..voice.sentences import unavailable_sentence
 from .guidance import ArgumentGuide, unguided
-
-_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
-
-
-def model_safe_name(capability: str) -> str:
-    """``web.search`` → ``web_search``: every character outside ``[a-zA-Z0-9_-]`` becomes ``_``."""
-    return _UNSAFE.sub("_", capability)
 
 
 @dataclass(frozen=True)
@@ -112,6 +105,12 @@ class ToolCatalog:
             held_back.append(definition)
         withheld.sort(key=lambda w: w.why != "unavailable")
         return cls(offered, tuple(withheld), held_back)
+
+    def unavailable_sentences(self) -> list[str]:
+        """What the assistant says about each withheld family, once per sentence, in
+        :attr:`withheld` order (:func:`~..voice.sentences.unavailable_sentence`)."""
+        said = (unavailable_sentence(w.capability, w.why, w.policy_key) for w in self.withheld)
+        return list(dict.fromkeys(said))
 
     def tools(self, guide: ArgumentGuide | None = None) -> list[ToolDefinition]:
         """OpenAI tool definitions with model-safe names (a fresh list each call).

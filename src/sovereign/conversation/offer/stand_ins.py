@@ -12,7 +12,7 @@ parameters, named for what is missing (``home_assistant_not_set_up``,
 ``web_switched_off``, ``pihole_not_set_up``) and described by the questions it would
 have served. Choosing it runs nothing and reaches no executor: the turn answers with
 the sentence that says what is missing and how to change it
-(:func:`.wording.unavailable_sentence`). No capability that cannot run is offered,
+(:func:`..voice.sentences.unavailable_sentence`). No capability that cannot run is offered,
 and a question that needs one gets a true answer instead of a neighbour's.
 """
 
@@ -33,7 +33,7 @@ class StandIn:
     Attributes:
         name: its model-safe tool name, e.g. ``web_switched_off``.
         sentence: what the assistant says when it is chosen (the withheld family's
-            :func:`~.wording.unavailable_sentence`).
+            :func:`~..voice.sentences.unavailable_sentence`).
         subject: what a question it stands for does, e.g. "asks about ad blocking …".
     """
 
@@ -67,9 +67,10 @@ def stand_ins(catalog: ToolCatalog) -> tuple[StandIn, ...]:
     """
     found: dict[str, StandIn] = {}
     for withheld in catalog.withheld:
-        name, subject = withheld_subject(withheld)
+        facts = (withheld.capability, withheld.why, withheld.policy_key)
+        name, subject = withheld_subject(*facts)
         if name not in found and catalog.resolve(name) is None:
-            found[name] = StandIn(name, unavailable_sentence(withheld), subject)
+            found[name] = StandIn(name, unavailable_sentence(*facts), subject)
     return tuple(reversed(found.values()))
 
 

@@ -26,12 +26,13 @@ and nothing speaks of the household in the third person. The sentences come from
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from sovereign.executor import ErrorCode, Outcome, OutcomeKind
 
-from ..offer.catalog import ToolCatalog, model_safe_name
-from .sentences import did_not_run, unavailable_sentence
+from ..backends.base import model_safe_name
+from .sentences import did_not_run
 
 DEFAULT_SYSTEM_PROMPT = """\
 You are Sovereign, a private assistant running on a small appliance in this home. You are \
@@ -58,21 +59,17 @@ NOT_ASKED = "not_asked"
 """The status of a call that was never put to the household (see :func:`frame_not_asked`)."""
 
 
-def system_prompt(base: str, catalog: ToolCatalog) -> str:
-    """``base`` followed by one sentence per capability family the turn withholds.
+def system_prompt(base: str, unavailable: Sequence[str]) -> str:
+    """``base`` followed by the sentences saying what the turn withholds (one per
+    family, :meth:`~..offer.catalog.ToolCatalog.unavailable_sentences`).
 
     Each sentence is a correct answer to a question that family would have served,
     e.g. "Web search is switched off, so I can't search the web or read web pages
-    for you. You can switch it on in the Console." (:func:`.wording.unavailable_sentence`).
+    for you. You can switch it on in the Console." (:func:`.sentences.unavailable_sentence`).
     """
-    sentences = []
-    for withheld in catalog.withheld:
-        sentence = unavailable_sentence(withheld)
-        if sentence not in sentences:
-            sentences.append(sentence)
-    if not sentences:
+    if not unavailable:
         return base
-    return base + "\nRight now on this device: " + " ".join(sentences)
+    return base + "\nRight now on this device: " + " ".join(unavailable)
 
 
 def dumps_untrusted(value: Any) -> str:

@@ -14,8 +14,6 @@ from dataclasses import dataclass
 
 from sovereign.executor import ErrorCode
 
-from ..offer.catalog import Withheld
-
 
 @dataclass(frozen=True)
 class Activity:
@@ -67,8 +65,9 @@ _SUBJECTS = {
 }
 
 
-def withheld_subject(withheld: Withheld) -> tuple[str, str]:
-    """A name for what ``withheld`` stands for and the questions it would have served.
+def withheld_subject(capability: str, why: str, policy_key: str | None = None) -> tuple[str, str]:
+    """A name for what a withheld ``capability`` stands for and the questions it would
+    have served; ``why`` is ``"unavailable"`` or ``"switched_off"`` (its ``policy_key``).
 
     Returns:
         ``(name, subject)``: a model-safe name saying what is missing
@@ -77,11 +76,11 @@ def withheld_subject(withheld: Withheld) -> tuple[str, str]:
         and what such a question does, e.g. "asks about ad blocking or the DNS
         queries of this network".
     """
-    family = withheld.capability.split(".", 1)[0]
-    state = "switched_off" if withheld.why == "switched_off" else "not_set_up"
-    switch = withheld.policy_key if withheld.why == "switched_off" else None
+    family = capability.split(".", 1)[0]
+    state = "switched_off" if why == "switched_off" else "not_set_up"
+    switch = policy_key if why == "switched_off" else None
     key = switch if switch in _SUBJECTS else family
-    name, subject = _SUBJECTS.get(key, (f"{family}_{{state}}", f"needs {withheld.capability}"))
+    name, subject = _SUBJECTS.get(key, (f"{family}_{{state}}", f"needs {capability}"))
     return name.format(state=state), subject
 
 
@@ -92,16 +91,17 @@ def activity(capability: str) -> Activity:
     return found or Activity(f"the {capability} request", "I didn't run it")
 
 
-def unavailable_sentence(withheld: Withheld) -> str:
-    """The sentence for a capability the turn does not offer, e.g. "Pi-hole is not set up
-    on this device, so I can't read its ad-blocking totals."."""
-    family = withheld.capability.split(".", 1)[0]
-    if withheld.why == "switched_off" and withheld.policy_key in _SWITCHED_OFF:
-        return _SWITCHED_OFF[withheld.policy_key]
-    if withheld.why == "unavailable" and family in _UNAVAILABLE:
+def unavailable_sentence(capability: str, why: str, policy_key: str | None = None) -> str:
+    """The sentence for a ``capability`` the turn does not offer because it is
+    ``"unavailable"`` or ``"switched_off"`` (by ``policy_key``), e.g. "Pi-hole is not set
+    up on this device, so I can't read its ad-blocking totals."."""
+    family = capability.split(".", 1)[0]
+    if why == "switched_off" and policy_key in _SWITCHED_OFF:
+        return _SWITCHED_OFF[policy_key]
+    if why == "unavailable" and family in _UNAVAILABLE:
         return _UNAVAILABLE[family]
-    state = "switched off" if withheld.why == "switched_off" else "not available"
-    return f"{withheld.capability} is {state} on this device, so I can't use it."
+    state = "switched off" if why == "switched_off" else "not available"
+    return f"{capability} is {state} on this device, so I can't use it."
 
 
 def did_not_run(
@@ -139,7 +139,7 @@ def did_not_run(
     if status == "not_asked":
         return f"You declined an earlier request, so I didn't ask you about {act.noun} either."
     if code is ErrorCode.POLICY_DISABLED and not set_up:
-        return unavailable_sentence(Withheld(capability, "unavailable", policy_key))
+        return unavailable_sentence(capability, "unavailable", policy_key)
     return _refused_or_failed(act, status, code, _sentence(detail), policy_key)
 
 
