@@ -35,6 +35,7 @@ from tests.fakes.searxng import FakeSearxng
 
 from sovereign.conversation import ToolCatalog, TurnLoop
 from sovereign.conversation.backends.base import (
+    BackendProgress,
     Message,
     ModelBackend,
     ModelReply,
@@ -140,10 +141,13 @@ class RecordingBackend:
         *,
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None = None,
+        on_progress: BackendProgress | None = None,
     ) -> ModelReply:
         """As :meth:`ModelBackend.complete`, recording the call and its duration."""
         started = time.perf_counter()
-        reply = await self.inner.complete(messages, tools=tools, on_token=on_token)
+        reply = await self.inner.complete(
+            messages, tools=tools, on_token=on_token, on_progress=on_progress
+        )
         seconds = time.perf_counter() - started
         self.calls.append(ModelCall(list(messages), tools is not None, reply, seconds, tools))
         if self.stop_after_decision:

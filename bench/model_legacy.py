@@ -49,6 +49,7 @@ class LegacyBackend:
         *,
         tools: list[dict[str, Any]] | None,
         on_token: TokenSink | None = None,
+        on_progress: Any = None,
     ) -> ModelReply:
         """A decision among ``tools``, else the answer streamed into ``on_token``."""
         if tools:

@@ -113,7 +113,7 @@ class GatedBackend:
         self.before_reply.set()
         self.mid_answer.set()
 
-    async def complete(self, messages, *, tools, on_token=None) -> ModelReply:
+    async def complete(self, messages, *, tools, on_token=None, on_progress=None) -> ModelReply:
         await _wait(self.before_reply)
 
         async def relay(piece: str) -> None:
@@ -121,7 +121,7 @@ class GatedBackend:
             await _wait(self.mid_answer)
 
         return await self.inner.complete(
-            messages, tools=tools, on_token=relay if on_token else None
+            messages, tools=tools, on_token=relay if on_token else None, on_progress=on_progress
         )
 
 

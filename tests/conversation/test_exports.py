@@ -18,6 +18,8 @@ def test_conversation_exports_exactly_the_agreed_names():
             "PendingConfirmation",
             "PendingTurn",
             "PendingTurnStore",
+            "Progress",
+            "ProgressSink",
             "Receipt",
             "TokenSink",
             "ToolCatalog",

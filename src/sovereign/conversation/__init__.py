@@ -8,6 +8,7 @@ from .backends.base import ContextTooLong, ModelBackend, ModelError, ModelUnavai
 from .loop import TurnLoop
 from .offer.catalog import ToolCatalog, model_safe_name
 from .pending import PendingTurn, PendingTurnStore
+from .progress import Progress, ProgressSink
 from .results import (
     Citation,
     InvalidConfirmation,
@@ -29,6 +30,8 @@ __all__ = [
     "PendingConfirmation",
     "PendingTurn",
     "PendingTurnStore",
+    "Progress",
+    "ProgressSink",
     "Receipt",
     "TokenSink",
     "ToolCatalog",

@@ -38,6 +38,7 @@ from .offer.catalog import ToolCatalog, model_safe_name
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import chosen_stand_ins, stand_ins
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
+from .progress import ProgressReporter, ProgressSink
 from .results import PendingConfirmation, TurnFailed, TurnResult
 from .voice.prompts import (
     DEFAULT_SYSTEM_PROMPT,
@@ -98,6 +99,7 @@ class TurnLoop:
         policy: Mapping[str, bool],
         owner: str,
         on_token: TokenSink | None = None,
+        on_progress: ProgressSink | None = None,
     ) -> TurnResult:
         """Answer the last user message, running the calls the model proposes.
 
@@ -107,6 +109,7 @@ class TurnLoop:
             policy: per-request switches, e.g. ``{"external_enabled": False}``.
             owner: opaque id of who asks (the session); only it may resume.
             on_token: receives the final answer's text as it is generated.
+            on_progress: receives the turn's stages (:mod:`.progress`).
 
         Returns:
             A :class:`TurnResult`: the answer, or a ``pending_confirmation``
@@ -129,6 +132,7 @@ class TurnLoop:
                 {"role": "system", "content": prompt},
                 *_checked(messages),
             ],
+            reporter=ProgressReporter(on_progress),
         )
         try:
             return await self._continue(progress, policy, owner, on_token)
@@ -145,6 +149,7 @@ class TurnLoop:
         reason: str | None = None,
         arguments: Mapping[str, Any] | None = None,
         on_token: TokenSink | None = None,
+        on_progress: ProgressSink | None = None,
     ) -> TurnResult:
         """Continue a paused turn with the household's answer (RFC-0004).
 
@@ -164,7 +169,7 @@ class TurnLoop:
         Args:
             token: the ``pending_confirmation.token`` being answered.
             approve: the household's answer.
-            policy, owner, on_token: as for :meth:`process_turn`.
+            policy, owner, on_token, on_progress: as for :meth:`process_turn`.
             reason: optional words of the household, passed to the model with a denial.
             arguments: the household's edit of the halted call's arguments (only
                 with ``approve``; DESIGN §4). A new proposal: validated, policy-checked
@@ -190,6 +195,7 @@ class TurnLoop:
                 raise ValueError("edited arguments come only with an approval")
             self.check_edit(token, owner, arguments)
         paused = self._pending.take(token, owner)
+        paused.progress.reporter = ProgressReporter(on_progress)
         if arguments is not None and is_unchanged(self._executor, paused, arguments):
             arguments = None
         try:
@@ -291,7 +297,7 @@ class TurnLoop:
             context = _with_note(progress.context, guide.hint(tools))
             if last := _join(guide.reference_hint(tools), _parts_note(progress, tools)):
                 context = [*context, {"role": "system", "content": last}]
-            reply = await self._ask(context, offered, sink)
+            reply = await self._ask(progress, context, offered, sink)
             progress.rounds_used += 1
             missing = chosen_stand_ins(reply, standing)
             if missing:  # what the question needs is withheld: that is said, nothing runs
@@ -339,7 +345,8 @@ class TurnLoop:
             text, shown = plain_answer([], progress.unrun), None
         else:
             if not content.strip():
-                content = (await self._ask(_with_note(progress.context, note), None, sink)).content
+                context = _with_note(progress.context, note)
+                content = (await self._ask(progress, context, None, sink)).content
                 shown = sink
             text = content
             if grounds.applies:
@@ -396,7 +403,7 @@ class TurnLoop:
             return text
         logger.info("answer stated what no result holds (%d items); asking again", len(problems))
         retry = _with_note(progress.context, _join(note, retry_note(grounds, text)))
-        text = (await self._ask(retry, None, None)).content
+        text = (await self._ask(progress, retry, None, None)).content
         if text.strip() and not unsupported(text, grounds):
             return text
         logger.info("the second answer was not grounded either; answering from the results")
@@ -404,13 +411,20 @@ class TurnLoop:
 
     async def _ask(
         self,
+        progress: TurnProgress,
         context: list[Message],
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None,
     ) -> ModelReply:
         for attempt in range(1, self._attempts + 1):
             try:
-                return await self._backend.complete(list(context), tools=tools, on_token=on_token)
+                await progress.reporter.stage("choosing" if tools else "writing")
+                return await self._backend.complete(
+                    list(context),
+                    tools=tools,
+                    on_token=on_token,
+                    on_progress=progress.reporter.backend,
+                )
             except ModelRejected:
                 raise  # the server refused the request itself: the same request fails again
             except ModelError as exc:
@@ -485,6 +499,8 @@ class TurnLoop:
         name, version = (
             (call.target.capability, call.target.version) if call.target else (call.tool_name, 0)
         )
+        if token is not None or (call.target is not None and not self._needs_approval(call)):
+            await progress.reporter.stage("checking", name)  # it runs now (no card first)
         return await self._executor.invoke(
             name,
             version,

@@ -13,6 +13,7 @@ from sovereign.executor import TTL_SECONDS, TurnState
 
 from .backends.base import Message
 from .offer.catalog import ToolCatalog, ToolTarget
+from .progress import ProgressReporter
 from .results import Citation, Fact, InvalidConfirmation, Receipt
 
 GRACE_SECONDS = 600.0
@@ -65,6 +66,10 @@ class TurnProgress:
     """What the assistant says about each call that did not run or failed, in order."""
     calls_made: int = 0
     """Counter behind the call ids the loop assigns (``call_1``, ``call_2``, …)."""
+    reporter: ProgressReporter = field(
+        default_factory=lambda: ProgressReporter(None), compare=False, repr=False
+    )
+    """Where this request's stages go (replaced by every request that continues the turn)."""
 
 
 @dataclass(frozen=True)

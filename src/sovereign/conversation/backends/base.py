@@ -18,6 +18,9 @@ Message = dict[str, Any]
 ToolDefinition = dict[str, Any]
 TokenSink = Callable[[str], Awaitable[None]]
 """Receives each piece of streamed answer text as it is generated."""
+BackendProgress = Callable[[str], Awaitable[None]]
+"""Receives a backend's waits before it works: ``"queued"`` (behind another request),
+``"loading_model"``, then ``"started"`` when it works on this request."""
 _UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
 
 
@@ -95,6 +98,7 @@ class ModelBackend(Protocol):
         *,
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None = None,
+        on_progress: BackendProgress | None = None,
     ) -> ModelReply:
         """Ask the model once.
 
@@ -105,6 +109,8 @@ class ModelBackend(Protocol):
             on_token: receives answer text as it is generated. With ``tools``, a
                 backend may stream only text it knows to be the prose answer (never
                 a call) and then sets ``ModelReply.streamed``; others ignore it.
+            on_progress: told of waits before the work starts (see
+                :data:`BackendProgress`); a backend that never waits may ignore it.
 
         Returns:
             A :class:`ModelReply`.

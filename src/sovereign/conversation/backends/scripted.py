@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Message, ModelReply, TokenSink, ToolCall, ToolDefinition
+from .base import BackendProgress, Message, ModelReply, TokenSink, ToolCall, ToolDefinition
 
 ScriptItem = ModelReply | str | BaseException
 """A queued reply: a ModelReply, plain prose, or an exception to raise (e.g. ModelError)."""
@@ -81,8 +81,12 @@ class ScriptedBackend:
         *,
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None = None,
+        on_progress: BackendProgress | None = None,
     ) -> ModelReply:
-        """Record the request and return the next scripted reply (see the class docstring)."""
+        """Record the request and return the next scripted reply (see the class docstring);
+        ``on_progress`` hears ``started``."""
+        if on_progress is not None:
+            await on_progress("started")
         self.requests.append(ScriptedRequest([dict(m) for m in messages], tools))
         item = await self._next(messages, tools)
         if isinstance(item, BaseException):

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..base import (
+    BackendProgress,
     ContextTooLong,
     Message,
     ModelError,
@@ -112,6 +113,8 @@ class EmbeddedBackend:
     _runner: Runner | None = field(default=None, init=False, repr=False)
     _grammars: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
     _worker: ThreadPoolExecutor = field(init=False, repr=False)
+    _in_flight: int = field(default=0, init=False, repr=False)
+    """Requests submitted and not finished (event-loop side): another one waits."""
 
     def __post_init__(self) -> None:
         if self.mode not in ("schema", "native"):
@@ -125,12 +128,15 @@ class EmbeddedBackend:
         *,
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None = None,
+        on_progress: BackendProgress | None = None,
     ) -> ModelReply:
         """Ask the model once (see :meth:`ModelBackend.complete`).
 
         With ``tools``, the reply is one decision (schema mode) or the model's
         text with any calls it wrote (native mode); nothing is streamed. With
         ``tools=None``, the prose answer is streamed into ``on_token``.
+        ``on_progress`` hears ``queued`` when another request holds the model,
+        ``loading_model`` before the first load, and ``started``.
 
         Raises:
             ModelUnavailable: llama-cpp-python or the model file is missing,
@@ -138,10 +144,17 @@ class EmbeddedBackend:
             ModelError: llama.cpp failed while generating, e.g. a conversation
                 longer than the context window.
         """
-        if tools:
-            job = self._decide if self.mode == "schema" else self._native
-            return await self._in_worker(job, messages, tools)
-        return ModelReply(content=await self._stream(messages, on_token))
+        announce = _Announcer(asyncio.get_running_loop(), on_progress)
+        if self._in_flight:
+            await announce.now("queued")
+        self._in_flight += 1
+        try:
+            if tools:
+                job = self._decide if self.mode == "schema" else self._native
+                return await self._in_worker(announce.started(self._loaded, job), messages, tools)
+            return ModelReply(content=await self._stream(messages, on_token, announce))
+        finally:
+            self._in_flight -= 1
 
     def close(self) -> None:
         """Free the model and stop the worker thread (waits for a running inference).
@@ -168,6 +181,9 @@ class EmbeddedBackend:
     async def _in_worker(self, job: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._worker, job, *args)
+
+    def _loaded(self) -> bool:
+        return self._runner is not None
 
     def _run(self) -> Runner:
         """The runner over the loaded model, loading it on first use (worker thread only)."""
@@ -213,7 +229,9 @@ class EmbeddedBackend:
         except (ValueError, RuntimeError) as error:
             raise _model_error(error) from error
 
-    async def _stream(self, messages: list[Message], on_token: TokenSink | None) -> str:
+    async def _stream(
+        self, messages: list[Message], on_token: TokenSink | None, announce: _Announcer
+    ) -> str:
         """Generate the prose answer in the worker, handing each piece to ``on_token``."""
         loop = asyncio.get_running_loop()
         pieces: asyncio.Queue[str | None] = asyncio.Queue()
@@ -225,7 +243,8 @@ class EmbeddedBackend:
             except RuntimeError:  # the event loop is gone: nobody is listening any more
                 stop.set()
 
-        job = loop.run_in_executor(self._worker, self._generate, messages, emit, stop)
+        generate = announce.started(self._loaded, self._generate)
+        job = loop.run_in_executor(self._worker, generate, messages, emit, stop)
         try:
             while (piece := await pieces.get()) is not None:
                 if on_token is not None:
@@ -302,6 +321,38 @@ def _call_with_object_arguments(call: dict[str, Any]) -> dict[str, Any]:
     arguments, _problem = parse_arguments(function.get("arguments"))
     function["arguments"] = arguments or {}
     return {**call, "function": function}
+
+
+class _Announcer:
+    """Tells ``on_progress`` (an event-loop coroutine function) of a request's waits,
+    from the event loop or from the worker thread."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, on_progress: BackendProgress | None):
+        self._loop, self._sink = loop, on_progress
+        self._sent: set[asyncio.Future[None]] = set()
+
+    async def now(self, event: str) -> None:
+        if self._sink is not None:
+            await self._sink(event)
+
+    def started(self, loaded: Callable[[], bool], job: Callable[..., Any]) -> Callable[..., Any]:
+        """``job`` that first announces ``loading_model`` (when nothing is loaded yet) and
+        ``started`` from the worker thread."""
+
+        def announced(*args: Any) -> Any:
+            if not loaded():
+                self._from_worker("loading_model")
+            self._from_worker("started")
+            return job(*args)
+
+        return announced
+
+    def _from_worker(self, event: str) -> None:
+        if self._sink is None:
+            return
+        future = asyncio.run_coroutine_threadsafe(self._sink(event), self._loop)
+        self._sent.add(future)  # type: ignore[arg-type]
+        future.add_done_callback(self._sent.discard)  # type: ignore[arg-type]
 
 
 def _retrieve_outcome(job: asyncio.Future[Any]) -> None:

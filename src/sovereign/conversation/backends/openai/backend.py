@@ -30,6 +30,7 @@ from typing import Any, get_args
 import httpx
 
 from ..base import (
+    BackendProgress,
     ContextTooLong,
     Message,
     ModelRejected,
@@ -136,11 +137,13 @@ class OpenAIBackend:
         *,
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None = None,
+        on_progress: BackendProgress | None = None,
     ) -> ModelReply:
         """Ask once; see :meth:`ModelBackend.complete <.base.ModelBackend.complete>`.
 
         Schema-mode decisions are never streamed; everything else streams into
-        ``on_token`` when the server streams and a sink is given.
+        ``on_token`` when the server streams and a sink is given. ``on_progress`` is
+        not used: a server does not say whether it queues a request.
         """
         plan = await self.plan()
         payload = self.payload(messages, tools, plan)

@@ -1,0 +1,74 @@
+"""What a turn is doing now, for a progress line that never leaves a wait silent (DESIGN §4).
+
+A turn reports its stages to an optional :data:`ProgressSink` as :class:`Progress`
+events. The turn loop reports what it does (choosing what to check, checking a
+capability family, writing the answer); a model backend that can wait before it
+works reports that too (``queued`` behind another question, ``loading_model`` on
+the first question after a start) through :data:`~.backends.base.BackendProgress`,
+and when it starts working the loop's own stage is reported again.
+
+The service streams each event as an SSE ``progress`` event; the Console and
+``sovereign chat`` show the latest stage with the seconds elapsed since the question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Stage = Literal["queued", "loading_model", "choosing", "checking", "writing"]
+"""``queued``: waiting for another question to finish; ``loading_model``: the model is
+loading (the first question after a start); ``choosing``: reading the question and
+choosing what to check; ``checking``: running a capability (``capability`` names it);
+``writing``: writing the answer."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One stage of a turn.
+
+    Attributes:
+        stage: see :data:`Stage`.
+        capability: the capability being run, for ``checking`` (else ``None``).
+    """
+
+    stage: Stage
+    capability: str | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        """``{"stage", "capability"}`` (``capability`` null but for ``checking``)."""
+        return {"stage": self.stage, "capability": self.capability}
+
+
+ProgressSink = Callable[[Progress], Awaitable[None]]
+"""Receives each :class:`Progress` event of a turn, in order."""
+
+
+class ProgressReporter:
+    """Sends a turn's stages to a sink, if there is one (the turn loop holds one per call).
+
+    Args:
+        sink: where events go; ``None`` reports nothing.
+    """
+
+    def __init__(self, sink: ProgressSink | None) -> None:
+        self._sink = sink
+        self._current: Progress | None = None
+
+    async def stage(self, stage: Stage, capability: str | None = None) -> None:
+        """The loop's own stage (``choosing``, ``checking`` a capability, ``writing``)."""
+        self._current = Progress(stage, capability)
+        await self._send(self._current)
+
+    async def backend(self, event: str) -> None:
+        """A model backend's wait (``queued``, ``loading_model``) or ``started``, after
+        which the loop's current stage is reported again. Unknown events are ignored."""
+        if event in ("queued", "loading_model"):
+            await self._send(Progress(event))  # type: ignore[arg-type]
+        elif event == "started" and self._current is not None:
+            await self._send(self._current)
+
+    async def _send(self, progress: Progress) -> None:
+        if self._sink is not None:
+            await self._sink(progress)
