@@ -17,29 +17,38 @@ from .errors import (
     OutcomeKind,
     Stage,
 )
+from .facts import ABSENT, NUMBER, Choice, FactSheet, Kind, Phrases, Statement, Topic
 from .invoke import EDIT_REASON, Executor, FlagCheck, Outcome, TurnState, Validation
 from .registry import Registry
 
 __all__ = [
+    "ABSENT",
     "CODES",
     "EDIT_REASON",
+    "NUMBER",
     "TTL_SECONDS",
     "AuditLog",
     "Capability",
     "CapabilityDefinitionError",
     "CapabilityError",
+    "Choice",
     "CodeInfo",
     "Confirmation",
     "ConfirmationStore",
     "Effect",
     "ErrorCode",
     "Executor",
+    "FactSheet",
     "FlagCheck",
+    "Kind",
     "Locality",
     "Outcome",
     "OutcomeKind",
+    "Phrases",
     "Registry",
     "Stage",
+    "Statement",
+    "Topic",
     "TurnState",
     "Validation",
     "canonical_arguments",

@@ -13,12 +13,14 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from .errors import CapabilityDefinitionError
+from .facts import Choice, FactSheet, Phrases
 
 Result = dict[str, Any]
 Execute = Callable[[dict[str, Any]], Awaitable[Result]]
 Canonicalize = Callable[[dict[str, Any]], dict[str, Any] | None]
 PolicyCheck = Callable[[dict[str, Any]], None]
 Availability = Callable[[], bool]
+Choices = Callable[[], Mapping[str, list[Choice]]]
 
 logger = logging.getLogger(__name__)
 
@@ -110,6 +112,18 @@ class Capability:
     called for every turn. A conversation offers the model only available capabilities;
     the executor itself does not consult it (execute still reports what is missing).
     ``None``: always available."""
+    facts: FactSheet | None = None
+    """How the result is said to the household (DESIGN §4, "the product states"): topics
+    the model may name and the sentences that state them from the result's fields.
+    ``None``: the result is not a household fact (a web source, or nothing to say)."""
+    phrases: Phrases | None = None
+    """The sentences said about this capability when it did not run (declined, expired,
+    failed, not set up, switched off). ``None``: generic sentences are said."""
+    choices: Choices | None = field(default=None, repr=False)
+    """Optional ``() -> {argument: [Choice, ...]}``: the only values an argument can take
+    on this device right now (Home Assistant's allowlisted entities), offered to the model
+    as an enum with their labels so it picks one instead of guessing an id. Cheap and
+    side-effect free; validation still checks the value."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
