@@ -97,9 +97,12 @@ async def test_list_returns_only_allowlisted_entities(fake, executor, tmp_path):
     kitchen = outcome.result["entities"][2]
     assert kitchen == {
         "entity_id": "sensor.kitchen_temperature",
+        "domain": "sensor",
+        "name": "Kitchen temperature",
         "state": "21.4",
         "friendly_name": "Kitchen temperature",
         "unit_of_measurement": "°C",
+        "device_class": "temperature",
         "last_changed": "2024-01-05T07:12:03.118540+00:00",
     }
     assert [(r.method, r.path) for r in fake.requests] == [("GET", "/api/states")]

@@ -59,78 +59,57 @@ def test_cpu_temperature_reads_the_first_known_sensor(monkeypatch):
     assert system.cpu_temperature_celsius() is None
 
 
-def test_a_missing_sensor_is_said_in_words(monkeypatch, tmp_path):
+def test_a_missing_sensor_leaves_no_temperature_and_no_verdict(monkeypatch, tmp_path):
     monkeypatch.setattr(system, "cpu_temperature_celsius", lambda: None)
     health = system.read_health(tmp_path)
     assert health["cpu_temperature_celsius"] is None
-    assert "no CPU temperature sensor" in health["cpu_temperature_note"]
+    assert "cpu_temperature_verdict" not in health
     monkeypatch.setattr(system, "cpu_temperature_celsius", lambda: 48.0)
-    assert system.read_health(tmp_path)["cpu_temperature_note"] == (
-        "The CPU is at 48 °C: a normal temperature."
-    )
+    assert system.read_health(tmp_path)["cpu_temperature_verdict"] == "normal"
 
 
 @pytest.mark.parametrize(
     ("celsius", "verdict"),
-    [
-        (45.5, "a normal temperature"),
-        (69.9, "a normal temperature"),
-        (70.0, "warm, below the 80"),
-        (79.9, "warm, below the 80"),
-        (80.0, "hot, so"),
-        (91.0, "hot, so"),
-    ],
+    [(45.5, "normal"), (69.9, "normal"), (70.0, "warm"), (79.9, "warm"), (80.0, "hot"),
+     (91.0, "hot")],
 )
-def test_the_temperature_comes_with_its_verdict(celsius, verdict):
-    note = system.temperature_note(celsius)
-    assert verdict in note
-    assert f"{celsius:g} °C" in note
+def test_the_temperature_verdict_follows_the_pis_own_limits(celsius, verdict):
+    assert system.temperature_verdict(celsius) == verdict
 
 
 @pytest.mark.parametrize(
     ("load", "cores", "verdict"),
     [
-        (0.1, 4, "lightly loaded"),
-        (2.7, 4, "lightly loaded"),
-        (2.8, 4, "fairly busy"),
-        (4.0, 4, "fairly busy"),
-        (4.01, 4, "overloaded: more work"),
-        (1.5, 1, "overloaded: more work"),
-        (0.0, 1, "lightly loaded"),
+        (0.1, 4, "light"),
+        (2.7, 4, "light"),
+        (2.8, 4, "busy"),
+        (4.0, 4, "busy"),
+        (4.01, 4, "overloaded"),
+        (1.5, 1, "overloaded"),
+        (0.0, 1, "light"),
     ],
 )
-def test_the_load_comes_with_its_verdict_per_core(load, cores, verdict):
-    note = system.load_note(load, cores)
-    assert note.startswith(f"The CPU is {verdict}")
-    assert f"load {load:g} over the last minute, {cores} core" in note
+def test_the_load_verdict_is_per_core(load, cores, verdict):
+    assert system.load_verdict(load, cores) == verdict
 
 
 @pytest.mark.parametrize(
-    ("total", "free", "used", "low"),
-    [
-        (64.0, 40.0, 37.5, False),
-        (64.0, 6.5, 89.9, False),
-        (64.0, 6.4, 90.0, True),
-        (16.0, 1.9, 88.0, True),
-        (1000.0, 2.0, 99.8, True),
-        (0.0, 0.0, 100.0, True),
-    ],
+    ("free", "used", "low"),
+    [(40.0, 37.5, False), (6.5, 89.9, False), (6.4, 90.0, True), (1.9, 88.0, True),
+     (2.0, 99.8, True), (0.0, 100.0, True)],
 )
-def test_the_disk_space_comes_with_its_verdict(total, free, used, low):
-    note = system.space_note("system disk", total, free, used)
-    verdict = "is running low on space" if low else "has plenty of space left"
-    assert note.startswith(f"The system disk {verdict}:")
-    assert f"{free:g} GB free of {total:g} GB ({used:g} % used)" in note
+def test_a_disk_is_low_from_ninety_percent_or_under_two_gigabytes(free, used, low):
+    assert system.is_low_on_space(free, used) is low
 
 
-def test_the_notes_read_the_same_figures_as_the_fields(tmp_path):
+def test_the_result_holds_no_sentence_only_figures_and_verdicts(tmp_path):
     health = system.read_health(tmp_path)
-    assert (
-        f"{health['disk_total_gb']:g} GB ({health['disk_used_percent']:g} % used)"
-        in (health["disk_space_note"])
+    words = [k for k, v in health.items() if isinstance(v, str) and not k.endswith("_verdict")]
+    assert words == []
+    assert health["data_disk_separate"] is False  # one filesystem here
+    assert health["memory_available_gb"] + health["memory_used_gb"] == pytest.approx(
+        health["memory_total_gb"], abs=0.11
     )
-    assert f"load {health['load_average_1m']:g} " in health["cpu_load_note"]
-    assert "assistant's data" not in health["disk_space_note"]  # one filesystem, one sentence
 
 
 def test_the_data_filesystem_is_reported_beside_the_system_disk(tmp_path):
@@ -143,8 +122,7 @@ def test_the_data_filesystem_is_reported_beside_the_system_disk(tmp_path):
         assert health["data_disk_free_gb"] == 0.0
         assert health["data_disk_total_gb"] == 0.0  # 1 MiB, in GB to one decimal
         assert health["disk_used_percent"] < 100.0  # the system disk is not the full one
-        space = health["disk_space_note"]
-        assert "The disk holding the assistant's data is running low on space: 0 GB free" in space
+        assert health["data_disk_separate"] is True and health["disk_space_low"] is True
 
 
 async def test_the_service_reports_its_data_directory(tmp_path):
@@ -159,32 +137,15 @@ async def test_the_service_reports_its_data_directory(tmp_path):
     assert 0 <= outcome.result["data_disk_used_percent"] <= 100
 
 
-@pytest.mark.parametrize("celsius", [None, 45.0, 75.0, 85.0])
-def test_the_notes_read_no_household_state_but_a_temperature(monkeypatch, tmp_path, celsius):
-    # The states check (conversation.states) reads results as text: a note that said
-    # "on 2 cores" would let "the garage door is on/open" pass after a health check.
-    from sovereign.conversation.answer.states import kinds_read
-
-    monkeypatch.setattr(system, "cpu_temperature_celsius", lambda: celsius)
-    for load in (0.1, 1.6, 3.5):
-        monkeypatch.setattr(system.os, "getloadavg", lambda load=load: (load, load, load))
-        read = kinds_read([system.read_health(tmp_path)])
-        assert read == (frozenset() if celsius is None else {"a temperature"})
-
-
 @pytest.mark.parametrize("load", [1.3996, 1.3949, 1.4049, 0.6999, 2.0049, 1.99951])
 @pytest.mark.parametrize("cores", [1, 2, 4])
-def test_the_load_note_and_the_busy_verdict_agree_at_every_boundary(
+def test_the_load_figure_and_its_verdict_agree_at_every_boundary(
     monkeypatch, tmp_path, load, cores
 ):
-    # The note and the boolean once read the load unrounded and rounded: at 1.3996 on
-    # 2 cores the note said "fairly busy" (1.4) and cpu_busy was false (0.6998).
-    from sovereign.conversation.answer.verdicts import contradicted, verdicts_in
-
+    # The verdict once read the load unrounded and the figure rounded: at 1.3996 on 2
+    # cores the figure said 1.4 (busy) and the verdict was not busy (0.6998 per core).
     monkeypatch.setattr(system.os, "getloadavg", lambda: (load, load, load))
     monkeypatch.setattr(system.psutil, "cpu_count", lambda: cores)
     health = system.read_health(tmp_path)
     shown = health["load_average_1m"]
-    assert health["cpu_busy"] is system.is_busy(shown, cores)
-    assert contradicted(health["cpu_load_note"], verdicts_in([health])) == []
-    assert f"load {shown:g} " in health["cpu_load_note"]
+    assert health["cpu_load_verdict"] == system.load_verdict(shown, cores)

@@ -21,6 +21,7 @@ a message or the audit log. Attributes that commonly carry credentials
 from __future__ import annotations
 
 import logging
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,10 +34,11 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from sovereign.egress import require_visible
-from sovereign.executor import Capability, CapabilityError, Effect, Locality, Registry
+from sovereign.executor import Capability, CapabilityError, Choice, Effect, Locality, Registry
 
 from ._household_http import make_client, request_json
 from ._settings import SettingsError, check_base_url, read_private_json
+from .home_assistant_facts import GET_STATE_FACTS, LIST_FACTS, PHRASES
 
 logger = logging.getLogger(__name__)
 
@@ -220,23 +222,49 @@ def shape_entity(state: dict[str, Any], *, with_attributes: bool) -> dict[str, A
         with_attributes: include the filtered ``attributes`` and ``last_updated``.
 
     Returns:
-        ``{"entity_id", "state", "friendly_name", "unit_of_measurement",
-        "last_changed"}`` (strings or null, each at most :data:`MAX_TEXT` chars),
-        plus ``attributes`` and ``last_updated`` when asked.
+        ``{"entity_id", "domain", "name", "state", "friendly_name",
+        "unit_of_measurement", "device_class", "last_changed"}`` (strings or null, each
+        at most :data:`MAX_TEXT` chars; ``domain`` is the id's part before the dot,
+        ``name`` the friendly name or else the id's words), plus ``attributes`` and
+        ``last_updated`` when asked.
     """
     attributes = state.get("attributes")
     attributes = attributes if isinstance(attributes, dict) else {}
+    entity_id = state["entity_id"]
+    friendly = _text(attributes.get("friendly_name"))
     entry = {
-        "entity_id": state["entity_id"],
-        "state": _text(state.get("state")),
-        "friendly_name": _text(attributes.get("friendly_name")),
+        "entity_id": entity_id,
+        "domain": entity_id.split(".", 1)[0],
+        "name": " ".join((friendly or "").split()) or id_words(entity_id),
+        "state": reading(state.get("state")),
+        "friendly_name": friendly,
         "unit_of_measurement": _text(attributes.get("unit_of_measurement")),
+        "device_class": _text(attributes.get("device_class")),
         "last_changed": _text(state.get("last_changed")),
     }
     if with_attributes:
         entry["last_updated"] = _text(state.get("last_updated"))
         entry["attributes"] = safe_attributes(attributes)
     return entry
+
+
+def reading(state: Any) -> str | None:
+    """An entity's state as Home Assistant gave it, except that no state at all (null,
+    empty, blank) becomes ``"unknown"``, Home Assistant's own word for it, and a number
+    that is no number (NaN, infinity) becomes ``"unavailable"``: never a figure."""
+    text = _text(state)
+    if text is None or not text.strip():
+        return "unknown"
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return text if math.isfinite(number) else "unavailable"
+
+
+def id_words(entity_id: str) -> str:
+    """An entity id's object part as words: ``lock.back_door`` → "back door"."""
+    return entity_id.split(".", 1)[-1].replace("_", " ")
 
 
 def safe_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
@@ -324,9 +352,12 @@ def _now() -> str:
 _NULLABLE_TEXT = {"type": ["string", "null"], "maxLength": MAX_TEXT}
 _ENTITY_PROPERTIES = {
     "entity_id": {"type": "string", "pattern": ENTITY_ID_PATTERN},
+    "domain": {"type": "string", "pattern": r"^[a-z0-9_]+$"},
+    "name": {"type": "string", "maxLength": MAX_TEXT},
     "state": _NULLABLE_TEXT,
     "friendly_name": _NULLABLE_TEXT,
     "unit_of_measurement": _NULLABLE_TEXT,
+    "device_class": _NULLABLE_TEXT,
     "last_changed": _NULLABLE_TEXT,
 }
 _ENTITY_SCHEMA = {
@@ -414,9 +445,23 @@ def register(
     per-request policy.
     """
 
+    known: dict[str, str] = {}  # entity id → the friendly name Home Assistant last gave
+
     def learned(entities: list[dict[str, Any]]) -> None:
+        known.update((e["entity_id"], e["friendly_name"]) for e in entities if e["friendly_name"])
         if on_names is not None and entities:
             on_names([(entity["entity_id"], entity.get("friendly_name")) for entity in entities])
+
+    def choices() -> dict[str, list[Choice]]:
+        """The allowlisted entities, each with the name Home Assistant gave it (or its id's
+        words before any read): the only values ``entity_id`` can take."""
+        try:
+            settings = load_settings(data_dir)
+        except SettingsError:
+            return {}
+        allowed = sorted(settings.allowlist) if settings is not None else []
+        labels = {entity: known.get(entity) or id_words(entity) for entity in allowed}
+        return {"entity_id": [Choice(value=e, label=label) for e, label in labels.items()]}
 
     async def execute_list(arguments: dict[str, Any]) -> dict[str, Any]:
         result = await list_entities(_usable_settings(data_dir), arguments.get("domain"))
@@ -458,6 +503,7 @@ def register(
         "timeout_seconds": TIMEOUT_SECONDS,
         # Set up while the settings file is usable; its "enabled" is the policy switch.
         "available": lambda: is_set_up(data_dir),
+        "phrases": PHRASES,
     }
     registry.add(
         Capability(
@@ -470,6 +516,7 @@ def register(
             arguments_schema=LIST_ARGUMENTS_SCHEMA,
             result_schema=LIST_RESULT_SCHEMA,
             execute=execute_list,
+            facts=LIST_FACTS,
             max_result_bytes=131072,
             validate_arguments=validate_list,
             **common,
@@ -486,6 +533,8 @@ def register(
             arguments_schema=GET_ARGUMENTS_SCHEMA,
             result_schema=GET_RESULT_SCHEMA,
             execute=execute_get,
+            facts=GET_STATE_FACTS,
+            choices=choices,
             max_invocations_per_turn=3,
             validate_arguments=validate_get,
             **common,

@@ -27,7 +27,18 @@ from typing import Any
 
 import httpx
 
-from sovereign.executor import Capability, CapabilityError, Effect, Locality, Registry
+from sovereign.executor import (
+    ABSENT,
+    Capability,
+    CapabilityError,
+    Effect,
+    FactSheet,
+    Locality,
+    Phrases,
+    Registry,
+    Statement,
+    Topic,
+)
 
 from ._household_http import JsonReply, make_client, request_json
 from ._settings import SettingsError, check_base_url, read_private_json
@@ -295,6 +306,125 @@ def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+CATALOG = Path(__file__).resolve().parent / "locale"
+_PERIOD = {"period": "period"}
+
+FACTS = FactSheet(
+    kinds={
+        "period": "state",
+        "queries_total": "count",
+        "queries_blocked": "count",
+        "percent_blocked": "percent",
+        "domains_on_blocklist": "count",
+        "blocking_status": "state",
+    },
+    topics=(
+        Topic(
+            name="status",
+            means="whether ad blocking is switched on",
+            statements=(
+                Statement(
+                    text="Ad blocking is {status}.",
+                    values={"status": "blocking_status"},
+                    when={"blocking_status": ("enabled", "disabled")},
+                    states="blocking",
+                ),
+                Statement(
+                    text="Pi-hole reports that ad blocking has failed.",
+                    when={"blocking_status": "failed"},
+                ),
+                Statement(
+                    text="Pi-hole did not say whether ad blocking is on.",
+                    when={"blocking_status": "unknown"},
+                ),
+            ),
+        ),
+        Topic(
+            name="queries",
+            means="how many DNS queries the network made",
+            statements=(
+                Statement(
+                    text="Your network made {total} DNS query {period}.",
+                    plural="Your network made {total} DNS queries {period}.",
+                    count="total",
+                    values={"total": "queries_total", **_PERIOD},
+                    states="period",
+                ),
+            ),
+        ),
+        Topic(
+            name="blocked",
+            means="how many queries (ads and trackers) were blocked",
+            statements=(
+                Statement(
+                    text="Pi-hole blocked {blocked} of {total} DNS query {period}.",
+                    plural="Pi-hole blocked {blocked} of {total} DNS queries {period}.",
+                    count="total",
+                    values={
+                        "blocked": "queries_blocked",
+                        "total": "queries_total",
+                        **_PERIOD,
+                    },
+                    states="period",
+                ),
+            ),
+        ),
+        Topic(
+            name="share_blocked",
+            means="what percentage of all queries was blocked",
+            statements=(
+                Statement(
+                    text="{percent} of all DNS queries were blocked {period}.",
+                    values={"percent": "percent_blocked", **_PERIOD},
+                    states="period",
+                ),
+            ),
+        ),
+        Topic(
+            name="blocklist",
+            means="how many domains are on the blocklist",
+            statements=(
+                Statement(
+                    text="{domains} domain is on the blocklist.",
+                    plural="{domains} domains are on the blocklist.",
+                    count="domains",
+                    values={"domains": "domains_on_blocklist"},
+                ),
+                Statement(
+                    text="Pi-hole did not say how many domains are on its blocklist.",
+                    when={"domains_on_blocklist": ABSENT},
+                ),
+            ),
+        ),
+    ),
+    summary=("status", "blocked", "share_blocked"),
+    words={
+        "blocking": {"enabled": "on", "disabled": "switched off"},
+        "period": {
+            "last_24_hours": "in the last 24 hours",
+            "last_7_days": "in the last 7 days",
+            "last_30_days": "in the last 30 days",
+        },
+    },
+    catalog=CATALOG,
+    domain="pihole",
+)
+"""How ``pihole.summary`` is said (DESIGN §4): every figure from its own field."""
+
+PHRASES = Phrases(
+    denied="You declined reading Pi-hole's totals, so I didn't check Pi-hole.",
+    expired="The approval request for Pi-hole's totals expired before you answered, "
+    "so I didn't check Pi-hole.",
+    failed="I tried to read Pi-hole's totals, but it failed, so I have no figures from it.",
+    not_asked="You declined an earlier request, so I didn't ask you about Pi-hole's totals "
+    "either.",
+    unavailable="Pi-hole is not set up on this device, so I can't read its ad-blocking totals.",
+    stands_for="asks about ad or tracker blocking, or the DNS queries of this network",
+    catalog=CATALOG,
+    domain="pihole",
+)
+
+
 def register(registry: Registry, *, data_dir: Path) -> PiholeSession:
     """Add ``pihole.summary`` v1 to ``registry``.
 
@@ -324,6 +454,8 @@ def register(registry: Registry, *, data_dir: Path) -> PiholeSession:
             ),
             arguments_schema=ARGUMENTS_SCHEMA,
             result_schema=RESULT_SCHEMA,
+            facts=FACTS,
+            phrases=PHRASES,
             effect=Effect.READ_ONLY,
             locality=Locality.LOCAL,
             available=lambda: is_configured(data_dir),

@@ -10,53 +10,44 @@ from typing import Any
 
 import psutil
 
-from sovereign.executor import Capability, Effect, Locality, Registry
+from sovereign.executor import (
+    ABSENT,
+    Capability,
+    Effect,
+    FactSheet,
+    Locality,
+    Phrases,
+    Registry,
+    Statement,
+    Topic,
+)
 
 _NUMBER_OR_NULL = {"type": ["number", "null"]}
+_NUMBER = {"type": "number"}
+_GB_FIELDS = [
+    "memory_total_gb", "memory_available_gb", "memory_used_gb", "disk_total_gb", "disk_free_gb",
+    "disk_used_gb", "data_disk_total_gb", "data_disk_used_gb", "data_disk_free_gb",
+]  # fmt: skip
+_PERCENT_FIELDS = ["memory_used_percent", "disk_used_percent", "data_disk_used_percent"]
+_LOADS = ["load_average_1m", "load_average_5m", "load_average_15m"]
 
 RESULT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": [
-        "cpu_temperature_celsius",
-        "load_average_1m",
-        "load_average_5m",
-        "load_average_15m",
-        "cpu_count",
-        "memory_total_gb",
-        "memory_used_gb",
-        "memory_used_percent",
-        "disk_total_gb",
-        "disk_used_gb",
-        "disk_used_percent",
-        "data_disk_total_gb",
-        "data_disk_used_gb",
-        "data_disk_free_gb",
-        "data_disk_used_percent",
-        "uptime_hours",
+        "cpu_temperature_celsius", *_LOADS, "cpu_count", "cpu_load_verdict", *_GB_FIELDS,
+        *_PERCENT_FIELDS, "disk_space_low", "data_disk_separate", "uptime_hours",
     ],
     "properties": {
         "cpu_temperature_celsius": _NUMBER_OR_NULL,
-        "cpu_temperature_note": {"type": "string"},
-        "cpu_load_note": {"type": "string"},
-        "cpu_hot": {"type": "boolean"},
-        "cpu_busy": {"type": "boolean"},
-        "disk_space_low": {"type": "boolean"},
-        "disk_space_note": {"type": "string"},
-        "load_average_1m": {"type": "number"},
-        "load_average_5m": {"type": "number"},
-        "load_average_15m": {"type": "number"},
+        "cpu_temperature_verdict": {"enum": ["normal", "warm", "hot"]},
+        **dict.fromkeys(_LOADS, _NUMBER),
         "cpu_count": {"type": "integer"},
-        "memory_total_gb": {"type": "number"},
-        "memory_used_gb": {"type": "number"},
-        "memory_used_percent": {"type": "number"},
-        "disk_total_gb": {"type": "number"},
-        "disk_used_gb": {"type": "number"},
-        "disk_used_percent": {"type": "number"},
-        "data_disk_total_gb": {"type": "number"},
-        "data_disk_used_gb": {"type": "number"},
-        "data_disk_free_gb": {"type": "number"},
-        "data_disk_used_percent": {"type": "number"},
-        "uptime_hours": {"type": "number"},
+        "cpu_load_verdict": {"enum": ["light", "busy", "overloaded"]},
+        **dict.fromkeys(_GB_FIELDS, _NUMBER),
+        **dict.fromkeys(_PERCENT_FIELDS, _NUMBER),
+        "disk_space_low": {"type": "boolean"},
+        "data_disk_separate": {"type": "boolean"},
+        "uptime_hours": _NUMBER,
     },
     "additionalProperties": False,
 }
@@ -76,11 +67,8 @@ def cpu_temperature_celsius() -> float | None:
     return None
 
 
-NO_SENSOR_NOTE = "This device exposes no CPU temperature sensor, so the temperature is unknown."
-
 # The verdicts a person asks for ("is it hot?", "is the CPU busy?", "is the disk low?") are
-# given in words beside the figures: a small model asked a yes/no question otherwise guesses
-# the verdict ("Yes, the box is running low on disk space" at 22 % used). The limits:
+# decided here, by the product, from the figures, and said by the facts below. The limits:
 # a Raspberry Pi slows its CPU from 80 °C (its firmware's soft limit, hard at 85 °C);
 # a load average above the number of cores means work is waiting for a CPU; a disk is low
 # on space from 90 % used (the percentage the household is shown) or under 2 GB free (a
@@ -92,51 +80,26 @@ BUSY_PER_CORE = 0.7
 LOW_FREE_GB = 2.0
 
 
-def temperature_note(celsius: float) -> str:
-    """The CPU temperature ``celsius`` (°C) with its verdict, as a sentence."""
+def temperature_verdict(celsius: float) -> str:
+    """``hot`` from :data:`HOT_CELSIUS` (the CPU slows itself down), ``warm`` from
+    :data:`WARM_CELSIUS`, else ``normal``."""
     if celsius >= HOT_CELSIUS:
-        verdict = "hot, so the CPU slows itself down"
-    elif celsius >= WARM_CELSIUS:
-        verdict = f"warm, below the {HOT_CELSIUS:g} °C at which the CPU slows down"
-    else:
-        verdict = "a normal temperature"
-    return f"The CPU is at {celsius:g} °C: {verdict}."
+        return "hot"
+    return "warm" if celsius >= WARM_CELSIUS else "normal"
 
 
-def load_note(load_1m: float, cpu_count: int) -> str:
-    """The one-minute load average on ``cpu_count`` cores with its verdict, as a sentence.
-
-    Verdicts are said without negations ("lightly loaded", not "not busy"): a small model
-    asked "is it busy?" reads "busy" and answers "yes".
-    """
+def load_verdict(load_1m: float, cpu_count: int) -> str:
+    """``overloaded`` when more work waits than there are cores, ``busy`` from
+    :data:`BUSY_PER_CORE` of the cores, else ``light``."""
     per_core = load_1m / max(cpu_count, 1)
     if per_core > 1.0:
-        verdict = "overloaded: more work is waiting than it has cores for"
-    elif per_core >= BUSY_PER_CORE:
-        verdict = "fairly busy"
-    else:
-        verdict = "lightly loaded, with time to spare"
-    cores = "core" if cpu_count == 1 else "cores"
-    return f"The CPU is {verdict} (load {load_1m:g} over the last minute, {cpu_count} {cores})."
+        return "overloaded"
+    return "busy" if per_core >= BUSY_PER_CORE else "light"
 
 
 def is_low_on_space(free_gb: float, used_percent: float) -> bool:
     """Whether a disk with ``free_gb`` GB free, ``used_percent`` % used, is low on space."""
     return free_gb < LOW_FREE_GB or used_percent >= LOW_USED_PERCENT
-
-
-def is_busy(load_1m: float, cpu_count: int) -> bool:
-    """Whether a one-minute load average on ``cpu_count`` cores is "fairly busy" or more."""
-    return load_1m / max(cpu_count, 1) >= BUSY_PER_CORE
-
-
-def space_note(label: str, total_gb: float, free_gb: float, used_percent: float) -> str:
-    """How much of a disk (``label``: "system disk") is free (GB, %) and whether that is low."""
-    low = is_low_on_space(free_gb, used_percent)
-    verdict = "is running low on space" if low else "has plenty of space left"
-    return (
-        f"The {label} {verdict}: {free_gb:g} GB free of {total_gb:g} GB ({used_percent:g} % used)."
-    )
 
 
 def _gigabytes(size_bytes: int) -> float:
@@ -159,57 +122,192 @@ def existing_ancestor(path: Path) -> Path:
 
 def read_health(disk_path: Path, data_path: Path | None = None) -> dict[str, Any]:
     """Collect one health snapshot; units are in the field names (GB = 10^9 bytes, hours,
-    °C, %), rounded to what a person would say, so a small model can quote them.
+    °C, %), rounded to what a person would say.
 
-    ``disk_*`` describe the filesystem of ``disk_path`` (``/``), ``data_disk_*``
-    the one holding ``data_path`` (the data directory: audit log, settings,
-    model), which may be another disk and may be full while ``/`` is not.
-
-    Where no sensor exists, ``cpu_temperature_celsius`` is null and
-    ``cpu_temperature_note`` says so in words, so a small model does not take
-    another percentage for the temperature. ``cpu_temperature_note``,
-    ``cpu_load_note`` and ``disk_space_note`` give the verdicts a person asks for
-    (hot? busy? low on space?) in sentences a model may repeat as its answer;
-    ``cpu_hot`` (only with a sensor), ``cpu_busy`` and ``disk_space_low`` are the
-    same verdicts as booleans, which the answer check reads (``conversation.verdicts``).
+    ``disk_*`` describe the filesystem of ``disk_path`` (``/``), ``data_disk_*`` the one
+    holding ``data_path`` (the data directory: audit log, settings, model), which may be
+    another disk (``data_disk_separate``) and may be full while ``/`` is not. Where no
+    sensor exists, ``cpu_temperature_celsius`` is null and there is no temperature
+    verdict. The verdicts (``cpu_temperature_verdict``, ``cpu_load_verdict``,
+    ``disk_space_low``) are the product's, from the limits above, and are said by
+    :data:`FACTS`.
     """
-    # Rounded once: the note, the verdict and the figure all read the same number
-    # (1.3996 on 2 cores is "fairly busy" at the 1.4 the household is shown).
+    # Rounded once: the verdict and the figure read the same number (1.3996 on 2 cores
+    # is "busy" at the 1.4 the household is shown).
     load_1, load_5, load_15 = (round(load, 2) for load in os.getloadavg())
     memory = psutil.virtual_memory()
     data_at = existing_ancestor(data_path or disk_path)
     disk, data = psutil.disk_usage(str(disk_path)), psutil.disk_usage(str(data_at))
     temperature = cpu_temperature_celsius()
-    note = temperature_note(temperature) if temperature is not None else NO_SENSOR_NOTE
-    hot = {} if temperature is None else {"cpu_hot": temperature >= HOT_CELSIUS}
+    verdict = {} if temperature is None else {
+        "cpu_temperature_verdict": temperature_verdict(temperature)
+    }
     cpu_count = psutil.cpu_count() or 1
-    disks = [("system disk", _space(disk))]
-    if os.stat(data_at).st_dev != os.stat(disk_path).st_dev:
-        disks.append(("disk holding the assistant's data", _space(data)))
+    separate = os.stat(data_at).st_dev != os.stat(disk_path).st_dev
+    disks = [_space(disk), *([_space(data)] if separate else [])]
     return {
         "cpu_temperature_celsius": temperature,
-        "cpu_temperature_note": note,
-        "cpu_load_note": load_note(load_1, cpu_count),
-        "disk_space_note": " ".join(space_note(label, *space) for label, space in disks),
-        **hot,
-        "cpu_busy": is_busy(load_1, cpu_count),
-        "disk_space_low": any(is_low_on_space(*space[1:]) for _, space in disks),
+        **verdict,
         "load_average_1m": load_1,
         "load_average_5m": load_5,
         "load_average_15m": load_15,
         "cpu_count": cpu_count,
+        "cpu_load_verdict": load_verdict(load_1, cpu_count),
         "memory_total_gb": _gigabytes(memory.total),
+        "memory_available_gb": _gigabytes(memory.available),
         "memory_used_gb": _gigabytes(memory.total - memory.available),
         "memory_used_percent": memory.percent,
         "disk_total_gb": _gigabytes(disk.total),
+        "disk_free_gb": _gigabytes(disk.free),
         "disk_used_gb": _gigabytes(disk.used),
         "disk_used_percent": disk.percent,
         "data_disk_total_gb": _gigabytes(data.total),
         "data_disk_used_gb": _gigabytes(data.used),
         "data_disk_free_gb": _gigabytes(data.free),
         "data_disk_used_percent": data.percent,
+        "disk_space_low": any(is_low_on_space(*space[1:]) for space in disks),
+        "data_disk_separate": separate,
         "uptime_hours": round((time.time() - psutil.boot_time()) / 3600, 1),
     }
+
+
+CATALOG = Path(__file__).resolve().parent / "locale"
+"""This family's translations: ``locale/<language>/LC_MESSAGES/<domain>.po``."""
+
+FACTS = FactSheet(
+    kinds={
+        "cpu_temperature_celsius": "celsius",
+        "cpu_temperature_verdict": "state",
+        "load_average_1m": "number",
+        "cpu_count": "count",
+        "cpu_load_verdict": "state",
+        "memory_available_gb": "gigabytes",
+        "memory_total_gb": "gigabytes",
+        "memory_used_percent": "percent",
+        "disk_free_gb": "gigabytes",
+        "disk_total_gb": "gigabytes",
+        "disk_used_percent": "percent",
+        "data_disk_free_gb": "gigabytes",
+        "data_disk_total_gb": "gigabytes",
+        "data_disk_used_percent": "percent",
+        "uptime_hours": "hours",
+    },
+    topics=(
+        Topic(
+            name="temperature",
+            means="how warm the CPU is",
+            statements=(
+                Statement(
+                    text="This device has no temperature sensor, so I can't tell how warm it is.",
+                    when={"cpu_temperature_celsius": ABSENT},
+                ),
+                Statement(
+                    text="The CPU is at {temperature}: {verdict}.",
+                    values={
+                        "temperature": "cpu_temperature_celsius",
+                        "verdict": "cpu_temperature_verdict",
+                    },
+                    states="temperature_verdict",
+                ),
+            ),
+        ),
+        Topic(
+            name="load",
+            means="how busy the CPU is (its load)",
+            statements=(
+                Statement(
+                    text="The CPU is {verdict}: a load of {load} over the last minute on "
+                    "{cores} core.",
+                    plural="The CPU is {verdict}: a load of {load} over the last minute on "
+                    "{cores} cores.",
+                    count="cores",
+                    values={
+                        "verdict": "cpu_load_verdict",
+                        "load": "load_average_1m",
+                        "cores": "cpu_count",
+                    },
+                    states="load_verdict",
+                ),
+            ),
+        ),
+        Topic(
+            name="memory",
+            means="free and used memory (RAM)",
+            statements=(
+                Statement(
+                    text="{available} of memory is free, of {total} in all ({used} in use).",
+                    values={
+                        "available": "memory_available_gb",
+                        "total": "memory_total_gb",
+                        "used": "memory_used_percent",
+                    },
+                ),
+            ),
+        ),
+        Topic(
+            name="disk",
+            means="free and used disk space, and whether it is running low",
+            statements=(
+                Statement(
+                    text="The system disk has {free} free of {total} ({used} used).",
+                    values={
+                        "free": "disk_free_gb",
+                        "total": "disk_total_gb",
+                        "used": "disk_used_percent",
+                    },
+                ),
+                Statement(
+                    text="The disk holding my data has {free} free of {total} ({used} used).",
+                    values={
+                        "free": "data_disk_free_gb",
+                        "total": "data_disk_total_gb",
+                        "used": "data_disk_used_percent",
+                    },
+                    when={"data_disk_separate": True},
+                ),
+                Statement(text="That is running low.", when={"disk_space_low": True}),
+                Statement(text="That is plenty of space.", when={"disk_space_low": False}),
+            ),
+        ),
+        Topic(
+            name="uptime",
+            means="how long since the device last restarted",
+            statements=(
+                Statement(
+                    text="The device has been running for {uptime} since its last restart.",
+                    values={"uptime": "uptime_hours"},
+                ),
+            ),
+        ),
+    ),
+    summary=("temperature", "load", "memory", "disk", "uptime"),
+    words={
+        "temperature_verdict": {
+            "normal": "a normal temperature",
+            "warm": "warm, but below the point where it slows itself down",
+            "hot": "hot, so it slows itself down",
+        },
+        "load_verdict": {
+            "light": "lightly loaded",
+            "busy": "busy",
+            "overloaded": "overloaded, with more work waiting than it has cores for",
+        },
+    },
+    catalog=CATALOG,
+    domain="system",
+)
+"""How ``system.health`` is said (DESIGN §4): every figure from its own field."""
+
+PHRASES = Phrases(
+    denied="You declined the device check, so I didn't check the device.",
+    expired="The approval request for the device check expired before you answered, "
+    "so I didn't check the device.",
+    failed="I tried to check the device, but it failed, so I have no reading from it.",
+    not_asked="You declined an earlier request, so I didn't ask you about the device check "
+    "either.",
+    catalog=CATALOG,
+    domain="system",
+)
 
 
 def register(
@@ -235,6 +333,8 @@ def register(
             ),
             arguments_schema={"type": "object", "properties": {}, "additionalProperties": False},
             result_schema=RESULT_SCHEMA,
+            facts=FACTS,
+            phrases=PHRASES,
             effect=Effect.READ_ONLY,
             locality=Locality.LOCAL,
             execute=execute,

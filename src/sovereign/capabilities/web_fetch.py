@@ -41,6 +41,7 @@ from sovereign.net import (
     parse_url,
 )
 
+from . import web_phrases
 from .site_rules import SiteListReader, judge_url, not_allowed, site_list_check
 
 MAX_RESULT_BYTES = 65536
@@ -316,6 +317,7 @@ def register(
         Capability(
             name="web.fetch",
             version=1,
+            phrases=web_phrases.FETCH,
             description=(
                 "Read one web page (http or https) and return its main text as Markdown; "
                 "links read [n], their addresses listed at the end. Redirects are reported, "

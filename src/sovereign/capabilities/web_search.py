@@ -26,6 +26,7 @@ from sovereign.egress import (
 )
 from sovereign.executor import Capability, CapabilityError, Effect, Locality, Registry
 
+from . import web_phrases
 from .searxng import DEFAULT_BASE_URL, SearchPage, SearxngClient, SearxngError, prepare_query
 
 TIMEOUT_SECONDS = 10.0
@@ -245,6 +246,7 @@ def register(
         Capability(
             name="web.search",
             version=1,
+            phrases=web_phrases.SEARCH,
             description=DESCRIPTION,
             arguments_schema=ARGUMENTS_SCHEMA,
             result_schema=RESULT_SCHEMA,
