@@ -29,9 +29,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sovereign.executor import ErrorCode, Outcome, OutcomeKind
+from sovereign.executor import Capability, ErrorCode, Outcome, OutcomeKind
 
 from ..backends.base import model_safe_name
+from .catalogs import Voice
 from .sentences import did_not_run
 
 DEFAULT_SYSTEM_PROMPT = """\
@@ -65,7 +66,7 @@ def system_prompt(base: str, unavailable: Sequence[str]) -> str:
 
     Each sentence is a correct answer to a question that family would have served,
     e.g. "Web search is switched off, so I can't search the web or read web pages
-    for you. You can switch it on in the Console." (:func:`.sentences.unavailable_sentence`).
+    for you." (:func:`.sentences.unavailable_sentence`), in the household's language.
     """
     if not unavailable:
         return base
@@ -78,32 +79,50 @@ def dumps_untrusted(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def frame_outcome(outcome: Outcome, *, edited: bool = False) -> str:
+def frame_outcome(
+    outcome: Outcome, voice: Voice, *, edited: bool = False, stated: Sequence[str] = ()
+) -> str:
     """The tool-message content for one executor outcome.
 
     Args:
         outcome: what the executor decided.
+        voice: the household's language (of the sentences about calls that did not run).
         edited: the household edited the call's arguments before approving it; the
             frame then says so and names ``outcome.arguments`` (what was sent) under
             ``household_edit`` (DESIGN §4).
+        stated: the sentences the product already said to the person from this
+            result (a household fact, :mod:`..answer.facts`): the model is given those
+            instead of the result, so it has no figure to restate under another name.
 
     Returns:
-        JSON text: ``{"capability", "status": "executed", "notice",
-        "untrusted_data": <result>}`` for an executed call, else ``{"capability",
-        "status": <refused|failed>, "error_code", "message"}`` where ``message``
-        is :func:`outcome_sentence`; plus ``household_edit`` when ``edited``.
+        JSON text: ``{"capability", "status": "executed", "said_to_the_person"}`` for a
+        stated household fact, ``{"capability", "status": "executed", "notice",
+        "untrusted_data": <result>}`` for any other executed call, else
+        ``{"capability", "status": <refused|failed>, "error_code", "message"}`` where
+        ``message`` is :func:`outcome_sentence` (plus ``detail``, the validation's own
+        sentence, for arguments the model got wrong); plus ``household_edit`` when
+        ``edited``.
     """
-    if outcome.ok:
+    name = model_safe_name(outcome.name)
+    if outcome.ok and stated:
         framed: dict[str, Any] = {
-            "capability": model_safe_name(outcome.name),
+            "capability": name,
+            "status": str(outcome.kind),
+            "said_to_the_person": " ".join(stated),
+        }
+    elif outcome.ok:
+        framed = {
+            "capability": name,
             "status": str(outcome.kind),
             "notice": UNTRUSTED_NOTICE,
             "untrusted_data": outcome.result,
         }
     else:
         framed = _problem(
-            outcome.name, str(outcome.kind), outcome.error_code, outcome_sentence(outcome)
+            outcome.name, str(outcome.kind), outcome.error_code, outcome_sentence(outcome, voice)
         )
+        if outcome.error_code is ErrorCode.INVALID_ARGUMENTS and outcome.message:
+            framed["detail"] = outcome.message  # the model's own mistake, for its next try
     if edited:
         framed["household_edit"] = _edit_note(outcome.arguments, sent=outcome.ok)
     return dumps_untrusted(framed)
@@ -114,37 +133,24 @@ def _edit_note(arguments: Any, *, sent: bool) -> dict[str, Any]:
     return {"note": f"You edited this request before approving it; {what}.", "arguments": arguments}
 
 
-def outcome_sentence(outcome: Outcome) -> str:
-    """What to say about a call that was refused or failed, in the assistant's voice.
-
-    A POLICY_DISABLED refusal of a capability that is not set up on this device
-    (its availability check says no) is spoken of as not set up, not as switched off.
-    """
-    capability = outcome.capability
-    return did_not_run(
-        outcome.name,
-        str(outcome.kind),
-        code=outcome.error_code,
-        detail=outcome.message,
-        policy_key=capability.policy_key if capability else None,
-        set_up=_set_up(outcome),
-    )
+def outcome_sentence(outcome: Outcome, voice: Voice) -> str:
+    """What to say about a call that was refused or failed, in the assistant's voice and
+    the household's language (:func:`.sentences.did_not_run`)."""
+    return did_not_run(outcome.capability, str(outcome.kind), voice, code=outcome.error_code)
 
 
-def _set_up(outcome: Outcome) -> bool:
-    if outcome.error_code is not ErrorCode.POLICY_DISABLED or outcome.capability is None:
-        return True  # asked only when it changes the sentence: it reads a settings file
-    return outcome.capability.is_available()
-
-
-def denial_sentence(capability: str, *, expired: bool, reason: str | None = None) -> str:
+def denial_sentence(
+    capability: Capability | None, voice: Voice, *, expired: bool, reason: str | None = None
+) -> str:
     """What to say about a call the household denied or left to expire."""
     kind = OutcomeKind.EXPIRED if expired else OutcomeKind.DENIED
-    return did_not_run(capability, str(kind), reason=None if expired else reason)
+    return did_not_run(capability, str(kind), voice, reason=None if expired else reason)
 
 
 def frame_denial(
-    capability: str,
+    name: str,
+    capability: Capability | None,
+    voice: Voice,
     *,
     expired: bool,
     reason: str | None = None,
@@ -157,36 +163,35 @@ def frame_denial(
     was its own edit of the call.
     """
     kind = OutcomeKind.EXPIRED if expired else OutcomeKind.DENIED
-    sentence = denial_sentence(capability, expired=expired, reason=reason)
-    framed = _problem(capability, str(kind), None, sentence)
+    sentence = denial_sentence(capability, voice, expired=expired, reason=reason)
+    framed = _problem(name, str(kind), None, sentence)
     if edited is not None:
         framed["household_edit"] = _edit_note(edited, sent=False)
     return dumps_untrusted(framed)
 
 
-def not_asked_sentence(capability: str) -> str:
+def not_asked_sentence(capability: Capability | None, voice: Voice) -> str:
     """What to say about a call never put to the household after an earlier denial."""
-    return did_not_run(capability, NOT_ASKED)
+    return did_not_run(capability, NOT_ASKED, voice)
 
 
-def frame_not_asked(capability: str) -> str:
+def frame_not_asked(name: str, capability: Capability | None, voice: Voice) -> str:
     """The tool-message content for a call that needed approval and was never asked,
     because the household denied an earlier call of the same model reply."""
-    return _frame_problem(capability, NOT_ASKED, None, not_asked_sentence(capability))
+    sentence = not_asked_sentence(capability, voice)
+    return dumps_untrusted(_problem(name, NOT_ASKED, None, sentence))
 
 
-def frame_unparseable(capability: str, reason: str) -> str:
-    """The tool-message content for a call whose arguments were not a JSON object."""
-    sentence = did_not_run(
-        capability, str(OutcomeKind.REFUSED), code=ErrorCode.INVALID_ARGUMENTS, detail=reason
-    )
-    return _frame_problem(
-        capability, str(OutcomeKind.REFUSED), ErrorCode.INVALID_ARGUMENTS, sentence
-    )
-
-
-def _frame_problem(capability: str, status: str, code: ErrorCode | None, message: str) -> str:
-    return dumps_untrusted(_problem(capability, status, code, message))
+def frame_unparseable(
+    name: str, capability: Capability | None, voice: Voice, detail: str = ""
+) -> str:
+    """The tool-message content for a call whose arguments were not a JSON object
+    (``detail``: what was wrong with them, for the model's next try)."""
+    refused, code = str(OutcomeKind.REFUSED), ErrorCode.INVALID_ARGUMENTS
+    framed = _problem(name, refused, code, did_not_run(capability, refused, voice, code=code))
+    if detail:
+        framed["detail"] = detail
+    return dumps_untrusted(framed)
 
 
 def _problem(capability: str, status: str, code: ErrorCode | None, message: str) -> dict[str, Any]:

@@ -1,0 +1,77 @@
+"""Every sentence the product can say, as catalog entries (for translators and the tests).
+
+Lists the English source text of the conversation's own sentences and of everything
+the given capabilities declare (their fact sheets' statements and state words, their
+phrases), each with the catalog it belongs in and its context, so that a test can
+check every catalog translates every sentence with the same placeholders, and a
+translator can start a new language from the list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from sovereign.executor import Capability, FactSheet, Phrases
+
+from .catalogs import OWN_CATALOGS, OWN_DOMAIN
+from .sentences import _BY_CODE, _GENERIC, CONTEXT, OWN_SENTENCES, REASON
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One message of a catalog.
+
+    Attributes:
+        directory, domain: the catalog (``<directory>/<language>/LC_MESSAGES/<domain>.po``).
+        context: its ``msgctxt``.
+        text: the English source text (the ``msgid``).
+        plural: the English plural (``msgid_plural``), or ``None``.
+    """
+
+    directory: Path
+    domain: str
+    context: str
+    text: str
+    plural: str | None = None
+
+
+def own_entries() -> Iterator[Entry]:
+    """The conversation's own sentences."""
+    for text in [*_BY_CODE.values(), *_GENERIC.values(), REASON]:
+        yield Entry(OWN_CATALOGS, OWN_DOMAIN, CONTEXT, text)
+    for key, text in OWN_SENTENCES.items():
+        yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)
+
+
+def capability_entries(capabilities: Iterable[Capability]) -> Iterator[Entry]:
+    """What ``capabilities`` declare: fact-sheet statements (context: the topic), state
+    words (context: their state context) and phrases (context: the phrase's name)."""
+    for capability in capabilities:
+        if capability.facts is not None:
+            yield from _sheet_entries(capability.facts)
+        if capability.phrases is not None:
+            yield from _phrase_entries(capability.phrases)
+
+
+def _sheet_entries(sheet: FactSheet) -> Iterator[Entry]:
+    for topic in sheet.topics:
+        for statement in topic.statements:
+            yield Entry(sheet.catalog, sheet.domain, topic.name, statement.text, statement.plural)
+    for context, words in sheet.words.items():
+        for text in words.values():
+            yield Entry(sheet.catalog, sheet.domain, context, text)
+
+
+def _phrase_entries(phrases: Phrases) -> Iterator[Entry]:
+    for spec in fields(Phrases):
+        text = getattr(phrases, spec.name)
+        if spec.name in ("catalog", "domain", "stands_for") or text is None:
+            continue  # stands_for is for the model's instructions, in English
+        yield Entry(phrases.catalog, phrases.domain, spec.name, text)
+
+
+def all_entries(capabilities: Iterable[Capability]) -> list[Entry]:
+    """Every entry, once, in a stable order."""
+    return list(dict.fromkeys([*own_entries(), *capability_entries(capabilities)]))
