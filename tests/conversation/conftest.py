@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
+from sovereign.capabilities import home_assistant_facts, pihole, system, web_phrases
 from sovereign.conversation import PendingTurnStore, TurnLoop
 from sovereign.conversation.backends.scripted import ScriptedBackend
 from sovereign.executor import (
@@ -25,6 +26,15 @@ RETRIEVED_AT = "2026-11-29T12:00:00Z"
 INJECTION_PAGE_URL = "https://news.example/pi-firmware"
 ON = {"external_enabled": True}
 OFF = {"external_enabled": False}
+PHRASES = {
+    "system.health": system.PHRASES,
+    "pihole.summary": pihole.PHRASES,
+    "home_assistant.get_state": home_assistant_facts.PHRASES,
+    "home_assistant.list_entities": home_assistant_facts.PHRASES,
+    "web.search": web_phrases.SEARCH,
+    "web.fetch": web_phrases.FETCH,
+}
+"""The production families' sentences, for fake capabilities that bear their names."""
 
 
 @dataclass
@@ -100,6 +110,7 @@ def _capabilities(calls: Calls) -> list[Capability]:
             effect=Effect.READ_ONLY,
             locality=Locality.LOCAL,
             execute=health,
+            phrases=PHRASES["system.health"],
             max_invocations_per_turn=2,
         ),
         Capability(
@@ -116,6 +127,7 @@ def _capabilities(calls: Calls) -> list[Capability]:
             effect=Effect.READ_ONLY,
             locality=Locality.EXTERNAL,
             execute=search,
+            phrases=PHRASES["web.search"],
             policy_key="external_enabled",
             max_invocations_per_turn=3,
         ),
@@ -133,6 +145,7 @@ def _capabilities(calls: Calls) -> list[Capability]:
             effect=Effect.READ_ONLY,
             locality=Locality.EXTERNAL,
             execute=fetch,
+            phrases=PHRASES["web.fetch"],
             policy_key="external_enabled",
             max_invocations_per_turn=3,
         ),

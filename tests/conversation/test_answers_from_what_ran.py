@@ -19,7 +19,7 @@ from sovereign.executor import (
     Registry,
 )
 
-from .conftest import OFF, ON
+from .conftest import OFF, ON, PHRASES
 
 ASK_HOT = [{"role": "user", "content": "how hot is my device?"}]
 ASK_SEARCH = [{"role": "user", "content": "search the web for pi firmware"}]
@@ -40,6 +40,7 @@ def capability(name, *, available=None, policy_key=None, locality=Locality.LOCAL
         execute=execute,
         available=available,
         policy_key=policy_key,
+        phrases=extra.pop("phrases", PHRASES.get(name)),
         **extra,
     )
 
@@ -117,11 +118,11 @@ async def test_an_invented_figure_is_asked_for_again_and_the_second_answer_is_us
     assert retry.tools is None and "61 is not among them" in retry.messages[0]["content"]
 
 
-async def test_an_answer_invented_twice_is_replaced_by_a_plain_one_from_the_result(world):
+async def test_an_answer_invented_twice_is_left_out_and_the_result_is_still_shown(world):
     loop, _ = world.loop([propose("system_health"), ModelReply(), "It is 61 °C.", "Hot: 70 °C."])
     result = await loop.process_turn(ASK_HOT, policy=OFF, owner="o")
-    assert result.text.startswith("This device: CPU temperature 52.5 °C;")
-    assert "61" not in result.text and "70" not in result.text
+    assert result.text == "I could not put an answer into words. Please ask again."
+    assert result.facts[0].result["cpu_temperature_celsius"] == 52.5
 
 
 async def test_after_a_denial_the_answer_is_ours_and_the_model_is_not_asked(world):
@@ -162,7 +163,10 @@ async def test_when_one_call_ran_the_model_answers_from_it(world):
     )
     halted = await loop.process_turn(ASK_HOT, policy=ON, owner="o")
     result = await loop.resume_turn(halted.pending_confirmation.token, False, policy=ON, owner="o")
-    assert result.text == "It is 52.5 °C; no search was made."
+    assert result.text == (  # what did not run, in the product's words, then the model's
+        "You declined the web search, so I didn't look it up.\n\n"
+        "It is 52.5 °C; no search was made."
+    )
     assert backend.remaining == 0
 
 
@@ -251,6 +255,7 @@ async def test_without_an_address_in_the_conversation_fetch_is_not_offered(world
     assert [t["function"]["name"] for t in backend.requests[0].tools] == [
         "system_health",
         "web_search",
+        "change_something",
     ]
 
 
@@ -289,7 +294,7 @@ async def test_after_a_call_refused_for_the_model_s_own_mistake_the_model_answer
     ]
     note, said = result.text.split("\n\n")
     assert note == "Dear landlord, the heating is broken. Please fix it."
-    assert said.startswith("I couldn't run the Home Assistant check") and backend.remaining == 0
+    assert said == "I couldn't make that request, so nothing ran." and backend.remaining == 0
 
 
 async def test_after_a_mistaken_call_the_answer_is_still_checked(tmp_path):
@@ -297,4 +302,4 @@ async def test_after_a_mistaken_call_the_answer_is_still_checked(tmp_path):
     script = [bad, ModelReply(), "It is 17 °C and the door is locked.", "I could not read it."]
     loop, _ = loop_over(registry_of(strict_read()), script, tmp_path)
     result = await loop.process_turn(NOTE, policy={}, owner="o")
-    assert result.text.startswith("I could not read it.\n\nI couldn't run the Home Assistant")
+    assert result.text == "I could not read it.\n\nI couldn't make that request, so nothing ran."

@@ -17,6 +17,7 @@ from sovereign.conversation.backends.decision import parse_decision
 from sovereign.conversation.backends.jsontext import sole_json_objects
 from sovereign.conversation.backends.openai.wire import reply_from_message
 from sovereign.conversation.backends.quoted_calls import quoted_calls
+from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.prompts import frame_outcome
 from sovereign.executor import OutcomeKind, Stage
 from sovereign.executor.invoke import Outcome
@@ -117,7 +118,8 @@ def fetched(text: str) -> dict:
         OutcomeKind.EXECUTED,
         result={"url": "https://news.example/a", "text": text, "truncated": False},
     )
-    return {"role": "tool", "tool_call_id": "call_1", "content": frame_outcome(outcome)}
+    content = frame_outcome(outcome, Voice("en"))
+    return {"role": "tool", "tool_call_id": "call_1", "content": content}
 
 
 PAGES_THAT_SPELL_THE_CALL = [

@@ -59,7 +59,7 @@ async def test_denying_the_first_of_two_searches_leaves_no_second_card(world):
 
     assert result.pending_confirmation is None
     assert result.text == (  # nothing ran: the answer is what did not run, not the model's
-        'You declined the web search (you said: "not now"), so I didn\'t look it up. '
+        "You declined the web search, so I didn't look it up. You said: \u201cnot now\u201d. "
         "You declined an earlier request, so I didn't ask you about the web search either."
     )
     assert backend.remaining == 1

@@ -14,6 +14,7 @@ from sovereign.capabilities import home_assistant, system
 from sovereign.conversation import ToolCatalog, TurnLoop
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.conversation.offer.stand_ins import stand_ins
+from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.prompts import system_prompt
 from sovereign.executor import AuditLog, ConfirmationStore, Executor, Registry
 
@@ -23,9 +24,9 @@ NOT_SET_UP = (
 )
 SWITCHED_OFF = (
     "Home Assistant is switched off on this device, so I can't read your home's sensors, "
-    'lights or locks. You can switch it on by setting "enabled" to true in its settings '
-    "file, home-assistant.json."
+    "lights or locks."
 )
+CHANGE = "change_something"
 SETTINGS = {
     "enabled": False,
     "base_url": "http://ha.test:8123",
@@ -70,22 +71,24 @@ def test_the_stand_in_and_the_system_prompt_say_which_it_is(tmp_path, state, nam
     registry, policy = turn_of(tmp_path, state)
     catalog = ToolCatalog.for_turn(registry, policy)
     assert [t["function"]["name"] for t in catalog.tools()] == ["system_health"]
-    assert [(s.name, s.sentence) for s in stand_ins(catalog)] == [(name, sentence)]
-    prompt = system_prompt("Base.", catalog.unavailable_sentences())
+    offered = [(s.name, s.sentence) for s in stand_ins(catalog, Voice("en"))]
+    assert offered[0] == (name, sentence) and [n for n, _ in offered[1:]] == [CHANGE]
+    prompt = system_prompt("Base.", catalog.unavailable_sentences(Voice("en")))
     assert prompt.endswith(sentence) and prompt.count("Home Assistant is") == 1
 
 
 def test_a_file_that_says_enabled_true_is_offered_and_has_no_stand_in(tmp_path):
     registry, policy = turn_of(tmp_path, ({**SETTINGS, "enabled": True}, 0o600))
     catalog = ToolCatalog.for_turn(registry, policy)
-    assert catalog.offers("home_assistant.get_state") and stand_ins(catalog) == ()
+    assert catalog.offers("home_assistant.get_state")
+    assert [s.name for s in stand_ins(catalog, Voice("en"))] == [CHANGE]
 
 
 def test_a_policy_that_says_on_cannot_offer_what_is_not_set_up(tmp_path):
     registry, _ = turn_of(tmp_path, None)
     catalog = ToolCatalog.for_turn(registry, {"home_assistant_enabled": True})
     assert not catalog.offers("home_assistant.get_state")
-    assert stand_ins(catalog)[0].name == "home_assistant_not_set_up"
+    assert stand_ins(catalog, Voice("en"))[0].name == "home_assistant_not_set_up"
 
 
 @pytest.mark.parametrize(("state", "name", "sentence"), STATES)

@@ -15,6 +15,7 @@ from sovereign.conversation import ModelUnavailable, TurnFailed, TurnLoop
 from sovereign.conversation.backends.base import ModelError, ModelRejected
 from sovereign.conversation.backends.openai.backend import OpenAIBackend
 from sovereign.conversation.backends.openai.probe import ServerFeatures
+from sovereign.conversation.voice.sentences import OWN_SENTENCES
 
 from .conftest import ON
 from .replay_server import Canned, ReplayServer, captured, fixture, start
@@ -42,6 +43,8 @@ def server(_running):
 
 LLAMA_SERVER = ServerFeatures(response_format="json_schema", streams=True, tool_calls="structured")
 """llama-server with a model whose calls its parser reads."""
+
+NO_ANSWER = OWN_SENTENCES["no_answer"]
 
 
 def backend(server, *, features=LLAMA_SERVER, mode="native", **options) -> OpenAIBackend:
@@ -268,8 +271,10 @@ async def test_a_whole_turn_over_http_runs_health_and_answers(server, world):
     result = await loop.process_turn(ASK, policy=ON, owner="s1")
 
     # The captured answer says 25°C; the health result says 52.5 °C. Asked once more,
-    # the model says 25°C again, so the answer is the plain one, built from the result.
-    assert "25" not in result.text and "CPU temperature 52.5 °C" in result.text
+    # the model says 25°C again, so its prose is left out: the household reads that no
+    # answer could be written, beside the result itself in the facts.
+    assert "25" not in result.text and result.text == NO_ANSWER
+    assert result.facts[0].result["cpu_temperature_celsius"] == 52.5
     assert len(server.requests) == 3
     assert world.calls.of("system.health") == [{}]
     second = server.requests[1]["messages"]

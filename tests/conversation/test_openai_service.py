@@ -100,7 +100,9 @@ async def test_the_streamed_route_says_the_same_in_its_error_event(server, tmp_p
     assert "internal stack" not in response.text and len(server.requests) == 1
 
 
-async def test_auto_mode_probes_then_answers_with_a_tool_and_a_streamed_answer(server, tmp_path):
+async def test_auto_mode_probes_then_answers_with_a_tool_and_the_products_own_facts(
+    server, tmp_path
+):
     decision = completion('{"action": "system_health", "arguments": {}}')
     answer = chunks("Your", " device", " is", " fine.", " No", " need", " to", " worry.")
     server.queue(*llama_cpp_python_probes(), decision, completion('{"action": "answer"}'), answer)
@@ -116,10 +118,11 @@ async def test_auto_mode_probes_then_answers_with_a_tool_and_a_streamed_answer(s
     frames = response.text.split("\n\n")
     tokens = [f for f in frames if f.startswith("event: token")]
     result = json.loads(next(f for f in frames if f.startswith("event: result")).split("data:")[1])
-    # An answer after a call streams one checked sentence at a time.
+    # The product states the device's facts as soon as they are read; the model's next
+    # decision, an answer without a tool, ends the turn with them (no prose of its own).
     texts = [json.loads(f.split("data:")[1])["text"] for f in tokens]
-    assert texts == ["Your device is fine.", " No need to worry."]
-    assert result["text"] == "Your device is fine. No need to worry."
+    assert texts == [result["text"]] and "of memory is free" in result["text"]
+    assert len(server.requests) == 7  # five probes and two decisions; the prose never asked
     assert result["receipts"] == [
         {"capability": "system.health", "locality": "local", "outcome": "executed"}
     ]

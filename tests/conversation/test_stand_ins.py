@@ -12,6 +12,7 @@ from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.decision import decision_schema
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.conversation.offer.stand_ins import stand_ins
+from sovereign.conversation.voice.catalogs import Voice
 from sovereign.executor import AuditLog, ConfirmationStore, Executor, Locality
 
 from .conftest import OFF
@@ -23,10 +24,11 @@ HA_NOT_SET_UP = (
     "Home Assistant is not set up on this device, so I can't read your home's sensors, "
     "lights or locks."
 )
-WEB_OFF = (
-    "Web search is switched off, so I can't search the web or read web pages for you. "
-    "You can switch it on in the Console."
+WEB_OFF = "Web search is switched off, so I can't search the web or read web pages for you."
+PIHOLE_NOT_SET_UP = (
+    "Pi-hole is not set up on this device, so I can't read its ad-blocking totals."
 )
+CANNOT_CHANGE = "I can only read things here; I can't switch, lock, set or change anything."
 
 
 def household(*, home_assistant=None):
@@ -43,33 +45,36 @@ def household(*, home_assistant=None):
     )
 
 
-def names(catalog):
-    return [(s.name, s.sentence) for s in stand_ins(catalog)]
+def names(catalog, language="en"):
+    return [(s.name, s.sentence) for s in stand_ins(catalog, Voice(language))]
 
 
 def test_one_stand_in_per_withheld_family_named_for_what_is_missing():
     catalog = ToolCatalog.for_turn(household(), {"external_enabled": False})
     assert names(catalog) == [  # switched off first, then not set up, each last first
         ("web_switched_off", WEB_OFF),
-        ("pihole_not_set_up",
-         "Pi-hole is not set up on this device, so I can't read its ad-blocking totals."),
+        ("pihole_not_set_up", PIHOLE_NOT_SET_UP),
         ("home_assistant_not_set_up", HA_NOT_SET_UP),
+        ("change_something", CANNOT_CHANGE),  # nothing that is offered can change anything
     ]
     switched_off = ToolCatalog.for_turn(household(home_assistant=True), {"external_enabled": True})
     assert [name for name, _ in names(switched_off)] == [
         "home_assistant_switched_off",
         "pihole_not_set_up",
+        "change_something",
     ]
     everything = {"external_enabled": True, "home_assistant_enabled": True}
     assert names(ToolCatalog.for_turn(household(home_assistant=True), everything)) == [
-        ("pihole_not_set_up",
-         "Pi-hole is not set up on this device, so I can't read its ad-blocking totals.")
+        ("pihole_not_set_up", PIHOLE_NOT_SET_UP),
+        ("change_something", CANNOT_CHANGE),
     ]
+    german = dict(names(catalog, "de"))
+    assert german["pihole_not_set_up"].startswith("Pi-hole ist auf diesem Gerät nicht eingerichtet")
 
 
 def test_a_stand_in_takes_no_arguments_and_never_names_a_capability():
     catalog = ToolCatalog.for_turn(household(), {"external_enabled": False})
-    tools = [s.tool() for s in stand_ins(catalog)]
+    tools = [s.tool() for s in stand_ins(catalog, Voice("en"))]
     for tool in tools:
         function = tool["function"]
         assert function["parameters"] == {
@@ -78,10 +83,12 @@ def test_a_stand_in_takes_no_arguments_and_never_names_a_capability():
         assert catalog.resolve(function["name"]) is None
         assert function["description"].startswith("Only for a question that ")
     descriptions = {t["function"]["name"]: t["function"]["description"] for t in tools}
-    assert descriptions["web_switched_off"].endswith(" Web search is switched off.")
-    assert "Home Assistant is not set up on this device." in descriptions[
-        "home_assistant_not_set_up"
-    ]
+    assert descriptions["web_switched_off"] == (
+        "Only for a question that asks to search the web or read a web page, or asks for "
+        "news, weather or prices."
+    )
+    assert "lights, locks" in descriptions["home_assistant_not_set_up"]
+    assert "switch, turn on or off" in descriptions["change_something"]
     # The decision grammar can only write {} for it.
     branch = next(b for b in decision_schema(tools)["anyOf"]
                   if b["properties"]["action"].get("const") == "web_switched_off")
@@ -118,7 +125,7 @@ async def test_choosing_a_stand_in_runs_nothing_and_answers_with_its_sentence(tm
     assert not audit.path.exists() or audit.path.read_text() == ""
     offered = [t["function"]["name"] for t in backend.requests[0].tools]
     assert offered == ["system_health", "web_switched_off", "pihole_not_set_up",
-                       "home_assistant_not_set_up"]
+                       "home_assistant_not_set_up", "change_something"]
 
 
 async def test_a_stand_in_beside_a_real_call_lets_the_real_call_run(tmp_path):
@@ -127,7 +134,7 @@ async def test_a_stand_in_beside_a_real_call_lets_the_real_call_run(tmp_path):
     ask = [{"role": "user", "content": "How is the device, and what's the weather?"}]
     result = await loop.process_turn(ask, policy=OFF, owner="o")
     assert [r.capability for r in result.receipts] == ["system.health"]
-    assert result.text == "Your CPU is fine."
+    assert result.text == f"{WEB_OFF}\n\nYour CPU is fine."
     assert backend.remaining == 0
 
 
@@ -136,9 +143,8 @@ async def test_a_stand_in_after_a_result_leaves_the_answer_to_the_model(tmp_path
     script = [propose("system_health"), propose("home_assistant_not_set_up"), answer]
     loop, backend, _ = loop_for(household(), script, tmp_path)
     result = await loop.process_turn(ASK_KITCHEN, policy=OFF, owner="o")
-    # The model's answer stands; what nothing read is said after it.
-    unread = "Nothing I checked reads a temperature, so I can't tell you."
-    assert result.text == f"{answer} {unread}" and backend.remaining == 0
+    # What is missing is said in the product's words first; the model's answer follows.
+    assert result.text == f"{HA_NOT_SET_UP}\n\n{answer}" and backend.remaining == 0
 
 
 @pytest.mark.parametrize("arguments", [{}, {"entity_id": "sensor.kitchen"}])
@@ -154,14 +160,14 @@ async def test_the_stand_in_is_never_sent_to_the_executor_whatever_its_arguments
     assert [json.loads(line) for line in lines] == []
 
 
-def test_a_family_without_words_of_its_own_gets_a_plain_stand_in():
+def test_a_family_without_words_of_its_own_gets_no_stand_in_but_a_plain_sentence():
     registry = registry_of(
         capability("system.health"), capability("garden.water", policy_key="garden_enabled")
     )
-    (stand_in,) = stand_ins(ToolCatalog.for_turn(registry, {}))
-    assert stand_in.name == "garden_switched_off"
-    assert stand_in.sentence == "garden.water is switched off on this device, so I can't use it."
-    assert stand_in.tool()["function"]["description"] == (
-        "Only for a question that needs garden.water. "
-        "garden.water is switched off on this device."
-    )
+    catalog = ToolCatalog.for_turn(registry, {})
+    # No stand-in without a family's own description of the questions it serves; the
+    # system prompt still says, in plain words, that something is switched off.
+    assert [s.name for s in stand_ins(catalog, Voice("en"))] == ["change_something"]
+    assert catalog.unavailable_sentences(Voice("en")) == [
+        "That is switched off on this device, so I can't do it."
+    ]

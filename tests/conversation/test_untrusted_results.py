@@ -12,6 +12,7 @@ from sovereign.conversation import InvalidConfirmation
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.decision import plain_messages
 from sovereign.conversation.backends.scripted import propose
+from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.prompts import frame_outcome
 from sovereign.executor import OutcomeKind, Stage
 from sovereign.executor.invoke import Outcome
@@ -118,7 +119,8 @@ def test_plain_rendering_keeps_a_hostile_page_inside_one_tool_response():
         OutcomeKind.EXECUTED,
         result={"url": "https://x.example/", "text": INJECTION_TEXT},
     )
-    history = [{"role": "tool", "tool_call_id": "call_1", "content": frame_outcome(outcome)}]
+    content = frame_outcome(outcome, Voice("en"))
+    history = [{"role": "tool", "tool_call_id": "call_1", "content": content}]
     (rendered,) = plain_messages(history)
     assert rendered["role"] == "user"
     assert rendered["content"].count("</tool_response>") == 1

@@ -36,7 +36,10 @@ async def test_policy_off_never_issues_a_confirmation(signed_in):
             "error_code": "POLICY_DISABLED",
         }
     ]
-    assert body["text"] == "answer after refused"
+    assert body["text"] == (  # what did not run, in the product's words, then the model's
+        "Web search is switched off, so I can't search the web or read web pages for you."
+        "\n\nanswer after refused"
+    )
     assert len(signed_in.app.state.services.turns._executor.confirmations) == 0
     assert signed_in.searxng.queries == []
 
@@ -100,7 +103,10 @@ async def test_deny_with_reason_reaches_the_model_framed_and_the_turn_continues(
     )
     assert response.status_code == 200
     body = response.json()
-    assert body["text"] == "answer after denied"
+    assert body["text"] == (  # the denial in the product's words (quoting the household),
+        "You declined the web search, so I didn't look it up. "  # then the model's
+        f"You said: \u201c{reason}\u201d.\n\nanswer after denied"
+    )
     assert body["receipts"] == [
         {"capability": "web.search", "locality": "external", "outcome": "denied"}
     ]
@@ -119,7 +125,10 @@ async def test_expired_token_becomes_a_denial_and_the_turn_continues(signed_in):
     response = await signed_in.message({"confirmation": {"token": token, "approve": True}})
     assert response.status_code == 200
     body = response.json()
-    assert body["text"] == "answer after expired"
+    assert body["text"] == (
+        "The approval request for the web search expired before you answered, so I didn't "
+        "look it up.\n\nanswer after expired"
+    )
     assert body["receipts"][0]["outcome"] == "expired"
     assert signed_in.searxng.queries == []
 

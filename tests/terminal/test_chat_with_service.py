@@ -94,7 +94,8 @@ def test_a_denial_with_a_reason_sends_nothing_and_the_answer_quotes_it(live, tmp
     assert done.returncode == 0, done.stderr
     assert "Reason (optional):" in done.stdout
     assert (  # nothing ran: the answer is the turn loop's own sentence, with the reason
-        'You declined the web search (you said: "that is private"), so I didn\'t look it up.'
+        "You declined the web search, so I didn't look it up. "
+        "You said: \u201cthat is private\u201d."
         in done.stdout
     )
     assert "Receipt: Stayed on this device." in done.stdout

@@ -17,13 +17,12 @@ from sovereign.executor import (
     OutcomeKind,
 )
 
-from .answer.grounding import Grounds, GuardedSink, retry_note, unanswered_parts, unsupported
-from .answer.parts import household_parts, parts_hint
-from .answer.plain import plain_answer
+from .answer.finish import AnswerWriter, Ending, show_stated
+from .answer.finish import asked as _asked
+from .answer.finish import with_note as _with_note
 from .approval.dictated import dictated_flags
 from .approval.edit import check_edit, is_unchanged, typed_exactly
 from .approval.ledger import CallLedger
-from .approval.provenance import is_web_source
 from .backends.base import (
     Message,
     ModelBackend,
@@ -35,20 +34,31 @@ from .backends.base import (
     ToolDefinition,
 )
 from .offer.catalog import ToolCatalog, model_safe_name
+from .offer.choices import split_facts
 from .offer.guidance import ArgumentGuide
-from .offer.stand_ins import chosen_stand_ins, stand_ins
+from .offer.stand_ins import StandIn, chosen_stand_ins, stand_ins
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink
 from .results import PendingConfirmation, TurnFailed, TurnResult
+from .voice.catalogs import DEFAULT_LANGUAGE, Voice
+from .voice.language import question_language
 from .voice.prompts import (
     DEFAULT_SYSTEM_PROMPT,
     system_prompt,
 )
+from .voice.sentences import own
 
 logger = logging.getLogger(__name__)
 
-BUDGET_SPENT_NOTE = "I have made all the tool calls one question allows; I answer with what I have."
-NO_ANSWER = "I could not put an answer into words. Please ask again."
+BUDGET_SPENT_NOTE = "All the checks one question allows were made; answer with what you have."
+ANSWER_THE_REST = StandIn(
+    "answer_the_rest",
+    "",
+    "also asks something that is not about this home, this device or its network and "
+    "that nothing said so far answers (general knowledge, writing, advice)",
+)
+"""Offered once the product has stated household facts: then an answer without a tool ends
+the turn with those facts, and only this choice asks the model for prose of its own."""
 
 
 class TurnLoop:
@@ -65,6 +75,9 @@ class TurnLoop:
         model_retries: extra attempts after a :class:`ModelError` before the
             turn gives up with :class:`ModelUnavailable`; a :class:`ModelRejected`
             (the server refused the request itself) is never asked again.
+        household_language: the household's language setting (ISO 639-1), read for
+            every turn; the answer's language is the question's when it can be told
+            (:mod:`.voice.language`), else this (default English).
     """
 
     def __init__(
@@ -76,6 +89,7 @@ class TurnLoop:
         max_rounds: int = 4,
         system_prompt: str | None = None,
         model_retries: int = 1,
+        household_language: Callable[[], str] | None = None,
     ) -> None:
         if max_rounds < 1:
             raise ValueError("max_rounds must be >= 1")
@@ -91,6 +105,8 @@ class TurnLoop:
         self._max_rounds = max_rounds
         self._system_prompt = system_prompt or DEFAULT_SYSTEM_PROMPT
         self._attempts = 1 + max(0, model_retries)
+        self._household_language = household_language or (lambda: DEFAULT_LANGUAGE)
+        self._writer = AnswerWriter(executor.registry)
 
     async def process_turn(
         self,
@@ -125,7 +141,9 @@ class TurnLoop:
                 that ran.
         """
         catalog = ToolCatalog.for_turn(self._executor.registry, policy)
-        prompt = system_prompt(self._system_prompt, catalog.unavailable_sentences())
+        written = [m["content"] for m in _checked(messages) if m["role"] == "user"]
+        voice = Voice(question_language(written, self._household_language()))
+        prompt = system_prompt(self._system_prompt, catalog.unavailable_sentences(voice))
         progress = TurnProgress(
             catalog=catalog,
             context=[
@@ -133,6 +151,7 @@ class TurnLoop:
                 *_checked(messages),
             ],
             reporter=ProgressReporter(on_progress),
+            voice=voice,
         )
         try:
             return await self._continue(progress, policy, owner, on_token)
@@ -290,77 +309,57 @@ class TurnLoop:
                 # reaches outside may stand in for it (a search for a local address).
                 tools = [t for t in tools if not self._reaches_out(progress, t)]
             if not tools:  # nothing can run: no decision to make
-                return await self._finish(progress, "", on_token, guide.unreadable_note())
-            standing = stand_ins(progress.catalog)
+                return await self._finish(progress, on_token, _unreadable(progress, guide))
+            standing = stand_ins(progress.catalog, progress.voice)
+            if progress.stated:
+                standing = (*standing, ANSWER_THE_REST)
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
-            sink = _guarded(self._grounds(progress), on_token)
+            # Prose written with a decision is streamed only before anything ran: after a
+            # call, prose goes through the checks of the answer writer.
+            sink = on_token if not progress.results and not progress.unrun else None
             context = _with_note(progress.context, guide.hint(tools))
-            if last := _join(guide.reference_hint(tools), _parts_note(progress, tools)):
+            if last := guide.reference_hint(tools):
                 context = [*context, {"role": "system", "content": last}]
             reply = await self._ask(progress, context, offered, sink)
             progress.rounds_used += 1
-            missing = chosen_stand_ins(reply, standing)
-            if missing:  # what the question needs is withheld: that is said, nothing runs
-                said = [s.sentence for s in missing]
+            chosen = chosen_stand_ins(reply, standing)
+            if ANSWER_THE_REST in chosen:
+                return await self._finish(progress, on_token, Ending())
+            if progress.stated and not reply.tool_calls and not reply.content.strip():
+                # The facts the product stated answer the question: no prose of the model's.
+                return await self._finish(progress, on_token, Ending(done=True))
+            if chosen:  # what the question needs is withheld or cannot be done: said, not run
+                said = [s.sentence for s in chosen]
                 progress.unrun.extend(dict.fromkeys(x for x in said if x not in progress.unrun))
-                names = {s.name for s in missing}
+                names = {s.name for s in chosen}
                 calls = tuple(c for c in reply.tool_calls if c.name not in names)
                 if not calls:
-                    return await self._finish(progress, "", on_token)
+                    return await self._finish(progress, on_token, Ending())
                 reply = replace(reply, tool_calls=calls)
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None
-                note = guide.unreadable_note()
-                return await self._finish(progress, reply.content, on_token, note, shown=shown)
+                ending = Ending(reply.content, note=guide.unreadable_note(), shown=shown)
+                return await self._finish(progress, on_token, ending)
             proposals = self._adopt(progress, reply)
             halted = await self._run_proposals(progress, proposals, policy, owner)
             if halted is not None:
                 return halted
-        return await self._finish(progress, "", on_token, note=BUDGET_SPENT_NOTE)
+            await show_stated(progress, on_token)  # the product's sentences appear at once
+        return await self._finish(progress, on_token, Ending(note=BUDGET_SPENT_NOTE))
 
     async def _finish(
-        self,
-        progress: TurnProgress,
-        content: str,
-        on_token: TokenSink | None,
-        note: str | None = None,
-        *,
-        shown: TokenSink | None = None,
+        self, progress: TurnProgress, on_token: TokenSink | None, ending: Ending
     ) -> TurnResult:
-        """The final answer: the reply's prose, or else one more request without tools.
+        """The final answer (:class:`~.answer.finish.AnswerWriter`): the household facts
+        the product stated, its sentences about what did not run, and the model's prose
+        where something is left to say, checked."""
 
-        An answer to a turn in which calls ran or were refused is checked against
-        what they found (:mod:`.grounding`): streamed sentence by sentence, never
-        past an unsupported figure, asked for once more when it states one, and
-        replaced by a plain answer built from the results when it still does.
-        ``shown``: the sink ``content`` already streamed through while the decision
-        was written (``None``: not shown yet).
-        """
-        grounds = self._grounds(progress)
-        sink = shown or _guarded(grounds, on_token)
-        mistaken = _mistaken(progress)
-        if not content.strip() and progress.unrun and not progress.results and not mistaken:
-            # Nothing ran: the answer is what did not run, in our words, and nothing the
-            # model might add about what a call would have found.
-            text, shown = plain_answer([], progress.unrun), None
-        else:
-            if not content.strip():
-                context = _with_note(progress.context, note)
-                content = (await self._ask(progress, context, None, sink)).content
-                shown = sink
-            text = content
-            if grounds.applies:
-                text = await self._grounded(progress, grounds, content, note)
-                if missing := unanswered_parts(text, grounds):
-                    text = f"{text.strip()} {' '.join(missing)}"  # what could not be read
-            if mistaken and (said := plain_answer([], progress.unrun)) not in text:
-                text = f"{text.strip()}\n\n{said}"  # what was refused is still said plainly
-        if isinstance(sink, GuardedSink):
-            await sink.finish(text.strip())
-        elif sink is not None and shown is None:
-            await sink(text)
+        async def ask(context: list[Message], sink: TokenSink | None) -> str:
+            return (await self._ask(progress, context, None, sink)).content
+
+        text = await self._writer.write(progress, ending, on_token, ask)
         return TurnResult(
-            text=text.strip() or NO_ANSWER,
+            text=text,
             citations=list(progress.citations),
             receipts=list(progress.receipts),
             facts=list(progress.facts),
@@ -383,31 +382,6 @@ class TurnLoop:
                 name, version = definition["name"], definition["version"]
                 return lambda url: self._executor.validate(name, version, {key: url}).ok
         return None
-
-    def _grounds(self, progress: TurnProgress) -> Grounds:
-        """What the turn found; web sources (search results, pages) may describe any
-        state, a household capability's result only what it read."""
-        return Grounds.of(
-            [result for name, result in progress.results if not is_web_source(name)],
-            _asked(progress),
-            len(progress.unrun),
-            world=[result for name, result in progress.results if is_web_source(name)],
-        )
-
-    async def _grounded(
-        self, progress: TurnProgress, grounds: Grounds, text: str, note: str | None
-    ) -> str:
-        """``text``, or the model's second answer, or the plain answer: the first grounded."""
-        problems = unsupported(text, grounds)
-        if not problems:
-            return text
-        logger.info("answer stated what no result holds (%d items); asking again", len(problems))
-        retry = _with_note(progress.context, _join(note, retry_note(grounds, text)))
-        text = (await self._ask(progress, retry, None, None)).content
-        if text.strip() and not unsupported(text, grounds):
-            return text
-        logger.info("the second answer was not grounded either; answering from the results")
-        return plain_answer(progress.results, progress.unrun)
 
     async def _ask(
         self,
@@ -443,8 +417,15 @@ class TurnLoop:
             progress.calls_made += 1
             target = progress.catalog.resolve(call.name)
             name = model_safe_name(target.capability if target else call.name)
+            capability = progress.catalog.capabilities.get(target.capability if target else "")
+            arguments, topics = split_facts(capability, call.arguments)
             proposal = Proposal(
-                f"call_{progress.calls_made}", name, target, call.arguments, call.parse_error
+                f"call_{progress.calls_made}",
+                name,
+                target,
+                arguments,
+                call.parse_error,
+                topics=topics,
             )
             proposals.append(proposal)
             arguments = json.dumps(call.arguments or {}, ensure_ascii=False)
@@ -539,11 +520,14 @@ class TurnLoop:
             flags=[dict(flag) for flag in outcome.flags],  # the dictated ones among them
             edited=call.edited,
         )
-        text = (
-            f"Your edited request for {name} needs your approval before it is sent."
-            if call.edited
-            else f"Before I go on, I need your approval to use {name}."
-        )
+        capability = self._ledger.capability(call)
+        phrases = capability.phrases if capability is not None else None
+        key = "asks_approval_edited" if call.edited else "asks_approval"
+        text = own(key, progress.voice)
+        if phrases is not None and phrases.ask and not call.edited:
+            text = progress.voice.with_catalog(phrases.catalog, phrases.domain).say(
+                "ask", phrases.ask
+            )
         return TurnResult(
             text=text,
             pending_confirmation=pending,
@@ -570,33 +554,6 @@ def _checked(messages: list[dict[str, Any]]) -> list[Message]:
     return checked
 
 
-def _guarded(grounds: Grounds, on_token: TokenSink | None) -> TokenSink | None:
-    """``on_token``, behind a :class:`GuardedSink` once the turn has calls to check against."""
-    return GuardedSink(on_token, grounds) if on_token is not None and grounds.applies else on_token
-
-
-_MISTAKES = frozenset({ErrorCode.INVALID_ARGUMENTS, ErrorCode.UNKNOWN_CAPABILITY})
-"""Refusals of the model's own making: a call the question did not need, badly formed."""
-
-
-def _mistaken(progress: TurnProgress) -> bool:
-    """Every call that did not run was refused for the model's own mistake (arguments
-    its tool does not accept, a tool that does not exist), and no stand-in was chosen:
-    the question may need no call at all ("write a note to my landlord"), so the model
-    answers, under the checks of :mod:`.grounding`, and the refusal is said after it."""
-    receipts = progress.receipts
-    return (
-        bool(receipts)
-        and len(progress.unrun) == len(receipts)
-        and all(r.outcome == "refused" and r.error_code in _MISTAKES for r in receipts)
-    )
-
-
-def _asked(progress: TurnProgress) -> list[str]:
-    """What the person wrote in this conversation (its user messages)."""
-    return [m["content"] for m in progress.context if m.get("role") == "user"]
-
-
 def _dictated(
     progress: TurnProgress, call: Proposal, arguments: dict[str, Any]
 ) -> list[dict[str, Any]]:
@@ -607,12 +564,13 @@ def _dictated(
     return dictated_flags(arguments, [result for _, result in progress.results], _asked(progress))
 
 
-def _parts_note(progress: TurnProgress, tools: list[ToolDefinition]) -> str | None:
-    """The reminder of a two-part question's parts (:mod:`.parts`), or ``None``."""
-    asked = _asked(progress)
-    parts = household_parts(asked[-1], tools) if asked else []
-    called = [model_safe_name(r.capability) for r in progress.receipts]
-    return parts_hint(parts, called) if parts else None
+def _unreadable(progress: TurnProgress, guide: ArgumentGuide) -> Ending:
+    """How a turn ends when nothing can run: with the sentence for the addresses no tool
+    may read, else with the model's prose."""
+    if not guide.unreadable:
+        return Ending()
+    said = own("unreadable", progress.voice, addresses=", ".join(guide.unreadable))
+    return Ending(said_instead=said)
 
 
 def _found_urls(progress: TurnProgress) -> list[str]:
@@ -621,15 +579,3 @@ def _found_urls(progress: TurnProgress) -> list[str]:
     for citation in progress.citations:
         found.append(citation.final_url if citation.redirected else citation.url)
     return [url for url in found if url]
-
-
-def _with_note(context: list[Message], note: str | None) -> list[Message]:
-    """``context`` with ``note`` appended to its system message (a new list)."""
-    if not note:
-        return context
-    system = {"role": "system", "content": f"{context[0]['content']}\n\n{note}"}
-    return [system, *context[1:]]
-
-
-def _join(*notes: str | None) -> str:
-    return "\n".join(n for n in notes if n)

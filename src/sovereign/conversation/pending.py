@@ -15,6 +15,7 @@ from .backends.base import Message
 from .offer.catalog import ToolCatalog, ToolTarget
 from .progress import ProgressReporter
 from .results import Citation, Fact, InvalidConfirmation, Receipt
+from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 
 GRACE_SECONDS = 600.0
 """How long a paused turn is kept after its token expired, in seconds, so a late
@@ -38,6 +39,9 @@ class Proposal:
     parse_error: str | None = None
     edited: bool = False
     """The household edited the arguments on the card: they are its, not the model's."""
+    topics: tuple[str, ...] = ()
+    """The facts the decision named for a capability that declares them (``facts``,
+    taken out of the arguments before the executor sees them)."""
 
 
 @dataclass
@@ -66,6 +70,14 @@ class TurnProgress:
     """What the assistant says about each call that did not run or failed, in order."""
     calls_made: int = 0
     """Counter behind the call ids the loop assigns (``call_1``, ``call_2``, …)."""
+    voice: Voice = field(default_factory=lambda: Voice(DEFAULT_LANGUAGE))
+    """The household's language for this turn (the question's, :mod:`.voice.language`)."""
+    stated: list[str] = field(default_factory=list)
+    """What the product said from household results so far (:mod:`.answer.facts`)."""
+    shown: int = 0
+    """How many of :attr:`stated` were already streamed to the household."""
+    stated_terms: set[str] = field(default_factory=set)
+    """The names and state words :attr:`stated` said (prose may not say them again)."""
     reporter: ProgressReporter = field(
         default_factory=lambda: ProgressReporter(None), compare=False, repr=False
     )

@@ -153,15 +153,18 @@ class Fact:
     Home Assistant: anything that is not a web source), shown beside the answer as
     it came back, so the household sees the real figures whatever the prose says.
 
-    ``result`` is the capability's result exactly as its result schema shaped it.
+    ``result`` is the capability's result exactly as its result schema shaped it;
+    ``lines`` are its facts said in the household's language by the product (empty for a
+    capability that declares none), the panel the Console shows under the answer.
     """
 
     capability: str
     result: dict[str, Any]
+    lines: list[str] = field(default_factory=list)
 
     def to_wire(self) -> dict[str, Any]:
-        """``{"capability", "result"}``."""
-        return {"capability": self.capability, "result": self.result}
+        """``{"capability", "result", "lines"}``."""
+        return {"capability": self.capability, "result": self.result, "lines": self.lines}
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from sovereign.executor import (
 )
 from sovereign.executor import canonical_arguments as canonical_json
 
+from ..answer.facts import render
 from ..backends.base import Message
 from ..pending import Proposal, TurnProgress
 from ..voice.prompts import (
@@ -47,11 +48,21 @@ class CallLedger:
 
     def record(self, progress: TurnProgress, call: Proposal, outcome: Outcome) -> None:
         """An executor outcome: its frame, citations, receipt, result and fact, or the
-        sentence saying it did not run (not for a made-up tool or a repeat)."""
+        sentence saying it did not run (not for a made-up tool or a repeat).
+
+        A household fact (a capability with a fact sheet) is said by the product at once:
+        the sentences for the topics the call named go to ``progress.stated`` and the
+        model's frame holds those sentences, not the result (:mod:`..answer.facts`)."""
+        voice, capability = progress.voice, outcome.capability
+        stated: list[str] = []
+        if outcome.ok and capability is not None and capability.facts is not None:
+            terms = progress.stated_terms
+            stated = render(capability.facts, outcome.result or {}, call.topics, voice, terms)
+            progress.stated.extend(s for s in stated if s not in progress.stated)
         if call.parse_error and outcome.error_code is ErrorCode.INVALID_ARGUMENTS:
-            content = frame_unparseable(outcome.name, call.parse_error)
+            content = frame_unparseable(outcome.name, capability, voice, call.parse_error)
         else:
-            content = frame_outcome(outcome, edited=call.edited)
+            content = frame_outcome(outcome, voice, edited=call.edited, stated=stated)
         progress.context.append(tool_message(call, content))
         progress.citations.extend(citations_for(outcome))
         receipt = receipt_for(outcome)
@@ -59,11 +70,11 @@ class CallLedger:
             progress.receipts.append(receipt)
         if outcome.ok:
             progress.results.append((outcome.name, outcome.result))
-            fact = fact_for(outcome)
+            fact = fact_for(outcome, voice)
             if fact is not None:
                 progress.facts.append(fact)
         elif outcome.error_code not in _MODEL_SLIPS and not call.parse_error:
-            progress.unrun.append(outcome_sentence(outcome))
+            progress.unrun.append(outcome_sentence(outcome, voice))
 
     def refuse(
         self,
@@ -84,15 +95,16 @@ class CallLedger:
         """
         target, key = call.target, self.call_key(call)
         name = target.capability if target else call.tool_name
+        capability, voice = self.capability(call), progress.voice
+        edited = call.arguments if call.edited else None
         framed = frame_denial(
-            name, expired=expired, reason=reason, edited=call.arguments if call.edited else None
+            name, capability, voice, expired=expired, reason=reason, edited=edited
         )
         progress.context.append(tool_message(call, framed))
-        capability = self.capability(call)
         if again or capability is None or key is None:
             return
         progress.refusals[key] = expired
-        progress.unrun.append(denial_sentence(name, expired=expired, reason=reason))
+        progress.unrun.append(denial_sentence(capability, voice, expired=expired, reason=reason))
         progress.receipts.append(denial_receipt(capability, expired=expired))
         kind = OutcomeKind.EXPIRED if expired else OutcomeKind.DENIED
         if token is not None:
@@ -111,11 +123,12 @@ class CallLedger:
         """
         capability, key = self.capability(call), self.call_key(call)
         assert capability is not None  # only a named capability can need approval
-        progress.context.append(tool_message(call, frame_not_asked(capability.name)))
+        frame = frame_not_asked(capability.name, capability, progress.voice)
+        progress.context.append(tool_message(call, frame))
         if key is None or key in progress.unasked:
             return
         progress.unasked.add(key)
-        progress.unrun.append(not_asked_sentence(capability.name))
+        progress.unrun.append(not_asked_sentence(capability, progress.voice))
         progress.receipts.append(not_asked_receipt(capability))
         self._executor.audit.record(
             capability,

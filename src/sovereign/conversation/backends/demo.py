@@ -28,9 +28,9 @@ def demo_script(messages: list[Message], tools: list[ToolDefinition] | None) -> 
     results = _results_since_user(messages)
     if tools is None:
         return ModelReply(content=_answer(messages, results))
-    if results:
-        return ModelReply()
     offered = {tool["function"]["name"] for tool in tools}
+    if results:  # what the product already said answers it, or the answer comes next
+        return ModelReply()
     call = _choose(_last_user_text(messages), offered)
     return ModelReply(tool_calls=(call,)) if call else ModelReply()
 

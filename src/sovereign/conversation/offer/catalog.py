@@ -17,10 +17,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sovereign.executor import Registry
+from sovereign.executor import Capability, Registry
 
 from ..backends.base import ToolDefinition, model_safe_name
+from ..voice.catalogs import Voice
 from ..voice.sentences import unavailable_sentence
+from .choices import with_choices
 from .guidance import ArgumentGuide, unguided
 
 
@@ -63,10 +65,13 @@ class ToolCatalog:
         definitions: list[dict[str, Any]],
         withheld: tuple[Withheld, ...] = (),
         withheld_definitions: list[dict[str, Any]] | None = None,
+        capabilities: Mapping[str, Capability] | None = None,
     ) -> None:
         self._by_safe: dict[str, ToolTarget] = {}
         self._tools: list[ToolDefinition] = []
         self.withheld = withheld
+        self.capabilities = dict(capabilities or {})
+        """The offered and withheld capabilities by name (what they declare beside them)."""
         for definition in [*definitions, *(withheld_definitions or [])]:
             safe = model_safe_name(definition["name"])
             if safe in self._by_safe:
@@ -77,7 +82,8 @@ class ToolCatalog:
     @classmethod
     def from_registry(cls, registry: Registry) -> ToolCatalog:
         """The catalog of everything ``registry`` holds (latest versions)."""
-        return cls(registry.tool_definitions())
+        definitions = registry.tool_definitions()
+        return cls(definitions, capabilities=_capabilities(registry, definitions))
 
     @classmethod
     def for_turn(cls, registry: Registry, policy: Mapping[str, bool]) -> ToolCatalog:
@@ -104,12 +110,17 @@ class ToolCatalog:
                 continue
             held_back.append(definition)
         withheld.sort(key=lambda w: w.why != "unavailable")
-        return cls(offered, tuple(withheld), held_back)
+        found = _capabilities(registry, registry.tool_definitions())
+        return cls(offered, tuple(withheld), held_back, found)
 
-    def unavailable_sentences(self) -> list[str]:
+    def unavailable_sentences(self, voice: Voice) -> list[str]:
         """What the assistant says about each withheld family, once per sentence, in
-        :attr:`withheld` order (:func:`~..voice.sentences.unavailable_sentence`)."""
-        said = (unavailable_sentence(w.capability, w.why, w.policy_key) for w in self.withheld)
+        :attr:`withheld` order and ``voice``'s language
+        (:func:`~..voice.sentences.unavailable_sentence`)."""
+        said = (
+            unavailable_sentence(self.capabilities.get(w.capability), w.why, voice)
+            for w in self.withheld
+        )
         return list(dict.fromkeys(said))
 
     def tools(self, guide: ArgumentGuide | None = None) -> list[ToolDefinition]:
@@ -125,8 +136,15 @@ class ToolCatalog:
             parameters = function["parameters"]
             narrowed = guide.narrow(parameters) if guide else unguided(parameters)
             if narrowed is not None:
+                capability = self.capabilities.get(self.resolve_target(function["name"]))
+                narrowed = with_choices(narrowed, capability)
                 tools.append({"type": "function", "function": {**function, "parameters": narrowed}})
         return tools
+
+    def resolve_target(self, tool_name: str) -> str:
+        """The capability name behind a tool name ("" when it names none)."""
+        target = self.resolve(tool_name)
+        return target.capability if target else ""
 
     def offers(self, capability: str) -> bool:
         """Whether ``capability`` is among this turn's tools (not merely resolvable)."""
@@ -146,6 +164,15 @@ class ToolCatalog:
     def tool_name(self, capability: str) -> str:
         """The model-safe name for ``capability`` (for history the model will read)."""
         return model_safe_name(capability)
+
+
+def _capabilities(registry: Registry, definitions: list[dict[str, Any]]) -> dict[str, Capability]:
+    found = {}
+    for definition in definitions:
+        capability = registry.get(definition["name"], definition["version"])
+        if capability is not None:
+            found[capability.name] = capability
+    return found
 
 
 def _openai_tool(safe: str, definition: dict[str, Any]) -> ToolDefinition:

@@ -1,19 +1,18 @@
-"""Stand-ins for what a turn withholds: a choice that leads to the truth, not to a neighbour.
+"""Stand-ins: a choice that leads to the truth, not to a neighbour (DESIGN §4).
 
 A small model picks the nearest tool it is shown. With Home Assistant not set up,
 "what's the kitchen temperature?" went to ``system_health`` (a CPU temperature);
 with web search off, "the weather in Berlin tomorrow" went to ``pihole_summary``;
-with Pi-hole not set up, its question went to a web search. Withholding the tool
-(docs/decisions/offered-tools-and-arguments.md) removed the wrong call but not the
-pull towards some call.
+asked to switch off a light, it read the light and said it was on.
 
-So each family a turn withholds is offered as one stand-in: a tool without
-parameters, named for what is missing (``home_assistant_not_set_up``,
-``web_switched_off``, ``pihole_not_set_up``) and described by the questions it would
-have served. Choosing it runs nothing and reaches no executor: the turn answers with
-the sentence that says what is missing and how to change it
-(:func:`..voice.sentences.unavailable_sentence`). No capability that cannot run is offered,
-and a question that needs one gets a true answer instead of a neighbour's.
+So the decision offers stand-ins: tools without parameters that run nothing and
+reach no executor. One per family the turn withholds, named for what is missing
+(``home_assistant_not_set_up``, ``web_switched_off``, ``pihole_not_set_up``) and
+described by the questions it would have served (the family's
+:attr:`~sovereign.executor.facts.Phrases.stands_for`); and, while anything that
+reads the home or the device is offered, ``change_something``, for a request to
+switch, lock or set something, which nothing here can do. Choosing one answers with
+the sentence that says so, in the household's language (:mod:`..voice.sentences`).
 """
 
 from __future__ import annotations
@@ -21,20 +20,28 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sovereign.executor import Effect, Locality
+
 from ..backends.base import ModelReply, ToolDefinition
-from ..voice.sentences import unavailable_sentence, withheld_subject
+from ..voice.catalogs import Voice
+from ..voice.sentences import own, stand_in_subject, unavailable_sentence
 from .catalog import ToolCatalog
+
+CHANGE = "change_something"
+CHANGE_SUBJECT = (
+    "asks to switch, turn on or off, open, close, lock, unlock, set or change something "
+    "in the home or on this device"
+)
 
 
 @dataclass(frozen=True)
 class StandIn:
-    """One withheld family as a decision option.
+    """One decision option that runs nothing.
 
     Attributes:
         name: its model-safe tool name, e.g. ``web_switched_off``.
-        sentence: what the assistant says when it is chosen (the withheld family's
-            :func:`~..voice.sentences.unavailable_sentence`).
-        subject: what a question it stands for does, e.g. "asks about ad blocking …".
+        sentence: what the assistant says when it is chosen, in the household's language.
+        subject: what a question it stands for does (English, for the model).
     """
 
     name: str
@@ -43,35 +50,48 @@ class StandIn:
 
     def tool(self) -> ToolDefinition:
         """An OpenAI tool definition without parameters."""
-        state = self.sentence.split(", so ", 1)[0].rstrip(".")
-        description = f"Only for a question that {self.subject}. {state}."
         return {
             "type": "function",
             "function": {
                 "name": self.name,
-                "description": description,
+                "description": f"Only for a question that {self.subject}.",
                 "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
             },
         }
 
 
-def stand_ins(catalog: ToolCatalog) -> tuple[StandIn, ...]:
-    """One :class:`StandIn` per family ``catalog`` withholds.
+def stand_ins(catalog: ToolCatalog, voice: Voice) -> tuple[StandIn, ...]:
+    """The stand-ins of a turn: one per family ``catalog`` withholds that declares one,
+    then :data:`CHANGE` while a read of the home or the device is offered.
 
-    Listed in the reverse of :attr:`ToolCatalog.withheld` (switched-off families,
-    web search among them, before those not set up): a 1.5B model leans towards the
-    first of two stand-ins, and measured on the household questions this order sent
-    more of them to the right one (docs/decisions/offered-tools-and-arguments.md).
-    A name that collides with an offered tool or a capability is skipped: a
-    stand-in must never be mistaken for something that runs.
+    Listed in the reverse of :attr:`ToolCatalog.withheld` (switched-off families, web
+    search among them, before those not set up): a 1.5B model leans towards the first of
+    two stand-ins, and measured on the household questions this order sent more of them
+    to the right one (docs/decisions/offered-tools-and-arguments.md). A name that collides
+    with an offered tool or a capability is skipped: a stand-in must never be mistaken for
+    something that runs.
     """
     found: dict[str, StandIn] = {}
     for withheld in catalog.withheld:
-        facts = (withheld.capability, withheld.why, withheld.policy_key)
-        name, subject = withheld_subject(*facts)
-        if name not in found and catalog.resolve(name) is None:
-            found[name] = StandIn(name, unavailable_sentence(*facts), subject)
-    return tuple(reversed(found.values()))
+        capability = catalog.capabilities.get(withheld.capability)
+        named = stand_in_subject(capability, withheld.why) if capability else None
+        if named is None or named[0] in found or catalog.resolve(named[0]) is not None:
+            continue
+        sentence = unavailable_sentence(capability, withheld.why, voice)
+        found[named[0]] = StandIn(named[0], sentence, named[1])
+    listed = list(reversed(found.values()))
+    if _reads_the_home(catalog) and catalog.resolve(CHANGE) is None:
+        listed.append(StandIn(CHANGE, own("cannot_change", voice), CHANGE_SUBJECT))
+    return tuple(listed)
+
+
+def _reads_the_home(catalog: ToolCatalog) -> bool:
+    """Whether an offered capability only reads the home or the device (not the web)."""
+    return any(
+        c.effect is Effect.READ_ONLY and (c.facts is not None or c.locality is Locality.LOCAL)
+        for name, c in catalog.capabilities.items()
+        if catalog.offers(name)
+    )
 
 
 def chosen_stand_ins(reply: ModelReply, offered: Iterable[StandIn]) -> list[StandIn]:

@@ -1,0 +1,229 @@
+"""The last words of a turn: what the product says first, then the model's prose, checked.
+
+The answer a household reads is built in this order (DESIGN §4):
+
+1. the household facts the product stated from results (:mod:`.facts`), already
+   streamed as each result arrived;
+2. the product's sentences about calls that did not run (declined, expired, failed,
+   not set up), in the household's language (:mod:`..voice.sentences`);
+3. the model's own prose, only where something is left to say in words: a question
+   that needed no call, the part of a question no result covers, what a web source
+   says. It is asked for in the question's language, streamed sentence by sentence
+   behind :func:`.checks.check`, asked for once more with each problem's note, and
+   left out when it still states what the turn does not hold.
+
+After household facts were stated, the prose may repeat none of their figures: they
+are not among its sources, so a figure under the wrong name is caught as one no
+source holds.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from babel import Locale
+
+from sovereign.executor import ErrorCode, Registry
+
+from ..backends.base import Message, TokenSink
+from ..pending import TurnProgress
+from ..voice.sentences import own
+from .checks import Grounds, GuardedSink, check, notes, without_restatements
+
+logger = logging.getLogger(__name__)
+
+Ask = Callable[[list[Message], TokenSink | None], Awaitable[str]]
+"""Asks the model for prose (no tools) with the given context, streaming into the sink."""
+
+_MISTAKES = frozenset({ErrorCode.INVALID_ARGUMENTS, ErrorCode.UNKNOWN_CAPABILITY})
+"""Refusals of the model's own making: a call the question did not need, badly formed."""
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a turn ends.
+
+    Attributes:
+        content: prose the model already wrote with its decision ("" for none).
+        done: the model said the stated facts answer the whole question: no prose.
+        note: a note for the prose request (the round's address hint, the budget).
+        said_instead: a sentence of the product's that replaces the prose (an address
+            no tool may read).
+        shown: the sink ``content`` already streamed through, if it did.
+    """
+
+    content: str = ""
+    done: bool = False
+    note: str | None = None
+    said_instead: str | None = None
+    shown: TokenSink | None = None
+
+
+class AnswerWriter:
+    """Writes the final answer of a turn (see the module docstring).
+
+    Args:
+        registry: the capabilities, for the fact sheets behind executed results.
+    """
+
+    def __init__(self, registry: Registry) -> None:
+        self._registry = registry
+
+    async def write(
+        self, progress: TurnProgress, ending: Ending, on_token: TokenSink | None, ask: Ask
+    ) -> str:
+        """The answer's text, with everything not yet shown streamed into ``on_token``;
+        ``ask`` asks the model for prose."""
+        await show_stated(progress, on_token)
+        others = [*dict.fromkeys(progress.unrun)]
+        if ending.said_instead:
+            others.append(ending.said_instead)
+        # A refusal of the model's own mistake (a call the question did not need) is said
+        # after the prose that answers the question; anything else that did not run first.
+        after = others if _mistaken(progress) else []
+        before = [] if after else others
+        if before and on_token is not None:
+            await on_token(_joined(before, lead=bool(progress.stated)))
+        said = [*progress.stated, *before]
+        prose = ""
+        if not ending.done and not ending.said_instead and self._wants_prose(progress, ending):
+            prose = await self._prose(progress, ending, on_token, ask, after=bool(said))
+        parts = [" ".join(said), prose, " ".join(after)]
+        if after and on_token is not None:
+            await on_token("\n\n" + parts[2])
+        text = "\n\n".join(part for part in parts if part)
+        return text.strip() or own("no_answer", progress.voice)
+
+    def _wants_prose(self, progress: TurnProgress, ending: Ending) -> bool:
+        # When nothing ran, what did not run is the answer, in the product's words.
+        nothing_ran = bool(progress.unrun) and not progress.results and not _mistaken(progress)
+        return bool(ending.content.strip()) or not nothing_ran
+
+    async def _prose(
+        self,
+        progress: TurnProgress,
+        ending: Ending,
+        on_token: TokenSink | None,
+        ask: Ask,
+        *,
+        after: bool,
+    ) -> str:
+        grounds = self._grounds(progress)
+        sink = _guarded(grounds, _after_said(on_token, after))
+        content = ending.content
+        if not content.strip():
+            context = with_note(progress.context, _prose_note(progress, ending.note))
+            content = await ask(context, sink)
+        elif ending.shown is None and sink is not None:
+            await sink(content)
+        text = without_restatements(content.strip(), progress.stated_terms)
+        problems = check(text, grounds)
+        if problems:
+            logger.info("the answer stated what the turn does not hold (%d); asking again",
+                        len(problems))  # fmt: skip
+            note = _join(_prose_note(progress, ending.note), notes(problems))
+            text = (await ask(with_note(progress.context, note), None)).strip()
+            text = without_restatements(text, progress.stated_terms)
+            if check(text, grounds):
+                logger.info("the second answer was not grounded either; leaving it out")
+                text = ""
+        if isinstance(sink, GuardedSink):
+            await sink.finish(text)
+        return text
+
+    def _grounds(self, progress: TurnProgress) -> Grounds:
+        """The prose's sources: results the product did not state itself (web sources and
+        capabilities that declare no facts) and the person's words."""
+        unstated = []
+        for name, result in progress.results:
+            capability = self._registry.latest(name)
+            if capability is None or capability.facts is None:
+                unstated.append((result, None))
+        language = progress.voice.language
+        grounds = Grounds.of(unstated, asked(progress), len(progress.unrun), language)
+        grounds.ran = len(progress.results)
+        return grounds
+
+
+async def show_stated(progress: TurnProgress, on_token: TokenSink | None) -> None:
+    """Stream the stated household facts the household has not seen yet."""
+    fresh = progress.stated[progress.shown :]
+    if fresh and on_token is not None:
+        await on_token(_joined(fresh, lead=progress.shown > 0))
+    progress.shown = len(progress.stated)
+
+
+def asked(progress: TurnProgress) -> list[str]:
+    """What the person wrote in this conversation (its user messages)."""
+    return [m["content"] for m in progress.context if m.get("role") == "user"]
+
+
+def language_name(language: str) -> str:
+    """The English name of a language code ("de" → "German"), for the model's instructions."""
+    return Locale.parse(language).get_display_name("en") or "English"
+
+
+def _prose_note(progress: TurnProgress, note: str | None) -> str:
+    parts = [note] if note else []
+    if progress.stated:
+        told = " ".join(progress.stated)
+        parts.append(
+            f"The device itself has already told the person: «{told}». Answer only the "
+            "part of their question that is not about this home, this device or its "
+            "network, in one or two sentences; say nothing about what was already told."
+        )
+    parts.append(f"Write your answer in {language_name(progress.voice.language)}.")
+    return "\n".join(parts)
+
+
+def _mistaken(progress: TurnProgress) -> bool:
+    """Every call that did not run was refused for the model's own mistake (arguments its
+    tool does not accept, a tool that does not exist): the question may need no call at
+    all ("write a note to my landlord"), so the model answers, and the refusal is said."""
+    receipts = progress.receipts
+    return (
+        bool(receipts)
+        and len(progress.unrun) == len(receipts)
+        and all(r.outcome == "refused" and r.error_code in _MISTAKES for r in receipts)
+    )
+
+
+def _guarded(grounds: Grounds, on_token: TokenSink | None) -> TokenSink | None:
+    if on_token is None or not grounds.applies:
+        return on_token
+    return GuardedSink(on_token, grounds)
+
+
+def _after_said(on_token: TokenSink | None, after: bool) -> TokenSink | None:
+    """``on_token`` that puts a blank line before the prose when sentences came first."""
+    if on_token is None or not after:
+        return on_token
+    sink, started = on_token, False
+
+    async def spaced(piece: str) -> None:
+        nonlocal started
+        if not started:
+            started = True
+            piece = "\n\n" + piece.lstrip()
+        await sink(piece)
+
+    return spaced
+
+
+def _joined(sentences: Sequence[str], *, lead: bool) -> str:
+    text = " ".join(sentences)
+    return f" {text}" if lead and text else text
+
+
+def with_note(context: list[Message], note: str | None) -> list[Message]:
+    """``context`` with ``note`` appended to its system message (a new list)."""
+    if not note:
+        return context
+    system = {"role": "system", "content": f"{context[0]['content']}\n\n{note}"}
+    return [system, *context[1:]]
+
+
+def _join(*parts: str | None) -> str:
+    return "\n".join(p for p in parts if p)
