@@ -19,6 +19,15 @@ prompt's scenario says, at once. Printed per class and for all prompts:
 - ``leak``: answers free of the turn loop's instructions and of third-person talk
   of the household;
 - ``answer``: answers that are prose and pass the prompt's text checks;
+- ``named``: answers with no figure under the wrong name: a figure whose sentence names
+  the concept of another result field than its own (bench/household_concepts.json, per
+  language), such as the free disk said as free memory;
+- ``topic``: answers whose every figure is the value of a result field the question asks
+  about (``expect.figures``): nothing stated beyond the question;
+- ``invent``: answers whose every figure is the value of some result field or the
+  question's (no invented figure), among turns that read a household capability;
+- ``stated``: answers that state a figure the question asks for (``answer.figures``);
+- ``lang``: answers in the question's language (``lang``), among those long enough to tell;
 - latency in seconds, median and p90: to the approval card (turns with one), to
   the first answer token and to the end of the turn, from the message (cards
   are answered instantly, so no human time is included).
@@ -56,16 +65,23 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # the fakes live in tests/
 
 from household_score import (  # noqa: E402
+    bind_figures,
     executed_results,
     result_numbers,
     score_answer,
     score_arguments,
     score_claims,
     score_derail,
+    score_invented,
+    score_language,
     score_leak,
+    score_named,
+    score_on_topic,
+    score_stated,
     score_tools,
     unrun_sentences,
     unsupported_numbers,
+    wrongly_named,
 )
 from household_world import DecisionMade, Scenario, World  # noqa: E402
 
@@ -76,8 +92,14 @@ from sovereign.service.wiring import embedded_load_options  # noqa: E402
 PROMPTS = Path(__file__).with_name("household_prompts.json")
 MAX_CARDS = 4
 """Approval cards answered per turn before the benchmark gives up on it."""
-SCORES = ("tool", "arguments", "numbers", "claims", "derail", "leak", "answer")
-HEADINGS = ("tool", "args", "numbers", "claims", "derail", "leak", "answer")
+SCORES = (
+    "tool", "arguments", "numbers", "claims", "derail", "leak", "answer",
+    "named", "on_topic", "invented", "stated", "lang",
+)  # fmt: skip
+HEADINGS = (
+    "tool", "args", "numbers", "claims", "derail", "leak", "answer", "named", "topic",
+    "invent", "stated", "lang",
+)  # fmt: skip
 
 
 @dataclass
@@ -99,6 +121,12 @@ class TurnRecord:
     unsupported: list[str] = field(default_factory=list)
     sources: list[float] | None = None
     """Every number in the turn's executed results (None: not recorded)."""
+    facts: list[Any] = field(default_factory=list)
+    """The executed household results of the turn (its ``facts`` on the wire)."""
+    figures: list[tuple[str, list[str]]] = field(default_factory=list)
+    """Each figure of the answer with the result fields whose values it states."""
+    wrong_names: list[str] = field(default_factory=list)
+    """The figures of the answer said under another field's name."""
     own_numbers: list[float] = field(default_factory=list)
     """Every number in the turn loop's own sentences about calls that did not run."""
     seconds: dict[str, float | None] = field(default_factory=dict)
@@ -132,6 +160,7 @@ async def run_turn(
     ended = time.perf_counter()
     record.answer = result.text
     record.receipts = [r.to_wire() for r in result.receipts]
+    record.facts = [fact.result for fact in result.facts]
     record.seconds = {
         "card": record.cards[0]["seconds"] if record.cards else None,
         "first_token": None if first is None else first - started,
@@ -181,7 +210,7 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
             names = [t["function"]["name"] for t in call.tools]
             record.offered.append([world.capability(n) for n in names if world.is_tool(n)])
     results = [r for call in calls for r in executed_results(call.messages)]
-    record.sources = result_numbers(results)
+    record.sources = result_numbers([*results, *record.facts])
     said = dict.fromkeys(s for call in calls for s in unrun_sentences(call.messages))
     record.own_numbers = result_numbers(list(said))
     score(prompt, record)
@@ -190,11 +219,15 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
 def score(prompt: dict[str, Any], record: TurnRecord) -> None:
     """Fill ``record.scores`` (and ``unsupported``) from what the turn did."""
     expect = prompt["expect"]
+    lang = prompt.get("lang", "en")
     proposed = list(dict.fromkeys(name for name, _ in record.proposals))
     asked = [prompt["prompt"], *(m["content"] for m in prompt.get("history", []))]
+    record.figures = bind_figures(record.answer, record.facts, lang, asked)
+    record.wrong_names = wrongly_named(record.answer, record.facts, lang, asked)
+    read = bool(record.facts)
     sources = [*(record.sources or []), *result_numbers(asked), *record.own_numbers]
     if record.sources is not None:
-        record.unsupported = unsupported_numbers(record.answer, sources) if proposed else []
+        record.unsupported = unsupported_numbers(record.answer, sources, lang) if proposed else []
     numbers = (
         record.scores.get("numbers")
         if record.sources is None
@@ -210,6 +243,11 @@ def score(prompt: dict[str, Any], record: TurnRecord) -> None:
         "derail": score_derail(prompt, record.answer, record.sources, result_numbers(asked)),
         "leak": score_leak(record.answer),
         "answer": score_answer(prompt.get("answer", {}), record.answer),
+        "named": score_named(record.wrong_names, record.figures) if read else None,
+        "on_topic": score_on_topic(prompt, record.figures) if read else None,
+        "invented": score_invented(record.figures) if read else None,
+        "stated": score_stated(prompt, record.figures) if read else None,
+        "lang": score_language(prompt, record.answer),
     }
 
 
@@ -333,6 +371,11 @@ def show(record: TurnRecord) -> None:
     )
     if record.unsupported:
         print(f"       numbers not in any result: {', '.join(record.unsupported)}")
+    wrong = [f"{figure} ({', '.join(names) or 'no field'})" for figure, names in record.figures]
+    if record.wrong_names:
+        print(f"       figures under the wrong name: {', '.join(record.wrong_names)}")
+    if record.scores.get("on_topic") is False or record.scores.get("invented") is False:
+        print(f"       figures and the fields they state: {'; '.join(wrong)}")
 
 
 def _backend(options: argparse.Namespace) -> EmbeddedBackend:

@@ -35,10 +35,10 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 NO_ANSWER_TEXT = "I could not put an answer into words"
-_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])")
 _URL = re.compile(r"\b(?:https?|ftp|file)://\S+|\bwww\.\S+", re.IGNORECASE)
 _LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
 _TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
@@ -104,16 +104,11 @@ def score_arguments(
 _GLUED = re.compile(r"(?<=\d)(?=[^\W\d])|(?<=[^\W\d])(?=\d)")
 
 
-def numbers_in(text: str) -> list[tuple[float, int]]:
-    """The numbers written in ``text`` as ``(value, decimals shown)``; thousands
-    separators are read (``7,497`` is 7497); list markers (``1.`` at a line start) and the
-    digits of a web address (a port, a path) are not numbers."""
-    text = _URL.sub(" ", _LIST_MARKER.sub(" ", text))
-    found = []
-    for whole, fraction in _NUMBER.findall(text):
-        digits = whole.replace(",", "") + (fraction or "")
-        found.append((float(digits), len(fraction) - 1 if fraction else 0))
-    return found
+def numbers_in(text: str, lang: str = "en") -> list[tuple[float, int]]:
+    """The numbers written in ``text`` as ``(value, decimals shown)`` (:func:`figures_in`:
+    thousands separators read in ``lang``'s conventions, list markers and the digits of a
+    web address left out)."""
+    return figures_in(text, lang)
 
 
 def result_numbers(values: Iterable[Any]) -> list[float]:
@@ -137,14 +132,14 @@ def result_numbers(values: Iterable[Any]) -> list[float]:
     return found
 
 
-def unsupported_numbers(answer: str, sources: list[float]) -> list[str]:
-    """The numbers in ``answer`` that no source supports, as written.
+def unsupported_numbers(answer: str, sources: list[float], lang: str = "en") -> list[str]:
+    """The numbers in ``answer`` (read in ``lang``) that no source supports, as written.
 
     A source supports a number when it equals it once rounded or truncated to
     the decimals the answer shows (23.47 supports 23.5, 23.4 and 23).
     """
     missing = []
-    for value, decimals in numbers_in(answer):
+    for value, decimals in numbers_in(answer, lang):
         scale = 10**decimals
         if not any(
             abs(math.floor(s * scale + 0.5) - value * scale) < 1e-6
@@ -312,3 +307,178 @@ def _equal(expected: Any, actual: Any) -> bool:
     if isinstance(expected, str) and isinstance(actual, str):
         return expected.strip().casefold() == actual.strip().casefold()
     return bool(expected == actual)
+
+
+# --- figures under the right name, in any of the six languages ---------------------------------
+
+_FIGURE = re.compile(r"(?<![\w.,])\d(?:[\d.,\u00a0\u202f' ]*\d)?(?![\w])")
+_DERIVED = {
+    # a duration said in days and hours, or minutes; a size in MB or TB; °C as °F
+    "_hours": lambda v: [v / 24, math.floor(v / 24), v % 24, round(v % 24), v * 60],
+    "_gb": lambda v: [v * 1000, v / 1000],
+    "_celsius": lambda v: [v * 9 / 5 + 32],
+}
+
+
+def figures_in(text: str, lang: str = "en") -> list[tuple[float, int]]:
+    """The numbers written in ``text`` as ``(value, decimals shown)``, read in ``lang``'s
+    conventions (``3.465`` is 3465 in German, ``46,2`` is 46.2; a space or narrow no-break
+    space groups thousands in French), falling back to English's; list markers and the
+    digits of web addresses are not figures."""
+    text = _URL.sub(" ", _LIST_MARKER.sub(" ", text))
+    found = []
+    for match in _FIGURE.finditer(text):
+        written = match.group(0).rstrip(" ")
+        figure = _read_figure(written, lang)
+        if figure is None:  # two figures side by side ("3 of 7"): read each part alone
+            parts = [part for part in written.split(" ") if part]
+            found.extend(f for part in parts if (f := _read_figure(part, lang)) is not None)
+        else:
+            found.append(figure)
+    return found
+
+
+def _read_figure(written: str, lang: str) -> tuple[float, int] | None:
+    from babel.numbers import NumberFormatError, get_decimal_symbol, get_group_symbol, parse_decimal
+
+    for locale in dict.fromkeys((lang, "en")):
+        spelled = written.replace(" ", get_group_symbol(locale)).replace("\u00a0", "\u202f")
+        for candidate in dict.fromkeys((written, spelled)):
+            try:
+                value = float(parse_decimal(candidate, locale=locale, strict=True))
+            except (NumberFormatError, ValueError):
+                continue
+            point = get_decimal_symbol(locale)
+            return value, len(candidate.rsplit(point, 1)[1]) if point in candidate else 0
+    return None
+
+
+def result_fields(result: Any, prefix: str = "") -> dict[str, float]:
+    """Every numeric field of a result as ``{dotted path: value}``; a number written as a
+    string (a Home Assistant state "21.4") counts, booleans and timestamps do not."""
+    fields: dict[str, float] = {}
+    if isinstance(result, dict):
+        for key, value in result.items():
+            fields.update(result_fields(value, f"{prefix}{key}."))
+    elif isinstance(result, bool) or result is None:
+        pass
+    elif isinstance(result, (int, float)):
+        fields[prefix[:-1]] = float(result)
+    elif isinstance(result, str):
+        try:
+            fields[prefix[:-1]] = float(result)
+        except ValueError:  # "last_24_hours" states 24
+            for index, (value, _) in enumerate(figures_in(result.replace("_", " "))):
+                fields[f"{prefix[:-1]}[{index}]"] = value
+    return fields
+
+
+def _field_values(path: str, value: float) -> list[float]:
+    values = [value]
+    for suffix, derive in _DERIVED.items():
+        if path.endswith(suffix):
+            values.extend(derive(value))
+    return values
+
+
+def _rounds_to(source: float, value: float, decimals: int) -> bool:
+    scale = 10**decimals
+    return (
+        abs(math.floor(source * scale + 0.5) - value * scale) < 1e-6
+        or abs(math.trunc(source * scale) - value * scale) < 1e-6
+    )
+
+
+def bind_figures(
+    answer: str, results: list[Any], lang: str, asked: list[str]
+) -> list[tuple[str, list[str]]]:
+    """Each figure of ``answer`` with the result fields whose values it states (after
+    rounding to the digits shown, or in a unit its field's name converts to); figures
+    the question itself wrote are left out."""
+    fields: dict[str, float] = {}
+    for result in results:
+        fields.update(result_fields(result))
+    said = [value for text in asked for value, _ in figures_in(text, lang)]
+    bound = []
+    for value, decimals in figures_in(answer, lang):
+        if any(_rounds_to(s, value, decimals) for s in said):
+            continue
+        names = [
+            path
+            for path, source in fields.items()
+            if any(_rounds_to(v, value, decimals) for v in _field_values(path, source))
+        ]
+        bound.append((f"{value:g}", names))
+    return bound
+
+
+def score_on_topic(prompt: Mapping[str, Any], bound: list[tuple[str, list[str]]]) -> bool | None:
+    """Every figure the answer states is the value of a field the question asks about
+    (``expect.figures``); None when the prompt names no fields or nothing was read."""
+    allowed = prompt["expect"].get("figures")
+    if allowed is None:
+        return None
+    return all(not names or set(names) & set(allowed) for _, names in bound)
+
+
+_CONCEPTS = json.loads(
+    (Path(__file__).with_name("household_concepts.json")).read_text(encoding="utf-8")
+)
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
+
+
+def concept_of(field: str) -> str | None:
+    """The concept a result field is (``memory_available_gb`` → memory), or None."""
+    return next((c for prefix, c in _CONCEPTS["fields"].items() if field.startswith(prefix)), None)
+
+
+def wrongly_named(answer: str, results: list[Any], lang: str, asked: list[str]) -> list[str]:
+    """The figures of ``answer`` whose sentence names another field's concept and not the
+    concept of any field whose value the figure is ("82.3 GB of free RAM" where 82.3 is
+    the free disk)."""
+    words = {c: [w.casefold() for w in by.get(lang, by["en"])]
+             for c, by in _CONCEPTS["concepts"].items()}  # fmt: skip
+    wrong = []
+    for sentence in _SENTENCES.split(answer):
+        text = sentence.casefold()
+        said = {c for c, stems in words.items() if any(stem in text for stem in stems)}
+        for figure, names in bind_figures(sentence, results, lang, asked):
+            concepts = {concept_of(n) for n in names} - {None}
+            if concepts and said and not concepts & said:
+                wrong.append(figure)
+    return wrong
+
+
+def score_named(wrong: list[str], bound: list[tuple[str, list[str]]]) -> bool | None:
+    """No figure is under the wrong name (None: the answer states no result figure)."""
+    return not wrong if any(names for _, names in bound) else None
+
+
+def score_invented(bound: list[tuple[str, list[str]]]) -> bool:
+    """No figure of the answer is the value of no field (nor the question's)."""
+    return all(names for _, names in bound)
+
+
+def score_stated(prompt: Mapping[str, Any], bound: list[tuple[str, list[str]]]) -> bool | None:
+    """The answer states at least one of ``answer.figures`` (None: the prompt names none)."""
+    wanted = prompt.get("answer", {}).get("figures")
+    if not wanted:
+        return None
+    return any(set(names) & set(wanted) for _, names in bound)
+
+
+def answer_language(answer: str) -> str | None:
+    """The answer's language (ISO 639-1) among the six, or None when the text is too short
+    or mixed to tell (under 3 words, or a probability under 0.5)."""
+    from sovereign.conversation.voice.language import best_guess
+
+    text = _URL.sub(" ", answer)
+    guess = best_guess(text) if len(text.split()) >= 3 else None
+    return guess[0] if guess is not None and guess[1] >= 0.5 else None
+
+
+def score_language(prompt: Mapping[str, Any], answer: str) -> bool | None:
+    """The answer is in the question's language (``lang``, default en); None when the
+    answer is too short to tell."""
+    found = answer_language(answer)
+    return None if found is None else found == prompt.get("lang", "en")
