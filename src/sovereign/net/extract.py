@@ -61,6 +61,11 @@ MAX_SECOND_OPINION_CHARACTERS = 256 * 1024
 """Past this much visible text the readability check is skipped (it needs ~19 MiB per
 MiB of text); the largest public benchmark page has 89 000 characters."""
 
+JSON_LAYOUT_ALLOWANCE = 64 * 1024
+"""Characters of indentation a JSON layout may add beyond the text's own length."""
+MAX_JSON_LAYOUT_DEPTH = 200
+"""JSON nested deeper than this is shown as sent (the encoder's recursion stays far away)."""
+
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")  # never text; NUL-filled bombs
 _WORD = re.compile(r"\w+")
 _BOILERPLATE = frozenset({"nav", "header", "footer", "aside", "form"})
@@ -266,7 +271,39 @@ def _has_text(element: lxml.etree._Element) -> bool:
 
 
 def _pretty_json(text: str) -> str:
+    """``text`` laid out with two-space indentation, or as it is when that is unwise.
+
+    As it is: not JSON (cut at the byte cap, or mislabelled), nested past the parser's
+    recursion limit (``RecursionError``, a few thousand levels), numbers past Python's
+    digit limit, or a layout whose indentation would add more than the text's own size
+    (deep nesting multiplies it: :func:`_indentation_fits`).
+    """
     try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-    except ValueError:
-        return text  # cut at the byte cap, or not JSON after all: pass it on as it is
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    if not _indentation_fits(value, budget=len(text) + JSON_LAYOUT_ALLOWANCE):
+        return text
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return text
+
+
+def _indentation_fits(value: object, budget: int) -> bool:
+    """Whether two-space indentation of ``value`` adds at most ``budget`` characters.
+
+    Walks the parsed value without recursion (it may be as deep as the parser allows)
+    and stops as soon as the budget is spent.
+    """
+    stack: list[tuple[object, int]] = [(value, 0)]
+    spent = 0
+    while stack:
+        node, depth = stack.pop()
+        spent += 2 * depth + 1
+        if spent > budget or depth > MAX_JSON_LAYOUT_DEPTH:
+            return False
+        children = node.values() if isinstance(node, dict) else node
+        if isinstance(node, dict | list):
+            stack.extend((child, depth + 1) for child in children)
+    return True
