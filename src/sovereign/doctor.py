@@ -1,7 +1,8 @@
 """``sovereign doctor``: check the parts of the appliance and print a fix for each failure.
 
 Checks: SearXNG (for web.search) and the engines it dropped at start-up, the policy
-file, the household's site list and search settings, the audit log (writable,
+file, the household's site list and search settings, the home IPv6 prefix web.fetch
+refuses, the audit log (writable,
 readable, room on the data filesystem), the embedded model file, Home Assistant's
 settings file, the household's private-words file, and how the model chooses tools
 (for the openai backend: what its server showed it supports, probed the way the
@@ -28,6 +29,7 @@ from sovereign.capabilities.searxng import (
     SearxngError,
     prepare_query,
 )
+from sovereign.capabilities.web_fetch import check_home_network
 from sovereign.model import DEFAULT_MODEL, ModelFileError, ModelUnreadable, verify_model
 from sovereign.paths import data_dir
 from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_log
@@ -192,6 +194,13 @@ async def check_egress(config: DoctorConfig) -> list[Finding]:
     return [Finding(*result) for result in results]
 
 
+async def check_home_ipv6(config: DoctorConfig) -> list[Finding]:
+    """The household's IPv6 prefix web.fetch refuses (``home_ipv6_prefixes``, or assumed)."""
+    ok, detail = await asyncio.to_thread(check_home_network, config.data_dir or data_dir())
+    fix = 'write {"home_ipv6_prefixes": ["2001:db8:1200::/56"]} there, or remove the file'
+    return [Finding("home IPv6 prefix", ok, detail, None if ok else fix)]
+
+
 async def check_model(config: DoctorConfig) -> list[Finding]:
     """The embedded default model: present at ``<data>/models/`` and exactly the published
     file (size and SHA-256; hashing 1.1 GB takes a second or two)."""
@@ -269,6 +278,7 @@ CHECKS: list[Check] = [
     check_searxng_engine_start,
     check_policy,
     check_egress,
+    check_home_ipv6,
     check_audit,
     check_model,
     check_home_assistant,
