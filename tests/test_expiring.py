@@ -102,7 +102,7 @@ def test_exactly_one_of_many_concurrent_pops_wins():
         barrier = threading.Barrier(16)
         won: list[int] = []
 
-        def take() -> None:
+        def take(barrier: threading.Barrier = barrier, won: list[int] = won) -> None:
             barrier.wait()
             value = entries.pop("token")
             if value is not None:
