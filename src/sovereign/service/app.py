@@ -136,7 +136,7 @@ def _build_services(
         sessions=SessionStore(owner.generation, clock=clock),
         throttle=SignInThrottle(clock=clock),
         setup_throttle=SignInThrottle(clock=clock, max_seconds=SETUP_MAX_SECONDS),
-        devices=KnownDevices(owner.generation, clock=clock),
+        devices=KnownDevices(owner.generation, data_dir=settings.data_dir, clock=clock),
         policy=store,
         turn_policy=policy_reader(settings, store),
         turns=turns,
