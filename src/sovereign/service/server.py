@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -172,6 +173,12 @@ def server_config(
     return uvicorn.Config(app, **settings)
 
 
-def serve_forever(config: uvicorn.Config) -> None:
-    """Run the server until it is told to stop (Ctrl-C, SIGTERM)."""
-    uvicorn.Server(config).run()
+def serve_forever(config: uvicorn.Config, sockets: list[socket.socket] | None = None) -> None:
+    """Run the server until it is told to stop (Ctrl-C, SIGTERM).
+
+    Args:
+        config: from :func:`server_config`.
+        sockets: listening sockets already bound (:func:`~.listeners.bind_listeners`);
+            ``None`` lets uvicorn bind ``config``'s host and port.
+    """
+    uvicorn.Server(config).run(sockets=sockets)
