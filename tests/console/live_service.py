@@ -63,13 +63,16 @@ class FakeSearxng:
     queries: list[str] = field(default_factory=list)
     raw_queries: list[bytes] = field(default_factory=list)
     """Each request's query string exactly as it was sent."""
+    rewrite: Any = None
+    """A test's change to every answer body (e.g. hostile titles), or None."""
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         query = request.url.params.get("q", "")
         self.queries.append(query)
         self.raw_queries.append(request.url.query)
         captured = json.loads(SEARXNG_CAPTURE.read_text())
-        return httpx.Response(captured["status"], json={**captured["body"], "query": query})
+        body = {**captured["body"], "query": query}
+        return httpx.Response(captured["status"], json=self.rewrite(body) if self.rewrite else body)
 
 
 def household_model(messages: list[dict[str, Any]], tools: Any) -> Any:
