@@ -218,3 +218,36 @@ async def test_doctor_runs_the_check_on_the_port_it_is_given():
     assert doctor.check_console_address in doctor.CHECKS
     assert finding.check == "console address" and not finding.ok
     assert "restart the service" in (finding.fix or "")
+
+
+def without_ipv6(monkeypatch, *, device_has_it: bool) -> None:
+    """This process may not open IPv6 sockets (a sandbox); the device has ::1 or not."""
+    import errno
+    import types
+
+    from sovereign.service import listeners as module
+
+    def no_ipv6(family=socket.AF_INET, *args, **kwargs):
+        if family == socket.AF_INET6:
+            raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
+        return socket.socket(family, *args, **kwargs)
+
+    fake = types.SimpleNamespace(**{**vars(socket), "socket": no_ipv6})
+    monkeypatch.setattr(module, "socket", fake)
+    monkeypatch.setattr(module, "device_has_ipv6_loopback", lambda: device_has_it)
+
+
+def test_a_service_denied_ipv6_on_a_device_that_has_it_refuses_to_start(monkeypatch):
+    without_ipv6(monkeypatch, device_has_it=True)
+    with pytest.raises(OSError, match="may not use IPv6"):
+        bind_listeners(["127.0.0.1", "::1"], 0)
+
+
+def test_a_device_without_ipv6_binds_ipv4_loopback_alone(monkeypatch):
+    without_ipv6(monkeypatch, device_has_it=False)
+    sockets = bind_listeners(["127.0.0.1", "::1"], 0)
+    try:
+        assert [sock.getsockname()[0] for sock in sockets] == ["127.0.0.1"]
+    finally:
+        for sock in sockets:
+            sock.close()

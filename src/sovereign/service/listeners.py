@@ -123,7 +123,7 @@ def _bind(address: str, port: int) -> socket.socket | None:
         sock = socket.socket(family, socket.SOCK_STREAM)
     except OSError as exc:
         if family == socket.AF_INET6 and exc.errno in _NO_IPV6:
-            return None
+            return _without_ipv6(address, port, exc)
         raise
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # TIME_WAIT only
@@ -137,10 +137,38 @@ def _bind(address: str, port: int) -> socket.socket | None:
             taken = f"{_show(address, port)} is already held by {holder}"
             raise AddressTaken(errno.EADDRINUSE, taken) from exc
         if address == IPV6_LOOPBACK and exc.errno in _NO_IPV6:
-            return None
+            return _without_ipv6(address, port, exc)
         raise
     sock.set_inheritable(False)
     return sock
+
+
+def _without_ipv6(address: str, port: int, exc: OSError) -> None:
+    """This process cannot use IPv6. Fine when the device has no IPv6 loopback (nobody
+    can hold ``[::1]``); a refusal when it has one (a sandbox denying IPv6 to the
+    service would leave ``[::1]`` to any other program).
+
+    Raises:
+        OSError: the device has IPv6 loopback.
+    """
+    if not device_has_ipv6_loopback():
+        return None
+    raise OSError(
+        exc.errno,
+        f"this service may not use IPv6, but this device has it: any other program could "
+        f"take {_show(address, port)}; allow AF_INET6 to the service",
+    ) from exc
+
+
+def device_has_ipv6_loopback(proc_net: Path = PROC_NET) -> bool:
+    """True when the kernel lists ``::1`` on an interface (``/proc/net/if_inet6``)."""
+    try:
+        lines = (proc_net / "if_inet6").read_text().splitlines()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True  # cannot tell: assume the worse
+    return any(line.split()[:1] == ["0" * 31 + "1"] for line in lines)
 
 
 @dataclass(frozen=True)
