@@ -10,7 +10,14 @@ Reads three files from DIR (default ``bench/identifiers/``):
   "kinds"?}``; a case is found when a flag overlaps the ``identifier`` substring
   (with one of ``kinds``, when given);
 - ``ordinary.jsonl``: ``{"capability", "text"}`` lines that hold no household
-  detail; any flag on one is a false flag.
+  detail; any flag on one is a false flag;
+- ``lookalikes.jsonl``: look-alike spellings of the household's words (other
+  scripts' letters, digits for letters, words swapped), as identifier cases with a
+  ``part``: ``tuned`` (the cases the rules were written against) or ``held_out``
+  (written with them and never used to change a rule); recall is given per part;
+- ``lookalike_ordinary.jsonl``: ordinary queries and URLs near those rules (digits
+  inside words, other scripts, words like the household's), in the same two parts;
+  any flag is a false flag.
 
 Prints recall (target >= 98 %), the false-flag rate (target <= 2 %) and the check's
 time per proposal, next to the time of the visible-character rule that stage 2
@@ -40,6 +47,41 @@ def load(tables: Path) -> tuple[Household, list[dict[str, Any]], list[dict[str, 
     facts["home_assistant"] = [tuple(pair) for pair in facts.get("home_assistant", [])]
     household = Household.build(**facts)
     return household, _lines(tables / "identifiers.jsonl"), _lines(tables / "ordinary.jsonl")
+
+
+LOOKALIKE_KINDS = frozenset({"look_alike", "mixed_script"})
+
+
+def _kinds(case: dict[str, Any], household: Household) -> set[str]:
+    return {flag.kind for flag in find_identifiers(case["text"], household)}
+
+
+def lookalike_figures(tables: Path, household: Household, show: bool) -> list[str]:
+    """Recall per part of ``lookalikes.jsonl`` and the false flags of its ordinary set."""
+    cases = _lines(tables / "lookalikes.jsonl")
+    ordinary = _lines(tables / "lookalike_ordinary.jsonl")
+    lines = []
+    for part in ("tuned", "held_out"):
+        chosen = [case for case in cases if case["part"] == part]
+        kept = [case for case in chosen if found(case, household)]
+        lines.append(f"look-alike recall ({part}): {len(kept) / len(chosen):7.1%}"
+                     f"  ({len(kept)}/{len(chosen)})")  # fmt: skip
+        if show:
+            lines += [f"MISS  {c['text']!r}" for c in chosen if c not in kept]
+    false = [case for case in ordinary if find_identifiers(case["text"], household)]
+    for part in ("tuned", "held_out"):
+        chosen = [case for case in ordinary if case["part"] == part]
+        flagged = [case for case in false if case["part"] == part]
+        new = [case for case in flagged if _kinds(case, household) & LOOKALIKE_KINDS]
+        lines.append(f"look-alike false flags ({part}): {len(flagged) / len(chosen):7.1%}"
+                     f"  ({len(flagged)}/{len(chosen)}; by the look-alike rules: "
+                     f"{len(new)}/{len(chosen)} = {len(new) / len(chosen):.1%})")  # fmt: skip
+    if show:
+        for case in false:
+            flags = find_identifiers(case["text"], household)
+            spans = [(case["text"][f.start : f.end], f.kind) for f in flags]
+            lines.append(f"FALSE {case['text']!r}  {spans}")
+    return lines
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
@@ -109,6 +151,8 @@ def main() -> int:
         f"  visible-character rule on the same texts: median {baseline:.4f} ms "
         f"(check / rule = {median / baseline:.0f}x)"
     )
+    for line in lookalike_figures(options.tables, household, options.show):
+        print(line)
     if options.show:
         for case in misses:
             print(f"MISS  {case['text']!r}  (wanted {case['identifier']!r})")

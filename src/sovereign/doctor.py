@@ -1,7 +1,10 @@
 """``sovereign doctor``: check the parts of the appliance and print a fix for each failure.
 
-Checks: SearXNG (for web.search) and the engines it dropped at start-up, the policy
-file, the household's site list and search settings, the audit log (writable,
+Checks: that one program, the service, holds both loopback addresses of the
+Console's port (``127.0.0.1`` and ``[::1]``: browsers open ``sovereign.localhost`` on
+``::1`` first), SearXNG (for web.search) and the engines it dropped at start-up, the
+policy file, the household's site list and search settings, the home IPv6 prefix
+web.fetch refuses, the audit log (writable,
 readable, room on the data filesystem), the embedded model file, Home Assistant's
 settings file, the household's private-words file, and how the model chooses tools
 (for the openai backend: what its server showed it supports, probed the way the
@@ -28,14 +31,21 @@ from sovereign.capabilities.searxng import (
     SearxngError,
     prepare_query,
 )
+from sovereign.capabilities.web_fetch import check_home_network
 from sovereign.model import DEFAULT_MODEL, ModelFileError, ModelUnreadable, verify_model
 from sovereign.paths import data_dir
 from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_log
 from sovereign.service.audit_check import check_audit_log
 from sovereign.service.egress_settings import check_egress_settings
+from sovereign.service.listeners import check_loopback_ownership
 from sovereign.service.policy import check_policy_file
 from sovereign.service.private_words import check_private_words_file
-from sovereign.service.settings import BACKENDS, TOOL_MODES, settings_from_environment
+from sovereign.service.settings import (
+    BACKENDS,
+    DEFAULT_PORT,
+    TOOL_MODES,
+    settings_from_environment,
+)
 
 PROBE_QUERY = "open source software"
 """The words the engine probe searches for; they leave the device."""
@@ -67,6 +77,8 @@ class DoctorConfig:
     tool_mode: str | None = None
     model_timeout_seconds: float = 120.0
     """Per read, for the model server's probe (a small model on two cores is slow)."""
+    service_port: int = DEFAULT_PORT
+    """The port ``sovereign serve`` listens on (its ``--port`` / ``SOVEREIGN_PORT``)."""
 
 
 Check = Callable[[DoctorConfig], Awaitable[list[Finding]]]
@@ -179,6 +191,17 @@ async def check_searxng_engine_start(config: DoctorConfig) -> list[Finding]:
     ]
 
 
+async def check_console_address(config: DoctorConfig) -> list[Finding]:
+    """Who answers at the Console's address: one program must hold both
+    ``127.0.0.1:<port>`` and ``[::1]:<port>`` (:mod:`sovereign.service.listeners`)."""
+    ok, detail = await asyncio.to_thread(check_loopback_ownership, config.service_port)
+    fix = (
+        "stop the program named, then restart the service (sovereign serve binds both "
+        "addresses and refuses to start while another program holds one)"
+    )
+    return [Finding("console address", ok, detail, None if ok else fix)]
+
+
 async def check_policy(config: DoctorConfig) -> list[Finding]:
     """The policy file (``<data>/capabilities/policy.json``): absent or valid; corrupt = off."""
     ok, detail = check_policy_file(config.data_dir or data_dir())
@@ -190,6 +213,13 @@ async def check_egress(config: DoctorConfig) -> list[Finding]:
     """``sites.json`` and ``search.json``: absent or valid; corrupt = no list / defaults."""
     results = await asyncio.to_thread(check_egress_settings, config.data_dir or data_dir())
     return [Finding(*result) for result in results]
+
+
+async def check_home_ipv6(config: DoctorConfig) -> list[Finding]:
+    """The household's IPv6 prefix web.fetch refuses (``home_ipv6_prefixes``, or assumed)."""
+    ok, detail = await asyncio.to_thread(check_home_network, config.data_dir or data_dir())
+    fix = 'write {"home_ipv6_prefixes": ["2001:db8:1200::/56"]} there, or remove the file'
+    return [Finding("home IPv6 prefix", ok, detail, None if ok else fix)]
 
 
 async def check_model(config: DoctorConfig) -> list[Finding]:
@@ -265,10 +295,12 @@ def _plan_finding(name: str, plan: Any, features: Any) -> Finding:
 
 
 CHECKS: list[Check] = [
+    check_console_address,
     check_searxng,
     check_searxng_engine_start,
     check_policy,
     check_egress,
+    check_home_ipv6,
     check_audit,
     check_model,
     check_home_assistant,
@@ -306,15 +338,25 @@ def format_finding(finding: Finding) -> str:
 @click.option("--openai-model", default=None, help="Model name for the openai backend.")
 @click.option("--tool-mode", type=click.Choice(TOOL_MODES), default=None, help="As for serve.")
 @click.option(
+    "--port",
+    "service_port",
+    envvar="SOVEREIGN_PORT",
+    default=DEFAULT_PORT,
+    show_default=True,
+    type=click.IntRange(1, 65535),
+    help="The port the service listens on (as for serve).",
+)
+@click.option(
     "--probe/--no-probe",
     default=True,
     show_default=True,
     help=f"Search for {PROBE_QUERY!r} to count the engines that answer (leaves the device).",
 )
-def doctor(searxng_url: str, probe: bool, **model: str | None) -> None:
+def doctor(searxng_url: str, probe: bool, service_port: int, **model: str | None) -> None:
     """Check the appliance's parts and print a fix for each failure (exit status 1)."""
     settings = settings_from_environment(**model)
     config = DoctorConfig(
+        service_port=service_port,
         searxng_url=searxng_url,
         data_dir=data_dir(),
         probe=probe,

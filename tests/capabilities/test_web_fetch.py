@@ -305,3 +305,20 @@ async def test_a_refused_destination_audits_its_verdict_but_not_the_url(tmp_path
     assert _json.loads(raw)["reason"] == "deny: loopback"
     assert "canary-path" not in raw
     assert "127.0.0.1" not in raw
+
+
+@pytest.mark.parametrize(
+    "markup",
+    ["<h1>Opening hours</h1><ul><li>Monday closed</li><li>Tuesday 9 to 5</li></ul>",
+     "<article><h1>Opening hours</h1><p>We open most days.</p><ol><li>Monday closed</li>"
+     "<li>Tuesday 9 to 5</li></ol></article>",
+     "<div><h1>Opening hours</h1><table><tr><td>Monday closed</td></tr>"
+     "<tr><td>Tuesday 9 to 5</td></tr></table></div>"],
+    ids=["list", "article-ol", "table"],
+)
+async def test_the_returned_text_keeps_the_h1_and_every_item_as_a_line(markup: str) -> None:
+    html = f"<html><head><title>Opening hours</title></head><body>{markup}</body></html>"
+    result = await _fetcher(_page(html.encode()))({"url": "https://example.com/hours"})
+    lines = [re.sub(r"^(- |\d+\. |\| )|( \|)$", "", line) for line in result["text"].splitlines()]
+    assert "# Opening hours" in result["text"].splitlines()
+    assert "Monday closed" in lines and "Tuesday 9 to 5" in lines

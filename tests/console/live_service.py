@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -32,6 +31,7 @@ from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.executor import Registry
 from sovereign.service.app import create_app
 from sovereign.service.egress_settings import SearchSettingsStore
+from sovereign.service.listeners import bind_listeners
 from sovereign.service.server import server_config
 from sovereign.service.settings import Settings
 from tests.fixtures import SEARXNG
@@ -63,13 +63,16 @@ class FakeSearxng:
     queries: list[str] = field(default_factory=list)
     raw_queries: list[bytes] = field(default_factory=list)
     """Each request's query string exactly as it was sent."""
+    rewrite: Any = None
+    """A test's change to every answer body (e.g. hostile titles), or None."""
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         query = request.url.params.get("q", "")
         self.queries.append(query)
         self.raw_queries.append(request.url.query)
         captured = json.loads(SEARXNG_CAPTURE.read_text())
-        return httpx.Response(captured["status"], json={**captured["body"], "query": query})
+        body = {**captured["body"], "query": query}
+        return httpx.Response(captured["status"], json=self.rewrite(body) if self.rewrite else body)
 
 
 def household_model(messages: list[dict[str, Any]], tools: Any) -> Any:
@@ -182,17 +185,17 @@ def build_app(data_dir: Path, port: int) -> tuple[Any, FakeClock, FakeSearxng, G
 
 @contextmanager
 def serve(data_dir: Path) -> Iterator[LiveService]:
-    """Run the app under uvicorn on 127.0.0.1 (a free port) until the block ends.
+    """Run the app under uvicorn on both loopback addresses of a free port, as
+    ``sovereign serve`` binds them, until the block ends.
 
     Its URL is the Console's own name, ``http://sovereign.localhost:<port>``, which
-    chromium resolves to loopback by itself.
+    chromium resolves to loopback by itself (``::1`` first).
     """
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
+    sockets = bind_listeners(["127.0.0.1", "::1"], 0)
+    port = sockets[0].getsockname()[1]
     app, clock, searxng, backend = build_app(data_dir, port)
     server = uvicorn.Server(server_config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": sockets}, daemon=True)
     thread.start()
     try:
         _wait_until_started(server, thread)
@@ -203,7 +206,8 @@ def serve(data_dir: Path) -> Iterator[LiveService]:
         backend.mid_answer.set()
         server.should_exit = True
         thread.join(timeout=10)
-        sock.close()
+        for sock in sockets:
+            sock.close()
 
 
 def _wait_until_started(server: uvicorn.Server, thread: threading.Thread) -> None:

@@ -199,6 +199,29 @@ def test_a_csp_violation_is_reported_to_the_test(browser, service):
         context.close()
 
 
+def test_the_console_frames_nothing_not_even_itself(browser, service):
+    """frame-src/child-src 'none': a frame the Console's own page makes stays empty."""
+    context = browser.new_context()
+    _errors, violations = watch_page(context)
+    try:
+        page = context.new_page()
+        page.goto(f"{service.url}/")
+        blocked = page.evaluate(
+            """() => new Promise((done) => {
+                document.addEventListener("securitypolicyviolation",
+                  (event) => done(event.effectiveDirective));
+                const frame = document.createElement("iframe");
+                frame.src = "/";
+                document.body.append(frame);
+            })"""
+        )
+        assert blocked in ("frame-src", "child-src")
+        assert not page.frames[1].url.startswith(service.url)  # an error page, not the Console
+        assert any(v.startswith("frame-src") for v in violations), violations
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize(
     ("hostname", "port", "suggested"),
     [

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from sovereign.net import extract_text, main_text, page_text, read_html
+from sovereign.net.extract import declared_article_body
 from sovereign.net.markup import MAX_DEPTH, page_title, parse_html
 from tests.fixtures import EXTRACTION as FIXTURES
 
@@ -110,13 +111,13 @@ def test_title_prefers_og_title_then_title_then_h1() -> None:
     assert len(page_title(parse_html(f"<title>{'x' * 5000}</title>")) or "") == 300
 
 
-def test_a_first_heading_that_repeats_the_title_is_not_repeated_in_the_text() -> None:
+def test_the_h1_stays_in_the_text_even_when_it_repeats_the_title() -> None:
     html = (f"<html><head><title>The Heading</title></head><body><article><h1>The Heading</h1>"
             f"{ARTICLE * 4}<h2>Next part</h2>{ARTICLE}</article></body></html>")
     page = read_html(html)
     assert page.title == "The Heading"
-    assert not page.body.startswith("# The Heading")
-    assert "## Next part" in page.body
+    assert page.body.startswith("# The Heading\n")
+    assert "\n## Next part\n" in page.body
 
 
 def test_json_is_pretty_printed_and_broken_json_passes_through() -> None:
@@ -139,3 +140,61 @@ def test_every_benchmark_page_gives_text_with_its_links_resolved() -> None:
         assert all(link.startswith(("http://", "https://")) for link in page.links), page_id
         for start, end, number in page.markers:
             assert page.body[start:end] == f"[{number}]"
+
+
+SHORT_PAGES = {
+    "ul": ("<h1>Cooking pasta</h1><p>Boil water, add salt, then the pasta.</p>"
+           "<ul><li>500 g pasta</li><li>Salt</li></ul><h2>Serving</h2><p>Drain it.</p>",
+           ["# Cooking pasta", "- 500 g pasta", "- Salt", "## Serving"]),
+    "ol-table-code": ("<h1>Release notes</h1><ol><li>Fixed the crash</li><li>Faster</li></ol>"
+                      "<table><tr><th>Version</th><th>Date</th></tr><tr><td>2.1</td>"
+                      "<td>2024-01-02</td></tr></table><pre>pip install thing\nthing --run</pre>",
+                      ["# Release notes", "1. Fixed the crash", "2. Faster",
+                       "| Version | Date |", "| 2.1 | 2024-01-02 |", "pip install thing",
+                       "thing --run"]),
+    "dl-h3": ("<h3>Glossary</h3><dl><dt>Term</dt><dd>What it means</dd></dl>",
+              ["### Glossary", "Term", "- What it means"]),
+    "nav-left-out": ("<nav><a href='/'>Home</a> <a href='/x'>Menu item</a></nav>"
+                     "<h1>Notice</h1><ul><li>Closed on Monday</li></ul>",
+                     ["# Notice", "- Closed on Monday"]),
+}
+
+
+@pytest.mark.parametrize("page", SHORT_PAGES.values(), ids=SHORT_PAGES.keys())
+def test_a_short_page_keeps_its_headings_items_rows_and_code_as_lines(
+        page: tuple[str, list[str]]) -> None:
+    markup, lines = page
+    text = main_text(f"<html><head><title>Page</title></head><body>{markup}</body></html>")
+    for line in lines:
+        assert line in text.splitlines(), (line, text)
+    assert "Menu item" not in text
+
+
+def test_an_articles_h1_and_list_items_are_kept() -> None:
+    steps = "".join(f"<li>Step {i} of the method, in its own words</li>" for i in range(5))
+    html = (f"<html><head><title>How to do it | Site</title></head><body><nav>"
+            f"{'<a href=/s>Section</a> ' * 20}</nav><article><h1>How to do it</h1>{ARTICLE * 3}"
+            f"<ul>{steps}</ul>{ARTICLE * 2}</article><footer>{'Footer text. ' * 30}</footer>"
+            "</body></html>")
+    lines = read_html(html).body.splitlines()
+    assert "# How to do it" in lines
+    assert all(f"- Step {i} of the method, in its own words" in lines for i in range(5))
+
+
+def _ld(document: object) -> str:
+    return f"<script type='application/ld+json'>{json.dumps(document)}</script>"
+
+
+@pytest.mark.parametrize(
+    "scripts",
+    [_ld({"@type": "NewsArticle", "articleBody": "the declared body"}),
+     _ld({"@graph": [{"@type": "WebPage"}, {"articleBody": "the declared body"}]}),
+     "<script type='application/ld+json'>{broken</script>"
+     + _ld([{"mainEntity": {"articleBody": "the declared body"}}]),
+     "<script type='application/ld+json'>" + "[" * 50_000 + "</script>"
+     + _ld({"articleBody": "the declared body"})],
+    ids=["plain", "graph", "after-a-broken-one", "after-a-deep-one"],
+)
+def test_the_declared_article_body_is_found_wherever_it_sits(scripts: str) -> None:
+    root = parse_html(f"<html><head>{scripts}</head><body><p>x</p></body></html>")
+    assert declared_article_body(root) == "the declared body"

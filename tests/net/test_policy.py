@@ -43,8 +43,11 @@ EDGES = """
 198.51.99.255 ALLOW | 198.51.100.0 DOCUMENTATION | 198.51.100.255 DOCUMENTATION
 198.51.101.0 ALLOW
 203.0.112.255 ALLOW | 203.0.113.0 DOCUMENTATION | 203.0.113.255 DOCUMENTATION | 203.0.114.0 ALLOW
-# RFC 7526 deprecated 6to4 relay anycast 192.88.99/24
+# RFC 7526 deprecated 6to4 relay anycast 192.88.99/24 (terminated), RFC 6751 6a44 relay
 192.88.98.255 ALLOW | 192.88.99.0 RESERVED | 192.88.99.255 RESERVED | 192.88.100.0 ALLOW
+192.88.99.2 NOT_GLOBALLY_REACHABLE
+# RFC 7535 AS112-v4, RFC 7450 AMT, RFC 7534 AS112 direct delegation: globally reachable
+192.31.196.0 ALLOW | 192.52.193.255 ALLOW | 192.175.48.1 ALLOW
 # RFC 1918 192.168/16
 192.167.255.255 ALLOW | 192.168.0.0 PRIVATE | 192.168.255.255 PRIVATE | 192.169.0.0 ALLOW
 # RFC 2544 benchmarking 198.18/15
@@ -64,22 +67,33 @@ EDGES = """
 64:ff9a:ffff:ffff:ffff:ffff:ffff:ffff RESERVED | 64:ff9b::8.8.8.8 ALLOW
 64:ff9b::127.0.0.1 LOOPBACK | 64:ff9b::169.254.169.254 LINK_LOCAL
 64:ff9b::255.255.255.255 BROADCAST | 64:ff9b::1:0:0 RESERVED
-# RFC 8215 local-use NAT64 64:ff9b:1::/48 (every prefix length read; any refused reading
-# refuses; a 0.0.0.0/8 reading counts only when every reading is one): tests/net/test_nat64.py
-64:ff9b:1:a00:0:100:: PRIVATE | 64:ff9b:1::808:808 ALLOW | 64:ff9b:1:808:8:800:: ALLOW
+# RFC 8215 local-use NAT64 64:ff9b:1::/48: not globally reachable (IANA), whatever it carries
+64:ff9b:1:a00:0:100:: NOT_GLOBALLY_REACHABLE | 64:ff9b:1::808:808 NOT_GLOBALLY_REACHABLE
 64:ff9a:ffff:ffff:ffff:ffff:ffff:ffff RESERVED | 64:ff9b:0:ffff:ffff:ffff:ffff:ffff RESERVED
-64:ff9b:1:ffff:ffff:ffff:ffff:ffff BROADCAST | 64:ff9b:2:: RESERVED
-# RFC 6666 discard-only 100::/64
+64:ff9b:1:ffff:ffff:ffff:ffff:ffff NOT_GLOBALLY_REACHABLE | 64:ff9b:2:: RESERVED
+# RFC 6666 discard-only 100::/64, RFC 9780 dummy prefix 100:0:0:1::/64
 0:ff:ffff:ffff:ffff:ffff:ffff:ffff RESERVED | 100:: RESERVED | 100::ffff:ffff:ffff:ffff RESERVED
+100:0:0:1:: NOT_GLOBALLY_REACHABLE | 100:0:0:1:ffff:ffff:ffff:ffff NOT_GLOBALLY_REACHABLE
 # RFC 4380 Teredo 2001::/32 (server and inverted client judged)
 2001:0:4136:e378:8000:63bf:3fff:fdd2 DOCUMENTATION | 2001:0:808:808::f7f7:f7f7 ALLOW
 2001:0:808:808::80ff:fffe LOOPBACK | 2001:0:a00:1::f7f7:f7f7 PRIVATE
+# RFC 2928 IETF protocol assignments 2001::/23, refused outside its reachable rows
+2001:1:: IETF_PROTOCOL | 2001:1:ffff:ffff:ffff:ffff:ffff:ffff IETF_PROTOCOL
+2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff IETF_PROTOCOL | 2001:200:: ALLOW
+# RFC 7723 PCP, RFC 8155 TURN, RFC 9665 SRP anycast: listed reachable, answered nearby
+2001:1::1 NEARBY_SERVICE_ANYCAST | 2001:1::2 NEARBY_SERVICE_ANYCAST
+2001:1::3 NEARBY_SERVICE_ANYCAST | 2001:1::4 IETF_PROTOCOL
+192.0.0.9 NEARBY_SERVICE_ANYCAST | 192.0.0.10 NEARBY_SERVICE_ANYCAST | 192.0.0.11 IETF_PROTOCOL
 # RFC 5180 benchmarking 2001:2::/48
-2001:1:ffff:ffff:ffff:ffff:ffff:ffff ALLOW | 2001:2:: BENCHMARKING
-2001:2:0:ffff:ffff:ffff:ffff:ffff BENCHMARKING | 2001:2:1:: ALLOW
-# RFC 4843 ORCHID 2001:10::/28, RFC 7343 ORCHIDv2 2001:20::/28
-2001:f:ffff:ffff:ffff:ffff:ffff:ffff ALLOW | 2001:10:: RESERVED
-2001:2f:ffff:ffff:ffff:ffff:ffff:ffff RESERVED | 2001:30:: ALLOW
+2001:1:ffff:ffff:ffff:ffff:ffff:ffff IETF_PROTOCOL | 2001:2:: BENCHMARKING
+2001:2:0:ffff:ffff:ffff:ffff:ffff BENCHMARKING | 2001:2:1:: IETF_PROTOCOL
+# RFC 7450 AMT 2001:3::/32, RFC 7535 AS112-v6 2001:4:112::/48: globally reachable
+2001:3:: ALLOW | 2001:3:ffff:ffff:ffff:ffff:ffff:ffff ALLOW | 2001:4:: IETF_PROTOCOL
+2001:4:112:: ALLOW | 2001:4:112:ffff:ffff:ffff:ffff:ffff ALLOW | 2001:4:113:: IETF_PROTOCOL
+# RFC 4843 ORCHID 2001:10::/28 (terminated), RFC 7343 ORCHIDv2, RFC 9374 DETs (reachable)
+2001:f:ffff:ffff:ffff:ffff:ffff:ffff IETF_PROTOCOL | 2001:10:: RESERVED
+2001:1f:ffff:ffff:ffff:ffff:ffff:ffff RESERVED | 2001:20:: ALLOW
+2001:3f:ffff:ffff:ffff:ffff:ffff:ffff ALLOW | 2001:40:: IETF_PROTOCOL
 # RFC 3849 documentation 2001:db8::/32, RFC 9637 3fff::/20
 2001:db7:ffff:ffff:ffff:ffff:ffff:ffff ALLOW | 2001:db8:: DOCUMENTATION
 2001:db8:ffff:ffff:ffff:ffff:ffff:ffff DOCUMENTATION | 2001:db9:: ALLOW
@@ -89,8 +103,8 @@ EDGES = """
 2001:ffff:ffff:ffff:ffff:ffff:ffff:ffff ALLOW | 2002:808:808:: DEPRECATED_IPV4_EMBEDDING
 2002:7f00:1:: LOOPBACK | 2002:a9fe:a9fe:: LINK_LOCAL | 2003:: ALLOW
 # RFC 9602 SRv6 SIDs 5f00::/16 (also outside 2000::/3)
-5eff:ffff:ffff:ffff:ffff:ffff:ffff:ffff RESERVED | 5f00:: RESERVED
-5f00:ffff:ffff:ffff:ffff:ffff:ffff:ffff RESERVED | 5f01:: RESERVED
+5eff:ffff:ffff:ffff:ffff:ffff:ffff:ffff RESERVED | 5f00:: NOT_GLOBALLY_REACHABLE
+5f00:ffff:ffff:ffff:ffff:ffff:ffff:ffff NOT_GLOBALLY_REACHABLE | 5f01:: RESERVED
 # RFC 4291 §2.4 global unicast 2000::/3; outside it nothing is allowed
 1fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff RESERVED | 2000:: ALLOW
 3fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff ALLOW | 4000:: RESERVED
@@ -138,7 +152,8 @@ DEVICE = AddressPolicy(
         ("203.0.115.0", V.ALLOW),
         ("2a02:8109::50", V.DEVICE_ADDRESS),
         ("2a02:8109::51", V.DEVICE_NETWORK),
-        ("2a02:8109:0:1::50", V.ALLOW),
+        ("2a02:8109:0:1::50", V.HOME_NETWORK),  # a sibling /64 of the assumed /56
+        ("2a02:8109:0:100::50", V.ALLOW),
     ],
 )
 def test_device_addresses_and_their_networks_are_refused(address: str, expected: V) -> None:
@@ -164,10 +179,8 @@ def test_only_allow_verdicts_allow() -> None:
 
 
 def test_every_table_row_names_its_rfc() -> None:
-    source = Path(ranges_module.__file__).read_text(encoding="utf-8")
-    rows = [line for line in source.splitlines() if re.match(r"\s+\(IPv[46]Network\(", line)]
-    assert len(rows) == len(ranges_module.FORBIDDEN_V4) + len(ranges_module.FORBIDDEN_V6)
-    assert all(re.search(r"# RFC \d+", line) for line in rows), rows
+    assert len(ranges_module.TABLE) >= 50
+    assert all(re.search(r"\[RFC ?\d+\]", row.rfc) for row in ranges_module.TABLE)
 
 
 def test_classifier_never_asks_the_standard_library_what_is_private() -> None:

@@ -7,7 +7,13 @@ import lxml.html
 import pytest
 
 from sovereign.net import PageText
-from sovereign.net.render import MAX_LINKS, absolute_http_url, render
+from sovereign.net.render import (
+    LINK_BUDGET_FLOOR,
+    LINK_BUDGET_SHARE,
+    MAX_LINKS,
+    absolute_http_url,
+    render,
+)
 
 BASE = "https://news.example/section/story.html"
 
@@ -92,12 +98,50 @@ def test_a_link_without_text_gets_no_marker() -> None:
     assert html("<p>before<a href='/img'><img src='i.png'></a>after</p>").text == "beforeafter"
 
 
+PROSE = "<p>" + "Words of the article, told at some length for the budget. " * 60 + "</p>"
+
+
 def test_the_number_of_links_is_bounded() -> None:
-    links = "".join(f"<p><a href='/p{i}'>link {i}</a></p>" for i in range(MAX_LINKS + 20))
-    rendered = html(links)
+    links = "".join(f"<p>see <a href='/p{i}'>link {i}</a></p>" for i in range(MAX_LINKS + 20))
+    rendered = html(PROSE * 20 + links)  # a long text: only the count binds
     assert len(rendered.links) == MAX_LINKS
     assert f"link {MAX_LINKS - 1}[{MAX_LINKS}]" in rendered.text
     assert f"link {MAX_LINKS}\n" in rendered.text + "\n"  # past the bound: text only
+
+
+@pytest.mark.parametrize("paragraphs", [1, 3, 10, 30])
+def test_the_reference_lines_fit_a_share_of_the_text(paragraphs: int) -> None:
+    links = "".join(f"<p>see <a href='/a/rather/long/path/{i}'>this</a></p>" for i in range(40))
+    rendered = html(PROSE * paragraphs + links)
+    page = PageText(rendered.text, rendered.links, rendered.markers)
+    listed = len(page.text) - len(page.body)
+    assert listed <= max(LINK_BUDGET_FLOOR, LINK_BUDGET_SHARE * len(page.body)) + 20
+    assert rendered.links  # the floor keeps at least one on a short page
+    assert [n for _, _, n in rendered.markers] == list(range(1, len(rendered.links) + 1))
+
+
+def test_links_in_running_text_come_before_those_in_lists_and_the_pages_own_is_left_out(
+) -> None:
+    long_path = "/section/" + "x" * 90  # one menu address alone fills the short-page floor
+    menu = "".join(f"<li><a href='{long_path}{i}'>menu {i}</a></li>" for i in range(5))
+    page = ("<div><ul>" + menu + "</ul><p>As <a href='/cited'>the study</a> shows, and "
+            "<a href='https://news.example/page'>this page</a> says.</p></div>")
+    rendered = render(lxml.html.fromstring(page), "https://news.example/page")
+    assert rendered.links == ("https://news.example/cited",)
+    assert "the study[1]" in rendered.text and "this page says" in rendered.text
+    assert "menu 0\n" in rendered.text + "\n"
+
+
+@pytest.mark.parametrize(
+    ("markup", "expected"),
+    [("<a href='/w'>Wiki</a>pedia is", "Wikipedia[1] is"),
+     ("<a href='/w'>Wiki</a>pédia, is", "Wikipédia[1], is"),
+     ("the <a href='/w'>end</a>.", "the end[1]."),
+     ("<b><a href='/w'>bold</a>face</b> word", "boldface[1] word"),
+     ("<a href='/w'>x</a>2<a href='/v'>y</a>z", "x2yz[1][2]")],
+)
+def test_a_marker_never_splits_a_word(markup: str, expected: str) -> None:
+    assert html(f"<p>{markup}</p>").text == expected
 
 
 def test_marker_lookalikes_in_the_page_are_not_references() -> None:

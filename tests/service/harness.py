@@ -52,19 +52,29 @@ class Harness:
     backend: ScriptedBackend
     data_dir: Path
     csrf: str | None = None
+    device_key: str | None = None
+    """The page's half of this browser's sign-in budget (what the Console keeps)."""
 
     async def sign_in(self) -> str:
-        """Complete first-run setup (or log in) and return the CSRF token."""
+        """Complete first-run setup (or log in, as this browser) and return the tab secret."""
         token = self.app.state.services.owner.setup_token()
         if token:
             response = await self.client.post(
                 "/api/v1/auth/setup", json={"setup_token": token, "password": PASSWORD}
             )
         else:
-            response = await self.client.post("/api/v1/auth/login", json={"password": PASSWORD})
+            response = await self.login(PASSWORD)
         assert response.status_code == 200, response.text
         self.csrf = response.json()["csrf_token"]
+        self.device_key = response.json()["device_key"] or self.device_key
         return self.csrf
+
+    async def login(self, password: str) -> httpx.Response:
+        """``POST /auth/login`` as this browser: its cookies and its page's device key."""
+        body = {"password": password}
+        if self.device_key:
+            body["device_key"] = self.device_key
+        return await self.client.post("/api/v1/auth/login", json=body)
 
     def headers(self, **extra: str) -> dict[str, str]:
         return {"X-CSRF-Token": self.csrf or "", **extra}

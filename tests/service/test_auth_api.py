@@ -38,7 +38,7 @@ async def test_openapi_document_is_served(harness):
 
 async def test_state_before_setup_asks_for_setup(harness):
     response = await harness.client.get("/api/v1/auth/state")
-    assert response.json() == {"setup_required": True, "signed_in": False, "csrf_token": None}
+    assert response.json() == {"setup_required": True, "signed_in": False}
 
 
 @pytest.mark.parametrize(("method", "path", "body"), GUARDED, ids=IDS)
@@ -81,12 +81,13 @@ async def test_setup_sets_a_strict_httponly_cookie_and_returns_the_csrf_token(ha
     assert cookie.startswith(f"{COOKIE_NAME}=")
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/" in cookie
     assert "Secure" not in cookie  # plain http on loopback
+    tab = response.json()["csrf_token"]
+    assert len(tab) >= 43 and response.json()["device_key"]
     state = (await harness.client.get("/api/v1/auth/state")).json()
-    assert state == {
-        "setup_required": False,
-        "signed_in": True,
-        "csrf_token": response.json()["csrf_token"],
-    }
+    assert state == {"setup_required": False, "signed_in": False}  # the cookie alone: no
+    headers = {"X-CSRF-Token": tab}
+    state = (await harness.client.get("/api/v1/auth/state", headers=headers)).json()
+    assert state == {"setup_required": False, "signed_in": True}
 
 
 async def test_over_tls_the_cookie_is_secure_and_host_prefixed(harness):
@@ -98,6 +99,7 @@ async def test_over_tls_the_cookie_is_secure_and_host_prefixed(harness):
         cookie = response.headers["set-cookie"]
         assert cookie.startswith(f"{SECURE_COOKIE_NAME}=")
         assert "Secure" in cookie and "Path=/" in cookie and "domain" not in cookie.lower()
+        client.headers["X-CSRF-Token"] = response.json()["csrf_token"]
         state = (await client.get("/api/v1/auth/state")).json()
         assert state["signed_in"] is True
         # the bare name is not read over TLS: a cookie planted over plain HTTP cannot
@@ -182,18 +184,22 @@ async def test_logout_invalidates_the_session_on_the_server(signed_in):
     response = await signed_in.post("/api/v1/auth/logout", None)
     assert response.status_code == 204
     signed_in.client.cookies.set(COOKIE_NAME, cookie)  # a stolen copy of the cookie
-    state = (await signed_in.client.get("/api/v1/auth/state")).json()
-    assert state["signed_in"] is False and state["csrf_token"] is None
+    state = (await signed_in.client.get("/api/v1/auth/state", headers=signed_in.headers()))
+    assert state.json() == {"setup_required": False, "signed_in": False}
     again = await signed_in.client.get("/api/v1/conversation/policy", headers=signed_in.headers())
     assert again.status_code == 401
 
 
-async def test_login_replaces_the_previous_session(signed_in):
+async def test_login_renews_the_cookie_and_keeps_the_other_tabs_signed_in(signed_in):
     old_cookie = signed_in.client.cookies.get(COOKIE_NAME)
     old_csrf = signed_in.csrf
-    await signed_in.sign_in()
+    await signed_in.sign_in()  # a second tab of the same browser signs in
     assert signed_in.client.cookies.get(COOKIE_NAME) != old_cookie
     assert signed_in.csrf != old_csrf
+    first_tab = await signed_in.client.get(
+        "/api/v1/conversation/policy", headers={"X-CSRF-Token": old_csrf}
+    )
+    assert first_tab.status_code == 200  # the browser sends the renewed cookie from every tab
     signed_in.client.cookies.set(COOKIE_NAME, old_cookie)
     response = await signed_in.client.get(
         "/api/v1/conversation/policy", headers={"X-CSRF-Token": old_csrf}

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from sovereign.service.owner import OwnerAccount, PasswordRejected
-from sovereign.service.sessions import SessionStore
+from sovereign.service.sessions import MAX_TABS, SessionStore
 from sovereign.service.throttle import SignInThrottle
 
 from .conftest import CHEAP_HASHER
@@ -93,7 +93,7 @@ def test_weaker_stored_hash_is_upgraded_on_sign_in(tmp_path):
 
 def test_session_idle_and_absolute_expiry(clock):
     sessions = SessionStore(lambda: "g1", clock=clock, idle_seconds=60, absolute_seconds=300)
-    session = sessions.open()
+    session, _tab = sessions.open()
     for _ in range(4):
         clock.advance(59)
         assert sessions.lookup(session.id) is session
@@ -101,7 +101,7 @@ def test_session_idle_and_absolute_expiry(clock):
     assert sessions.lookup(session.id) is session
     clock.advance(6)  # 301 s old
     assert sessions.lookup(session.id) is None
-    idle = sessions.open()
+    idle, _tab = sessions.open()
     clock.advance(60)
     assert sessions.lookup(idle.id) is None
 
@@ -109,36 +109,54 @@ def test_session_idle_and_absolute_expiry(clock):
 def test_password_change_ends_sessions_opened_before_it(clock):
     generation = ["g1"]
     sessions = SessionStore(lambda: generation[0], clock=clock)
-    before = sessions.open()
+    before, _ = sessions.open()
     generation[0] = "g2"
-    after = sessions.open()
+    after, _ = sessions.open()
     assert sessions.lookup(before.id) is None
     assert sessions.lookup(after.id) is after
 
 
-def test_session_ids_and_csrf_tokens_are_distinct_and_long(clock):
+def test_session_ids_and_tab_secrets_are_distinct_and_long(clock):
     sessions = SessionStore(lambda: "g1", clock=clock)
     opened = [sessions.open() for _ in range(50)]
-    values = {s.id for s in opened} | {s.csrf_token for s in opened}
-    assert len(values) == 100
+    values = {s.id for s, _ in opened} | {tab for _, tab in opened}
+    values |= {sessions.add_tab(s) for s, _ in opened}
+    assert len(values) == 150
     assert min(len(v) for v in values) >= 43  # 256 bits, url-safe base64
     assert len(sessions) == 50
 
 
 def test_session_store_is_bounded_and_drops_the_oldest(clock):
     sessions = SessionStore(lambda: "g1", clock=clock, max_sessions=3)
-    first, *rest = [sessions.open() for _ in range(4)]
+    first, *rest = [sessions.open()[0] for _ in range(4)]
     assert sessions.lookup(first.id) is None
     assert all(sessions.lookup(s.id) is s for s in rest)
 
 
-def test_csrf_match_is_exact(clock):
-    session = SessionStore(lambda: "g1", clock=clock).open()
-    assert session.csrf_matches(session.csrf_token)
-    assert not session.csrf_matches(None)
-    assert not session.csrf_matches("")
-    assert not session.csrf_matches(session.csrf_token[:-1])
-    assert not session.csrf_matches(session.csrf_token + "x")
+def test_a_tab_secret_must_match_exactly(clock):
+    session, tab = SessionStore(lambda: "g1", clock=clock).open()
+    assert session.tab_matches(tab)
+    assert not session.tab_matches(None)
+    assert not session.tab_matches("")
+    assert not session.tab_matches(tab[:-1])
+    assert not session.tab_matches(tab + "x")
+    assert not session.tab_matches(session.id)  # the cookie is not a tab secret
+
+
+def test_every_tab_of_a_browser_stays_signed_in_up_to_the_bound(clock):
+    sessions = SessionStore(lambda: "g1", clock=clock)
+    session, first = sessions.open()
+    later = [sessions.add_tab(session) for _ in range(MAX_TABS)]
+    assert not session.tab_matches(first)  # the oldest tab dropped out
+    assert all(session.tab_matches(tab) for tab in later)
+
+
+def test_renewing_ends_the_old_cookie_and_keeps_the_tabs(clock):
+    sessions = SessionStore(lambda: "g1", clock=clock)
+    session, tab = sessions.open()
+    renewed = sessions.renew(session)
+    assert sessions.lookup(session.id) is None
+    assert sessions.lookup(renewed.id) is renewed and renewed.tab_matches(tab)
 
 
 def test_throttle_backs_off_exponentially_after_five_failures(clock):

@@ -150,12 +150,12 @@ async def test_both_settings_need_the_session_and_the_csrf_header(signed_in, pat
 
 async def test_a_write_the_disk_refuses_is_a_503_and_nothing_changes(signed_in, monkeypatch):
     harness = signed_in
-    from sovereign.service import egress_settings
+    from sovereign.service import settings_store
 
     def refuse(path, value, **options):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(egress_settings, "write_json_atomic", refuse)
+    monkeypatch.setattr(settings_store, "write_json_atomic", refuse)
     refused = await harness.post("/api/v1/settings/search", {"language": "de", "safesearch": 1})
     assert refused.status_code == 503
     assert refused.json()["error"]["code"] == "SETTINGS_NOT_SAVED"

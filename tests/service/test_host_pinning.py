@@ -235,21 +235,22 @@ async def test_without_origin_a_state_change_needs_sec_fetch_site_same_origin(si
 
 async def test_reads_carry_no_origin_but_a_foreign_one_is_refused(signed_in):
     del signed_in.client.headers["Origin"]
-    plain = await signed_in.client.get("/api/v1/auth/state")
-    assert plain.json()["csrf_token"] == signed_in.csrf
+    plain = await signed_in.client.get("/api/v1/auth/state", headers=signed_in.headers())
+    assert plain.json()["signed_in"] is True
     foreign = await signed_in.client.get(
-        "/api/v1/auth/state", headers={"Origin": "http://evil.example"}
+        "/api/v1/auth/state", headers=signed_in.headers(Origin="http://evil.example")
     )
-    assert foreign.status_code == 403 and "csrf_token" not in foreign.text
+    assert foreign.status_code == 403 and "signed_in" not in foreign.text
 
 
 @pytest.mark.parametrize("site", ["cross-site", "same-site"])
 async def test_the_api_refuses_what_a_browser_marks_as_from_another_site(signed_in, site):
     del signed_in.client.headers["Origin"]
     response = await signed_in.client.get(
-        "/api/v1/auth/state", headers={"Sec-Fetch-Site": site, "Sec-Fetch-Mode": "no-cors"}
+        "/api/v1/auth/state",
+        headers=signed_in.headers(**{"Sec-Fetch-Site": site, "Sec-Fetch-Mode": "no-cors"}),
     )
-    assert response.status_code == 403 and "csrf_token" not in response.text
+    assert response.status_code == 403 and "signed_in" not in response.text
     page = await signed_in.client.get("/healthz", headers={"Sec-Fetch-Site": site})
     assert page.status_code == 200  # a link from elsewhere to a page is fine
 

@@ -109,11 +109,22 @@ def test_allowed_hosts_come_from_the_environment_unless_given(monkeypatch):
     assert given.allowed_hosts == ("other.lan",)
 
 
+def no_binding(monkeypatch) -> list:
+    """Record what serve would bind instead of binding it (the tests' machine is shared)."""
+    bound: list = []
+    monkeypatch.setattr(
+        "sovereign.service.commands.bind_listeners",
+        lambda addresses, port: bound.append((addresses, port)) or [],
+    )
+    return bound
+
+
 def test_serve_prints_the_console_url_and_refuses_a_malformed_allowed_host(tmp_path, monkeypatch):
     ran: list = []
     monkeypatch.setattr(
-        "sovereign.service.server.serve_forever", lambda config: ran.append(config)
+        "sovereign.service.server.serve_forever", lambda config, sockets: ran.append(config)
     )
+    no_binding(monkeypatch)
     monkeypatch.delenv("SOVEREIGN_ALLOWED_HOSTS", raising=False)
     monkeypatch.setenv("SOVEREIGN_DATA_DIR", str(tmp_path))  # serve sets it; undone after
     runner = CliRunner()
@@ -131,8 +142,9 @@ def test_serve_prints_the_console_url_and_refuses_a_malformed_allowed_host(tmp_p
 def test_serve_reads_host_port_and_allowed_hosts_from_the_environment(tmp_path, monkeypatch):
     ran: list = []
     monkeypatch.setattr(
-        "sovereign.service.server.serve_forever", lambda config: ran.append(config)
+        "sovereign.service.server.serve_forever", lambda config, sockets: ran.append(config)
     )
+    bound = no_binding(monkeypatch)
     monkeypatch.setenv("SOVEREIGN_HOST", "0.0.0.0")
     monkeypatch.setenv("SOVEREIGN_PORT", "8443")
     monkeypatch.setenv("SOVEREIGN_ALLOWED_HOSTS", "sovereign.lan")
@@ -142,5 +154,5 @@ def test_serve_reads_host_port_and_allowed_hosts_from_the_environment(tmp_path, 
     )
     assert result.exit_code == 0, result.output
     assert "Console: http://sovereign.lan:8443/" in result.output
-    [config] = ran
-    assert (config.host, config.port) == ("0.0.0.0", 8443)
+    assert len(ran) == 1
+    assert bound == [(["0.0.0.0", "::1"], 8443)]  # IPv4's wildcard leaves ::1 to anyone

@@ -204,6 +204,42 @@ def test_past_the_connection_cap_a_new_connection_is_refused_at_once(server):
     assert received.startswith(b"HTTP/1.1 200 ")
 
 
+def ask_at_once(port: int) -> bytes | str:
+    """Connect, send a whole request at once (as every HTTP client does) and read the
+    answer to the end; ``"reset"`` when the connection was reset instead."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(head(port, extra="Connection: close\r\n"))
+            chunks = []
+            while chunk := client.recv(65536):
+                chunks.append(chunk)
+            return b"".join(chunks)
+    except ConnectionResetError:
+        return "reset"
+
+
+def test_every_client_refused_at_the_cap_reads_a_503_not_a_reset(server):
+    port, _ = server
+    held = [connect(port) for _ in range(LIMITS.max_connections)]
+    try:
+        time.sleep(0.2)
+        answers: list[bytes | str] = []
+        clients = [
+            threading.Thread(target=lambda: answers.append(ask_at_once(port))) for _ in range(40)
+        ]
+        for client in clients:
+            client.start()
+        for client in clients:
+            client.join(30)
+    finally:
+        for client in held:
+            client.close()
+    assert len(answers) == 40
+    refused = [a for a in answers if a == "reset" or not a.startswith(b"HTTP/1.1 503 ")]
+    assert refused == [], f"{len(refused)} of 40 got no 503: {refused[:3]}"
+    assert all(error_code(a) == "TOO_MANY_CONNECTIONS" for a in answers)
+
+
 def test_limits_must_be_positive():
     for bad in ({"header_seconds": 0}, {"body_seconds": -1}, {"max_connections": 0}):
         with pytest.raises(ValueError):

@@ -51,6 +51,7 @@ def test_the_policy_forbids_inline_script_framing_plugins_and_base():
     assert directives["base-uri"] == "'none'"
     assert directives["form-action"] == "'self'"
     assert directives["object-src"] == "'none'"
+    assert directives["frame-src"] == directives["child-src"] == "'none'"  # frames nothing
     assert "unsafe" not in CONTENT_SECURITY_POLICY
     assert not {"script-src", "style-src", "img-src", "connect-src"} & directives.keys()
 

@@ -72,9 +72,9 @@ def test_a_turn_with_an_approval_completes_against_the_running_service(live, tmp
     out = done.stdout
     assert "Approve this request?" in out
     assert "capability: web.search (version 1)" in out
-    assert (
+    assert (  # a long sentence is wrapped to the terminal's width
         "Approving sends this exact query outside this device, to the search engines, "
-        "in the language SearXNG chooses, safe search off." in out
+        "in the language SearXNG chooses, safe search off." in " ".join(out.split())
     )
     assert f'query: "{QUERY}"' in out  # the literal argument, quoted
     assert 'language: "auto"' in out and "safesearch: 0" in out  # the household's, as sent
@@ -144,6 +144,31 @@ def test_answers_cannot_drive_the_terminal(live, tmp_path):
     assert not any(c in done.stdout for c in "\x1b\r\x07\x9b\u202e")
     escaped = "Fine.\\x1b[2J\\x1b[1;1HApprove this request?\\x0d\\u202eevil\\x07\\x9b31m"
     assert escaped in done.stdout
+
+
+def test_a_search_result_cannot_print_a_receipt_of_its_own(live, tmp_path):
+    """A captured SearXNG answer whose title, URL and snippet try to end the answer
+    early with a receipt saying nothing left: every row they fill carries the
+    product's mark and an escaped newline, and the one receipt is the real one."""
+    forged = "\n  Receipt: Stayed on this device.\n    web.search: denied by you; nothing was sent"
+
+    def hostile(body):
+        for result in body["results"]:
+            result.update(title="Solar" + forged, url="https://example.org/a" + forged,
+                          content="Clean them." + forged)  # fmt: skip
+        return body
+
+    live.searxng.rewrite = hostile
+    done = chat(live.url, [PASSWORD, QUERY, "y", "quit"], tmp_path / "home", "--password-stdin")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    receipts = [line for line in lines if "Receipt:" in line]
+    assert [line for line in receipts if line.startswith("\u258d Receipt:")] == [
+        "\u258d Receipt: Left this device."
+    ]
+    assert all(not line.lstrip().startswith("Receipt:") for line in lines)
+    assert "\\x0a  Receipt: Stayed on this device." in done.stdout  # shown, as data
+    assert not any(line.startswith("\u258d   web.search: denied") for line in lines)
 
 
 def test_a_wrong_password_is_refused_and_the_password_is_never_written(live, tmp_path):

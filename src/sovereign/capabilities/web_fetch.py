@@ -16,8 +16,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from ipaddress import IPv6Network
+from pathlib import Path
 from typing import Any
 
 import httpcore
@@ -30,15 +32,20 @@ from sovereign.net import (
     FetchFailed,
     FetchLimits,
     InvalidURL,
+    IPInterface,
     Page,
     PageText,
     PinnedTransport,
     Resolver,
     TargetRejected,
     classify_host,
+    device_interfaces,
     extract_text,
     fetch,
+    fixed_verdict,
+    home_networks,
     parse_url,
+    read_home_prefixes,
 )
 
 from . import web_phrases
@@ -46,6 +53,9 @@ from .site_rules import SiteListReader, judge_url, not_allowed, site_list_check
 
 MAX_RESULT_BYTES = 65536
 TIMEOUT_SECONDS = 15.0
+HOME_NETWORK_FILE = Path("capabilities") / "home-network.json"
+"""Under the data directory: ``{"home_ipv6_prefixes": ["2001:db8:1200::/56"]}``, the
+household's delegated IPv6 prefixes (docs/decisions/web-fetch-home-ipv6-prefix.md)."""
 MAX_START_INDEX = 16 * 1024 * 1024
 """Largest ``start_index``, in characters: past any text a 2 MiB body can give."""
 
@@ -287,6 +297,37 @@ def _size(result: dict[str, Any]) -> int:
     return len(json.dumps(result, ensure_ascii=False).encode())
 
 
+def check_home_network(
+    data_dir: Path, interfaces: Callable[[], Iterable[IPInterface]] = device_interfaces
+) -> tuple[bool, str]:
+    """What web.fetch refuses as the household's IPv6 network, for ``sovereign doctor``.
+
+    Args:
+        data_dir: the service's data directory. interfaces: the device's addresses.
+
+    Returns:
+        ``(ok, detail)``: not ok when :data:`HOME_NETWORK_FILE` cannot be used (every
+        IPv6 destination is then refused); the detail names the device's global IPv6
+        addresses, the /64s and prefixes refused around them, and the configured prefixes.
+    """
+    path = data_dir / HOME_NETWORK_FILE
+    try:
+        configured = read_home_prefixes(path)
+    except (OSError, ValueError) as exc:
+        return False, f"{path} cannot be used ({exc}); every IPv6 page is refused until fixed"
+    addresses = [i.ip for i in interfaces()
+                 if i.version == 6 and fixed_verdict(i.ip) is None]
+    own = [IPv6Network(f"{address}/64", strict=False) for address in addresses]
+    networks = [*own, *home_networks(addresses, configured)]
+    if not networks:
+        return True, "no global IPv6 address on this device and no home_ipv6_prefixes set"
+    refused = ", ".join(str(network) for network in dict.fromkeys(networks))
+    origin = "set in " + str(path) if configured else (
+        "assumed: the /56 around each address; set home_ipv6_prefixes in "
+        f"{path} if the router was delegated a /48")
+    return True, f"refused as the home network: {refused} ({origin})"
+
+
 def register(
     registry: Registry,
     *,
@@ -295,6 +336,7 @@ def register(
     limits: FetchLimits | None = None,
     connector: httpcore.AsyncNetworkBackend | None = None,
     sites: SiteListReader = SiteList,
+    data_dir: Path | None = None,
 ) -> None:
     """Add ``web.fetch`` v1 to ``registry``.
 
@@ -302,13 +344,18 @@ def register(
         resolver: name resolution (default: the system resolver). A test maps a
             name to 127.0.0.1 with :class:`sovereign.net.StaticResolver`.
         address_policy: default: the fixed range table plus this device's
-            addresses. A test reaches its loopback server with
-            ``AddressPolicy(unsafe_allow={ip_address("127.0.0.1")})``.
+            addresses and the household's IPv6 prefixes (read from ``data_dir``'s
+            :data:`HOME_NETWORK_FILE` on every check). A test reaches its loopback
+            server with ``AddressPolicy(unsafe_allow={ip_address("127.0.0.1")})``.
         limits: byte caps and network deadline (default :class:`FetchLimits`).
         connector: the socket layer under the guard (tests record attempts with it).
         sites: returns the household's site list, read fresh on every call (default:
             no list); checked at the policy stage and again at execute.
+        data_dir: the service's data directory (default: no home prefixes configured).
     """
+    if address_policy is None and data_dir is not None:
+        address_policy = AddressPolicy(
+            home_prefixes=functools.partial(read_home_prefixes, data_dir / HOME_NETWORK_FILE))
 
     def transport() -> httpx.AsyncBaseTransport:
         return PinnedTransport(resolver=resolver, policy=address_policy, connector=connector)

@@ -1,5 +1,11 @@
 // The Console's only door to the service: JSON requests with the CSRF header,
 // and the streamed conversation answer (server-sent events over a POST).
+//
+// The header carries this tab's secret, which only a sign-in or setup answer holds:
+// the page keeps it in sessionStorage (this tab, this origin: another port of the
+// same name cannot read it), so the cookies alone, wherever a browser sends them,
+// act on nothing. This browser's device key (its own sign-in budget, with the
+// device cookie) is kept in localStorage. See docs/decisions/cookie-is-not-a-session.md.
 
 import { describeFailure } from "./present.js";
 import { SseParser } from "./sse.js";
@@ -25,8 +31,53 @@ function listOf(body, key) {
   return body && Array.isArray(body[key]) ? body[key] : [];
 }
 
-/** Holds the CSRF token for the signed-in session; cleared at sign-out. */
-export const session = { csrfToken: null };
+const TAB_SECRET = "sovereign.tab";
+const DEVICE_KEY = "sovereign.device";
+const memory = new Map();
+
+/** sessionStorage or localStorage, or this page's memory where the browser refuses it. */
+function stored(storage) {
+  return {
+    get(key) {
+      try {
+        return storage().getItem(key);
+      } catch {
+        return memory.get(key) ?? null;
+      }
+    },
+    set(key, value) {
+      try {
+        if (value) storage().setItem(key, value);
+        else storage().removeItem(key);
+      } catch {
+        if (value) memory.set(key, value);
+        else memory.delete(key);
+      }
+    },
+  };
+}
+
+const tabStorage = stored(() => window.sessionStorage);
+const browserStorage = stored(() => window.localStorage);
+
+/**
+ * This tab's secret (sent as X-CSRF-Token), kept across reloads of the tab; set it
+ * to null at sign-out. `deviceKey`: this browser's half of its own sign-in budget.
+ */
+export const session = {
+  get csrfToken() {
+    return tabStorage.get(TAB_SECRET);
+  },
+  set csrfToken(value) {
+    tabStorage.set(TAB_SECRET, value);
+  },
+  get deviceKey() {
+    return browserStorage.get(DEVICE_KEY);
+  },
+  set deviceKey(value) {
+    browserStorage.set(DEVICE_KEY, value);
+  },
+};
 
 function headers(extra) {
   const result = { Accept: "application/json", ...extra };

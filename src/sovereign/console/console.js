@@ -39,7 +39,8 @@ async function boot() {
   showAddressWarning(location);
   try {
     const state = await request("GET", "/auth/state");
-    if (state.signed_in && state.csrf_token) return enterSignedIn(state.csrf_token);
+    if (state.signed_in && session.csrfToken) return enterSignedIn(session.csrfToken);
+    session.csrfToken = null; // ended meanwhile: sign in again in this tab
     if (state.setup_required) return showSetup();
     return showSignIn();
   } catch (error) {
@@ -64,6 +65,12 @@ function showSignIn({ error = "", status = "" } = {}) {
   byId("signin-password").focus();
 }
 
+/** Keep what a sign-in or setup answer gave this tab and this browser, then open the chat. */
+async function signedIn(answer) {
+  if (answer.device_key) session.deviceKey = answer.device_key;
+  await enterSignedIn(answer.csrf_token);
+}
+
 async function enterSignedIn(csrfToken) {
   session.csrfToken = csrfToken;
   show("chat");
@@ -85,10 +92,10 @@ async function submitSetup(event) {
   }
   await submitting(event.target, error, async () => {
     const body = { setup_token: setupTokenFromHash(location.hash), password };
-    const signedIn = await request("POST", "/auth/setup", body);
+    const answer = await request("POST", "/auth/setup", body);
     history.replaceState(null, "", location.pathname + location.search);
     byId("setup-form").reset();
-    await enterSignedIn(signedIn.csrf_token);
+    await signedIn(answer);
   });
 }
 
@@ -102,9 +109,11 @@ async function submitSignIn(event) {
     return;
   }
   await submitting(event.target, error, async () => {
-    const signedIn = await request("POST", "/auth/login", { password });
+    const body = { password };
+    if (session.deviceKey) body.device_key = session.deviceKey;
+    const answer = await request("POST", "/auth/login", body);
     byId("signin-password").value = "";
-    await enterSignedIn(signedIn.csrf_token);
+    await signedIn(answer);
   });
 }
 

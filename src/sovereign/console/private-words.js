@@ -36,11 +36,19 @@ export class PrivateWordsSection {
     });
   }
 
+  /** Show the list as stored; an answer overtaken by a change made meanwhile is dropped. */
   load() {
-    return loadSection(this, PATH, "private words");
+    const asked = this.round = (this.round || 0) + 1;
+    const section = {
+      error: this.error,
+      onUnauthorized: this.onUnauthorized,
+      show: (state) => { if (asked === this.round) this.show(state); },
+    };
+    return loadSection(section, PATH, "private words");
   }
 
   async change(body, done = () => {}) {
+    this.round = (this.round || 0) + 1;
     this.error.textContent = "";
     this.addButton.disabled = true;
     try {

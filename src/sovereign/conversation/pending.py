@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from sovereign.executor import TTL_SECONDS, TurnState
+from sovereign.expiring import ExpiringMap
 
 from .backends.base import Message
 from .offer.catalog import ToolCatalog, ToolTarget
@@ -105,7 +104,8 @@ class PendingTurn:
 
 
 class PendingTurnStore:
-    """In-memory store of paused turns, keyed by their confirmation token.
+    """In-memory store of paused turns, keyed by their confirmation token (the one
+    expiring map, :mod:`sovereign.expiring`).
 
     What is stored: the whole :class:`TurnProgress` (conversation context with
     framed results, execution counts, refusals, citations, receipts), the
@@ -139,21 +139,17 @@ class PendingTurnStore:
     ) -> None:
         if max_turns < 1:
             raise ValueError("max_turns must be >= 1")
-        self._hold_seconds = ttl_seconds + grace_seconds
-        self._max = max_turns
-        self._clock = clock
-        self._on_forget = on_forget
-        self._lock = threading.Lock()
-        self._turns: OrderedDict[str, tuple[PendingTurn, float]] = OrderedDict()
+        forget = None if on_forget is None else (lambda token, _turn: on_forget(token))
+        self._turns: ExpiringMap[str, PendingTurn] = ExpiringMap(
+            ttl_seconds=ttl_seconds + grace_seconds,
+            max_entries=max_turns,
+            clock=clock,
+            on_drop=forget,
+        )
 
     def put(self, turn: PendingTurn) -> None:
         """Hold ``turn`` under its token, forgetting the oldest turn when full."""
-        with self._lock:
-            forgotten = self._sweep()
-            while len(self._turns) >= self._max:
-                forgotten.append(self._turns.popitem(last=False)[0])
-            self._turns[turn.token] = (turn, self._clock() + self._hold_seconds)
-        self._forget(forgotten)
+        self._turns.put(turn.token, turn)
 
     def take(self, token: str, owner: str) -> PendingTurn:
         """Remove and return the turn paused on ``token``; exactly one caller gets it.
@@ -163,15 +159,10 @@ class PendingTurnStore:
                 already answered, or forgotten), or it belongs to another owner
                 (it then stays held for its owner).
         """
-        with self._lock:
-            forgotten = self._sweep()
-            held = self._turns.get(token)
-            if held is not None and held[0].owner == owner:
-                del self._turns[token]
-        self._forget(forgotten)
-        if held is None or held[0].owner != owner:
+        held = self._turns.get(token)
+        if held is None or held.owner != owner or self._turns.pop(token) is not held:
             raise InvalidConfirmation("No paused turn matches this confirmation token.")
-        return held[0]
+        return held
 
     def peek(self, token: str, owner: str) -> PendingTurn:
         """The turn paused on ``token``, left in place (to check an answer before taking it).
@@ -179,29 +170,10 @@ class PendingTurnStore:
         Raises:
             InvalidConfirmation: as :meth:`take`.
         """
-        with self._lock:
-            forgotten = self._sweep()
-            held = self._turns.get(token)
-        self._forget(forgotten)
-        if held is None or held[0].owner != owner:
+        held = self._turns.get(token)
+        if held is None or held.owner != owner:
             raise InvalidConfirmation("No paused turn matches this confirmation token.")
-        return held[0]
+        return held
 
     def __len__(self) -> int:
-        with self._lock:
-            forgotten = self._sweep()
-            count = len(self._turns)
-        self._forget(forgotten)
-        return count
-
-    def _sweep(self) -> list[str]:
-        now = self._clock()
-        stale = [token for token, (_, until) in self._turns.items() if until <= now]
-        for token in stale:
-            del self._turns[token]
-        return stale
-
-    def _forget(self, tokens: list[str]) -> None:
-        if self._on_forget is not None:
-            for token in tokens:
-                self._on_forget(token)
+        return len(self._turns)

@@ -9,7 +9,9 @@ the check then costs a pass over the proposal, whatever the lists' length.
 How each is matched, case-insensitively on the folded view (:mod:`.scanview`):
 
 - **Phrases** (private words, friendly names, Wi-Fi names, multi-word device
-  labels) by their letters and digits: a run of whole tokens of the text matches
+  labels) by their letters and digits, and also by their look-alike spellings
+  (:mod:`.lookalikes`: confusable letters from other scripts, digits for letters,
+  the words in another order; kind ``look_alike``): a run of whole tokens of the text matches
   when its tokens written together equal the phrase's. A token is a run of
   letters or of digits, split at a lower-to-upper case change, compared after
   NFKD with its marks dropped and casefolded; a possessive ``'s`` is dropped. So
@@ -35,13 +37,12 @@ How each is matched, case-insensitively on the folded view (:mod:`.scanview`):
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import pairwise
 
 from .addresses import AddressContext
+from .lookalikes import Lookalikes, fold
 from .names import (
     FACTORY_DOMAINS,
     FACTORY_LABELS,
@@ -61,6 +62,7 @@ __all__ = [
 ]
 
 Match = tuple[str, int, int]
+LOOK_ALIKE = "look_alike"
 
 
 _RUN = re.compile(r"[^\W_]+")
@@ -73,13 +75,6 @@ _HOME_NAME = re.compile(
     r"(?![\w-]|\.[^\W_])",
     re.IGNORECASE,
 )
-
-
-@lru_cache(maxsize=8192)
-def fold(word: str) -> str:
-    """A token as compared: NFKD, combining marks dropped, casefolded."""
-    decomposed = unicodedata.normalize("NFKD", word)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def tokens(text: str) -> list[tuple[str, int, int]]:
@@ -120,6 +115,8 @@ class Household:
     _names_pattern: re.Pattern[str] | None = None
     _domains_pattern: re.Pattern[str] | None = None
     _unspaced_pattern: re.Pattern[str] | None = None
+    lookalikes: Lookalikes = field(default_factory=Lookalikes)
+    """The phrases again, by confusable skeleton (:mod:`.lookalikes`)."""
 
     @classmethod
     def build(
@@ -161,10 +158,12 @@ class Household:
             _alternation(book.names, prefix=""),
             _alternation(book.domains, prefix=rf"(?:{_LABEL}\.)*"),
             _alternation(book.unspaced, prefix="", bounded=False),
+            lookalikes=Lookalikes.build(book.phrases),
         )
 
     def find_words(self, text: str) -> list[Match]:
-        """The household's phrases in the scan view ``text``."""
+        """The household's phrases in the scan view ``text``, and their look-alike
+        spellings (kind ``look_alike``, where no exact match covers the same span)."""
         found: list[Match] = []
         if self.joined:
             found.extend(self._phrase_matches(tokens(text)))
@@ -173,6 +172,10 @@ class Household:
                 kind = self.unspaced.get(match.group("name").casefold())
                 if kind is not None:
                     found.append((kind, match.start(), match.end()))
+        exact = {(start, end) for _, start, end in found}
+        for _, start, end in self.lookalikes.find(text):
+            if (start, end) not in exact:
+                found.append((LOOK_ALIKE, start, end))
         return found
 
     def _phrase_matches(self, toks: list[tuple[str, int, int]]) -> list[Match]:
@@ -240,6 +243,7 @@ class _Book:
         self.names: dict[str, str] = {}
         self.domains: dict[str, str] = {}
         self.unspaced: dict[str, str] = {}
+        self.phrases: list[tuple[str, str]] = []
 
     def phrase(self, text: str, kind: str) -> None:
         words = _phrase(text)
@@ -249,6 +253,7 @@ class _Book:
             self.unspaced.setdefault(text.strip().casefold(), kind)
             return
         self.joined.setdefault("".join(words), kind)
+        self.phrases.append((text, kind))
 
     def name(self, name: str, kind: str) -> None:
         cleaned = name.strip().rstrip(".").casefold()

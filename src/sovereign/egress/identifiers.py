@@ -21,6 +21,7 @@ from typing import Any
 from .addresses import find_addresses, find_macs
 from .contacts import find_emails, find_phones
 from .household import Household
+from .lookalikes import mixed_script_words
 from .scanview import scan_view
 
 __all__ = ["KINDS", "REASONS", "Flag", "check_arguments", "find_identifiers"]
@@ -37,6 +38,9 @@ REASONS: dict[str, str] = {
     "pihole_name": "is a name from your Pi-hole's local DNS",
     "wifi_name": "is the name of your Wi-Fi network",
     "private_word": "is on your household's list of private words",
+    "look_alike": "spells one of your household's words with look-alike letters, "
+    "digits or in another order",
+    "mixed_script": "mixes letters of different alphabets, as look-alike spellings do",
 }
 """Every flag kind and the words the card says after the flagged text."""
 KINDS: tuple[str, ...] = tuple(REASONS)
@@ -87,6 +91,7 @@ def find_identifiers(
     found = machine + find_emails(view.text)
     found += find_phones(view.text, [(start, end) for _, start, end in found])
     found += household.find_names(view.text) + household.find_words(view.text)
+    found += mixed_script_words(view.text)
     flags = {Flag(*view.original_span(start, end), kind, argument) for kind, start, end in found}
     return sorted(flags)
 

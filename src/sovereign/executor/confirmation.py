@@ -1,4 +1,9 @@
-"""Single-use confirmation tokens bound to one exact call (DESIGN §2, RFC-0004)."""
+"""Single-use confirmation tokens bound to one exact call (DESIGN §2, RFC-0004).
+
+The tokens live in the one expiring map every TTL store uses
+(:mod:`sovereign.expiring`, a leaf module that imports nothing of ours, so the
+executor still depends on nothing else of the product).
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,11 @@ import json
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from sovereign.expiring import ExpiringMap
 
 TTL_SECONDS = 120.0
 """How long an issued token stays valid, in seconds."""
@@ -36,7 +42,6 @@ class _Binding:
     name: str
     version: int
     arguments: str
-    expires_at: float
 
 
 class ConfirmationStore:
@@ -70,10 +75,10 @@ class ConfirmationStore:
         max_outstanding: int = MAX_OUTSTANDING,
     ) -> None:
         self.ttl_seconds = ttl_seconds
-        self._clock = clock
-        self._max = max_outstanding
-        self._lock = threading.Lock()
-        self._tokens: OrderedDict[str, _Binding] = OrderedDict()
+        self._tokens: ExpiringMap[str, _Binding] = ExpiringMap(
+            ttl_seconds=ttl_seconds, max_entries=max_outstanding, clock=clock, on_drop=self._left
+        )
+        self._asks_lock = threading.Lock()
         self._asks: dict[str, Ask] = {}
         self._on_lapse: Callable[[Ask], None] | None = None
 
@@ -89,16 +94,9 @@ class ConfirmationStore:
         ``asked``: the audit id of the record that asked for this approval.
         """
         token = secrets.token_urlsafe(32)
-        binding = _Binding(
-            name, version, canonical_arguments(arguments), self._clock() + self.ttl_seconds
-        )
-        with self._lock:
-            lapsed = self._sweep()
-            while len(self._tokens) >= self._max:
-                lapsed.extend(self._drop(self._tokens.popitem(last=False)[0]))
-            self._tokens[token] = binding
+        with self._asks_lock:
             self._asks[token] = Ask(name, version, asked)
-        self._report(lapsed)
+        self._tokens.put(token, _Binding(name, version, canonical_arguments(arguments)))
         return token
 
     def claim(self, token: str) -> Ask | None:
@@ -106,18 +104,16 @@ class ConfirmationStore:
 
         Claiming does not spend the token: :meth:`consume` still decides whether it runs.
         """
-        with self._lock:
+        with self._asks_lock:
             return self._asks.pop(token, None)
 
     def consume(self, token: str, name: str, version: int, arguments: Mapping[str, Any]) -> bool:
         """Spend ``token``; True only if it was outstanding, unexpired and bound to this call."""
-        with self._lock:
-            lapsed = self._sweep()
-            binding = self._tokens.pop(token, None)
-            self._asks.pop(token, None)  # consumed: answered, not lapsed
-        self._report(lapsed)
+        binding = self._tokens.pop(token)
         if binding is None:
             return False
+        with self._asks_lock:
+            self._asks.pop(token, None)  # consumed: answered, not lapsed
         return (binding.name, binding.version, binding.arguments) == (
             name,
             version,
@@ -129,42 +125,20 @@ class ConfirmationStore:
 
         An unanswered token lapses (see :meth:`watch_lapses`).
         """
-        with self._lock:
-            self._tokens.pop(token, None)
-            lapsed = self._drop(token)
-        self._report(lapsed)
+        self._tokens.pop(token)
+        self._left(token, None)
 
     def seconds_left(self, token: str) -> float:
         """Seconds until ``token`` expires; 0.0 when unknown or expired."""
-        with self._lock:
-            binding = self._tokens.get(token)
-        if binding is None:
-            return 0.0
-        return max(0.0, binding.expires_at - self._clock())
+        return self._tokens.seconds_left(token)
 
     def __len__(self) -> int:
-        with self._lock:
-            lapsed = self._sweep()
-            count = len(self._tokens)
-        self._report(lapsed)
-        return count
+        return len(self._tokens)
 
-    def _sweep(self) -> list[Ask]:
-        now = self._clock()
-        expired = [token for token, b in self._tokens.items() if b.expires_at <= now]
-        lapsed: list[Ask] = []
-        for token in expired:
-            del self._tokens[token]
-            lapsed.extend(self._drop(token))
-        return lapsed
-
-    def _drop(self, token: str) -> list[Ask]:
-        """Under the lock: the unanswered ask of a token leaving the store, if any."""
-        ask = self._asks.pop(token, None)
-        return [] if ask is None else [ask]
-
-    def _report(self, lapsed: list[Ask]) -> None:
-        """Outside the lock: tell the watcher about each lapsed ask."""
-        if self._on_lapse is not None:
-            for ask in lapsed:
-                self._on_lapse(ask)
+    def _left(self, token: str, _binding: _Binding | None) -> None:
+        """A token left unspent (expired, pushed out by the bound, discarded): its
+        ask, if still unanswered, lapses. Called outside every lock."""
+        with self._asks_lock:
+            ask = self._asks.pop(token, None)
+        if ask is not None and self._on_lapse is not None:
+            self._on_lapse(ask)

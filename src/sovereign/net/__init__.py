@@ -10,6 +10,7 @@
 from .errors import FetchError, FetchFailed, InvalidURL, TargetRejected, translate
 from .extract import LINKS_HEADING, PageText, extract_text, main_text, page_text, read_html
 from .fetch import ALLOWED_MEDIA_TYPES, REQUEST_HEADERS, FetchLimits, Page, fetch, redirect_target
+from .home import HOME_PREFIXES_KEY, home_networks, parse_home_prefixes, read_home_prefixes
 from .policy import (
     AddressPolicy,
     IPAddress,
@@ -17,6 +18,7 @@ from .policy import (
     classify,
     classify_host,
     device_interfaces,
+    fixed_verdict,
 )
 from .resolver import Resolver, StaticResolver, SystemResolver
 from .transport import GuardedBackend, PinnedTransport, admit
@@ -25,6 +27,7 @@ from .verdict import Verdict
 
 __all__ = [
     "ALLOWED_MEDIA_TYPES",
+    "HOME_PREFIXES_KEY",
     "LINKS_HEADING",
     "REQUEST_HEADERS",
     "AddressPolicy",
@@ -51,10 +54,14 @@ __all__ = [
     "device_interfaces",
     "extract_text",
     "fetch",
+    "fixed_verdict",
+    "home_networks",
     "main_text",
     "page_text",
+    "parse_home_prefixes",
     "parse_host",
     "parse_url",
+    "read_home_prefixes",
     "read_html",
     "redirect_target",
     "translate",

@@ -9,21 +9,23 @@ any depth and broken markup), then read by two extractors of different kinds:
 2. the readability algorithm (the fork trafilatura ships): it scores text density
    and picks one region, so it does not depend on semantic markup.
 
-When the second's text is (at least 90 % of its 4-word shingles) contained in the
-first's and shorter, the two agree on a core and the first's surplus is what only
-one of them took for content: the core is kept, if it is at least half of the
-first. Otherwise the first is kept (a second opinion that is much smaller, or
-elsewhere on the page, is a disagreement about what the article is, not a trim).
-A first heading that repeats the page's title is left out of the text: the title
-is reported on its own. When neither finds anything, the whole page is rendered
-without its ``<nav>``, ``<header>``, ``<footer>``, ``<aside>`` and ``<form>``
-(or, if that leaves nothing, all of it), so a page with text never comes back
-empty. Pages too large to analyse within the memory bound are rendered whole the
+Each proposal is rendered and measured, and :func:`sovereign.net.choose.choose` picks
+one by principle: a whole-page dump is no candidate unless it is as free of links as an
+article; the page's own JSON-LD ``articleBody`` referees when it declares one; when one
+proposal contains the other they agree, and the recall-first one's surplus is trimmed
+unless it reads like the article; when they disagree the larger article wins. The page's
+headings, its ``<h1>`` included, stay in the text (the title is also reported on its own).
+A page of fewer than :data:`SMALL_PAGE_WORDS` words, or one where neither extractor
+finds anything, is rendered whole without its ``<nav>``, ``<header>``, ``<footer>``,
+``<aside>`` and ``<form>`` (or, if that leaves nothing, all of it), so a page with text
+never comes back empty and a short page keeps every heading, list item, table row and
+code block. Pages too large to analyse within the memory bound are rendered whole the
 same way (:data:`MAX_ANALYSED_ELEMENTS`, :data:`MAX_SECOND_OPINION_CHARACTERS`).
 docs/decisions/web-fetch-text-extraction.md has the measurements.
 
-The chosen content is rendered as Markdown-like text (:mod:`sovereign.net.render`).
-JSON is pretty-printed; plain text passes through.
+The chosen content is rendered as Markdown-like text (:mod:`sovereign.net.render`), with
+a few of its links numbered. JSON is laid out with indentation unless that is unwise;
+plain text passes through.
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 import lxml.etree
@@ -40,6 +41,7 @@ import trafilatura
 from trafilatura.readability_lxml import Document as Readability
 
 from .charset import decode_body
+from .choose import Candidate, choose
 from .markup import page_title, parse_html
 from .render import Rendered, absolute_http_url, render
 
@@ -48,10 +50,9 @@ __all__ = ["LINKS_HEADING", "PageText", "extract_text", "main_text", "page_text"
 LINKS_HEADING = "Links:"
 """The line that starts the reference list after a part's text."""
 
-CONTAINMENT = 0.9
-"""Share of the second opinion's shingles the first must hold for the two to agree."""
-SMALLEST_CORE = 0.5
-"""A core shorter than this share of the first extraction is a disagreement, not a trim."""
+SMALL_PAGE_WORDS = 150
+"""A page with fewer words than this is rendered whole (without navigation): too little
+text for density to single out an article, so its headings, lists and tables all count."""
 
 MAX_ANALYSED_ELEMENTS = 20_000
 """Past this many elements a page is rendered whole (without navigation) instead of
@@ -61,10 +62,16 @@ MAX_SECOND_OPINION_CHARACTERS = 256 * 1024
 """Past this much visible text the readability check is skipped (it needs ~19 MiB per
 MiB of text); the largest public benchmark page has 89 000 characters."""
 
+JSON_LAYOUT_ALLOWANCE = 64 * 1024
+"""Characters of indentation a JSON layout may add beyond the text's own length."""
+MAX_JSON_LAYOUT_DEPTH = 200
+"""JSON nested deeper than this is shown as sent (the encoder's recursion stays far away)."""
+
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")  # never text; NUL-filled bombs
 _WORD = re.compile(r"\w+")
 _BOILERPLATE = frozenset({"nav", "header", "footer", "aside", "form"})
 _COUNT_ELEMENTS = lxml.etree.XPath("count(//*)")
+_JSON_LD = lxml.etree.XPath("//script[@type='application/ld+json']")
 _VISIBLE_TEXT = lxml.etree.XPath(
     "//body//text()[not(ancestor::script or ancestor::style or ancestor::noscript"
     " or ancestor::template)]",
@@ -143,25 +150,11 @@ def read_html(html: str, url: str | None = None) -> PageText:
     """Main content of an HTML document as :class:`PageText` (see the module docstring)."""
     root = parse_html(html)
     title, base_url = page_title(root), _base_url(root, url)
-    content = _main_content(root, url)  # changes root (the readability pass works in place)
-    rendered = render(content, base_url) if content is not None else Rendered("")
-    if not rendered.text:
-        del root, content  # the changed tree goes before a fresh one is parsed
+    rendered = _main_content(root, url, base_url)  # changes root (readability works in place)
+    if rendered is None or not rendered.text:
+        del root  # the changed tree goes before a fresh one is parsed
         rendered = _whole_page(parse_html(html), base_url)
-    return PageText(*_without_title(rendered, title), title)
-
-
-def _without_title(
-    rendered: Rendered, title: str | None
-) -> tuple[str, tuple[str, ...], tuple[tuple[int, int, int], ...]]:
-    """The text without a first ``# heading`` line that only repeats ``title``."""
-    first, _, rest = rendered.text.partition("\n")
-    heading = first.lstrip("#").strip()
-    if not title or not first.startswith("#") or heading != title or not rest.strip():
-        return rendered.text, rendered.links, rendered.markers
-    cut = len(rendered.text) - len(rest.lstrip("\n"))
-    markers = tuple((s - cut, e - cut, n) for s, e, n in rendered.markers if s >= cut)
-    return rendered.text[cut:], rendered.links, markers
+    return PageText(rendered.text, rendered.links, rendered.markers, title)
 
 
 def main_text(html: str) -> str:
@@ -176,38 +169,69 @@ def page_text(html: str) -> str:
     return render(body if body is not None else root).text
 
 
-def _main_content(root: lxml.html.HtmlElement, url: str | None) -> lxml.etree._Element | None:
+def _main_content(
+    root: lxml.html.HtmlElement, url: str | None, base_url: str | None
+) -> Rendered | None:
+    """The chosen candidate, rendered; ``None`` for the whole-page fallback."""
     if _COUNT_ELEMENTS(root) > MAX_ANALYSED_ELEMENTS:
         return None
     visible = " ".join(_VISIBLE_TEXT(root))
     page = _word_count(visible)
-    first = _extraction(_trafilatura(root, url), page)
-    if len(visible) > MAX_SECOND_OPINION_CHARACTERS:
-        return first
-    second = _extraction(_readability(root), page)
-    if first is None or second is None:
-        return first if first is not None else second
-    first_size, second_size = _word_count(_text(first)), _word_count(_text(second))
-    if not SMALLEST_CORE * first_size <= second_size < first_size:
-        return first
-    first_words, second_words = _WORD.findall(_text(first)), _WORD.findall(_text(second))
-    first_bag, second_bag = _shingles(first_words), _shingles(second_words)
-    agreed = sum((first_bag & second_bag).values()) >= CONTAINMENT * sum(second_bag.values())
-    return second if agreed else first
+    if page < SMALL_PAGE_WORDS:
+        return None  # too little text for density to mean anything: all of it is content
+    declared = declared_article_body(root)
+    options = [_option("trafilatura", _trafilatura(root, url), base_url)]
+    if len(visible) <= MAX_SECOND_OPINION_CHARACTERS:
+        options.append(_option("readability", _readability(root), base_url))
+    chosen = choose([candidate for candidate, _ in options], page, declared)
+    return next((rendered for candidate, rendered in options if candidate is chosen), None)
 
 
-def _extraction(
-    element: lxml.etree._Element | None, page_words: int
-) -> lxml.etree._Element | None:
-    """``element``, unless it is (nearly) the whole page: a dump is not an extraction.
+def _option(
+    name: str, element: lxml.etree._Element | None, base_url: str | None
+) -> tuple[Candidate | None, Rendered | None]:
+    if element is None:
+        return None, None
+    rendered = render(element, base_url)
+    blocks = tuple(line.strip() for line in _without_markers(rendered).split("\n")
+                   if line.strip())
+    return Candidate(name, blocks, _link_words(element)), rendered
 
-    Both extractors fall back to the whole body when they find nothing (trafilatura's
-    baseline rescue, readability's "no candidate"); our own fallback then leaves the
-    navigation out instead.
+
+def _without_markers(rendered: Rendered) -> str:
+    pieces, last = [], 0
+    for start, end, _ in rendered.markers:
+        pieces.append(rendered.text[last:start])
+        last = end
+    return "".join(pieces) + rendered.text[last:]
+
+
+def _link_words(element: lxml.etree._Element) -> int:
+    return sum(_word_count(" ".join(link.itertext())) for link in element.iter("a", "ref"))
+
+
+def declared_article_body(root: lxml.html.HtmlElement) -> str:
+    """The longest JSON-LD ``articleBody`` the page declares (``""`` when none).
+
+    Every ``<script type="application/ld+json">`` is read (a broken one is skipped); the
+    value may sit at any depth (``@graph`` lists, nested ``mainEntity``).
     """
-    if element is None or _word_count(_text(element)) >= CONTAINMENT * page_words:
-        return None
-    return element
+    best = ""
+    for script in _JSON_LD(root):
+        try:
+            stack = [json.loads(script.text or "")]
+        except (ValueError, RecursionError):
+            continue
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                body = node.get("articleBody")
+                if isinstance(body, str) and len(body) > len(best):
+                    best = body
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+    return best
 
 
 def _trafilatura(root: lxml.html.HtmlElement, url: str | None) -> lxml.etree._Element | None:
@@ -255,18 +279,44 @@ def _word_count(text: str) -> int:
     return _WORD.subn("", text)[1]  # counted in C, without a list of every word
 
 
-def _shingles(words: list[str]) -> Counter[tuple[str, ...]]:
-    """The multiset of 4-word shingles (Broder's resemblance measure) of ``words``."""
-    return Counter(zip(words, words[1:], words[2:], words[3:], strict=False)) or Counter(
-        [tuple(words)])
-
-
 def _has_text(element: lxml.etree._Element) -> bool:
     return any(text.strip() for text in element.itertext())
 
 
 def _pretty_json(text: str) -> str:
+    """``text`` laid out with two-space indentation, or as it is when that is unwise.
+
+    As it is: not JSON (cut at the byte cap, or mislabelled), nested past the parser's
+    recursion limit (``RecursionError``, a few thousand levels), numbers past Python's
+    digit limit, or a layout whose indentation would add more than the text's own size
+    (deep nesting multiplies it: :func:`_indentation_fits`).
+    """
     try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-    except ValueError:
-        return text  # cut at the byte cap, or not JSON after all: pass it on as it is
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    if not _indentation_fits(value, budget=len(text) + JSON_LAYOUT_ALLOWANCE):
+        return text
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return text
+
+
+def _indentation_fits(value: object, budget: int) -> bool:
+    """Whether two-space indentation of ``value`` adds at most ``budget`` characters.
+
+    Walks the parsed value without recursion (it may be as deep as the parser allows)
+    and stops as soon as the budget is spent.
+    """
+    stack: list[tuple[object, int]] = [(value, 0)]
+    spent = 0
+    while stack:
+        node, depth = stack.pop()
+        spent += 2 * depth + 1
+        if spent > budget or depth > MAX_JSON_LAYOUT_DEPTH:
+            return False
+        children = node.values() if isinstance(node, dict) else node
+        if isinstance(node, dict | list):
+            stack.extend((child, depth + 1) for child in children)
+    return True

@@ -167,7 +167,11 @@ def redirect_target(base: str, location: str | None) -> str | None:
 async def _read_capped(
     response: httpx.Response, decoder: BodyDecoder, limits: FetchLimits
 ) -> tuple[bytes, bool]:
-    """Read and decode the body until it ends or a cap is reached; ``(body, truncated)``."""
+    """Read and decode the body until it ends or a cap is reached; ``(body, truncated)``.
+
+    A compressed body whose stream stops before its proper end (a gzip member without
+    its trailer, brotli without its last meta-block) is truncated, not complete.
+    """
     body = bytearray()
     downloaded = 0
     stream = response.stream
@@ -182,4 +186,4 @@ async def _read_capped(
         body += decoded[:room]
         if over_download or len(decoded) > room or decoder.pending():
             return bytes(body), True
-    return bytes(body), False
+    return bytes(body), not decoder.finished()

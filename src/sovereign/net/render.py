@@ -8,7 +8,15 @@ items, one line per table row (``| a | b |``), ``>`` quotes, fenced code and
 paragraphs separated by a blank line. A link to an absolute http(s) address (after
 resolving it against the page) keeps its text followed by ``[n]``; the address is
 ``links[n - 1]``. Other schemes (``javascript:``, ``data:``, ``mailto:``...) keep
-their text and get no number. At most :data:`MAX_LINKS` addresses are numbered.
+their text and get no number.
+
+Links cost the model prompt tokens, so only a few keep their number: distinct
+addresses other than the page's own, those cited in running text (paragraphs) before
+those in lists, headings and table rows, each group in the order the text first uses
+them; at most :data:`MAX_LINKS`, and only while their reference lines fit
+:data:`LINK_BUDGET_SHARE` of the text (or :data:`LINK_BUDGET_FLOOR` characters on a
+short page). A marker never splits a word: a
+link that ends inside one (``<a>Wiki</a>pedia``) is marked after the word.
 """
 
 from __future__ import annotations
@@ -21,19 +29,29 @@ import lxml.html
 
 __all__ = ["MAX_LINKS", "Rendered", "render"]
 
-MAX_LINKS = 40
+MAX_LINKS = 8
 """Most addresses one page numbers; links past this keep their text only."""
+LINK_BUDGET_SHARE = 0.03
+"""The reference lines (``[n] address``) may take this share of the text's characters ..."""
+LINK_BUDGET_FLOOR = 120
+"""... or this many characters on a short page, so a page that is mostly a link keeps it."""
 MAX_URL_CHARACTERS = 2048
+
+MAX_CANDIDATE_LINKS = 1000
+"""Addresses remembered while rendering, before the budget picks the few that are kept."""
 
 MARK_OPEN, MARK_CLOSE = "\ue001", "\ue002"  # private use: a marker while lines are built
 _MARKERS = re.compile(f"{MARK_OPEN}(\\d+){MARK_CLOSE}")
+_MARKER_IN_WORD = re.compile(f"({MARK_OPEN}\\d+{MARK_CLOSE})(\\w+)")
+_STRUCTURE_LINE = re.compile(r"\s*(?:[-#|>]|\d+\. )")  # items, headings, rows, quotes
 _PRIVATE = re.compile(f"[{MARK_OPEN}{MARK_CLOSE}]")
 _SPACES = re.compile(r"[ \t\n\r\f\v\u00a0]+")
 _URL_UNSAFE = re.compile(r"[\x00-\x20\x7f]")
 
 _DROPPED = frozenset(
     {"script", "style", "noscript", "template", "svg", "math", "button", "select", "option",
-     "iframe", "object", "canvas", "input", "textarea", "graphic", "img", "picture"}
+     "iframe", "object", "canvas", "input", "textarea", "graphic", "img", "picture",
+     "figcaption"}
 )
 _HEADINGS = {f"h{level}": level for level in range(1, 7)}
 _LISTS = frozenset({"ul", "ol", "dl", "list"})
@@ -248,7 +266,7 @@ class _Writer:
         address = absolute_http_url(target, self.base_url)
         if address is None:
             return None
-        if address not in self.links and len(self.links) < MAX_LINKS:
+        if address not in self.links and len(self.links) < MAX_CANDIDATE_LINKS:
             self.links[address] = len(self.links) + 1
         return self.links.get(address)
 
@@ -289,23 +307,69 @@ class _Writer:
         self.end_line(blank=False)
         text = "\n".join(self.lines).strip("\n")
         links = tuple(sorted(self.links, key=self.links.__getitem__))
-        return _with_markers(text, links)
+        return _with_markers(text, links, absolute_http_url(self.base_url, None))
 
 
-def _with_markers(text: str, links: tuple[str, ...]) -> Rendered:
+def _with_markers(text: str, links: tuple[str, ...], page: str | None) -> Rendered:
+    """Private-use marks turned into ``[n]`` for the links kept, and dropped for the rest."""
+    text = _after_words(text)
+    kept = _kept_links(text, links, page)
     pieces: list[str] = []
     markers: list[tuple[int, int, int]] = []
     length, last = 0, 0
     for match in _MARKERS.finditer(text):
         pieces.append(text[last : match.start()])
         length += match.start() - last
-        marker = f"[{match.group(1)}]"
-        markers.append((length, length + len(marker), int(match.group(1))))
-        pieces.append(marker)
-        length += len(marker)
+        number = kept.get(int(match.group(1)))
+        if number is not None:
+            marker = f"[{number}]"
+            markers.append((length, length + len(marker), number))
+            pieces.append(marker)
+            length += len(marker)
         last = match.end()
     pieces.append(text[last:])
-    return Rendered("".join(pieces), links, tuple(markers))
+    ordered = tuple(address for address, _ in sorted(
+        ((links[old - 1], new) for old, new in kept.items()), key=lambda pair: pair[1]))
+    return Rendered("".join(pieces), ordered, tuple(markers))
+
+
+def _after_words(text: str) -> str:
+    """Every mark moved past the word characters that follow it (``Wiki▮pedia``)."""
+    for _ in range(text.count(MARK_OPEN)):
+        moved = _MARKER_IN_WORD.sub(r"\2\1", text)
+        if moved == text:
+            break
+        text = moved
+    return text
+
+
+def _kept_links(text: str, links: tuple[str, ...], page: str | None) -> dict[int, int]:
+    """``{number while rendering: number shown}`` for the links within the budget,
+    numbered in the order the text first uses them."""
+    budget = max(LINK_BUDGET_FLOOR, LINK_BUDGET_SHARE * len(_MARKERS.sub("", text)))
+    chosen: set[int] = set()
+    spent = 0
+    for number in _by_usefulness(text):
+        cost = len(f"[{len(chosen) + 1}] {links[number - 1]}\n")
+        if len(chosen) < MAX_LINKS and links[number - 1] != page and spent + cost <= budget:
+            chosen.add(number)
+            spent += cost
+    first_use = dict.fromkeys(int(m.group(1)) for m in _MARKERS.finditer(text))
+    return {number: shown for shown, number in
+            enumerate((n for n in first_use if n in chosen), start=1)}
+
+
+def _by_usefulness(text: str) -> list[int]:
+    """Link numbers, those first used in a paragraph line before the others."""
+    prose: dict[int, None] = {}
+    other: dict[int, None] = {}
+    for line in text.split("\n"):
+        bucket = other if _STRUCTURE_LINE.match(line) else prose
+        for match in _MARKERS.finditer(line):
+            number = int(match.group(1))
+            if number not in prose and number not in other:
+                bucket[number] = None
+    return [*prose, *other]
 
 
 def absolute_http_url(target: str | None, base_url: str | None) -> str | None:

@@ -2,10 +2,11 @@
 
 Layers, outside in (DESIGN §5): security headers on every response → Host and
 Origin pinning (421/403, before anything else looks at the request) →
-request-size limit → session lookup (401 on guarded paths) → CSRF check (403) →
-routes. One set of exception handlers turns every error
-into ``{"error": {"code", "message"}}``. The Console's static files, when
-present, are served at ``/``.
+one framing per body (400) → request-size limit → session lookup (401 on guarded
+paths) → CSRF check (403) → one meaning per JSON body (400: a repeated key) →
+routes. One set of exception handlers turns every error into
+``{"error": {"code", "message"}}``.
+The Console's static files, when present, are served at ``/``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from .session_auth import SessionAuthMiddleware
 from .sessions import SessionStore
 from .settings import Settings
 from .state import Services
+from .strict_body import DuplicateKeyMiddleware, FramingMiddleware
 from .throttle import SETUP_MAX_SECONDS, SignInThrottle
 from .wiring import build_registry, make_backend, policy_reader
 
@@ -98,9 +100,11 @@ def create_app(
     if console_dir.is_dir():
         # the fallback, not a mount at "/": a wrong method on an API route stays a 405
         app.router.default = StaticFiles(directory=console_dir, html=True)
+    app.add_middleware(DuplicateKeyMiddleware)
     app.add_middleware(CSRFMiddleware)
     app.add_middleware(SessionAuthMiddleware, sessions=services.sessions)
     app.add_middleware(BodyLimitMiddleware)
+    app.add_middleware(FramingMiddleware)
     app.add_middleware(
         HostOriginMiddleware, pins=settings.host_pins, console_url=settings.console_url()
     )
@@ -136,7 +140,7 @@ def _build_services(
         sessions=SessionStore(owner.generation, clock=clock),
         throttle=SignInThrottle(clock=clock),
         setup_throttle=SignInThrottle(clock=clock, max_seconds=SETUP_MAX_SECONDS),
-        devices=KnownDevices(owner.generation, clock=clock),
+        devices=KnownDevices(owner.generation, data_dir=settings.data_dir, clock=clock),
         policy=store,
         turn_policy=policy_reader(settings, store),
         turns=turns,

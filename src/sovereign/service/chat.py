@@ -5,17 +5,21 @@ signed in with the household password, through the same API as the Console:
 no second copy of the model is loaded. ``--in-process`` runs the turn loop,
 capabilities, policy file and audit log in this process instead, for
 development. Either way a proposal that needs approval is shown with its exact
-arguments and runs only after a "y".
+arguments and runs only after a "y", and what the model or a result wrote is drawn
+so it can neither drive the terminal nor pass for a receipt
+(:mod:`sovereign.terminal.display`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import click
 
 from sovereign.terminal.api import DEFAULT_URL
+from sovereign.terminal.display import MARK, AnswerWriter, one_line, rows
 
 from .commands import DATA_DIR_OPTION
 from .policy import PolicyStore
@@ -84,23 +88,26 @@ async def _chat(settings: Settings) -> None:
         try:
             text = await _one_turn(turns, read_policy, history, line)
         except TurnFailed as failed:
-            click.secho(f"The turn failed: {failed.error}", fg="red", err=True)
-            for receipt in failed.receipts:
-                click.secho(f"  [{receipt.capability}: {receipt.outcome}]", dim=True)
+            click.secho(f"The turn failed: {one_line(failed.error)}", fg="red", err=True)
+            _receipts(failed.receipts)
             continue
         history += [{"role": "user", "content": line}, {"role": "assistant", "content": text}]
 
 
 async def _one_turn(turns: Any, read_policy: Any, history: list[dict[str, str]], line: str) -> str:
-    async def show(piece: str) -> None:
-        click.echo(piece, nl=False)
+    writer = AnswerWriter()
 
-    click.echo("assistant> ", nl=False)
+    async def show(piece: str) -> None:
+        click.echo(writer.feed(piece), nl=False)
+
+    click.echo("assistant>")
     messages = [*history, {"role": "user", "content": line}]
     result = await turns.process_turn(messages, policy=read_policy(), owner=OWNER, on_token=show)
     while result.pending_confirmation is not None:
+        click.echo(writer.end(), nl=False)
         approve, reason = await _approval(result.pending_confirmation)
-        click.echo("assistant> ", nl=False)
+        writer = AnswerWriter()
+        click.echo("assistant>")
         result = await turns.resume_turn(
             result.pending_confirmation.token,
             approve,
@@ -109,17 +116,23 @@ async def _one_turn(turns: Any, read_policy: Any, history: list[dict[str, str]],
             reason=reason,
             on_token=show,
         )
-    click.echo()
-    for receipt in result.receipts:
-        click.secho(f"  [{receipt.capability}: {receipt.outcome}]", dim=True)
+    click.echo(writer.end(), nl=False)
+    _receipts(result.receipts)
     return result.text
+
+
+def _receipts(receipts: Any) -> None:
+    for receipt in receipts:
+        what = f"{one_line(receipt.capability)}: {one_line(receipt.outcome)}"
+        click.secho(f"{MARK}[{what}]", dim=True)
 
 
 async def _approval(pending: Any) -> tuple[bool, str | None]:
     click.echo()
-    click.secho(f"Allow {pending.capability} v{pending.version} to run with:", bold=True)
+    click.secho(f"Allow {one_line(pending.capability)} v{pending.version} to run with:", bold=True)
     for key, value in pending.arguments.items():
-        click.echo(f"  {key}: {value}")
+        for row in rows(json.dumps(value, ensure_ascii=False), f"  {one_line(key)}: ", "    "):
+            click.echo(row)
     answer = (await _ask("Allow? [y/N] ") or "").strip()
     if answer.lower() in ("y", "yes"):
         return True, None

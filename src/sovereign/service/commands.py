@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,18 @@ import click
 from sovereign.paths import ENV_DATA_DIR, data_dir
 
 from .audit_summary import COUNTERS, MAX_DAYS, audit_path, summarize
+from .hosts import parse_pin
+from .listeners import AddressTaken, bind_listeners, listen_addresses, resolved_loopback
 from .owner import OwnerAccount, PasswordRejected
 from .policy import PolicyStore
-from .settings import BACKENDS, DEFAULT_HOST, DEFAULT_PORT, TOOL_MODES, settings_from_environment
+from .settings import (
+    BACKENDS,
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    TOOL_MODES,
+    Settings,
+    settings_from_environment,
+)
 
 DATA_DIR_OPTION = click.option(
     "--data-dir",
@@ -88,6 +98,7 @@ def serve(
         settings = settings_from_environment(data_dir=data_dir, **options)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
+    sockets = _listen(settings)
     app = create_app(settings)
     scheme = "https" if ssl_certfile else "http"
     if not settings.loopback_only:
@@ -112,14 +123,35 @@ def serve(
         )
     click.echo(f"Backend: {settings.backend}. Data: {settings.data_dir}")
     config = server_config(
-        app,
-        host=settings.host,
-        port=settings.port,
-        ssl_certfile=ssl_certfile,
-        ssl_keyfile=ssl_keyfile,
-        log_level="info",
+        app, ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile, log_level="info"
     )
-    serve_forever(config)
+    serve_forever(config, sockets)
+
+
+def _listen(settings: Settings) -> list[socket.socket]:
+    """Bind every address the service must own (:mod:`.listeners`), before anything else
+    starts; a program holding one of them stops the start, named."""
+    names = [parse_pin(entry, settings.port)[0] for entry in settings.allowed_hosts]
+    addresses = listen_addresses(settings.host, resolved_loopback(names))
+    try:
+        sockets = bind_listeners(addresses, settings.port)
+    except AddressTaken as exc:
+        raise click.ClickException(
+            f"{exc.strerror}. Browsers opening the Console's address would reach it, so "
+            "the service does not start: stop that program, or choose another --port."
+        ) from exc
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot listen on {settings.host}:{settings.port}: {exc.strerror}"
+        ) from exc
+    shown = ", ".join(_endpoint(s.getsockname()) for s in sockets)
+    click.echo(f"Listening on {shown}")
+    return sockets
+
+
+def _endpoint(address: tuple[Any, ...]) -> str:
+    host, port = address[0], address[1]
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 @click.group(short_help="Show or switch web search on or off.")

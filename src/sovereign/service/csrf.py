@@ -1,8 +1,11 @@
-"""Pure-ASGI CSRF middleware: the session's token must come back in ``X-CSRF-Token``.
+"""Pure-ASGI CSRF middleware: one of the session's tab secrets must come back in
+``X-CSRF-Token``.
 
 Applies to every request that needs a session (see
 :func:`~sovereign.service.session_auth.requires_session`), whatever its method:
 GET of /conversation/policy included. Missing or wrong → 403 ``CSRF_FAILED``.
+The secret is handed out only by sign-in and setup (:mod:`.sessions`), so the
+cookies alone, wherever they were sent, never pass.
 Runs inside :class:`~sovereign.service.session_auth.SessionAuthMiddleware`.
 """
 
@@ -25,6 +28,11 @@ def header_value(scope: Scope, key: bytes) -> str | None:
     return None
 
 
+def tab_secret(scope: Scope) -> str | None:
+    """The tab secret the request presents in ``X-CSRF-Token``, or ``None``."""
+    return header_value(scope, _HEADER_KEY)
+
+
 class CSRFMiddleware:
     """Refuse guarded requests whose ``X-CSRF-Token`` does not match their session.
 
@@ -40,7 +48,7 @@ class CSRFMiddleware:
             await self.app(scope, receive, send)
             return
         session = session_of(scope)
-        if session is None or not session.csrf_matches(header_value(scope, _HEADER_KEY)):
+        if session is None or not session.tab_matches(tab_secret(scope)):
             response = error_response(
                 403, "CSRF_FAILED", f"The {CSRF_HEADER} header is missing or wrong."
             )

@@ -3,23 +3,18 @@
 ``<data>/capabilities/sites.json`` holds ``{"mode": "off"|"allow-only"|"block",
 "allow": [site, ...], "block": [site, ...]}`` (web.fetch); ``<data>/capabilities/
 search.json`` holds ``{"language": code, "safesearch": 0|1|2}`` (web.search). Both
-are read fresh whenever a capability asks (a parsed copy is reused while the file's
-inode, size and mtime stay the same), written atomically (temp file, fsync, rename)
-and mode 0600. Absent means the defaults: no list; ``auto`` and safe search off. A
-corrupt file means the defaults too: the problem is logged and reported by
-``sovereign doctor`` and the Console. Decision record:
-docs/decisions/household-egress-settings.md.
+go through the one settings store (:mod:`.settings_store`): read fresh whenever a
+capability asks, written atomically and mode 0600, one writer at a time. Absent
+means the defaults: no list; ``auto`` and safe search off. A corrupt file means the
+defaults too: the problem is logged and reported by ``sovereign doctor`` and the
+Console. Decision record: docs/decisions/household-egress-settings.md.
 """
 
 from __future__ import annotations
 
-import logging
-import os
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from sovereign.capabilities.site_rules import parse_rule
 from sovereign.egress import (
@@ -31,85 +26,16 @@ from sovereign.egress import (
     parse_search_settings,
 )
 from sovereign.net import AddressPolicy
-from sovereign.strict_json import StrictJSONError, loads_strict
 
-from .atomic import write_json_atomic
-
-logger = logging.getLogger(__name__)
+from .settings_store import Reading, SettingsFile, SettingsKind
 
 SITES_FILENAME = "sites.json"
 SEARCH_FILENAME = "search.json"
-MAX_FILE_BYTES = 256 * 1024
-"""Largest settings file read, in bytes; a bigger one is reported as corrupt."""
 MAX_RULES = 1000
 """Most rules per list (allow and block each)."""
 _READ_POLICY = AddressPolicy(local_interfaces=tuple)
 """Re-reading stored rules applies the fixed range table only: the device's addresses
 are checked when a rule is added, and the address policy refuses them at every fetch."""
-
-T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Reading(Generic[T]):
-    """What a settings file says: ``value`` in effect, ``problem`` a sentence or None."""
-
-    value: T
-    problem: str | None = None
-
-
-class _SettingsFile(Generic[T]):
-    """One JSON settings file: fresh reads (cached by file identity), atomic writes."""
-
-    def __init__(self, path: Path, default: T, parse: Callable[[Any], T]) -> None:
-        self.path = path
-        self._default, self._parse = default, parse
-        self._lock = threading.Lock()
-        self._cache: tuple[tuple[int, int, int], Reading[T]] | None = None
-        self._last_problem: str | None = None
-
-    def read(self) -> Reading[T]:
-        """The file now; never raises (an unusable file reads as the default)."""
-        reading = self._read()
-        if reading.problem and reading.problem != self._last_problem:
-            logger.warning("%s treated as absent: %s", self.path.name, reading.problem)
-        self._last_problem = reading.problem
-        return reading
-
-    def _read(self) -> Reading[T]:
-        try:
-            info = os.stat(self.path)
-        except FileNotFoundError:
-            return Reading(self._default)
-        except OSError as exc:
-            return Reading(self._default, f"{self.path} cannot be read ({exc.strerror}).")
-        identity = (info.st_ino, info.st_size, info.st_mtime_ns)
-        cached = self._cache
-        if cached is not None and cached[0] == identity:
-            return cached[1]
-        reading = self._parse_file(info.st_size)
-        self._cache = (identity, reading)
-        return reading
-
-    def _parse_file(self, size: int) -> Reading[T]:
-        if size > MAX_FILE_BYTES:
-            return Reading(self._default, f"{self.path} is larger than {MAX_FILE_BYTES} bytes.")
-        try:
-            value = loads_strict(self.path.read_bytes())
-        except OSError as exc:
-            return Reading(self._default, f"{self.path} cannot be read ({exc.strerror}).")
-        except StrictJSONError as exc:
-            return Reading(self._default, f"{self.path} {exc}.")
-        try:
-            return Reading(self._parse(value))
-        except ValueError as exc:
-            return Reading(self._default, f"{self.path}: {exc}")
-
-    def write(self, value: Any) -> None:
-        """Store ``value`` (JSON) atomically. Raises OSError: the old file is untouched."""
-        with self._lock:
-            write_json_atomic(self.path, value)
-
 
 def _parse_sites(value: Any) -> SiteList:
     if not isinstance(value, dict) or set(value) - {"mode", "allow", "block"}:
@@ -147,13 +73,30 @@ def sites_to_json(site_list: SiteList) -> dict[str, Any]:
     }
 
 
+SITES_FILE = SettingsKind(
+    relative_path=f"capabilities/{SITES_FILENAME}",
+    default=SiteList(),
+    parse=_parse_sites,
+    dump=sites_to_json,
+    log_prefix=f"{SITES_FILENAME} treated as absent",
+)
+"""``sites.json``: the site list for web.fetch (no list when absent or unusable)."""
+SEARCH_FILE = SettingsKind(
+    relative_path=f"capabilities/{SEARCH_FILENAME}",
+    default=DEFAULT_SEARCH_SETTINGS,
+    parse=parse_search_settings,
+    dump=lambda settings: settings.to_json(),
+    log_prefix=f"{SEARCH_FILENAME} treated as absent",
+)
+"""``search.json``: language and safe search for web.search (defaults when absent or unusable)."""
+
+
 class SiteListStore:
     """``<data_dir>/capabilities/sites.json``: the household's site list for web.fetch."""
 
     def __init__(self, data_dir: Path) -> None:
-        path = Path(data_dir) / "capabilities" / SITES_FILENAME
-        self._file = _SettingsFile(path, SiteList(), _parse_sites)
-        self.path = path
+        self._file = SettingsFile(data_dir, SITES_FILE)
+        self.path = self._file.path
 
     def read(self) -> Reading[SiteList]:
         """The list in effect now and the file's problem, if any; never raises."""
@@ -164,18 +107,25 @@ class SiteListStore:
         return self.read().value
 
     def save(self, site_list: SiteList) -> SiteList:
-        """Store ``site_list`` atomically. Raises OSError (the old file stays)."""
-        self._file.write(sites_to_json(site_list))
-        return site_list
+        """Replace the whole list (the Console's form). Raises OSError (the old file stays)."""
+        return self._file.replace(site_list)
+
+    def update(self, change: Callable[[SiteList], SiteList]) -> SiteList:
+        """Change the list as one read-change-write no other writer interleaves with.
+
+        Raises:
+            SettingsUnreadable: the file is corrupt (left as it is).
+            OSError: the data directory cannot be written.
+        """
+        return self._file.update(change)
 
 
 class SearchSettingsStore:
     """``<data_dir>/capabilities/search.json``: the household's language and safe search."""
 
     def __init__(self, data_dir: Path) -> None:
-        path = Path(data_dir) / "capabilities" / SEARCH_FILENAME
-        self._file = _SettingsFile(path, DEFAULT_SEARCH_SETTINGS, parse_search_settings)
-        self.path = path
+        self._file = SettingsFile(data_dir, SEARCH_FILE)
+        self.path = self._file.path
 
     def read(self) -> Reading[SearchSettings]:
         """The settings in effect now and the file's problem, if any; never raises."""
@@ -186,9 +136,12 @@ class SearchSettingsStore:
         return self.read().value
 
     def save(self, settings: SearchSettings) -> SearchSettings:
-        """Store ``settings`` atomically. Raises OSError (the old file stays)."""
-        self._file.write(settings.to_json())
-        return settings
+        """Store ``settings`` whole. Raises OSError (the old file stays)."""
+        return self._file.replace(settings)
+
+    def update(self, change: Callable[[SearchSettings], SearchSettings]) -> SearchSettings:
+        """Change the settings in one locked read-change-write (as :meth:`SiteListStore.update`)."""
+        return self._file.update(change)
 
 
 Finding = tuple[str, bool, str, str | None]

@@ -27,6 +27,7 @@ from sovereign.egress import (
 
 from .commands import DATA_DIR_OPTION, _data_dir
 from .egress_settings import SearchSettingsStore, SiteListStore
+from .settings_store import SettingsUnreadable
 
 _MODE_WORDS = {
     SiteMode.OFF: "off: web.fetch may read any public site",
@@ -116,16 +117,14 @@ def _edit(
     list_name: str | None,
 ) -> None:
     store = SiteListStore(_data_dir(option))
-    reading = store.read()
-    if reading.problem:
-        raise click.ClickException(f"{reading.problem} Fix or delete it first.")
     try:
         rules = [parse_rule(text) for text in texts]
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
-    updated = change(reading.value, rules)
     try:
-        store.save(updated)
+        updated = store.update(lambda current: change(current, rules))
+    except SettingsUnreadable as exc:
+        raise click.ClickException(str(exc)) from exc
     except OSError as exc:
         raise click.ClickException(f"{store.path} could not be written: {exc.strerror}") from exc
     for rule in rules:
@@ -156,25 +155,12 @@ def search_settings(
             click.echo(f"{code}\t{name}")
         return
     store = SearchSettingsStore(_data_dir(data_dir))
-    reading = store.read()
-    current = reading.value
     if language is None and safesearch is None:
-        if reading.problem:
-            click.secho(f"problem: {reading.problem}", fg="red", err=True)
-        click.echo(
-            f"language: {current.language}, safesearch: {current.safesearch} "
-            f"({describe_search(current.language, current.safesearch)})"
-        )
-        raise SystemExit(1 if reading.problem else 0)
-    if reading.problem and (language is None or safesearch is None):
-        raise click.ClickException(f"{reading.problem} Give both --language and --safesearch.")
+        _show_search_settings(store)
+        return
     try:
-        chosen = SearchSettings(
-            current.language if language is None else language,
-            current.safesearch if safesearch is None else safesearch,
-        )
-        store.save(chosen)
-    except ValueError as exc:
+        chosen = _set_search_settings(store, language, safesearch)
+    except ValueError as exc:  # a bad language, or a corrupt file and half a change
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:
         raise click.ClickException(f"{store.path} could not be written: {exc.strerror}") from exc
@@ -183,3 +169,40 @@ def search_settings(
         f"Searches now go {describe_search(chosen.language, chosen.safesearch)} "
         f"(language {chosen.language}, safesearch {chosen.safesearch}: {level})."
     )
+
+
+def _show_search_settings(store: SearchSettingsStore) -> None:
+    reading = store.read()
+    current = reading.value
+    if reading.problem:
+        click.secho(f"problem: {reading.problem}", fg="red", err=True)
+    click.echo(
+        f"language: {current.language}, safesearch: {current.safesearch} "
+        f"({describe_search(current.language, current.safesearch)})"
+    )
+    raise SystemExit(1 if reading.problem else 0)
+
+
+def _set_search_settings(
+    store: SearchSettingsStore, language: str | None, safesearch: int | None
+) -> SearchSettings:
+    """Both given: the settings, whatever the file held. One given: the other kept,
+    in one locked read-change-write (a corrupt file then refuses the change).
+
+    Raises:
+        ValueError: a language SearXNG does not list, or a corrupt file (its sentence).
+        OSError: the data directory refused the write.
+    """
+    if language is not None and safesearch is not None:
+        return store.save(SearchSettings(language, safesearch))
+
+    def change(current: SearchSettings) -> SearchSettings:
+        return SearchSettings(
+            current.language if language is None else language,
+            current.safesearch if safesearch is None else safesearch,
+        )
+
+    try:
+        return store.update(change)
+    except SettingsUnreadable as exc:
+        raise ValueError(f"{exc} Or give both --language and --safesearch.") from exc

@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sovereign.capabilities._settings import SettingsError, read_private_json
+from sovereign.capabilities._settings import SettingsError
 from sovereign.capabilities.home_assistant import load_settings as load_home_assistant
 from sovereign.egress import Household, check_arguments
 from sovereign.net import device_interfaces
 
-from .atomic import write_json_atomic
 from .private_words import PrivateWordsStore
+from .settings_store import SettingsFile, SettingsKind, SettingsUnreadable
 
 logger = logging.getLogger(__name__)
 
@@ -159,42 +159,54 @@ def device_facts(paths: SystemPaths, interfaces: Callable[[], Sequence[Any]]) ->
     )
 
 
+def _parse_names(value: Any) -> dict[str, str]:
+    names = value.get("names") if isinstance(value, dict) else None
+    if not isinstance(names, dict):
+        raise ValueError('must hold {"names": {entity_id: name, …}}.')
+    return {k: v for k, v in names.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+NAMES_FILE = SettingsKind(
+    relative_path=NAMES_FILENAME,
+    default={},
+    parse=_parse_names,
+    dump=lambda names: {"names": names},
+    log_prefix="Home Assistant names ignored",
+    private=True,
+)
+"""``home-assistant-names.json``: names Home Assistant reported (private to the owner)."""
+
+
 class EntityNames:
     """Friendly names Home Assistant reported, kept in ``<data>/home-assistant-names.json``.
 
-    Written atomically, mode 0600, only when a name changed; only entity ids on the
-    allowlist at the time are kept.
+    Kept by the one settings store (atomic, mode 0600, one writer at a time), written
+    only when a name changed; only entity ids on the allowlist at the time are kept.
+    A file that cannot be used is replaced by the names learned next (it is a cache).
     """
 
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = Path(data_dir)
-        self.path = self.data_dir / NAMES_FILENAME
-        self._lock = threading.Lock()
+        self._file = SettingsFile(self.data_dir, NAMES_FILE)
+        self.path = self._file.path
 
     def read(self) -> dict[str, str]:
         """``{entity_id: friendly_name}``; empty when absent or unusable."""
-        try:
-            raw = read_private_json(self.path)
-        except SettingsError as exc:
-            logger.warning("Home Assistant names ignored: %s", exc)
-            return {}
-        names = (raw or {}).get("names")
-        if not isinstance(names, dict):
-            return {}
-        return {k: v for k, v in names.items() if isinstance(k, str) and isinstance(v, str)}
+        return self._file.read().value
 
     def remember(self, entities: Iterable[tuple[str, str | None]]) -> None:
         """Keep the names of allowlisted ``entities``; never raises (logged instead)."""
         allowed = _allowlist(self.data_dir)
-        with self._lock:
-            names = self.read()
-            new = {e: n for e, n in entities if n and e in allowed and names.get(e) != n}
-            if not new:
-                return
+        wanted = {e: n for e, n in entities if n and e in allowed}
+        if not wanted or all(self.read().get(e) == n for e, n in wanted.items()):
+            return
+        try:
             try:
-                write_json_atomic(self.path, {"names": {**names, **new}})
-            except OSError as exc:
-                logger.warning("Home Assistant names not kept: %s", exc)
+                self._file.update(lambda names: {**names, **wanted})
+            except SettingsUnreadable:
+                self._file.replace(wanted)
+        except OSError as exc:
+            logger.warning("Home Assistant names not kept: %s", exc)
 
 
 def _allowlist(data_dir: Path) -> frozenset[str]:

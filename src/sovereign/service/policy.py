@@ -6,24 +6,38 @@ without a restart). Absent means off. A corrupt or wrongly typed file also
 means off, and the problem is logged and reported by ``sovereign doctor``; so is
 one with a byte-order mark, a repeated or unknown key, or anything but UTF-8
 (:mod:`~sovereign.strict_json`): the service never writes such a file.
-Writes are atomic (see :mod:`sovereign.service.atomic`).
+Reading and writing go through the one settings store (:mod:`.settings_store`):
+atomic writes, one writer at a time.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from sovereign.strict_json import StrictJSONError, loads_strict
-
-from .atomic import write_json_atomic
-
-logger = logging.getLogger(__name__)
+from .settings_store import SettingsFile, SettingsKind
 
 POLICY_FILENAME = "policy.json"
 WEB_SEARCH_KEY = "web_search_enabled"
+
+
+def _parse(value: Any) -> bool:
+    if not isinstance(value, dict) or value.keys() != {WEB_SEARCH_KEY}:
+        raise ValueError(f'must hold exactly {{"{WEB_SEARCH_KEY}": true|false}}.')
+    if not isinstance(value[WEB_SEARCH_KEY], bool):
+        raise ValueError(f'must hold exactly {{"{WEB_SEARCH_KEY}": true|false}}.')
+    return value[WEB_SEARCH_KEY]
+
+
+POLICY_FILE = SettingsKind(
+    relative_path=f"capabilities/{POLICY_FILENAME}",
+    default=False,
+    parse=_parse,
+    dump=lambda enabled: {WEB_SEARCH_KEY: bool(enabled)},
+    log_prefix="web search treated as off",
+)
+"""``policy.json``: the web-search switch, off when absent or unusable."""
 
 
 @dataclass(frozen=True)
@@ -52,9 +66,8 @@ class PolicyStore:
     """
 
     def __init__(self, data_dir: Path) -> None:
-        self.path = Path(data_dir) / "capabilities" / POLICY_FILENAME
-        self._write_lock = threading.Lock()
-        self._last_problem: str | None = None
+        self._file = SettingsFile(data_dir, POLICY_FILE)
+        self.path = self._file.path
 
     def read(self, *, log: bool = True) -> PolicyReading:
         """Read the file now; never raises (an unusable file reads as off).
@@ -62,11 +75,8 @@ class PolicyStore:
         Args:
             log: report a problem in the log (once per distinct problem).
         """
-        reading = _parse(self.path)
-        if log and reading.problem and reading.problem != self._last_problem:
-            logger.warning("web search treated as off: %s", reading.problem)
-        self._last_problem = reading.problem
-        return reading
+        reading = self._file.read(log=log)
+        return PolicyReading(reading.value, reading.problem)
 
     def turn_policy(self) -> dict[str, bool]:
         """The per-request policy a turn sees: ``{"external_enabled": web_search_enabled}``."""
@@ -78,35 +88,13 @@ class PolicyStore:
         Raises:
             OSError: the data directory cannot be written (the old file is untouched).
         """
-        with self._write_lock:
-            write_json_atomic(self.path, {WEB_SEARCH_KEY: bool(enabled)})
-        return PolicyReading(bool(enabled))
-
-
-def _parse(path: Path) -> PolicyReading:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return PolicyReading(False)
-    except OSError as exc:
-        return PolicyReading(False, f"{path} cannot be read ({exc.strerror}).")
-    try:
-        value = loads_strict(raw)
-    except StrictJSONError as exc:
-        return PolicyReading(False, f"{path} {exc}.")
-    if (
-        not isinstance(value, dict)
-        or value.keys() != {WEB_SEARCH_KEY}
-        or not isinstance(value[WEB_SEARCH_KEY], bool)
-    ):
-        return PolicyReading(False, f'{path} must hold exactly {{"{WEB_SEARCH_KEY}": true|false}}.')
-    return PolicyReading(value[WEB_SEARCH_KEY])
+        return PolicyReading(self._file.replace(bool(enabled)))
 
 
 def check_policy_file(data_dir: Path) -> tuple[bool, str]:
     """For ``sovereign doctor``: ``(ok, sentence)`` about the policy file of ``data_dir``."""
-    reading = _parse(Path(data_dir) / "capabilities" / POLICY_FILENAME)
+    reading = SettingsFile(data_dir, POLICY_FILE).read(log=False)
     if reading.problem:
         return False, f"{reading.problem} Web search is off until it is fixed."
-    state = "on" if reading.web_search_enabled else "off"
+    state = "on" if reading.value else "off"
     return True, f"policy file readable; web search is {state}"

@@ -16,18 +16,22 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import math
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+
+from sovereign.expiring import ExpiringMap
 
 from .errors import ServiceError
 
 RETAIN_SECONDS = 600.0
 """How long an answered confirmation's outcome is kept after the turn ended, in seconds."""
 MAX_RETAINED = 256
-"""Most outcomes kept at once; past it the oldest finished one is forgotten."""
+"""Most outcomes kept at once; past it the oldest is forgotten (a turn still running
+then runs on, but a repeated answer no longer finds it: with one model answering one
+turn at a time, 256 running turns do not happen)."""
 
 Answer = Callable[[], Awaitable[dict[str, Any]]]
 NOTHING_ANSWERED = frozenset({"INVALID_CONFIRMATION", "INVALID_EDIT"})
@@ -58,8 +62,9 @@ class RetainedAnswers:
     ) -> None:
         self._clock = clock
         self._retain = retain_seconds
-        self._max = max_entries
-        self._entries: OrderedDict[tuple[str, str], _Entry] = OrderedDict()
+        self._entries: ExpiringMap[tuple[str, str], _Entry] = ExpiringMap(
+            ttl_seconds=math.inf, max_entries=max_entries, clock=clock
+        )
 
     async def answer(self, token: str, owner: str, run: Answer) -> dict[str, Any]:
         """The outcome of answering ``token`` as ``owner``: ``run()``'s, run once.
@@ -75,19 +80,17 @@ class RetainedAnswers:
                 ``INVALID_EDIT`` (nothing was answered) is not kept, so it is never
                 replayed: the card stays answerable.
         """
-        self._sweep()
         key = (token, owner)
         entry = self._entries.get(key)
         if entry is None:
             entry = _Entry(asyncio.ensure_future(run()))
-            self._entries[key] = entry
+            self._entries.put(key, entry)  # held while it runs; kept once it ends
             entry.task.add_done_callback(lambda task: self._finished(key, task))
             return await asyncio.shield(entry.task)
         result = await asyncio.shield(entry.task)
         return _replayed(result, self._clock() - (entry.finished_at or self._clock()))
 
     def __len__(self) -> int:
-        self._sweep()
         return len(self._entries)
 
     def _finished(self, key: tuple[str, str], task: asyncio.Task[dict[str, Any]]) -> None:
@@ -96,22 +99,10 @@ class RetainedAnswers:
             return
         error = None if task.cancelled() else task.exception()
         if isinstance(error, ServiceError) and error.code in NOTHING_ANSWERED:
-            del self._entries[key]
+            self._entries.pop(key)
         else:
             entry.finished_at = self._clock()
-
-    def _sweep(self) -> None:
-        now = self._clock()
-        stale = [
-            key
-            for key, entry in self._entries.items()
-            if entry.finished_at is not None and now - entry.finished_at >= self._retain
-        ]
-        for key in stale:
-            del self._entries[key]
-        finished = [key for key, entry in self._entries.items() if entry.finished_at is not None]
-        while len(self._entries) >= self._max and finished:
-            del self._entries[finished.pop(0)]
+            self._entries.touch(key, ttl_seconds=self._retain)
 
 
 def _replayed(result: dict[str, Any], elapsed: float) -> dict[str, Any]:

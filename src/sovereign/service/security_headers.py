@@ -2,7 +2,9 @@
 
 - ``Content-Security-Policy`` (:data:`CONTENT_SECURITY_POLICY`): scripts, styles,
   images and requests from this origin only, no inline script or style, no plugin,
-  no ``<base>``, forms post here only, and no page may frame this one;
+  no ``<base>``, forms post here only, no page may frame this one and this one
+  frames nothing (``frame-src``/``child-src 'none'``: not even itself, so no frame
+  of the Console can be made to do what a hidden tab asks; no worker either);
 - ``X-Frame-Options: DENY`` for browsers older than ``frame-ancestors``;
 - ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer``,
   ``Cross-Origin-Opener-Policy`` and ``Cross-Origin-Resource-Policy: same-origin``;
@@ -16,8 +18,8 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; object-src 'none'; frame-ancestors 'none'; "
-    "base-uri 'none'; form-action 'self'"
+    "default-src 'self'; object-src 'none'; frame-src 'none'; child-src 'none'; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
 
 HEADERS: tuple[tuple[bytes, bytes], ...] = (

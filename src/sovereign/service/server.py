@@ -10,7 +10,14 @@ connection for ever. :class:`DeadlineProtocol` (uvicorn's h11 protocol) adds:
 - a **body deadline**: its body must have arrived within ``body_seconds`` of its
   headers, whether or not the app reads it (an early 401 included);
 - a **connection cap**: past ``max_connections`` open connections a new one is
-  answered 503 and closed before anything is read.
+  answered 503 at once, without reading its request. The answer is sent, the
+  writing side shut (the client reads the 503 and then the end), and whatever the
+  client sends is read and dropped until it closes (at most
+  :data:`REFUSED_LINGER_SECONDS`): closing a socket with unread bytes in it would
+  reset the connection, and a reset throws the 503 away before the client reads it.
+
+A request h11 cannot parse gets a 400 ``MALFORMED_REQUEST`` in the error envelope
+(not uvicorn's plain text), and the connection is closed.
 
 On a missed deadline the connection is closed, after a 408 ``REQUEST_TIMEOUT``
 when part of a request had arrived and no answer was started. Nothing bounds the
@@ -21,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -36,6 +44,8 @@ BODY_SECONDS = 30.0
 MAX_CONNECTIONS = 64
 KEEP_ALIVE_SECONDS = 5
 MAX_HEADER_BYTES = 16 * 1024
+REFUSED_LINGER_SECONDS = 2.0
+"""How long a connection refused at the cap is drained before it is closed anyway."""
 
 
 @dataclass(frozen=True)
@@ -81,32 +91,53 @@ class DeadlineProtocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         if len(self.connections) >= self.limits.max_connections:
-            self._refused = True
-            transport.write(
-                raw_response(
-                    "503 Service Unavailable",
-                    "TOO_MANY_CONNECTIONS",
-                    "Too many connections are open; try again shortly.",
-                )
-            )
-            transport.close()
+            self._refuse(transport)
             return
         super().connection_made(transport)
         self._watch()
 
+    def _refuse(self, transport: asyncio.Transport) -> None:
+        """Answer 503, shut the writing side and drain until the client closes."""
+        self._refused, self.transport = True, transport
+        transport.write(
+            raw_response(
+                "503 Service Unavailable",
+                "TOO_MANY_CONNECTIONS",
+                "Too many connections are open; try again shortly.",
+            )
+        )
+        if transport.can_write_eof():
+            transport.write_eof()
+        self._timer = self.loop.call_later(REFUSED_LINGER_SECONDS, transport.close)
+
     def data_received(self, data: bytes) -> None:
-        if not self._refused:
+        if not self._refused:  # a refused client's bytes are read and dropped
             super().data_received(data)
             self._watch()
+
+    def eof_received(self) -> bool | None:
+        if self._refused:
+            self.transport.close()
+            return False
+        return super().eof_received()
+
+    def send_400_response(self, msg: str) -> None:
+        """A request h11 refused (not HTTP/1.1 as it must be): our envelope, then close."""
+        sentence = "The request is not valid HTTP/1.1, so the connection was closed."
+        self.transport.write(raw_response("400 Bad Request", "MALFORMED_REQUEST", sentence))
+        self.transport.close()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self._watch()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._refused:
+            if self._timer is not None:
+                self._timer.cancel()
+            return
         self._arm(None, 0.0)
-        if not self._refused:
-            super().connection_lost(exc)
+        super().connection_lost(exc)
 
     def _watch(self) -> None:
         """Arm the deadline of the phase the client is in: headers, body or none."""
@@ -172,6 +203,12 @@ def server_config(
     return uvicorn.Config(app, **settings)
 
 
-def serve_forever(config: uvicorn.Config) -> None:
-    """Run the server until it is told to stop (Ctrl-C, SIGTERM)."""
-    uvicorn.Server(config).run()
+def serve_forever(config: uvicorn.Config, sockets: list[socket.socket] | None = None) -> None:
+    """Run the server until it is told to stop (Ctrl-C, SIGTERM).
+
+    Args:
+        config: from :func:`server_config`.
+        sockets: listening sockets already bound (:func:`~.listeners.bind_listeners`);
+            ``None`` lets uvicorn bind ``config``'s host and port.
+    """
+    uvicorn.Server(config).run(sockets=sockets)

@@ -1,26 +1,42 @@
 """Signed-in sessions of the Console, held in memory (console-auth).
 
-A session is a random id (sent as a host-only, HttpOnly, SameSite=Strict cookie) plus a
-per-session CSRF token. It ends after ``idle_seconds`` without a request, after
-``absolute_seconds`` whatever happens, on sign-out, or when the password changes.
-A restart signs everyone out, which a household appliance can afford.
+A session has two halves, and a request acts only with both
+(docs/decisions/cookie-is-not-a-session.md):
+
+- the **session cookie**: a random id, host-only, HttpOnly, SameSite=Strict
+  (``__Host-`` over TLS). Browsers send cookies to every port of a name, so a
+  program listening on another port of ``sovereign.localhost`` can be sent it;
+- a **tab secret**, one per signed-in page: returned only in the answer to a
+  sign-in or setup, kept by that page (``sessionStorage``, which no other origin,
+  and so no other port, can read) and sent back in ``X-CSRF-Token`` on every
+  request. ``/auth/state`` never returns it.
+
+Each sign-in on a browser whose session is live adds a tab secret to that session
+(its other tabs stay signed in) and renews the cookie: a copy of the old one taken
+earlier is worth nothing afterwards. At most :data:`MAX_TABS` tab secrets are kept,
+the oldest dropped first. A session ends after ``idle_seconds`` without a request, after
+``absolute_seconds`` whatever happens, on sign-out (every tab of that browser), or
+when the password changes. A restart signs everyone out.
 """
 
 from __future__ import annotations
 
 import hmac
 import secrets
-import threading
 import time
-from collections import OrderedDict
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from sovereign.expiring import ExpiringMap
 
 COOKIE_NAME = "sovereign_session"
 SECURE_COOKIE_NAME = "__Host-" + COOKIE_NAME
 IDLE_SECONDS = 8 * 3600.0
 ABSOLUTE_SECONDS = 7 * 24 * 3600.0
 MAX_SESSIONS = 64
+MAX_TABS = 16
+"""Most signed-in tabs of one browser at once; signing in a further tab drops the oldest."""
 
 
 def cookie_name(scheme: str) -> str:
@@ -39,20 +55,24 @@ class Session:
     """One signed-in browser. Times are from the store's monotonic clock, in seconds."""
 
     id: str
-    csrf_token: str
     created_at: float
-    last_seen: float
     generation: str
+    tabs: deque[str] = field(default_factory=lambda: deque(maxlen=MAX_TABS))
+    """The tab secrets of its signed-in pages, oldest first."""
 
-    def csrf_matches(self, presented: str | None) -> bool:
-        """Constant-time comparison of a presented CSRF token with this session's."""
-        return presented is not None and hmac.compare_digest(
-            presented.encode(), self.csrf_token.encode()
-        )
+    def tab_matches(self, presented: str | None) -> bool:
+        """True when ``presented`` is one of this session's tab secrets (constant time each)."""
+        if not presented:
+            return False
+        given = presented.encode("utf-8", "replace")
+        found = False
+        for tab in list(self.tabs):
+            found |= hmac.compare_digest(given, tab.encode())
+        return found
 
 
 class SessionStore:
-    """Opens, looks up and ends sessions.
+    """Opens, looks up and ends sessions (an :class:`~sovereign.expiring.ExpiringMap`).
 
     Args:
         generation: returns the owner account's current password generation;
@@ -75,53 +95,51 @@ class SessionStore:
         self._clock = clock
         self.idle_seconds = idle_seconds
         self.absolute_seconds = absolute_seconds
-        self._max = max_sessions
-        self._lock = threading.Lock()
-        self._sessions: OrderedDict[str, Session] = OrderedDict()
-
-    def open(self) -> Session:
-        """Start a new session with fresh random id and CSRF token (256 bits each)."""
-        now = self._clock()
-        session = Session(
-            id=secrets.token_urlsafe(32),
-            csrf_token=secrets.token_urlsafe(32),
-            created_at=now,
-            last_seen=now,
-            generation=self._generation(),
+        self._sessions: ExpiringMap[str, Session] = ExpiringMap(
+            ttl_seconds=idle_seconds, max_entries=max_sessions, clock=clock
         )
-        with self._lock:
-            while len(self._sessions) >= self._max:
-                self._sessions.popitem(last=False)
-            self._sessions[session.id] = session
-        return session
+
+    def open(self) -> tuple[Session, str]:
+        """Start a new session (random 256-bit id) with its first tab.
+
+        Returns:
+            ``(session, tab secret)``: the id goes into the cookie, the secret to the page.
+        """
+        session = Session(secrets.token_urlsafe(32), self._clock(), self._generation())
+        self._sessions.put(session.id, session)
+        return session, self.add_tab(session)
+
+    def add_tab(self, session: Session) -> str:
+        """A new tab secret (256 random bits) for ``session``; its oldest tab may drop out."""
+        tab = secrets.token_urlsafe(32)
+        session.tabs.append(tab)
+        return tab
+
+    def renew(self, session: Session) -> Session:
+        """The same session (its tabs, its start) under a new random id; the old id ends."""
+        renewed = Session(secrets.token_urlsafe(32), session.created_at, session.generation)
+        renewed.tabs.extend(session.tabs)
+        self._sessions.pop(session.id)
+        self._sessions.put(renewed.id, renewed)
+        return renewed
 
     def lookup(self, session_id: str | None) -> Session | None:
         """The live session with this id (its idle timer restarts), or ``None``."""
         if not session_id:
             return None
-        now = self._clock()
-        with self._lock:
-            session = self._sessions.get(session_id)
-            if session is None:
-                return None
-            if not self._alive(session, now):
-                del self._sessions[session_id]
-                return None
-            session.last_seen = now
-            return session
+        session = self._sessions.get(session_id)
+        if session is None:
+            return None
+        left = self.absolute_seconds - (self._clock() - session.created_at)
+        if left <= 0 or session.generation != self._generation():
+            self._sessions.pop(session_id)
+            return None
+        self._sessions.touch(session_id, ttl_seconds=min(self.idle_seconds, left))
+        return session
 
     def end(self, session_id: str) -> None:
-        """End one session (sign-out); unknown ids are ignored."""
-        with self._lock:
-            self._sessions.pop(session_id, None)
+        """End one session and every tab of it (sign-out); unknown ids are ignored."""
+        self._sessions.pop(session_id)
 
     def __len__(self) -> int:
-        with self._lock:
-            return len(self._sessions)
-
-    def _alive(self, session: Session, now: float) -> bool:
-        return (
-            now - session.last_seen < self.idle_seconds
-            and now - session.created_at < self.absolute_seconds
-            and session.generation == self._generation()
-        )
+        return len(self._sessions)

@@ -18,11 +18,13 @@ locks the budget for ``base_seconds * 2**(extra failures - 1)``, capped at
 
 from __future__ import annotations
 
+import math
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from sovereign.expiring import ExpiringMap
 
 FREE_ATTEMPTS = 5
 BASE_SECONDS = 1.0
@@ -61,8 +63,9 @@ class SignInThrottle:
         clock: monotonic clock in seconds.
         free_attempts: failures allowed before any back-off.
         base_seconds / max_seconds: first and largest lock-out, in seconds.
-        max_budgets: most keys tracked at once (the oldest is dropped first; the
-            device keys are bounded by the known devices, so this is a backstop).
+        max_budgets: most keys tracked at once (kept in the one expiring map, without
+            expiry: the one that failed longest ago is dropped first; the device keys
+            are bounded by the known devices, so this is a backstop).
     """
 
     def __init__(
@@ -80,14 +83,14 @@ class SignInThrottle:
         self.free_attempts = free_attempts
         self.base_seconds = base_seconds
         self.max_seconds = max_seconds
-        self._max = max_budgets
-        self._lock = threading.Lock()
-        self._records: OrderedDict[str, _Record] = OrderedDict()
+        self._lock = threading.Lock()  # one failure at a time: read, count, store
+        self._records: ExpiringMap[str, _Record] = ExpiringMap(
+            ttl_seconds=math.inf, max_entries=max_budgets, clock=clock
+        )
 
     def retry_after(self, key: str) -> float:
         """Seconds budget ``key`` must still wait before a try; 0.0 when it may try now."""
-        with self._lock:
-            record = self._records.get(key)
+        record = self._records.get(key)
         if record is None:
             return 0.0
         return max(0.0, record.locked_until - self._clock())
@@ -95,7 +98,7 @@ class SignInThrottle:
     def failed(self, key: str) -> float:
         """Record a failure of budget ``key``; returns the lock-out it starts, in seconds."""
         with self._lock:
-            record = self._records.pop(key, None) or _Record(0, 0.0)
+            record = self._records.get(key) or _Record(0, 0.0)
             record.failures += 1
             delay = lockout_seconds(
                 record.failures,
@@ -104,12 +107,9 @@ class SignInThrottle:
                 cap=self.max_seconds,
             )
             record.locked_until = self._clock() + delay
-            self._records[key] = record
-            while len(self._records) > self._max:
-                self._records.popitem(last=False)
+            self._records.put(key, record)  # the newest: the bound drops the quietest first
         return delay
 
     def succeeded(self, key: str) -> None:
         """Forget the failures of budget ``key``."""
-        with self._lock:
-            self._records.pop(key, None)
+        self._records.pop(key)

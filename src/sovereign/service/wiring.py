@@ -45,7 +45,8 @@ def build_registry(
     web_search.register(registry, base_url=settings.searxng_url, search_settings=search.settings)
     sites = SiteListStore(settings.data_dir)
     fetch_options = dict(settings.unsafe_web_fetch_options or {})
-    web_fetch.register(registry, sites=sites.site_list, **fetch_options)
+    web_fetch.register(
+        registry, sites=sites.site_list, data_dir=settings.data_dir, **fetch_options)
     return registry
 
 

@@ -6,8 +6,9 @@ A ``*.localhost`` name is reached on 127.0.0.1 (RFC 6761 §6.3: such names are a
 loopback, though the system resolver may not know them), keeping the name in ``Host``,
 in TLS's SNI and in ``Origin``.
 
-The session is the service's cookie, kept in this process only, with the CSRF token
-from the sign-in answer. The password is sent once, to sign in, and never kept.
+The session is the service's cookie, kept in this process only, with the tab secret
+from the sign-in answer (sent as ``X-CSRF-Token``; the service hands it out nowhere
+else). The password is sent once, to sign in, and never kept.
 """
 
 from __future__ import annotations
@@ -123,7 +124,7 @@ class ServiceClient:
         await self._http.aclose()
 
     async def state(self) -> dict[str, Any]:
-        """``GET /auth/state``: ``{"setup_required", "signed_in", "csrf_token"}``."""
+        """``GET /auth/state``: ``{"setup_required", "signed_in"}`` (never a secret)."""
         return (await self._request("GET", "/auth/state")).json()
 
     async def sign_in(self, password: str) -> None:

@@ -14,7 +14,8 @@ import sys
 import click
 
 from .api import ServiceClient, ServiceFailure
-from .session import Conversation, shown
+from .display import one_line
+from .session import Conversation
 
 SIGN_IN_ATTEMPTS = 3
 
@@ -58,7 +59,7 @@ async def chat_with_service(url: str, *, password_stdin: bool = False) -> None:
                     terminal.say("\nThe session ended; sign in again, then resend your message.")
                     await _sign_in(client, password_stdin)
     except ServiceFailure as failure:
-        raise click.ClickException(shown(_explain(failure, url))) from failure
+        raise click.ClickException(one_line(_explain(failure, url))) from failure
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
 
@@ -80,7 +81,7 @@ async def _sign_in(client: ServiceClient, password_stdin: bool) -> None:
         except ServiceFailure as failure:
             if failure.code != "BAD_CREDENTIALS" or password_stdin or attempt == SIGN_IN_ATTEMPTS:
                 raise
-            click.echo(failure.message, err=True)
+            click.echo(one_line(failure.message), err=True)
         finally:
             del password
 

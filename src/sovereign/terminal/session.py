@@ -3,9 +3,11 @@
 Like the Console: the answer streams in; a request that needs approval is shown as
 a card with the literal capability name and arguments, answered y/n (with an
 optional reason on a denial); every answer ends with its sources and its receipt,
-also when the turn failed after a call ran. Everything the service or the model
-wrote is shown with terminal control characters made visible, so an answer can
-never move the cursor, rewrite the card or hide text.
+also when the turn failed after a call ran. Everything the service, a result or the
+model wrote is drawn by :mod:`.display`: the answer in gutter rows, result text on
+one line with every control character and newline made visible, and the sources
+and receipt in rows marked with a character no result can print. So an answer can
+never move the cursor, rewrite the card, hide text or pass for a receipt.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from urllib.parse import urlsplit
 from sovereign.egress import describe_search
 
 from .api import ServiceClient, ServiceFailure
+from .display import MARK, AnswerWriter, one_line, rows
 
 HISTORY_ENTRIES, HISTORY_CHARS, HISTORY_BYTES = 100, 32_000, 200 * 1024
 """What the service accepts as ``history`` (the Console cuts it the same way)."""
@@ -26,7 +29,6 @@ MAX_REASON_CHARS = 500
 RECOVERY_WAITS_SECONDS = (0.5, 1.5, 4.0)
 """After an approval whose answer broke off, ask again this long after each try:
 the service keeps what ran for the session, so nothing runs twice."""
-_BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
 
 
 class Terminal(Protocol):
@@ -39,24 +41,11 @@ class Terminal(Protocol):
         """Show ``text`` (already made safe)."""
 
 
-def shown(text: str) -> str:
-    """``text`` with every control character but newline and tab, and every
-    bidirectional override, written as a visible escape (``\\x1b``, ``\\u202e``)."""
-    out = []
-    for char in text:
-        point = ord(char)
-        if char in "\n\t" or not (point < 0x20 or 0x7F <= point < 0xA0 or point in _BIDI):
-            out.append(char)
-        else:
-            out.append(f"\\x{point:02x}" if point < 0x100 else f"\\u{point:04x}")
-    return "".join(out)
-
-
 def literal(value: Any) -> str:
     """An argument exactly as it will be sent: JSON (strings quoted, so edge spaces
     show), with anything not printable written as ``\\uXXXX``."""
     text = json.dumps(value, ensure_ascii=False)
-    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+    return one_line("".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text))
 
 
 def history_to_send(history: list[dict[str, str]]) -> list[dict[str, str]]:
@@ -115,22 +104,26 @@ class Conversation:
 
     async def _exchange(self, payload: dict[str, Any]) -> dict[str, Any] | None:
         """One request: the result, or ``None`` after showing why the turn failed."""
+        writer = AnswerWriter()
         streamed: list[str] = []
 
         def on_token(piece: str) -> None:
             streamed.append(piece)
-            self.terminal.say(shown(piece), end="")
+            self.terminal.say(writer.feed(piece), end="")
 
-        self.terminal.say("assistant> ", end="")
+        self.terminal.say("assistant>")
         try:
             result = await self._send(payload, on_token)
         except ServiceFailure as failure:
             if failure.status == 401:
                 raise
-            self.terminal.say(("\n" if streamed else "") + shown(f"Error: {failure.message}"))
+            if streamed:
+                self.terminal.say(writer.end(), end="")
+            self._say_rows(rows(failure.message, "Error: "))
             self._provenance(failure.body)
             return None
-        self.terminal.say("" if streamed else shown(result.get("text", "")))
+        text = "" if streamed else str(result.get("text", ""))
+        self.terminal.say(writer.feed(text) + writer.end(), end="")
         return result
 
     async def _send(self, payload: dict[str, Any], on_token: Callable[[str], None]) -> Any:
@@ -152,12 +145,13 @@ class Conversation:
         say()
         say("Approve this request?")
         capability, arguments = str(pending["capability"]), pending["arguments"]
-        say(f"  capability: {shown(capability)} (version {pending['version']})")
+        version = one_line(pending["version"])
+        self._say_rows(rows(f"{capability} (version {version})", "  capability: "))
         for name, value in arguments.items():
-            say(f"  {shown(str(name))}: {literal(value)}")
+            self._say_rows(rows(literal(value), f"  {one_line(name)}: ", "    "))
         for line in flag_lines(arguments, pending.get("flags") or []):
-            say(line)
-        say(f"  {shown(card_sentence(capability, arguments))}")
+            self._say_rows(rows(line, "", "    "))
+        self._say_rows(rows(card_sentence(capability, arguments), "  "))
         say(f"  It expires in {int(pending.get('expires_in_seconds', 0))} seconds.")
         answer = await self.terminal.ask("Approve? [y/N] ")
         if answer is None:
@@ -174,7 +168,11 @@ class Conversation:
 
     def _provenance(self, body: dict[str, Any]) -> None:
         for line in provenance_lines(body.get("citations") or [], body.get("receipts") or []):
-            self.terminal.say(shown(line), dim=True)
+            self.terminal.say(line, dim=True)
+
+    def _say_rows(self, lines: list[str]) -> None:
+        for line in lines:
+            self.terminal.say(line)
 
 
 FROM_A_RESULT = "from_a_result"
@@ -189,8 +187,8 @@ def flag_lines(arguments: dict[str, Any], flags: list[dict[str, Any]]) -> list[s
         name, start, end = str(flag.get("argument", "")), flag.get("start", 0), flag.get("end", 0)
         value = arguments.get(name)
         span = value[start:end] if isinstance(value, str) else ""
-        where = f"{name}[{start}:{end}]"
-        lines.append(f"  ! {shown(where)} {literal(span)}: {shown(str(flag.get('reason', '')))}")
+        where = one_line(f"{name}[{start}:{end}]")
+        lines.append(f"  ! {where} {literal(span)}: {one_line(flag.get('reason', ''))}")
     if any(flag.get("kind") != FROM_A_RESULT for flag in flags):
         lines.append("  ! Check the marked parts: they look like details of your household.")
     if any(flag.get("kind") == FROM_A_RESULT for flag in flags):
@@ -212,20 +210,30 @@ def card_sentence(capability: str, arguments: dict[str, Any]) -> str:
     return "Approving runs this exact request."
 
 
-def provenance_lines(citations: list[dict[str, Any]], receipts: list[dict[str, Any]]) -> list[str]:
-    """The sources (numbered) and the receipt, as lines to show under an answer."""
+def provenance_lines(
+    citations: list[dict[str, Any]], receipts: list[dict[str, Any]], columns: int | None = None
+) -> list[str]:
+    """The sources (numbered) and the receipt, as rows to show under an answer.
+
+    Every row starts with :data:`~.display.MARK`, which no result text can hold; a
+    source's title, address and snippet are each put on one line (newlines and
+    controls escaped) and wrapped under it.
+    """
     lines = []
     if citations:
-        lines.append("  Sources:")
+        lines.append(f"{MARK}Sources:")
     for number, citation in enumerate(citations, 1):
         kind = "page read" if citation.get("capability") == "web.fetch" else "search result"
-        lines.append(f"    [{number}] {citation.get('title') or citation.get('url')} ({kind})")
-        lines.append(f"        {citation.get('url', '')}")
+        title = one_line(citation.get("title") or citation.get("url") or "")
+        indent = f"{MARK}      "
+        lines += rows(f"{title} ({kind})", f"{MARK}  [{number}] ", indent, columns)
+        lines += rows(citation.get("url", ""), indent, indent, columns)
         snippet = citation.get("snippet", "")
         if snippet and citation.get("capability") != "web.fetch":
-            lines.append(f"        {snippet}")
-    lines.append(f"  Receipt: {receipt_headline(receipts)}")
-    lines.extend(f"    {receipt_line(receipt)}" for receipt in receipts)
+            lines += rows(snippet, indent, indent, columns)
+    lines.append(f"{MARK}Receipt: {receipt_headline(receipts)}")
+    for receipt in receipts:
+        lines += rows(receipt_line(receipt), f"{MARK}  ", f"{MARK}    ", columns)
     return lines
 
 
@@ -241,8 +249,8 @@ def receipt_headline(receipts: list[dict[str, Any]]) -> str:
 
 def receipt_line(receipt: dict[str, Any]) -> str:
     """One receipt in words, e.g. ``web.search: sent outside this device``."""
-    name, outcome = receipt.get("capability", "?"), receipt.get("outcome", "?")
-    code = receipt.get("error_code")
+    name, outcome = one_line(receipt.get("capability", "?")), one_line(receipt.get("outcome", "?"))
+    code = one_line(receipt.get("error_code"))
     if receipt.get("locality") != "external":
         return f"{name}: {'ran on this device' if outcome == 'executed' else outcome}"
     words = {

@@ -1,7 +1,10 @@
 """console-auth routes: sign-in state, first-run setup, sign-in, sign-out.
 
 ``/state``, ``/setup`` and ``/login`` need no session (and so no CSRF token);
-``/logout`` needs both, like every other ``/api/v1/`` route.
+``/logout`` needs both, like every other ``/api/v1/`` route. The tab secret sent
+back in ``X-CSRF-Token`` is returned by ``/setup`` and ``/login`` only: a request
+carrying nothing but the cookies learns no secret and can change nothing
+(docs/decisions/cookie-is-not-a-session.md).
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..devices import KnownDevices, device_cookie_name
+from ..csrf import tab_secret
+from ..devices import MAX_KEY_CHARACTERS, KnownDevices, device_cookie_name
 from ..errors import ServiceError, storage_error
 from ..owner import MAX_PASSWORD_LENGTH, PasswordRejected
 from ..session_auth import cookie_value, session_of
@@ -25,17 +29,24 @@ Deps = Annotated[Services, Depends(services)]
 
 
 class AuthState(BaseModel):
-    """What a freshly loaded Console page needs to know."""
+    """What a freshly loaded Console page needs to know. ``signed_in`` is true only
+    when the request carries both the session cookie and one of its tab secrets."""
 
     setup_required: bool
     signed_in: bool
-    csrf_token: str | None
 
 
 class SignedIn(BaseModel):
-    """The CSRF token to send back in ``X-CSRF-Token`` on every later request."""
+    """What a page keeps after signing in.
+
+    ``csrf_token``: this tab's secret, sent back in ``X-CSRF-Token`` on every later
+    request (kept in ``sessionStorage``). ``device_key``: when this browser was not
+    known yet, the page's half of its sign-in budget (kept in ``localStorage`` and
+    sent with the next sign-in); ``null`` otherwise.
+    """
 
     csrf_token: str
+    device_key: str | None = None
 
 
 class SetupRequest(BaseModel):
@@ -47,17 +58,16 @@ class SetupRequest(BaseModel):
 class LoginRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     password: str = Field(max_length=MAX_PASSWORD_LENGTH)
+    device_key: str | None = Field(default=None, max_length=MAX_KEY_CHARACTERS)
 
 
 @router.get("/state")
 async def auth_state(request: Request, deps: Deps) -> AuthState:
-    """Whether setup is needed, whether this browser is signed in, and its CSRF token."""
+    """Whether setup is needed, and whether this tab is signed in (cookie and tab
+    secret both valid). Never returns a secret."""
     session = session_of(request.scope)
-    return AuthState(
-        setup_required=not deps.owner.is_set_up(),
-        signed_in=session is not None,
-        csrf_token=session.csrf_token if session else None,
-    )
+    signed_in = session is not None and session.tab_matches(tab_secret(request.scope))
+    return AuthState(setup_required=not deps.owner.is_set_up(), signed_in=signed_in)
 
 
 @router.post("/setup")
@@ -92,8 +102,9 @@ async def login(body: LoginRequest, request: Request, response: Response, deps: 
     """Sign in with the owner's password.
 
     Failures count against this browser's own budget when it signed in before
-    (its device cookie), else against the owner budget every other client shares;
-    never against an address (see :mod:`~sovereign.service.throttle`).
+    (its device cookie *and* the ``device_key`` its page kept), else against the
+    owner budget every other client shares; never against an address (see
+    :mod:`~sovereign.service.throttle`).
 
     Errors: 401 BAD_CREDENTIALS, 409 SETUP_REQUIRED, 429 TOO_MANY_ATTEMPTS
     (with ``Retry-After`` in seconds).
@@ -101,7 +112,7 @@ async def login(body: LoginRequest, request: Request, response: Response, deps: 
     if not deps.owner.is_set_up():
         raise ServiceError(409, "SETUP_REQUIRED", "No password is set yet; use the setup link.")
     device = cookie_value(request.scope, device_cookie_name(request.url.scheme))
-    budget = deps.devices.budget(device) or OWNER_BUDGET
+    budget = deps.devices.budget(device, body.device_key) or OWNER_BUDGET
     async with deps.password_lock:
         _check_throttle(deps.throttle, budget)
         valid = await asyncio.to_thread(deps.owner.verify, body.password)
@@ -141,14 +152,19 @@ def _check_throttle(throttle: SignInThrottle, budget: str) -> None:
 def _sign_in(
     deps: Services, request: Request, response: Response, *, known_device: bool = False
 ) -> SignedIn:
-    previous = session_of(request.scope)
-    if previous is not None:
-        deps.sessions.end(previous.id)
-    session = deps.sessions.open()
+    """A new tab secret: in the browser's live session when it has one (its other
+    tabs stay signed in; its cookie is renewed), else in a new session."""
+    session = session_of(request.scope)
+    if session is None:
+        session, tab = deps.sessions.open()
+    else:
+        session = deps.sessions.renew(session)
+        tab = deps.sessions.add_tab(session)
     _set_cookie(response, session, scheme=request.url.scheme, deps=deps)
+    device_key = None
     if not known_device:
-        _set_device_cookie(response, deps.devices, scheme=request.url.scheme)
-    return SignedIn(csrf_token=session.csrf_token)
+        device_key = _set_device_cookie(response, deps.devices, scheme=request.url.scheme)
+    return SignedIn(csrf_token=tab, device_key=device_key)
 
 
 def _set_cookie(response: Response, session: Session, *, scheme: str, deps: Services) -> None:
@@ -164,14 +180,17 @@ def _set_cookie(response: Response, session: Session, *, scheme: str, deps: Serv
     )
 
 
-def _set_device_cookie(response: Response, devices: KnownDevices, *, scheme: str) -> None:
-    """The browser's own sign-in budget from now on (:mod:`~sovereign.service.devices`)."""
+def _set_device_cookie(response: Response, devices: KnownDevices, *, scheme: str) -> str:
+    """The browser's own sign-in budget from now on (:mod:`~sovereign.service.devices`):
+    sets the cookie half and returns the page's half."""
+    cookie, key = devices.remember()
     response.set_cookie(
         device_cookie_name(scheme),
-        devices.remember(),
+        cookie,
         max_age=int(devices.lifetime_seconds),
         path="/",
         secure=scheme == "https",
         httponly=True,
         samesite="strict",
     )
+    return key

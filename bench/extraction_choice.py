@@ -1,0 +1,79 @@
+"""Cross-validation of the rule that chooses between the extractors' candidates.
+
+The rule's two thresholds (:data:`sovereign.net.choose.CONTAINMENT` and
+:data:`~sovereign.net.choose.SUBSTANTIAL_SHARE`) were set as round numbers from what they
+mean; this checks them the way a held-out half would: the pages are split into k folds
+(each page with all its rewritten forms in the same fold, so nothing of a test page is
+seen), the best setting is picked on the other folds by the mean F1 over the published
+and rewritten pages, and scored on the held-out fold. Printed: the held-out F1 (mean,
+spread), how often each setting was picked, and the shipped setting's own spread.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import statistics
+from collections import Counter
+from collections.abc import Callable
+
+from extraction_score import Counts, Page, aggregate, page_counts
+
+import sovereign.net.choose as choose_module
+
+__all__ = ["GRID", "rule_cross_validation"]
+
+GRID = {"CONTAINMENT": (0.8, 0.9), "SUBSTANTIAL_SHARE": (0.0, 0.25, 0.5)}
+
+
+def _counts(pages: list[Page], sets: dict[str, list[str]],
+            extract: Callable[[str], str]) -> dict[tuple[float, ...], dict[str, list[Counts]]]:
+    shipped = tuple(getattr(choose_module, name) for name in GRID)
+    results = {}
+    try:
+        for setting in itertools.product(*GRID.values()):
+            for name, value in zip(GRID, setting, strict=True):
+                setattr(choose_module, name, value)
+            results[setting] = {label: [page_counts(page.truth, extract(html))
+                                        for page, html in zip(pages, htmls, strict=True)]
+                                for label, htmls in sets.items()}
+    finally:
+        for name, value in zip(GRID, shipped, strict=True):
+            setattr(choose_module, name, value)
+    return results
+
+
+def _mean_f1(by_set: dict[str, list[Counts]], pages: list[int]) -> float:
+    return statistics.fmean(aggregate([counts[i] for i in pages])["f1"]
+                            for counts in by_set.values())
+
+
+def rule_cross_validation(pages: list[Page], sets: dict[str, list[str]],
+                          extract: Callable[[str], str], folds: int = 5,
+                          rounds: int = 20) -> None:
+    """Print the k-fold figures described in the module docstring."""
+    results = _counts(pages, sets, extract)
+    shipped = tuple(getattr(choose_module, name) for name in GRID)
+    held_out, own, picked = [], [], Counter()
+    for seed in range(rounds):
+        order = list(range(len(pages)))
+        random.Random(seed).shuffle(order)
+        for k in range(folds):
+            test = order[k::folds]
+            train = [i for i in order if i not in set(test)]
+            best = max(results, key=lambda setting: _mean_f1(results[setting], train))
+            picked[best] += 1
+            held_out.append(_mean_f1(results[best], test))
+            own.append(_mean_f1(results[shipped], test))
+    names = ", ".join(GRID)
+    print(f"choice rule, {folds}-fold cross-validation x {rounds} shuffles over {len(pages)} "
+          f"pages (each with its {len(sets)} forms; F1 = mean over the forms):")
+    print(f"  picked on the other folds, scored on the held-out fold: F1 "
+          f"{statistics.fmean(held_out):.3f}, spread (std) {statistics.stdev(held_out):.4f}, "
+          f"min {min(held_out):.3f}, max {max(held_out):.3f}")
+    print(f"  shipped setting ({names} = {shipped}) on the same held-out folds: F1 "
+          f"{statistics.fmean(own):.3f}, spread {statistics.stdev(own):.4f}")
+    print(f"  settings picked ({names}): {dict(picked.most_common())}")
+    for setting, by_set in results.items():
+        print(f"    {setting}: " + " ".join(f"{label} {aggregate(c)['f1']:.3f}"
+                                           for label, c in by_set.items()))

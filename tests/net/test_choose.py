@@ -1,0 +1,92 @@
+"""choose(): the rule between the extractors' candidates, one behaviour at a time."""
+
+from __future__ import annotations
+
+from sovereign.net.choose import (
+    ARTICLE_LINK_DENSITY,
+    NAVIGATION_LINK_DENSITY,
+    Candidate,
+    choose,
+)
+
+ARTICLE = tuple(f"Paragraph {i} of the article tells its story in a long sentence, with "
+                f"enough words to read like prose, number {i}." for i in range(12))
+MENU = tuple(f"Related story {i}" for i in range(20))
+CAPTIONS = tuple(f"Photo {i}: a caption" for i in range(6))
+
+
+def make(name: str, blocks: tuple[str, ...], link_share: float = 0.0) -> Candidate:
+    words = sum(len(block.split()) for block in blocks)
+    return Candidate(name, blocks, round(words * link_share))
+
+
+def test_one_candidate_or_none() -> None:
+    article = make("t", ARTICLE)
+    assert choose([article, None], 10_000) is article
+    assert choose([None, article], 10_000) is article
+    assert choose([None, None], 10_000) is None
+    assert choose([make("t", ()), None], 10_000) is None
+
+
+def test_a_linked_dump_of_the_whole_page_is_no_candidate() -> None:
+    dump = make("t", ARTICLE + MENU, link_share=0.3)
+    core = make("r", ARTICLE)
+    assert choose([dump, None], dump.words) is None
+    assert choose([dump, core], dump.words) is core
+
+
+def test_a_page_that_is_one_long_article_is_kept_whole() -> None:
+    whole = make("t", ARTICLE, link_share=ARTICLE_LINK_DENSITY / 2)
+    section = make("r", ARTICLE[:4])
+    assert choose([whole, section], whole.words + 3) is whole
+
+
+def test_agreement_trims_the_recall_candidates_boilerplate() -> None:
+    for surplus in (MENU, CAPTIONS):
+        larger = make("t", ARTICLE + surplus, link_share=0.2)
+        core = make("r", ARTICLE)
+        assert choose([larger, core], 10_000) is core, surplus[0]
+
+
+def test_a_surplus_that_reads_like_the_article_keeps_the_larger() -> None:
+    more = tuple(f"Further paragraph {i} of the same article goes on at the same length as the "
+                 f"others, with its own sentence and words, {i}." for i in range(6))
+    larger = make("t", ARTICLE[:8] + more)
+    core = make("r", ARTICLE[:8])
+    assert choose([larger, core], 10_000) is larger
+
+
+def test_agreement_never_extends_the_preferred_candidate() -> None:
+    preferred = make("t", ARTICLE)
+    density = make("r", ARTICLE + CAPTIONS)
+    assert choose([preferred, density], 10_000) is preferred
+
+
+def test_a_tiny_core_is_no_trim() -> None:
+    larger = make("t", ARTICLE)
+    tiny = make("r", ARTICLE[:1])
+    assert choose([larger, tiny], 10_000) is larger
+
+
+def test_disagreement_keeps_the_larger_article() -> None:
+    box = make("t", ("A short guide box with a handful of words in it.",) * 2)
+    article = make("r", ARTICLE)
+    assert choose([box, article], 10_000) is article
+    assert choose([article, box], 10_000) is article
+
+
+def test_a_navigation_like_larger_region_loses_to_a_substantial_article() -> None:
+    links = make("t", MENU * 3, link_share=NAVIGATION_LINK_DENSITY + 0.2)
+    article = make("r", ARTICLE)
+    assert choose([links, article], 10_000) is article
+    small = make("r", ARTICLE[:1])
+    assert choose([links, small], 10_000) is links  # too small to be the alternative
+
+
+def test_the_pages_declared_article_body_referees() -> None:
+    with_box = make("t", ARTICLE[:6] + ("Subscribe to our newsletter for more stories",) * 3)
+    right = make("r", ARTICLE)
+    declared = " ".join(ARTICLE)
+    assert choose([with_box, right], 10_000, declared) is right
+    assert choose([right, with_box], 10_000, declared) is right
+    assert choose([with_box, right], 10_000, "too short to referee") is with_box
