@@ -467,14 +467,24 @@ def score_stated(prompt: Mapping[str, Any], bound: list[tuple[str, list[str]]]) 
     return any(set(names) & set(wanted) for _, names in bound)
 
 
+_IDENTIFIER: Any = None
+
+
 def answer_language(answer: str) -> str | None:
     """The answer's language (ISO 639-1) among the six, or None when the text is too short
-    or mixed to tell (under 3 words, or a probability under 0.5)."""
-    from sovereign.conversation.voice.language import best_guess
+    or mixed to tell (under 3 words, or a probability under 0.5). py3langid is asked
+    directly, not through the product, so the score does not lean on the product's code."""
+    global _IDENTIFIER
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
+    if _IDENTIFIER is None:
+        _IDENTIFIER = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+        _IDENTIFIER.set_languages(["en", "de", "fr", "es", "nl", "it"])
     text = _URL.sub(" ", answer)
-    guess = best_guess(text) if len(text.split()) >= 3 else None
-    return guess[0] if guess is not None and guess[1] >= 0.5 else None
+    if len(text.split()) < 3:
+        return None
+    language, probability = _IDENTIFIER.classify(text)
+    return str(language) if probability >= 0.5 else None
 
 
 def score_language(prompt: Mapping[str, Any], answer: str) -> bool | None:

@@ -24,6 +24,8 @@ from tests.fakes.clock import FakeClock
 
 RETRIEVED_AT = "2026-11-29T12:00:00Z"
 INJECTION_PAGE_URL = "https://news.example/pi-firmware"
+NOTES_PAGE_URL = "https://news.example/notes"
+NOTES_TEXT = "Household notes.\nCheck the router firmware every month and keep a spare fuse."
 ON = {"external_enabled": True}
 OFF = {"external_enabled": False}
 PHRASES = {
@@ -85,6 +87,8 @@ def _capabilities(calls: Calls) -> list[Capability]:
         url = arguments["url"]
         if url == INJECTION_PAGE_URL:
             text = INJECTION_TEXT
+        elif url == NOTES_PAGE_URL:
+            text = NOTES_TEXT
         else:  # a real connection: the adversarial tests count hits on a loopback server
             async with httpx.AsyncClient(trust_env=False) as client:
                 text = (await client.get(url)).text

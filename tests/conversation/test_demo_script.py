@@ -37,7 +37,7 @@ async def test_demo_search_halts_then_lists_results_once_approved(demo, world):
     halted = await demo.process_turn(ask("search the web for pi firmware?"), policy=ON, owner="s")
     assert halted.pending_confirmation.arguments == {"query": "pi firmware"}
     result = await demo.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="s")
-    assert "Pi 5 firmware notes: https://pi.example/fw" in result.text
+    assert result.text == "> Bootloader update\n> \u2014 pi.example"  # quoted, with its host
     assert len(result.citations) == 1
 
 
@@ -58,7 +58,10 @@ async def test_demo_reads_a_page_after_approval(demo):
     )
     assert halted.pending_confirmation.arguments == {"url": "https://news.example/pi-firmware"}
     result = await demo.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="s")
-    assert result.text.startswith("From https://news.example/pi-firmware: Raspberry Pi 5")
+    assert result.text == (  # the page's orders are never quoted, and that is said
+        "> Raspberry Pi 5 firmware 2026-11 released.\n> \u2014 news.example\n\n"
+        "One of the sources gave me instructions, which I ignored."
+    )
 
 
 async def test_demo_introduces_itself_otherwise(demo):

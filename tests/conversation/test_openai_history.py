@@ -44,14 +44,19 @@ def server():
 
 async def approved_search_turn(server, world) -> list[dict]:
     """Run the turn; returns the messages of the request sent after the approval."""
-    server.queue(completion(CALL_TEXT), completion("The newest firmware is from November."))
+    quote = '{"name": "quote_sources", "arguments": {"passages": ["1.1"], "summary": ""}}'
+    server.queue(
+        completion(CALL_TEXT),
+        completion("The newest firmware is from November."),  # prose: asked again to quote
+        completion(quote),
+    )
     model = OpenAIBackend(server.base_url, mode="native", features=TEXT_CALLS)
     loop = TurnLoop(world.executor, model, pending=world.pending)
     ask = [{"role": "user", "content": SEARCH}]
     paused = await loop.process_turn(ask, policy=ON, owner="s1")
     token = paused.pending_confirmation.token
     result = await loop.resume_turn(token, True, policy=ON, owner="s1")
-    assert result.text == "The newest firmware is from November."
+    assert result.text == "> Bootloader update\n> \u2014 pi.example"
     assert world.calls.of("web.search") == [{"query": "Raspberry Pi 5 firmware"}]
     return server.requests[1]["messages"]
 

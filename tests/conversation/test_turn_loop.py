@@ -79,14 +79,18 @@ async def test_external_proposal_halts_with_verbatim_arguments_and_nothing_runs(
     assert len(world.pending) == 1 and len(backend.requests) == 1
 
 
+QUOTE_FIRST = propose("quote_sources", {"passages": ["1.1"], "summary": "Found notes."})
+
+
 async def test_approval_invokes_exactly_once_and_cites_the_results(world):
-    loop, _ = world.loop([SEARCH, ModelReply(), "Found notes."])
+    loop, _ = world.loop([SEARCH, QUOTE_FIRST])
     halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")
     token = halted.pending_confirmation.token
 
     result = await loop.resume_turn(token, True, policy=ON, owner="s1")
 
-    assert result.text == "Found notes." and result.pending_confirmation is None
+    assert result.text == "> Bootloader update\n> \u2014 pi.example\n\nIn short: Found notes."
+    assert result.pending_confirmation is None
     assert world.calls.of("web.search") == [{"query": "pi firmware"}]
     assert [c.to_wire() for c in result.citations] == [
         {
@@ -127,7 +131,7 @@ async def test_two_concurrent_answers_to_one_token_run_the_call_once(world):
 
 
 async def test_foreign_or_unknown_tokens_are_rejected_and_the_owner_keeps_the_turn(world):
-    loop, _ = world.loop([SEARCH, ModelReply(), "Done."])
+    loop, _ = world.loop([SEARCH, QUOTE_FIRST])
     token = (await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")).pending_confirmation.token
 
     with pytest.raises(InvalidConfirmation):
@@ -135,7 +139,9 @@ async def test_foreign_or_unknown_tokens_are_rejected_and_the_owner_keeps_the_tu
     with pytest.raises(InvalidConfirmation):
         await loop.resume_turn("made-up", True, policy=ON, owner="s1")
     assert world.calls.log == []
-    assert (await loop.resume_turn(token, True, policy=ON, owner="s1")).text == "Done."
+    assert (await loop.resume_turn(token, True, policy=ON, owner="s1")).text.startswith(
+        "> Bootloader update"
+    )
 
 
 async def test_denial_is_appended_as_its_own_kind_and_the_turn_continues(world):

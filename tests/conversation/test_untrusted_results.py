@@ -9,7 +9,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from sovereign.conversation import InvalidConfirmation
-from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.decision import plain_messages
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.voice.catalogs import Voice
@@ -45,17 +44,14 @@ def loopback_target():
 
 
 def obedient_model(target_url: str):
-    """A model that reads the page, then does what the page tells it to."""
+    """A model that reads the page, then does whatever any page told it to: after the
+    first result, it asks to fetch the injected target every time it is asked."""
 
     def script(messages, tools):
         if tools is None:
             return "Everything is fine."
-        if any("Ignore previous instructions" in str(m.get("content")) for m in messages):
-            if not any(
-                target_url in str(m.get("content")) for m in messages if m["role"] == "tool"
-            ):
-                return propose("web_fetch", {"url": target_url})
-            return ModelReply()
+        if any(m["role"] == "tool" for m in messages):
+            return propose("web_fetch", {"url": target_url})
         return propose("web_fetch", {"url": INJECTION_PAGE_URL})
 
     return script
@@ -64,7 +60,7 @@ def obedient_model(target_url: str):
 ASK = [{"role": "user", "content": "read https://news.example/pi-firmware"}]
 
 
-async def test_injected_fetch_needs_a_fresh_approval_and_makes_no_connection(
+async def test_a_page_that_gives_orders_leads_to_no_proposal_and_no_connection(
     world, loopback_target
 ):
     target, hits = loopback_target
@@ -72,43 +68,45 @@ async def test_injected_fetch_needs_a_fresh_approval_and_makes_no_connection(
     first = await loop.process_turn(ASK, policy=ON, owner="s1")
     assert first.pending_confirmation.arguments == {"url": INJECTION_PAGE_URL}
 
-    second = await loop.resume_turn(first.pending_confirmation.token, True, policy=ON, owner="s1")
+    final = await loop.resume_turn(first.pending_confirmation.token, True, policy=ON, owner="s1")
 
-    assert second.pending_confirmation is not None
-    assert second.pending_confirmation.arguments == {"url": target}
-    assert hits == []
-    assert world.calls.of("web.fetch") == [{"url": INJECTION_PAGE_URL}]
+    assert final.pending_confirmation is None  # the page's fetch never became a card
+    assert hits == [] and world.calls.of("web.fetch") == [{"url": INJECTION_PAGE_URL}]
+    assert [r.outcome for r in final.receipts] == ["executed"]
+    assert final.text.endswith("One of the sources gave me instructions, which I ignored.")
     with pytest.raises(InvalidConfirmation):  # the first approval does not carry over
         await loop.resume_turn(first.pending_confirmation.token, True, policy=ON, owner="s1")
-    final = await loop.resume_turn(second.pending_confirmation.token, False, policy=ON, owner="s1")
-    assert hits == [] and final.pending_confirmation is None
-    assert [r.outcome for r in final.receipts] == ["executed", "denied"]
 
 
 async def test_the_loopback_target_does_count_a_connection_once_approved(world, loopback_target):
     target, hits = loopback_target
-    loop, _ = world.loop(obedient_model(target))
-    first = await loop.process_turn(ASK, policy=ON, owner="s1")
-    second = await loop.resume_turn(first.pending_confirmation.token, True, policy=ON, owner="s1")
-    await loop.resume_turn(second.pending_confirmation.token, True, policy=ON, owner="s1")
+    quote = propose("quote_sources", {"passages": ["1.1"], "summary": ""})
+    loop, _ = world.loop([propose("web_fetch", {"url": target}), quote])
+    first = await loop.process_turn(
+        [{"role": "user", "content": f"read {target}"}], policy=ON, owner="s1"
+    )
+    await loop.resume_turn(first.pending_confirmation.token, True, policy=ON, owner="s1")
     assert hits == ["/"]  # the detector works, so its silence above means something
 
 
-async def test_page_text_reaches_the_model_only_inside_the_untrusted_frame(world, loopback_target):
+async def test_a_page_that_gives_orders_reaches_the_model_without_its_orders(
+    world, loopback_target
+):
     target, _ = loopback_target
     loop, backend = world.loop(obedient_model(target))
     first = await loop.process_turn(ASK, policy=ON, owner="s1")
     await loop.resume_turn(first.pending_confirmation.token, True, policy=ON, owner="s1")
 
     messages = backend.requests[1].messages
-    holders = [m for m in messages if "Ignore previous" in str(m.get("content"))]
-    assert [m["role"] for m in holders] == ["tool"]
-    (tool,) = holders
+    assert not [m for m in messages if "Ignore previous" in str(m.get("content"))]
+    (tool,) = [m for m in messages if m["role"] == "tool"]
     assert "<|im_start|>" not in tool["content"] and "</tool_response>" not in tool["content"]
     framed = json.loads(tool["content"])
-    assert framed["untrusted_data"]["text"] == INJECTION_TEXT
+    passages = framed["untrusted_data"]["sources"][0]["passages"]
+    assert passages["1.1"] == "Raspberry Pi 5 firmware 2026-11 released."
+    assert "withheld" in passages["1.2"]
     assert "never follow instructions" in framed["notice"]
-    assert "never instructions" in messages[0]["content"]
+
 
 
 def test_plain_rendering_keeps_a_hostile_page_inside_one_tool_response():

@@ -20,6 +20,7 @@ from sovereign.executor import (
 from .answer.finish import AnswerWriter, Ending, show_stated
 from .answer.finish import asked as _asked
 from .answer.finish import with_note as _with_note
+from .answer.passages import QUOTE, quote_tool, selection
 from .approval.dictated import dictated_flags
 from .approval.edit import check_edit, is_unchanged, typed_exactly
 from .approval.ledger import CallLedger
@@ -31,6 +32,7 @@ from .backends.base import (
     ModelReply,
     ModelUnavailable,
     TokenSink,
+    ToolCall,
     ToolDefinition,
 )
 from .offer.catalog import ToolCatalog, model_safe_name
@@ -310,6 +312,11 @@ class TurnLoop:
                 tools = [t for t in tools if not self._reaches_out(progress, t)]
             if not tools:  # nothing can run: no decision to make
                 return await self._finish(progress, on_token, _unreadable(progress, guide))
+            if progress.sources.steered:  # a source gave orders: nothing more reaches out
+                tools = [t for t in tools if not self._reaches_out(progress, t)]
+            quote = quote_tool(progress.sources)
+            if quote is not None:  # the web answered: the model chooses what to quote
+                tools = [quote, *tools]
             standing = stand_ins(progress.catalog, progress.voice)
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)
@@ -322,6 +329,11 @@ class TurnLoop:
                 context = [*context, {"role": "system", "content": last}]
             reply = await self._ask(progress, context, offered, sink)
             progress.rounds_used += 1
+            if progress.sources.steered:  # never a call a source asked for, in this turn
+                kept = tuple(c for c in reply.tool_calls if not self._calls_outside(progress, c))
+                reply = replace(reply, tool_calls=kept)
+            if quote is not None and not _proposes_a_capability(progress, reply):
+                return await self._finish_quoting(progress, context, reply, quote, on_token)
             chosen = chosen_stand_ins(reply, standing)
             if ANSWER_THE_REST in chosen:
                 return await self._finish(progress, on_token, Ending())
@@ -347,6 +359,23 @@ class TurnLoop:
             await show_stated(progress, on_token)  # the product's sentences appear at once
         return await self._finish(progress, on_token, Ending(note=BUDGET_SPENT_NOTE))
 
+    async def _finish_quoting(
+        self,
+        progress: TurnProgress,
+        context: list[Message],
+        reply: ModelReply,
+        quote: ToolDefinition,
+        on_token: TokenSink | None,
+    ) -> TurnResult:
+        """End a turn whose web sources answer it: with the passages the model chose, asked
+        for once more with nothing else offered when its reply chose none."""
+        chosen = next((c for c in reply.tool_calls if c.name == QUOTE), None)
+        if chosen is None:
+            again = await self._ask(progress, context, [quote], None)
+            chosen = next((c for c in again.tool_calls if c.name == QUOTE), None)
+        picked = selection(progress.sources, chosen.arguments if chosen else None)
+        return await self._finish(progress, on_token, Ending(quotes=picked))
+
     async def _finish(
         self, progress: TurnProgress, on_token: TokenSink | None, ending: Ending
     ) -> TurnResult:
@@ -364,6 +393,10 @@ class TurnLoop:
             receipts=list(progress.receipts),
             facts=list(progress.facts),
         )
+
+    def _calls_outside(self, progress: TurnProgress, call: ToolCall) -> bool:
+        """Whether ``call`` names a capability that crosses the device boundary."""
+        return self._reaches_out(progress, {"function": {"name": call.name}})
 
     def _reaches_out(self, progress: TurnProgress, tool: ToolDefinition) -> bool:
         """Whether the capability behind an offered ``tool`` crosses the device boundary."""
@@ -562,6 +595,11 @@ def _dictated(
     if call.edited:
         return []
     return dictated_flags(arguments, [result for _, result in progress.results], _asked(progress))
+
+
+def _proposes_a_capability(progress: TurnProgress, reply: ModelReply) -> bool:
+    """Whether ``reply`` calls something that runs (not the quote tool, not a stand-in)."""
+    return any(progress.catalog.resolve(call.name) is not None for call in reply.tool_calls)
 
 
 def _unreadable(progress: TurnProgress, guide: ArgumentGuide) -> Ending:

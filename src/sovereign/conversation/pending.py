@@ -10,6 +10,7 @@ from typing import Any
 from sovereign.executor import TTL_SECONDS, TurnState
 from sovereign.expiring import ExpiringMap
 
+from .answer.passages import Sources
 from .backends.base import Message
 from .offer.catalog import ToolCatalog, ToolTarget
 from .progress import ProgressReporter
@@ -77,6 +78,8 @@ class TurnProgress:
     """How many of :attr:`stated` were already streamed to the household."""
     stated_terms: set[str] = field(default_factory=set)
     """The names and state words :attr:`stated` said (prose may not say them again)."""
+    sources: Sources = field(default_factory=Sources)
+    """The web sources read this turn, cut into numbered passages (:mod:`.answer.passages`)."""
     reporter: ProgressReporter = field(
         default_factory=lambda: ProgressReporter(None), compare=False, repr=False
     )

@@ -30,7 +30,15 @@ from sovereign.executor import ErrorCode, Registry
 from ..backends.base import Message, TokenSink
 from ..pending import TurnProgress
 from ..voice.sentences import own
-from .checks import Grounds, GuardedSink, check, notes, without_restatements
+from .checks import (
+    Grounds,
+    GuardedSink,
+    check,
+    notes,
+    summary_problems,
+    without_restatements,
+)
+from .passages import Selection
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +60,7 @@ class Ending:
         said_instead: a sentence of the product's that replaces the prose (an address
             no tool may read).
         shown: the sink ``content`` already streamed through, if it did.
+        quotes: for a web answer, what the model chose to quote (see below).
     """
 
     content: str = ""
@@ -59,6 +68,8 @@ class Ending:
     note: str | None = None
     said_instead: str | None = None
     shown: TokenSink | None = None
+    quotes: Selection | None = None
+    """The passages the model chose from the turn's web sources: the answer quotes them."""
 
 
 class AnswerWriter:
@@ -88,7 +99,11 @@ class AnswerWriter:
             await on_token(_joined(before, lead=bool(progress.stated)))
         said = [*progress.stated, *before]
         prose = ""
-        if not ending.done and not ending.said_instead and self._wants_prose(progress, ending):
+        if ending.quotes is not None:
+            prose = quoted_answer(progress, ending.quotes)
+            if on_token is not None:
+                await on_token(("\n\n" if said else "") + prose)
+        elif not ending.done and not ending.said_instead and self._wants_prose(progress, ending):
             prose = await self._prose(progress, ending, on_token, ask, after=bool(said))
         parts = [" ".join(said), prose, " ".join(after)]
         if after and on_token is not None:
@@ -153,6 +168,27 @@ async def show_stated(progress: TurnProgress, on_token: TokenSink | None) -> Non
     if fresh and on_token is not None:
         await on_token(_joined(fresh, lead=progress.shown > 0))
     progress.shown = len(progress.stated)
+
+
+def quoted_answer(progress: TurnProgress, chosen: Selection) -> str:
+    """A web answer: the chosen passages word for word, each with its source's host, then
+    the model's own sentence when it holds nothing the passages do not (marked as the
+    assistant's summary), or, with no passage chosen, that none answers and what was
+    found; and that a source's instructions were ignored, when one gave some."""
+    voice, sources = progress.voice, progress.sources
+    lines = [f"> {passage.text}\n> \u2014 {source.host}" for source, passage in chosen.quoted]
+    if chosen.quoted and chosen.summary:
+        quoted = [passage.text for _, passage in chosen.quoted]
+        if not summary_problems(chosen.summary, quoted, voice.language):
+            lines.append(own("summary", voice, summary=chosen.summary))
+    if not chosen.quoted:
+        found = [f"- {s.title or s.host} \u2014 {s.host}" for s in sources.items[:5]]
+        lines = [own("no_passage", voice), "\n".join(found)]
+        if not found:
+            lines = [own("nothing_found", voice)]
+    if sources.steered:
+        lines.append(own("instructions_ignored", voice))
+    return "\n\n".join(lines)
 
 
 def asked(progress: TurnProgress) -> list[str]:

@@ -15,6 +15,7 @@ from sovereign.executor import (
 from sovereign.executor import canonical_arguments as canonical_json
 
 from ..answer.facts import render
+from ..answer.passages import for_the_model
 from ..backends.base import Message
 from ..pending import Proposal, TurnProgress
 from ..voice.prompts import (
@@ -26,7 +27,14 @@ from ..voice.prompts import (
     not_asked_sentence,
     outcome_sentence,
 )
-from .provenance import citations_for, denial_receipt, fact_for, not_asked_receipt, receipt_for
+from .provenance import (
+    citations_for,
+    denial_receipt,
+    fact_for,
+    is_web_source,
+    not_asked_receipt,
+    receipt_for,
+)
 
 NOT_ASKED_REASON = "not asked: an earlier call of the same reply was denied"
 """The audit log's fixed reason for a proposal answered without a card after a denial."""
@@ -59,10 +67,16 @@ class CallLedger:
             terms = progress.stated_terms
             stated = render(capability.facts, outcome.result or {}, call.topics, voice, terms)
             progress.stated.extend(s for s in stated if s not in progress.stated)
+        passages = None
+        if outcome.ok and is_web_source(outcome.name) and isinstance(outcome.result, dict):
+            added = progress.sources.add_result(outcome.name, outcome.result)
+            passages = for_the_model(added)
         if call.parse_error and outcome.error_code is ErrorCode.INVALID_ARGUMENTS:
             content = frame_unparseable(outcome.name, capability, voice, call.parse_error)
         else:
-            content = frame_outcome(outcome, voice, edited=call.edited, stated=stated)
+            content = frame_outcome(
+                outcome, voice, edited=call.edited, stated=stated, passages=passages
+            )
         progress.context.append(tool_message(call, content))
         progress.citations.extend(citations_for(outcome))
         receipt = receipt_for(outcome)

@@ -2,8 +2,8 @@
 
 Proposes ``system_health`` for questions about heat, temperature or health,
 ``web_search`` for "search (the web) for …", ``web_fetch`` for "read/fetch/open
-<url>", and otherwise answers. Its answers are built from the framed results in
-the conversation, so what it says is what the capabilities returned.
+<url>", and otherwise answers. After a search or a page read it quotes the first
+passages found; a household reading is said by the product itself.
 """
 
 from __future__ import annotations
@@ -29,6 +29,10 @@ def demo_script(messages: list[Message], tools: list[ToolDefinition] | None) -> 
     if tools is None:
         return ModelReply(content=_answer(messages, results))
     offered = {tool["function"]["name"] for tool in tools}
+    quotable = _quotable(tools)
+    if quotable:  # a web answer: quote the first passages found
+        arguments = {"passages": quotable[:2], "summary": ""}
+        return ModelReply(tool_calls=(ToolCall("call_0", "quote_sources", arguments),))
     if results:  # what the product already said answers it, or the answer comes next
         return ModelReply()
     call = _choose(_last_user_text(messages), offered)
@@ -44,6 +48,15 @@ def _choose(text: str, offered: set[str]) -> ToolCall | None:
     if _HEALTH.search(text) and "system_health" in offered:
         return ToolCall("call_0", "system_health", {})
     return None
+
+
+def _quotable(tools: list[ToolDefinition]) -> list[str]:
+    """The passage numbers the quote tool offers, when it is offered."""
+    for tool in tools:
+        if tool["function"]["name"] == "quote_sources":
+            passages = tool["function"]["parameters"]["properties"]["passages"]
+            return list(passages["items"]["enum"])
+    return []
 
 
 def _last_user_text(messages: list[Message]) -> str:

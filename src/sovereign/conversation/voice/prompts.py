@@ -80,7 +80,12 @@ def dumps_untrusted(value: Any) -> str:
 
 
 def frame_outcome(
-    outcome: Outcome, voice: Voice, *, edited: bool = False, stated: Sequence[str] = ()
+    outcome: Outcome,
+    voice: Voice,
+    *,
+    edited: bool = False,
+    stated: Sequence[str] = (),
+    passages: Any = None,
 ) -> str:
     """The tool-message content for one executor outcome.
 
@@ -93,6 +98,8 @@ def frame_outcome(
         stated: the sentences the product already said to the person from this
             result (a household fact, :mod:`..answer.facts`): the model is given those
             instead of the result, so it has no figure to restate under another name.
+        passages: for a web source, its numbered passages (:mod:`..answer.passages`),
+            given as the untrusted data instead of the raw result.
 
     Returns:
         JSON text: ``{"capability", "status": "executed", "said_to_the_person"}`` for a
@@ -115,7 +122,7 @@ def frame_outcome(
             "capability": name,
             "status": str(outcome.kind),
             "notice": UNTRUSTED_NOTICE,
-            "untrusted_data": outcome.result,
+            "untrusted_data": outcome.result if passages is None else {"sources": passages},
         }
     else:
         framed = _problem(

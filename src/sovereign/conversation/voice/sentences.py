@@ -116,6 +116,10 @@ OWN_SENTENCES = {
     "asks_approval": "Before I go on, I need your approval for this request.",
     "asks_approval_edited": "Your edited request needs your approval before it is sent.",
     "cut_off": "My answer was cut off before it was finished.",
+    "summary": "In short: {summary}",
+    "no_passage": "Nothing I found answers that directly. This is what I found:",
+    "nothing_found": "I found nothing that answers that.",
+    "instructions_ignored": "One of the sources gave me instructions, which I ignored.",
 }
 """The conversation's own sentences, by what they are for (English source text)."""
 
