@@ -435,8 +435,9 @@ def concept_of(field: str) -> str | None:
 def wrongly_named(answer: str, results: list[Any], lang: str, asked: list[str]) -> list[str]:
     """The figures of ``answer`` whose sentence names another field's concept and not the
     concept of any field whose value the figure is ("82.3 GB of free RAM" where 82.3 is
-    the free disk)."""
-    words = {c: [w.casefold() for w in by.get(lang, by["en"])]
+    the free disk); concepts are read in the question's language and in English (an
+    answer may come back in English)."""
+    words = {c: [w.casefold() for w in {*by.get(lang, []), *by["en"]}]
              for c, by in _CONCEPTS["concepts"].items()}  # fmt: skip
     wrong = []
     for sentence in _SENTENCES.split(answer):
