@@ -38,7 +38,7 @@ from .offer.catalog import ToolCatalog, model_safe_name
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import chosen_stand_ins, stand_ins
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
-from .progress import ProgressReporter, ProgressSink
+from .progress import ProgressReporter, ProgressSink, TurnStopped
 from .results import PendingConfirmation, TurnFailed, TurnResult
 from .voice.prompts import (
     DEFAULT_SYSTEM_PROMPT,
@@ -555,7 +555,7 @@ class TurnLoop:
 def _failed(progress: TurnProgress, error: Exception) -> TurnFailed:
     if isinstance(error, TurnFailed):
         return error
-    if not isinstance(error, ModelUnavailable | ModelError | OSError):
+    if not isinstance(error, ModelUnavailable | ModelError | OSError | TurnStopped):
         logger.exception("turn failed unexpectedly")
     return TurnFailed(error, progress.citations, progress.receipts)
 
