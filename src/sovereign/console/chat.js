@@ -2,7 +2,7 @@
 // citations and receipts. The history lives here, in the page only, and is
 // sent with each new message (DESIGN §4).
 
-import { converse } from "./api.js";
+import { converse, stopTurn } from "./api.js";
 import { ConfirmationCard } from "./card.js";
 import { byId, el } from "./dom.js";
 import { factPanel } from "./facts.js";
@@ -13,9 +13,11 @@ import {
   fetchRequestMessage,
   historyToSend,
   lostOutcomeNote,
+  messageLength,
   receiptSummary,
   recoveredNote,
 } from "./present.js";
+import { ProgressLine } from "./progress.js";
 
 /** Waits before each retry of an approval whose answer's stream broke, in ms. */
 const RECOVERY_WAITS_MS = [500, 1500, 4000];
@@ -37,14 +39,18 @@ export class Chat {
     this.input = byId("composer-input");
     this.sendButton = byId("composer-send");
     this.error = byId("composer-error");
+    this.count = byId("composer-count");
     this.history = [];
     this.turn = null;
     this.card = null;
     this.controller = null;
+    this.turnId = null;
+    this.progress = new ProgressLine(this.thinking, { onStop: () => this.stop() });
     byId("composer").addEventListener("submit", (event) => {
       event.preventDefault();
       this.submitComposer();
     });
+    this.input.addEventListener("input", () => this.checkLength());
     this.input.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
@@ -54,7 +60,23 @@ export class Chat {
   }
 
   submitComposer() {
-    if (this.send(this.input.value)) this.input.value = "";
+    if (!this.checkLength()) return;
+    if (this.send(this.input.value)) {
+      this.input.value = "";
+      this.checkLength();
+    }
+  }
+
+  /** Show the length counter near the limit; false (with a sentence) when too long. */
+  checkLength() {
+    const { count, problem } = messageLength(this.input.value);
+    this.count.textContent = count || "";
+    this.count.hidden = !count;
+    this.count.classList.toggle("over", Boolean(problem));
+    if (problem) this.error.textContent = problem;
+    else if (this.error.textContent.startsWith("Too long to send")) this.error.textContent = "";
+    this.input.setAttribute("aria-invalid", problem ? "true" : "false");
+    return !problem;
   }
 
   /** Start a new turn with this message; false when empty or a turn is in progress. */
@@ -76,11 +98,19 @@ export class Chat {
 
   async run(payload, { onRefusedEdit = null, onAccepted = null } = {}) {
     this.setBusy(true);
+    this.progress.start();
     const bubble = { element: null, prose: null };
     this.controller = new AbortController();
+    const handlers = {
+      onToken: (piece) => this.stream(bubble, piece),
+      onProgress: (progress) => this.progress.show(progress),
+      onTurn: (id) => {
+        this.turnId = id;
+        this.progress.stoppable();
+      },
+    };
     try {
-      const result = await converse(payload, (piece) => this.stream(bubble, piece),
-        this.controller.signal);
+      const result = await converse(payload, handlers, this.controller.signal);
       if (onAccepted) onAccepted();
       this.showResult(bubble, result);
     } catch (error) {
@@ -96,7 +126,22 @@ export class Chat {
       }
       this.fail(bubble, error);
     } finally {
+      this.turnId = null;
+      this.progress.stop();
       this.thinking.hidden = true;
+    }
+  }
+
+  /**
+   * The household pressed Stop: the service ends the turn where nothing is half
+   * done (a call that started finishes) and the stream ends with TURN_STOPPED.
+   */
+  async stop() {
+    if (!this.turnId) return;
+    try {
+      await stopTurn(this.turnId);
+    } catch (error) {
+      this.error.textContent = `The answer could not be stopped: ${error.message}`;
     }
   }
 
@@ -127,7 +172,6 @@ export class Chat {
   }
 
   stream(bubble, piece) {
-    this.thinking.hidden = true;
     this.ensureBubble(bubble).text += piece;
     if (!bubble.timer) bubble.timer = setTimeout(() => this.paint(bubble), PAINT_EVERY_MS);
   }
@@ -181,8 +225,10 @@ export class Chat {
       return;
     }
     const { element } = this.ensureBubble(bubble);
-    element.classList.add("failed");
-    element.append(el("p", { className: "error", role: "alert" }, error.message));
+    const stopped = error.code === "TURN_STOPPED";
+    element.classList.add(stopped ? "stopped" : "failed");
+    element.append(el("p", { className: stopped ? "stopped-note" : "error", role: "alert" },
+      error.message));
     // A turn can fail after a call already ran: still say what left the device.
     const receipts = error.receipts || [];
     const citations = citationEntries(error.citations);

@@ -309,3 +309,25 @@ function cutAt(text, length) {
   const last = text.charCodeAt(length - 1);
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
 }
+
+/** The longest message the service accepts, in characters (routes/conversation.py). */
+export const MAX_MESSAGE_CHARS = 8000;
+
+/**
+ * What the composer says about a message's length: `count` ("7,950 of 8,000
+ * characters") once it is near the limit, else null; `problem` (a sentence) when it
+ * is over, else null. Characters are code points, as the service counts them; a
+ * message is never cut: one that is too long is refused until it is shortened.
+ */
+export function messageLength(text, limit = MAX_MESSAGE_CHARS) {
+  const length = [...(text || "").trim()].length;
+  const number = (n) => n.toLocaleString("en-GB");
+  const count = length >= limit * 0.9 ? `${number(length)} of ${number(limit)} characters` : null;
+  const over = length - limit;
+  const problem = over > 0
+    ? `Too long to send: the assistant reads at most ${number(limit)} characters at a time. ` +
+      `Shorten it by ${number(over)} ${over === 1 ? "character" : "characters"}; nothing ` +
+      "has been cut."
+    : null;
+  return { length, count, problem };
+}

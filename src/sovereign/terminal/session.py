@@ -22,10 +22,14 @@ from sovereign.egress import describe_search
 
 from .api import ServiceClient, ServiceFailure
 from .display import MARK, AnswerWriter, one_line, rows
+from .progress import ProgressPrinter
 
 HISTORY_ENTRIES, HISTORY_CHARS, HISTORY_BYTES = 100, 32_000, 200 * 1024
 """What the service accepts as ``history`` (the Console cuts it the same way)."""
 MAX_REASON_CHARS = 500
+MAX_MESSAGE_CHARS = 8000
+"""The longest message the service accepts (characters); a longer one is refused here,
+never cut."""
 RECOVERY_WAITS_SECONDS = (0.5, 1.5, 4.0)
 """After an approval whose answer broke off, ask again this long after each try:
 the service keeps what ran for the session, so nothing runs twice."""
@@ -70,14 +74,35 @@ class Conversation:
     def __init__(self, client: ServiceClient, terminal: Terminal) -> None:
         self.client, self.terminal = client, terminal
         self.history: list[dict[str, str]] = []
+        self.turn_id: str | None = None
+        self._printer: ProgressPrinter | None = None
+
+    async def stop_current(self) -> None:
+        """Ask the service to stop the answer being written (Ctrl-C); nothing when none is."""
+        if self.turn_id is None:
+            return
+        if self._printer is not None:
+            self._printer.stopping()
+        await self.client.stop(self.turn_id)
 
     async def run(self) -> None:
         """Read messages until end of input or "quit"; each is one turn."""
         while (line := await self.terminal.ask("you> ")) is not None:
             if line.strip() in ("quit", "exit"):
                 return
-            if line.strip():
+            if line.strip() and self._fits(line.strip()):
                 await self.turn(line.strip())
+
+    def _fits(self, message: str) -> bool:
+        """Whether ``message`` is short enough to send; if not, say so (nothing is cut)."""
+        if len(message) <= MAX_MESSAGE_CHARS:
+            return True
+        over = len(message) - MAX_MESSAGE_CHARS
+        self.terminal.say(
+            f"Too long to send: {len(message):,} of {MAX_MESSAGE_CHARS:,} characters. Shorten "
+            f"it by {over:,} character{'s' if over != 1 else ''}; nothing was cut or sent."
+        )
+        return False
 
     async def turn(self, message: str) -> None:
         """Send ``message``, answer each card, show the answer, its sources and receipt.
@@ -106,32 +131,48 @@ class Conversation:
         """One request: the result, or ``None`` after showing why the turn failed."""
         writer = AnswerWriter()
         streamed: list[str] = []
+        printer = self._printer = ProgressPrinter(lambda line: self.terminal.say(line, dim=True))
 
         def on_token(piece: str) -> None:
+            if not streamed:
+                printer.quiet()
+                self.terminal.say("assistant>")
             streamed.append(piece)
             self.terminal.say(writer.feed(piece), end="")
 
-        self.terminal.say("assistant>")
+        def on_event(kind: str, data: Any) -> None:
+            if kind == "turn" and isinstance(data, dict):
+                self.turn_id = str(data.get("id", "")) or None
+            printer.event(kind, data)
+
+        printer.start()
         try:
-            result = await self._send(payload, on_token)
+            result = await self._send(payload, on_token, on_event)
         except ServiceFailure as failure:
             if failure.status == 401:
                 raise
-            if streamed:
-                self.terminal.say(writer.end(), end="")
+            printer.quiet()
+            self.terminal.say(writer.end() if streamed else "assistant>\n", end="")
             self._say_rows(rows(failure.message, "Error: "))
             self._provenance(failure.body)
             return None
+        finally:
+            printer.quiet()
+            self.turn_id, self._printer = None, None
+        if not streamed:
+            self.terminal.say("assistant>")
         text = "" if streamed else str(result.get("text", ""))
         self.terminal.say(writer.feed(text) + writer.end(), end="")
         return result
 
-    async def _send(self, payload: dict[str, Any], on_token: Callable[[str], None]) -> Any:
+    async def _send(
+        self, payload: dict[str, Any], on_token: Callable[[str], None], on_event: Any
+    ) -> Any:
         approved = bool(payload.get("confirmation", {}).get("approve"))
         waits = RECOVERY_WAITS_SECONDS if approved else ()
         for wait in (*waits, None):
             try:
-                return await self.client.converse(payload, on_token)
+                return await self.client.converse(payload, on_token, on_event)
             except ServiceFailure as failure:
                 if failure.status != 0 or wait is None:
                     raise
