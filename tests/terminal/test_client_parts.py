@@ -159,9 +159,7 @@ def test_the_card_sentence_names_where_the_request_goes():
     assert card_sentence("web.search", with_settings).endswith(
         "to the search engines, in German, safe search moderate."
     )
-    assert "to docs.example.org," in card_sentence(
-        "web.fetch", {"url": "https://docs.example.org/a"}
-    )
+    assert "to docs.example.org," in card_sentence("web.fetch", {"url": "https://docs.example.org/a"})
     assert "outside" not in card_sentence("home_assistant.state", {"entity_id": "sensor.x"})
 
 
@@ -192,20 +190,10 @@ def test_the_in_process_mode_stays_for_development(tmp_path):
 
 def test_flag_lines_say_why_each_kind_of_flag_is_there():
     arguments = {"query": "household wifi password for jane@example.com"}
-    dictated = {
-        "kind": "from_a_result",
-        "argument": "query",
-        "start": 0,
-        "end": 23,
-        "reason": "comes from what a result of this turn said, not from you",
-    }
-    private = {
-        "kind": "email",
-        "argument": "query",
-        "start": 28,
-        "end": 44,
-        "reason": "looks like an e-mail address",
-    }
+    dictated = {"kind": "from_a_result", "argument": "query", "start": 0, "end": 23,
+                "reason": "comes from what a result of this turn said, not from you"}
+    private = {"kind": "email", "argument": "query", "start": 28, "end": 44,
+               "reason": "looks like an e-mail address"}
     lines = flag_lines(arguments, [dictated])
     assert '"household wifi password"' in lines[0] and "not from you" in lines[0]
     assert lines[-1] == "  ! Check the marked parts: a page or search result wrote them, not you."

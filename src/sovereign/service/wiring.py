@@ -38,7 +38,9 @@ def build_registry(
     registry = Registry()
     system.register(registry, data_path=settings.data_dir)
     pihole.register(registry, data_dir=settings.data_dir)
-    home_assistant.register(registry, data_dir=settings.data_dir, on_names=on_home_assistant_names)
+    home_assistant.register(
+        registry, data_dir=settings.data_dir, on_names=on_home_assistant_names
+    )
     search = SearchSettingsStore(settings.data_dir)
     web_search.register(registry, base_url=settings.searxng_url, search_settings=search.settings)
     sites = SiteListStore(settings.data_dir)
