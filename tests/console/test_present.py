@@ -57,6 +57,27 @@ def test_a_failed_call_alone_says_the_request_may_have_left(js):
     assert summary["headline"] == "May have left this device: the search engines."
 
 
+def test_a_search_that_never_reached_the_search_service_says_nothing_left(js):
+    refused = {**SEARCH, "outcome": "failed", "error_code": "EXECUTION_FAILED", "sent": False}
+    summary = receipts(js, [refused])
+    assert summary["stayedLocal"] is True
+    assert summary["headline"] == (
+        "Nothing left this device: the device's search service is not running."
+    )
+    assert summary["lines"] == [
+        "web.search: failed before anything left this device "
+        "(the device's search service is not running)"
+    ]
+
+
+def test_a_failure_that_may_have_been_sent_still_says_may_have_left_beside_one_that_was_not(js):
+    refused = {**SEARCH, "outcome": "failed", "error_code": "EXECUTION_FAILED", "sent": False}
+    broken = {**FETCH, "outcome": "failed", "error_code": "FETCH_FAILED"}
+    calls = [{"capability": "web.fetch", "arguments": {"url": "http://a.example/"}}]
+    summary = receipts(js, [refused, broken], calls)
+    assert summary["headline"] == "May have left this device: a.example."
+
+
 def test_one_call_that_ran_makes_the_headline_certain_even_beside_a_failure(js):
     failed = {**FETCH, "outcome": "failed", "error_code": "FETCH_FAILED"}
     calls = [{"capability": "web.fetch", "arguments": {"url": "http://a.example/"}}]

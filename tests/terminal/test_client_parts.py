@@ -201,3 +201,19 @@ def test_flag_lines_say_why_each_kind_of_flag_is_there():
     assert "they look like details of your household" in both[-2]
     assert "a page or search result wrote them" in both[-1]
     assert flag_lines(arguments, []) == []
+
+
+def test_a_search_refused_at_the_connection_reads_as_nothing_left():
+    from sovereign.terminal.session import receipt_headline, receipt_line
+
+    refused = {"capability": "web.search", "locality": "external", "outcome": "failed",
+               "error_code": "EXECUTION_FAILED", "sent": False}
+    assert receipt_headline([refused]) == (
+        "Nothing left this device: the device's search service is not running."
+    )
+    assert receipt_line(refused) == (
+        "web.search: failed before anything left this device "
+        "(the device's search service is not running)"
+    )
+    maybe = {**refused, "sent": None}
+    assert receipt_headline([maybe]) == "May have left this device (a call failed on the way)."

@@ -85,10 +85,18 @@ const REFUSAL_REASONS = {
   SITE_NOT_ALLOWED: "the household's site list does not allow that site",
 };
 
+/** Why a call failed before anything left (receipt `sent: false`), by capability. */
+const NOT_SENT_WHY = {
+  "web.search": "the device's search service is not running",
+};
+const NOT_SENT_OTHERWISE = "the connection failed before anything was sent";
+
 /**
  * Receipts in words.
  *
- * receipts: [{capability, locality, outcome}] from a response.
+ * receipts: [{capability, locality, outcome, error_code?, sent?}] from a response;
+ *   `sent: false` on a failed call: it failed before anything left (the connection
+ *   to the device's own service was refused), so it is no destination.
  * calls: [{capability, arguments}] the household approved in this turn, and
  *   citations from the response, used to name the host web.fetch reached.
  * Returns {stayedLocal, headline, lines}: stayedLocal is true only when no
@@ -96,15 +104,22 @@ const REFUSAL_REASONS = {
  * "Stayed on this device.", "Left this device: <destinations>." when a call
  * ran, or "May have left this device: <destinations>." when every call that
  * tried failed (a failure cannot tell whether the request got out before it
- * broke); lines has one sentence per receipt.
+ * broke), or "Nothing left this device: <why>." when the only external calls
+ * failed before anything was sent; lines has one sentence per receipt.
  */
 export function receiptSummary(receipts, calls = [], citations = []) {
   const destinations = [];
+  const notSent = [];
   let anyExecuted = false;
   const lines = (receipts || []).map((receipt) => {
     const { capability, outcome } = receipt;
     if (receipt.locality !== "external") {
       return `${capability}: ${outcome === "executed" ? "ran on this device" : outcome}`;
+    }
+    if (outcome === "failed" && receipt.sent === false) {
+      const why = NOT_SENT_WHY[capability] || NOT_SENT_OTHERWISE;
+      if (!notSent.includes(why)) notSent.push(why);
+      return `${capability}: failed before anything left this device (${why})`;
     }
     if (outcome === "refused" && REFUSAL_REASONS[receipt.error_code]) {
       return `${capability}: refused (${REFUSAL_REASONS[receipt.error_code]}); nothing was sent`;
@@ -121,9 +136,9 @@ export function receiptSummary(receipts, calls = [], citations = []) {
   });
   const stayedLocal = destinations.length === 0;
   const left = anyExecuted ? "Left this device" : "May have left this device";
-  const headline = stayedLocal
-    ? "Stayed on this device."
-    : `${left}: ${destinations.join(", ")}.`;
+  const headline = !stayedLocal ? `${left}: ${destinations.join(", ")}.`
+    : notSent.length ? `Nothing left this device: ${notSent.join("; ")}.`
+      : "Stayed on this device.";
   return { stayedLocal, headline, lines };
 }
 

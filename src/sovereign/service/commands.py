@@ -209,7 +209,8 @@ def audit(days: int, as_json: bool, data_dir: Path | None) -> None:
     click.echo(f"Capability outcomes since {summary['since']} ({days} days)")
     click.echo("asked: approval requested; waiting: not answered yet; policy_off: web search")
     click.echo("was off; rejected: forbidden address for web.fetch; refused: other refusals")
-    click.echo("(arguments, limits, no audit record possible); unknown: started, no outcome")
+    click.echo("(arguments, limits, no audit record possible); unknown: started, no outcome;")
+    click.echo("failed_unsent: failed before anything was sent (also counted in failed)")
     for line in _table(summary):
         click.echo(line)
     for line in audit_notes(summary):
@@ -223,6 +224,10 @@ def audit_notes(summary: dict[str, Any]) -> list[str]:
         "while it ran)"
         for name, count in summary.get("may_have_left", {}).items()
     ]
+    notes.extend(
+        f"{repair['capability']}: {repair['count']} failure(s): {repair['repair']}"
+        for repair in summary.get("repairs", [])
+    )
     if summary.get("clock_jumps"):
         notes.append(
             f"The device's clock jumped {summary['clock_jumps']} time(s); times are placed "
@@ -249,6 +254,7 @@ _LABELS = {
     "refused_by_policy": "policy_off",
     "rejected_target": "rejected",
     "refused_other": "refused",
+    "failed_nothing_left": "failed_unsent",
 }
 
 

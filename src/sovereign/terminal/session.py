@@ -280,12 +280,24 @@ def provenance_lines(
 
 def receipt_headline(receipts: list[dict[str, Any]]) -> str:
     """The receipt's first line: left, may have left (only failures), or stayed on this device."""
-    external = [r.get("outcome") for r in receipts if r.get("locality") == "external"]
-    if "executed" in external:
+    external = [r for r in receipts if r.get("locality") == "external"]
+    outcomes = [r.get("outcome") for r in external if r.get("sent") is not False]
+    if "executed" in outcomes:
         return "Left this device."
-    if "failed" in external:
+    if "failed" in outcomes:
         return "May have left this device (a call failed on the way)."
+    if any(r.get("outcome") == "failed" for r in external):
+        return f"Nothing left this device: {_not_sent_why(external)}."
     return "Stayed on this device."
+
+
+NOT_SENT_WHY = {"web.search": "the device's search service is not running"}
+"""Why a call failed before anything left (receipt ``sent: false``), by capability."""
+
+
+def _not_sent_why(receipts: list[dict[str, Any]]) -> str:
+    failed = next(r for r in receipts if r.get("outcome") == "failed")
+    return NOT_SENT_WHY.get(str(failed.get("capability")), "the connection failed first")
 
 
 def receipt_line(receipt: dict[str, Any]) -> str:
@@ -294,6 +306,9 @@ def receipt_line(receipt: dict[str, Any]) -> str:
     code = one_line(receipt.get("error_code"))
     if receipt.get("locality") != "external":
         return f"{name}: {'ran on this device' if outcome == 'executed' else outcome}"
+    if outcome == "failed" and receipt.get("sent") is False:
+        why = NOT_SENT_WHY.get(str(name), "the connection failed first")
+        return f"{name}: failed before anything left this device ({why})"
     words = {
         "executed": "sent outside this device",
         "failed": f"tried to go outside this device and failed ({code})",
