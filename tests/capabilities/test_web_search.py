@@ -153,7 +153,7 @@ async def test_request_is_a_json_get_with_english_messages_and_no_time_range(exe
     assert request.path == "/search"
     assert request.params == {
         "q": [QUERY], "format": ["json"], "categories": ["general"], "locale": ["en"],
-        "language": ["auto"], "safesearch": ["0"],  # the household's defaults, always sent
+        "language": ["auto"], "safesearch": ["1"],  # the household's defaults, always sent
     }
 
 

@@ -190,6 +190,10 @@ def test_the_card_is_keyboard_operable(page, service):
     set_web_search(page, True)
     card = ask_to_search(page)
     expect(card).to_be_focused()
+    page.keyboard.press("Tab")  # in reading order: the search settings' Change, Details, …
+    expect(card.get_by_role("button", name="Change")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(card.get_by_text("Details", exact=True)).to_be_focused()
     page.keyboard.press("Tab")
     expect(card.get_by_label("Reason for denying (optional)")).to_be_focused()
     page.keyboard.press("Tab")

@@ -268,3 +268,41 @@ def test_history_to_send_fits_the_byte_budget_dropping_the_oldest_first(js):
     history.append({"role": "user", "content": "newest"})
     sent = js("present.js", "historyToSend", history, limits)
     assert [len(entry["content"]) for entry in sent] == [31_000, 6]  # 2 bytes per "é"
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("read https://a.example/my page.html please",
+         {"typed": "https://a.example/my page.html",
+          "encoded": "https://a.example/my%20page.html"}),
+        ("https://a.example/a b/c d.pdf",
+         {"typed": "https://a.example/a b/c d.pdf", "encoded": "https://a.example/a%20b/c%20d.pdf"}),
+        ("read https://a.example/page please", None),
+        ("read https://a.example/page", None),
+        ("no address here.html", None),
+    ],
+)
+def test_an_address_that_goes_on_after_a_space_is_found_as_the_terminal_finds_it(js, text, found):
+    from sovereign.terminal.session import spaced_address
+
+    assert js("present.js", "spacedAddress", text) == found
+    expected = spaced_address(text)
+    assert (None if expected is None else {"typed": expected[0], "encoded": expected[1]}) == found
+
+
+@pytest.mark.parametrize(
+    ("capability", "args", "words"),
+    [
+        ("web.search", {"query": "q", "language": "de", "safesearch": 1},
+         {"heading": "Search the web for", "shown": ["query"]}),
+        ("web.fetch", {"url": "https://a.example/"},
+         {"heading": "Read this page", "shown": ["url"]}),
+        ("home_assistant.state", {"entity_id": "sensor.x"},
+         {"heading": "Run this request", "shown": ["entity_id"]}),
+    ],
+)
+def test_the_card_speaks_in_household_words_and_keeps_the_rest_for_details(
+    js, capability, args, words
+):
+    assert js("present.js", "cardWords", capability, args) == words

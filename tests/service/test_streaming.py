@@ -8,7 +8,7 @@ from sovereign.conversation.backends.base import ModelUnavailable
 
 from .harness import build_harness
 
-DEFAULT_SEARCH = {"language": "auto", "safesearch": 0}  # the household's defaults, on every card
+DEFAULT_SEARCH = {"language": "auto", "safesearch": 1}  # the household's defaults, on every card
 
 MESSAGE = "/api/v1/conversation/message"
 

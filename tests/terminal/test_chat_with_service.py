@@ -74,10 +74,11 @@ def test_a_turn_with_an_approval_completes_against_the_running_service(live, tmp
     assert "capability: web.search (version 1)" in out
     assert (  # a long sentence is wrapped to the terminal's width
         "Approving sends this exact query outside this device, to the search engines, "
-        "in the language SearXNG chooses, safe search off." in " ".join(out.split())
+        "in any language (the search service chooses), safe search moderate."
+        in " ".join(out.split())
     )
     assert f'query: "{QUERY}"' in out  # the literal argument, quoted
-    assert 'language: "auto"' in out and "safesearch: 0" in out  # the household's, as sent
+    assert 'language: "auto"' in out and "safesearch: 1" in out  # the household's, as sent
     assert "Approve? [y/N]" in out
     assert "I found a few pages about cleaning solar panels." in out
     assert "Sources:" in out and "[1] " in out

@@ -14,6 +14,7 @@ import {
   historyToSend,
   lostOutcomeNote,
   messageLength,
+  spacedAddress,
   receiptSummary,
   recoveredNote,
 } from "./present.js";
@@ -60,11 +61,33 @@ export class Chat {
   }
 
   submitComposer() {
-    if (!this.checkLength()) return;
+    if (!this.checkLength() || this.heldForSpaces()) return;
     if (this.send(this.input.value)) {
       this.input.value = "";
       this.checkLength();
     }
+  }
+
+  /**
+   * An address that goes on after a space is not sent at once: the household sees
+   * that the assistant would read only the part before the space, and the address
+   * with %20 for each space, one tap away. Sending again sends the message as typed.
+   */
+  heldForSpaces() {
+    const found = spacedAddress(this.input.value);
+    if (!found || this.spacesShown === this.input.value) return false;
+    this.spacesShown = this.input.value;
+    const use = el("button", { type: "button", className: "link-button" }, "Use %20 instead");
+    use.addEventListener("click", () => {
+      this.input.value = this.input.value.replace(found.typed, found.encoded);
+      this.error.replaceChildren();
+      this.input.focus();
+    });
+    this.error.replaceChildren(
+      "An address cannot hold a space, so only the part before the first space would be " +
+      "read. Written with %20 for each space it is ", el("code", {}, found.encoded),
+      ". ", use, " Or press Send again to send it as typed.");
+    return true;
   }
 
   /** Show the length counter near the limit; false (with a sentence) when too long. */
@@ -111,7 +134,7 @@ export class Chat {
     };
     try {
       const result = await converse(payload, handlers, this.controller.signal);
-      if (onAccepted) onAccepted();
+      if (onAccepted) onAccepted(bubble);
       this.showResult(bubble, result);
     } catch (error) {
       if (error.name === "AbortError") return;
@@ -119,7 +142,7 @@ export class Chat {
         onRefusedEdit(error);
         return;
       }
-      if (onAccepted) onAccepted();
+      if (onAccepted) onAccepted(bubble);
       if (error.status === 0 && payload.confirmation && payload.confirmation.approve) {
         await this.recover(bubble, payload);
         return;
@@ -200,21 +223,24 @@ export class Chat {
 
   showResult(bubble, result) {
     const text = result.text || "";
-    if (text || !result.pending_confirmation) {
+    const pending = result.pending_confirmation;
+    this.turn.texts.push(text);
+    // Above a card, the card itself says what is asked, in household words: the
+    // turn's own sentence ("… approval to use web.search") is not shown again.
+    if (!pending || bubble.element || (result.receipts || []).length) {
       const { element } = this.ensureBubble(bubble);
-      bubble.text = text;
+      bubble.text = pending ? "" : text;
       this.paint(bubble, true);
-      this.turn.texts.push(text);
       const facts = factPanel(result.facts);
       if (facts) element.append(facts);
       const citations = citationEntries(result.citations);
       if (citations.length) element.append(this.citationList(citations));
       const receipts = result.receipts || [];
-      if (receipts.length || !result.pending_confirmation) {
+      if (receipts.length || !pending) {
         element.append(receiptList(receipts, this.turn.calls, result.citations || []));
       }
     }
-    if (result.pending_confirmation) this.showCard(result.pending_confirmation);
+    if (pending) this.showCard(pending);
     else this.finishTurn();
   }
 
@@ -259,14 +285,17 @@ export class Chat {
     const confirmation = { token: pending.token, approve: true, arguments: edited };
     this.run({ confirmation }, {
       onRefusedEdit: (error) => card.editRefused(error.message),
-      onAccepted: () => {
+      onAccepted: (bubble) => {
         card.stop();
         if (this.card === card) {
           this.cardSlot.replaceChildren();
           this.card = null;
         }
         this.turn.calls.push({ capability: pending.capability, arguments: edited });
-        this.transcript.append(decisionRecord({ ...pending, arguments: edited }, "edited"));
+        // The note of what was sent comes before the answer it produced.
+        const record = decisionRecord({ ...pending, arguments: edited }, "edited");
+        if (bubble.element) this.transcript.insertBefore(record, bubble.element);
+        else this.transcript.append(record);
       },
     });
   }

@@ -7,6 +7,7 @@ import { byId, showOnly } from "./dom.js";
 import { showAddressWarning } from "./host.js";
 import { ActivityView, PolicySwitch } from "./panels.js";
 import { setupTokenFromHash } from "./present.js";
+import { settingsLink } from "./search-settings.js";
 import { SettingsView } from "./settings.js";
 
 const MIN_PASSWORD_LENGTH = 8;
@@ -171,5 +172,18 @@ byId("nav-activity").addEventListener("click", () => {
 byId("nav-settings").addEventListener("click", () => {
   show("settings");
   settings.load();
+});
+// A card's "Change" opens Settings at that section, one tap from the card.
+settingsLink.open = (sectionId) => {
+  show("settings");
+  settings.load();
+  const section = byId(sectionId);
+  section.scrollIntoView({ block: "start" });
+  const first = section.querySelector("select, input, button");
+  if (first) first.focus();
+};
+// The first-run link pasted into a tab that already shows the Console: act on it.
+window.addEventListener("hashchange", () => {
+  if (setupTokenFromHash(location.hash)) boot();
 });
 boot();

@@ -36,6 +36,25 @@ export function destinationOf(capability, args) {
   return "a service outside this device";
 }
 
+/** What a card asks, in household words, and which arguments it shows in the open
+ * (the rest, with the capability's own name, sit behind "Details"). */
+const CARD_WORDS = {
+  "web.search": { heading: "Search the web for", shown: ["query", "time_range"] },
+  "web.fetch": { heading: "Read this page", shown: ["url", "start_index"] },
+};
+
+/**
+ * The card's heading and the arguments it shows in the open, for `capability`:
+ * {heading, shown: [name]}; a capability without household words shows every argument
+ * under "Run this request".
+ */
+export function cardWords(capability, args) {
+  const words = CARD_WORDS[capability];
+  const names = Object.keys(args || {});
+  if (!words) return { heading: "Run this request", shown: names };
+  return { heading: words.heading, shown: names.filter((name) => words.shown.includes(name)) };
+}
+
 /** The plain sentence a confirmation card shows above Deny / Approve. */
 export function confirmationSentence(capability, args) {
   if (capability === "web.search") {
@@ -345,4 +364,28 @@ export function messageLength(text, limit = MAX_MESSAGE_CHARS) {
       "has been cut."
     : null;
   return { length, count, problem };
+}
+
+const ADDRESS = /https?:\/\/\S+/gi;
+const LOOKS_LIKE_PATH = /\/|\.[A-Za-z0-9]{1,5}$/;
+
+/**
+ * An address in `text` that seems to go on after a space ("https://a.example/my
+ * page.html"): an address cannot hold a space, so the assistant would read only the
+ * part before it. Returns {typed, encoded} (the spaces as %20), or null. A word after
+ * the space counts as part of the address when it holds "/" or ends like a file name;
+ * the household decides (docs/decisions/console-household-words.md).
+ */
+export function spacedAddress(text) {
+  for (const match of String(text || "").matchAll(ADDRESS)) {
+    let typed = match[0];
+    let rest = text.slice(match.index + typed.length);
+    let next;
+    while ((next = /^ (\S+)/.exec(rest)) && LOOKS_LIKE_PATH.test(next[1])) {
+      typed += next[0];
+      rest = rest.slice(next[0].length);
+    }
+    if (typed !== match[0]) return { typed, encoded: typed.replaceAll(" ", "%20") };
+  }
+  return null;
 }

@@ -35,6 +35,7 @@ from .devices import KnownDevices
 from .errors import install_error_handlers
 from .host_pinning import HostOriginMiddleware
 from .household_sources import HouseholdSources
+from .open_cards import OpenCards
 from .owner import OwnerAccount
 from .policy import PolicyStore
 from .retained import RetainedAnswers
@@ -153,6 +154,7 @@ def _build_services(
         backend=backend,
         answers=RetainedAnswers(clock=clock),
         household=household,
+        open_cards=OpenCards(clock=clock),
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import Request
 
 from .devices import KnownDevices
+from .open_cards import OpenCards
 from .owner import OwnerAccount
 from .policy import PolicyStore
 from .retained import RetainedAnswers
@@ -47,6 +48,8 @@ class Services:
     the automatic ones, for the settings routes."""
     answers: RetainedAnswers = field(default_factory=RetainedAnswers)
     """Outcomes of answered confirmations, kept for their session (dropped connections)."""
+    open_cards: OpenCards = field(default_factory=OpenCards)
+    """The approval cards shown and not yet answered, for Activity."""
     running: RunningTurns = field(default_factory=RunningTurns)
     """The streamed turns running now, which their session may stop."""
     password_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

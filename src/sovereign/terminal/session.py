@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Callable
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -76,6 +77,7 @@ class Conversation:
         self.history: list[dict[str, str]] = []
         self.turn_id: str | None = None
         self._printer: ProgressPrinter | None = None
+        self._spaces_shown: str | None = None
 
     async def stop_current(self) -> None:
         """Ask the service to stop the answer being written (Ctrl-C); nothing when none is."""
@@ -94,7 +96,17 @@ class Conversation:
                 await self.turn(line.strip())
 
     def _fits(self, message: str) -> bool:
-        """Whether ``message`` is short enough to send; if not, say so (nothing is cut)."""
+        """Whether ``message`` goes now: not over the length limit (said, never cut), and
+        no address in it that goes on after a space, unless it is sent again as typed."""
+        found = spaced_address(message)
+        if found is not None and self._spaces_shown != message:
+            self._spaces_shown = message
+            self.terminal.say(
+                "An address cannot hold a space, so only the part before the first space "
+                f"would be read. Written with %20 for each space it is {one_line(found[1])}. "
+                "Send that instead, or send the same message again to send it as typed."
+            )
+            return False
         if len(message) <= MAX_MESSAGE_CHARS:
             return True
         over = len(message) - MAX_MESSAGE_CHARS
@@ -214,6 +226,25 @@ class Conversation:
     def _say_rows(self, lines: list[str]) -> None:
         for line in lines:
             self.terminal.say(line)
+
+
+_ADDRESS = re.compile(r"https?://\S+", re.IGNORECASE)
+_NEXT_WORD = re.compile(r" (\S+)")
+_LOOKS_LIKE_PATH = re.compile(r"/|\.[A-Za-z0-9]{1,5}$")
+
+
+def spaced_address(text: str) -> tuple[str, str] | None:
+    """``(typed, encoded)`` for an address in ``text`` that seems to go on after a space
+    (a word holding "/" or ending like a file name), the spaces as %20; else ``None``.
+    The Console's ``spacedAddress`` does the same (docs/decisions/console-household-words.md).
+    """
+    for match in _ADDRESS.finditer(text):
+        typed, end = match.group(), match.end()
+        while (word := _NEXT_WORD.match(text, end)) and _LOOKS_LIKE_PATH.search(word.group(1)):
+            typed, end = typed + word.group(), word.end()
+        if typed != match.group():
+            return typed, typed.replace(" ", "%20")
+    return None
 
 
 FROM_A_RESULT = "from_a_result"

@@ -156,6 +156,47 @@ async def stop(body: StopRequest, request: Request, deps: Deps) -> dict[str, Any
     return {"turn": body.turn, "stopping": True}
 
 
+@router.get("/pending")
+async def pending(request: Request, deps: Deps) -> dict[str, Any]:
+    """``{"pending": [pending_confirmation, ...]}``: this session's cards that still wait
+    for an answer (a tab that showed one may have been closed), oldest first, each as
+    the turn's answer carried it, ``expires_in_seconds`` counted down to now. Answer
+    one with POST /message as usual, or withdraw it with POST /withdraw."""
+    session = session_of(request.scope)
+    assert session is not None  # guaranteed by SessionAuthMiddleware for this path
+    return {"pending": deps.open_cards.of(session.id)}
+
+
+class WithdrawRequest(BaseModel):
+    """``{"token": ...}``: the ``pending_confirmation.token`` of the card to withdraw."""
+
+    model_config = _STRICT
+    token: str = Field(min_length=1, max_length=256)
+
+
+@router.post("/withdraw")
+async def withdraw_card(body: WithdrawRequest, request: Request, deps: Deps) -> dict[str, Any]:
+    """Withdraw a card without running anything: it is answered "denied", the turn ends
+    before the model is asked again, and nothing is left waiting (:func:`withdraw`).
+
+    Answers ``{"receipts": [...]}``. Errors: 400 INVALID_CONFIRMATION (unknown, answered,
+    expired or another session's card).
+    """
+    session = session_of(request.scope)
+    assert session is not None  # guaranteed by SessionAuthMiddleware for this path
+    try:
+        receipts = await withdraw(deps.turns, body.token, session.id, deps.turn_policy())
+    except InvalidConfirmation as exc:
+        deps.open_cards.forget(body.token)
+        raise ServiceError(
+            400,
+            "INVALID_CONFIRMATION",
+            "That request is unknown, already answered, expired or not yours.",
+        ) from exc
+    deps.open_cards.forget(body.token)
+    return {"receipts": receipts}
+
+
 async def _unless_stopped(
     deps: Services, control: TurnControl, wire: dict[str, Any], *, owner: str
 ) -> dict[str, Any]:
@@ -192,12 +233,21 @@ async def run_turn(
             ``receipts`` (DESIGN §4: a call that ran is never left unreported).
     """
     if body.confirmation is None:
-        return await _run_turn(deps, body, owner, on_token, on_progress)
-    return await deps.answers.answer(
-        body.confirmation.token,
-        owner,
-        lambda: _run_turn(deps, body, owner, on_token, on_progress),
-    )
+        wire = await _run_turn(deps, body, owner, on_token, on_progress)
+        deps.open_cards.remember(owner, wire)
+        return wire
+    token = body.confirmation.token
+    try:
+        wire = await deps.answers.answer(
+            token, owner, lambda: _run_turn(deps, body, owner, on_token, on_progress)
+        )
+    except ServiceError as exc:
+        if exc.code != "INVALID_EDIT":  # a refused edit leaves the card answerable
+            deps.open_cards.forget(token)
+        raise
+    deps.open_cards.forget(token)
+    deps.open_cards.remember(owner, wire)
+    return wire
 
 
 async def _run_turn(
