@@ -283,13 +283,20 @@ def test_the_activity_view_counts_what_happened(page, service):
     ask_to_search(page).get_by_role("button", name="Approve").click()
     expect(page.locator(".message.assistant .citations")).to_be_visible()
     page.get_by_role("button", name="Activity").click()
+    expect(page.locator("#activity-summary p")).to_have_text([
+        "In the last 7 days, the assistant suggested 1 request.",
+        "1 request was put to you for approval (an edited request is put to you again): "
+        "you approved 1.",
+        "1 ran.",
+    ])
+    page.get_by_text("Counts per capability", exact=True).click()
     row = page.locator(".activity-table tbody tr", has_text="web.search")
     expect(row).to_be_visible()
     headers = page.locator(".activity-table thead th").all_inner_texts()
     cells = [row.locator("th").inner_text(), *row.locator("td").all_inner_texts()]
     counts = dict(zip(headers, cells, strict=True))
-    assert counts["Asked you"] == "1"
-    assert counts["Approved"] == "1"
+    assert counts["Put to you (edits again)"] == "1"
+    assert counts["You approved"] == "1"
     assert counts["Ran"] == "1"
 
 

@@ -241,20 +241,73 @@ export function fetchRequestMessage(url) {
 }
 
 const AUDIT_COLUMNS = [
-  ["proposed", "Proposed"],
-  ["confirmation_requested", "Asked you"],
+  ["proposed", "Suggested by the assistant"],
+  ["confirmation_requested", "Put to you (edits again)"],
   ["flagged", "With a warning"],
-  ["approved", "Approved"],
-  ["edited", "Edited"],
-  ["denied", "Denied"],
-  ["expired", "Expired"],
+  ["approved", "You approved"],
+  ["edited", "You edited"],
+  ["denied", "You denied"],
+  ["expired", "Nobody answered"],
   ["executed", "Ran"],
   ["failed", "Failed"],
+  ["failed_nothing_left", "Failed before leaving"],
   ["outcome_unknown", "Outcome unknown"],
   ["refused_by_policy", "Off by setting"],
   ["rejected_target", "Address blocked"],
-  ["refused_other", "Refused"],
+  ["refused_other", "Refused otherwise"],
 ];
+
+/** "1 call", "2 calls": a count with its noun in the right number. */
+export function counted(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(parts) {
+  return parts.length < 2 ? parts.join("")
+    : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+
+/**
+ * The audit summary told in sentences, for the top of Activity: what the assistant
+ * suggested, what was put to the household and its answers, what ran, failed or was
+ * refused. Counts are the summary's totals; a sentence whose counts are all 0 is left out.
+ */
+export function activitySentences(summary) {
+  const t = (summary && summary.totals) || {};
+  const n = (key) => Number(t[key]) || 0;
+  const days = Number(summary && summary.days) || 0;
+  const sentences = [`In the last ${counted(days, "day", "days")}, the assistant suggested ` +
+    `${counted(n("proposed"), "request", "requests")}.`];
+  if (n("confirmation_requested")) {
+    const answers = [["approved", "approved"], ["edited", "edited"], ["denied", "denied"]]
+      .filter(([key]) => n(key)).map(([key, word]) => `${word} ${n(key)}`);
+    sentences.push(`${counted(n("confirmation_requested"), "request was", "requests were")} ` +
+      "put to you for approval (an edited request is put to you again)" +
+      (answers.length ? `: you ${listed(answers)}.` : "."));
+  }
+  if (n("expired")) {
+    sentences.push(`${counted(n("expired"), "request", "requests")} went unanswered and ` +
+      `expired: nothing was sent for ${n("expired") === 1 ? "it" : "them"}.`);
+  }
+  const ran = [];
+  if (n("executed")) ran.push(`${n("executed")} ran`);
+  if (n("failed")) {
+    const before = n("failed_nothing_left");
+    ran.push(`${n("failed")} failed` + (before ? ` (${before} before anything left ` +
+      "this device)" : ""));
+  }
+  if (ran.length) sentences.push(`${listed(ran)}.`.replace(/^./, (c) => c.toUpperCase()));
+  const refused = [["refused_by_policy", "because a setting was off"],
+    ["rejected_target", "because the address is not allowed"],
+    ["refused_other", "for another reason"]].filter(([key]) => n(key))
+    .map(([key, why]) => `${n(key)} ${why}`);
+  if (refused.length) sentences.push(`Not run: ${listed(refused)}.`);
+  if (n("outcome_unknown")) sentences.push(`${counted(n("outcome_unknown"), "request", "requests")} ` +
+    "started while the service stopped; whether it finished is unknown.");
+  return sentences;
+}
+
 
 /**
  * The audit summary (GET /api/v1/audit/summary) as a table.
@@ -280,30 +333,40 @@ export function auditTable(summary) {
     since: readableTime((summary && summary.since) || ""),
     unreadableLines: Number(summary && summary.unreadable_lines) || 0,
     notes: auditNotes(summary || {}),
+    sentences: activitySentences(summary || {}),
+    repairs: ((summary && summary.repairs) || []).map((repair) =>
+      `${repair.capability} failed ${counted(Number(repair.count) || 0, "time", "times")}: ` +
+      `${repair.repair}`),
   };
 }
 
 function auditNotes(summary) {
   const count = (value) => Number(value) || 0;
   const notes = Object.entries(summary.may_have_left || {}).filter(([, n]) => count(n))
-    .map(([name, n]) => `${name}: ${count(n)} ${count(n) === 1 ? "call" : "calls"} may have ` +
+    .map(([name, n]) => `${name}: ${counted(count(n), "call", "calls")} may have ` +
       "left — outcome unknown (the service stopped while it ran).");
   const waiting = count((summary.totals || {}).awaiting);
-  if (waiting) notes.push(`${waiting} approval request(s) still wait for your answer.`);
+  if (waiting) {
+    notes.push(`${counted(waiting, "approval request waits", "approval requests wait")} ` +
+      "for an answer; a request expires 2 minutes after it was asked.");
+  }
   if (count(summary.clock_jumps)) {
-    notes.push(`The device's clock jumped ${count(summary.clock_jumps)} time(s). Calls are ` +
+    notes.push(`The device's clock jumped ${counted(count(summary.clock_jumps), "time",
+      "times")}. Calls are ` +
       "placed by the time since the device started, so the jump moves none of them in or " +
       "out of this period.");
   }
   if (count(summary.set_aside_lines)) {
-    notes.push(`${count(summary.set_aside_lines)} damaged line(s) of the audit log were set ` +
-      "aside in audit.jsonl.corrupt.");
+    notes.push(`${counted(count(summary.set_aside_lines), "damaged line", "damaged lines")} of ` +
+      "the audit log set aside in audit.jsonl.corrupt.");
   }
   if (count(summary.unreadable_lines)) {
-    notes.push(`${count(summary.unreadable_lines)} line(s) of the audit log could not be read.`);
+    notes.push(`${counted(count(summary.unreadable_lines), "line", "lines")} of the audit log ` +
+      "could not be read.");
   }
   if (count(summary.lost_records)) {
-    notes.push(`${count(summary.lost_records)} record(s) of the audit log were lost while ` +
+    notes.push(`${counted(count(summary.lost_records), "record", "records")} of the audit log ` +
+      "lost while " +
       "the device could not write it (its storage was full or read-only); the counts above " +
       "miss them.");
   }
