@@ -42,7 +42,9 @@ def test_sign_in_shows_a_wrong_password_then_accepts_the_right_one(page, service
     password = page.get_by_label("Household password", exact=True)
     password.fill("not the password")
     password.press("Enter")
-    expect(page.locator("#signin-error")).to_have_text("That password is not right.")
+    expect(page.locator("#signin-error")).to_have_text(
+        "That password is not right; 4 more wrong tries before sign-in pauses."
+    )
     password.fill(PASSWORD)
     password.press("Enter")
     expect(page.locator("#chat-view")).to_be_visible()

@@ -9,6 +9,7 @@ kept as a screenshot under test-artifacts/console/.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -152,8 +153,25 @@ def test_the_household_path(household, service):
     # A wrong-password series
     page.get_by_role("button", name="Sign out").click()
     password = page.get_by_label("Household password", exact=True)
-    for _ in range(3):
+    error = page.locator("#signin-error")
+    for left in ("4 more wrong tries", "3 more wrong tries", "2 more wrong tries",
+                 "1 more wrong try"):
         password.fill("not the password")
         password.press("Enter")
-        expect(page.locator("#signin-error")).to_contain_text("That password is not right.")
+        expect(error).to_have_text(f"That password is not right; {left} before sign-in pauses.")
+    password.fill("not the password")
+    password.press("Enter")
+    expect(error).to_have_text(
+        "That password is not right; the next wrong password pauses sign-in."
+    )
+    password.fill("not the password")
+    password.press("Enter")
+    expect(error).to_have_text(re.compile(
+        r"^That password is not right; sign-in is paused for 1 second\. "
+        r"The pause ends at \d\d:\d\d:\d\d\.$"
+    ))
     check_screen(page, "11-wrong-password")
+    service.clock.advance(2)
+    password.fill(PASSWORD)
+    password.press("Enter")
+    expect(page.locator("#chat-view")).to_be_visible()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import MODULE_ORIGIN
+
 SEARCH = {"capability": "web.search", "locality": "external", "outcome": "executed"}
 FETCH = {"capability": "web.fetch", "locality": "external", "outcome": "executed"}
 HEALTH = {"capability": "system.health", "locality": "local", "outcome": "executed"}
@@ -306,3 +308,15 @@ def test_the_card_speaks_in_household_words_and_keeps_the_rest_for_details(
     js, capability, args, words
 ):
     assert js("present.js", "cardWords", capability, args) == words
+
+
+def test_a_sign_in_pause_says_when_it_ends_in_the_readers_clock(js, module_page):
+    ends = module_page.evaluate(
+        """async (origin) => {
+          const { pauseSentence } = await import(origin + "/present.js");
+          const now = new Date(2026, 0, 1, 10, 31, 50);
+          return [pauseSentence("Paused.", 15, now), pauseSentence("Wrong.", 0, now)];
+        }""",
+        MODULE_ORIGIN,
+    )
+    assert ends == ["Paused. The pause ends at 10:32:05.", "Wrong."]

@@ -176,7 +176,7 @@ def test_a_wrong_password_is_refused_and_the_password_is_never_written(live, tmp
     home = tmp_path / "home"
     done = chat(live.url, [wrong, "hello"], home, "--password-stdin")
     assert done.returncode == 1
-    assert "That password is not right." in done.stderr
+    assert "That password is not right; 4 more wrong tries before sign-in pauses." in done.stderr
     done = chat(live.url, [PASSWORD, "hello", "quit"], home, "--password-stdin")
     assert done.returncode == 0, done.stderr
     for secret in (wrong, PASSWORD):

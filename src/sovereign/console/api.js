@@ -24,6 +24,8 @@ export class ApiError extends Error {
     this.code = code;
     this.receipts = listOf(body, "receipts");
     this.citations = listOf(body, "citations");
+    /** Seconds sign-in is paused for (0 when it is not), from `retry_after_seconds`. */
+    this.retryAfterSeconds = Number(body && body.retry_after_seconds) || 0;
   }
 }
 

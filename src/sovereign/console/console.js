@@ -6,7 +6,7 @@ import { Chat } from "./chat.js";
 import { byId, showOnly } from "./dom.js";
 import { showAddressWarning } from "./host.js";
 import { ActivityView, PolicySwitch } from "./panels.js";
-import { setupTokenFromHash } from "./present.js";
+import { pauseSentence, setupTokenFromHash } from "./present.js";
 import { settingsLink } from "./search-settings.js";
 import { SettingsView } from "./settings.js";
 
@@ -127,7 +127,7 @@ async function submitting(form, errorElement, action) {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.code === "ALREADY_SET_UP") showSignIn({ error: error.message });
-    else errorElement.textContent = error.message;
+    else errorElement.textContent = pauseSentence(error.message, error.retryAfterSeconds);
   } finally {
     button.disabled = false;
   }

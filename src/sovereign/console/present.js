@@ -452,3 +452,16 @@ export function spacedAddress(text) {
   }
   return null;
 }
+
+/**
+ * A sign-in refusal with the time its pause ends, in the reader's own clock:
+ * "… paused for 16 seconds. The pause ends at 10:32:05." (just the message when
+ * there is no pause). `now` is a Date (tests pass a fixed one).
+ */
+export function pauseSentence(message, seconds, now = new Date()) {
+  if (!(seconds > 0)) return message;
+  const ends = new Date(now.getTime() + seconds * 1000);
+  const time = ends.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit",
+    second: "2-digit", hourCycle: "h23" });
+  return `${message} The pause ends at ${time}.`;
+}

@@ -123,6 +123,4 @@ def _explain(failure: ServiceFailure, url: str) -> str:
             f"{failure.message} Is `sovereign serve` running there? Give its address with "
             "--url, or use --in-process to run the assistant here."
         )
-    if failure.retry_after is not None:
-        return f"{failure.message} Try again in {failure.retry_after} seconds."
     return failure.message
