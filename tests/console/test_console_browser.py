@@ -152,7 +152,8 @@ def test_the_card_shows_the_query_as_it_will_be_sent_and_deny_sends_nothing(page
     expect(page.get_by_label("Your message")).to_be_disabled()
     card.get_by_label("Reason for denying (optional)").fill("not now")
     card.get_by_role("button", name="Deny").click()
-    expect(page.locator(".message.decision.denied")).to_contain_text("You denied web.search")
+    denied = page.locator(".message.decision.denied")
+    expect(denied).to_contain_text("You denied: search the web for “")
     answer = page.locator(".message.assistant").last
     expect(answer.locator(".prose")).to_have_text(  # nothing ran: the answer is the loop's
         'You declined the web search (you said: "not now"), so I didn\'t look it up.'

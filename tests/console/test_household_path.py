@@ -116,7 +116,9 @@ def test_the_household_path(household, service):
     card.get_by_label("Edit query").fill("solar panel cleaning tips")
     card.get_by_role("button", name="Send edited request").click()
     last_two = page.locator("#transcript > li").nth(-2)
-    expect(last_two).to_contain_text("You sent an edited request for")
+    expect(last_two).to_have_text(
+        "You sent an edited request to search the web for “solar panel cleaning tips”."
+    )
     expect(page.locator("#transcript > li").last.locator(".prose")).to_have_text(
         "I found a few pages about cleaning solar panels."
     )

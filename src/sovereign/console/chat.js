@@ -9,6 +9,7 @@ import { factPanel } from "./facts.js";
 import { renderMarkdown } from "./markdown.js";
 import {
   argumentEntries,
+  cardWords,
   citationEntries,
   fetchRequestMessage,
   historyToSend,
@@ -409,17 +410,25 @@ function receiptList(receipts, calls, citations) {
 }
 
 const DECISION_WORDS = {
-  approved: "You approved",
-  denied: "You denied",
-  expired: "Nobody answered in time; nothing was sent for",
-  edited: "You sent an edited request for",
-  abandoned: "Your session ended before you answered; nothing was sent for",
+  approved: "You approved: ",
+  denied: "You denied: ",
+  expired: "Nobody answered in time, so nothing was sent for the request to ",
+  edited: "You sent an edited request to ",
+  abandoned: "Your session ended before you answered, so nothing was sent for the request to ",
 };
 
+/**
+ * The transcript's note of a decision, in the card's household words:
+ * "You approved: search the web for “solar panels”." The request's own arguments
+ * are quoted exactly as they were sent.
+ */
 function decisionRecord(pending, decision, reason = "") {
-  const details = argumentEntries(pending.arguments)
-    .map(([name, literal]) => `${name}: ${literal}`).join(", ");
+  const words = cardWords(pending.capability, pending.arguments);
+  const shown = argumentEntries(pending.arguments)
+    .filter(([name]) => words.shown.includes(name)).map(([, literal]) => `“${literal}”`);
+  const what = `${words.heading.charAt(0).toLowerCase()}${words.heading.slice(1)}`;
   return el("li", { className: `message decision ${decision}` },
-    el("p", {}, `${DECISION_WORDS[decision]} `, el("code", {}, pending.capability),
-      ` (${details})`, decision === "denied" && reason ? ` because: ${reason}` : "", "."));
+    el("p", {}, `${DECISION_WORDS[decision]}${what} `, ...shown.flatMap(
+      (text, i) => [i ? ", " : "", el("span", { className: "decision-argument" }, text)]),
+    decision === "denied" && reason ? ` because: ${reason}` : "", "."));
 }
