@@ -53,12 +53,16 @@ PROBE_QUERY = "open source software"
 
 @dataclass(frozen=True)
 class Finding:
-    """One line of the report: ``check`` passed (``ok``) or not, why, and the fix."""
+    """One line of the report: ``check`` passed (``ok``) or not, why, and the fix.
+
+    ``checked`` is False for a check that could not run or was not asked for: it is
+    reported as not checked, never as ok, and does not fail the report either."""
 
     check: str
     ok: bool
     detail: str
     fix: str | None = None
+    checked: bool = True
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,7 @@ class DoctorConfig:
 
     searxng_url: str = DEFAULT_BASE_URL
     data_dir: Path | None = None
-    probe: bool = True
+    probe: bool = False
     timeout_seconds: float = 10.0
     searxng_log: Callable[[], list[str] | None] = read_searxng_log
     """SearXNG's log of its current run, or ``None`` when it cannot be read."""
@@ -99,6 +103,9 @@ async def check_searxng(config: DoctorConfig) -> list[Finding]:
         findings.append(await _searxng_api(client))
     if findings[-1].ok and config.probe:
         findings.append(await _searxng_engines(client))
+    elif findings[-1].ok:
+        detail = "not checked: sovereign doctor --probe sends a test search to the engines"
+        findings.append(Finding("SearXNG engines", True, detail, checked=False))
     return findings
 
 
@@ -175,7 +182,7 @@ async def check_searxng_engine_start(config: DoctorConfig) -> list[Finding]:
     if lines is None:
         units = " or ".join(SEARXNG_UNITS)
         detail = f"not checked: no readable journal of a running {units}"
-        return [Finding(name, True, detail)]
+        return [Finding(name, True, detail, checked=False)]
     failed = failed_engines(lines)
     if not failed:
         return [Finding(name, True, "every engine started (SearXNG's log of this run)")]
@@ -224,8 +231,12 @@ async def check_home_ipv6(config: DoctorConfig) -> list[Finding]:
 
 async def check_model(config: DoctorConfig) -> list[Finding]:
     """The embedded default model: present at ``<data>/models/`` and exactly the published
-    file (size and SHA-256; hashing 1.1 GB takes a second or two)."""
+    file (size and SHA-256; hashing 1.1 GB takes a second or two). Not checked for the
+    openai backend, which does not use it."""
     path = (config.data_dir or data_dir()) / "models" / DEFAULT_MODEL.file_name
+    if config.backend == "openai":
+        detail = "not checked: the openai backend does not use the embedded model"
+        return [Finding("embedded model", True, detail, checked=False)]
     try:
         await asyncio.to_thread(verify_model, path)
     except ModelUnreadable as exc:
@@ -266,7 +277,9 @@ async def check_tool_mode(config: DoctorConfig) -> list[Finding]:
     name = "model tool mode"
     if config.backend != "openai":
         mode = "native" if config.tool_mode == "native" else "schema"
-        return [Finding(name, True, f"{config.backend} backend: {mode} mode")]
+        # a setting, not a test: the model itself is checked above (or not at all)
+        detail = f"{config.backend} backend, {mode} mode (set, not tested)"
+        return [Finding(name, True, detail, checked=False)]
     from sovereign.conversation.backends.base import ModelUnavailable
     from sovereign.conversation.backends.openai.backend import OpenAIBackend
 
@@ -319,10 +332,25 @@ async def run_checks(config: DoctorConfig, checks: list[Check] | None = None) ->
 
 
 def format_finding(finding: Finding) -> str:
-    """``[ ok ] check: detail`` or ``[FAIL] check: detail`` plus an indented fix line."""
-    mark = "[ ok ]" if finding.ok else "[FAIL]"
+    """``[ ok ] check: detail``, ``[ -- ] check: detail`` (not checked) or ``[FAIL] check:
+    detail`` plus an indented fix line."""
+    mark = "[ -- ]" if not finding.checked else "[ ok ]" if finding.ok else "[FAIL]"
     line = f"{mark} {finding.check}: {finding.detail}"
     return f"{line}\n       fix: {finding.fix}" if finding.fix and not finding.ok else line
+
+
+def _recent_repairs(config: DoctorConfig) -> list[str]:
+    """The owner's repairs for failures of the last day (the audit log's reasons)."""
+    from sovereign.service.audit_summary import audit_path, summarize
+
+    try:
+        summary = summarize(audit_path(config.data_dir or data_dir()), days=1)
+    except OSError:
+        return []  # the audit check above says why
+    return [
+        f"{r['capability']} failed {r['count']} time(s) in the last day: {r['repair']}"
+        for r in summary["repairs"]
+    ]
 
 
 @click.command("doctor", short_help="Check SearXNG, the settings files and the model.")
@@ -348,9 +376,10 @@ def format_finding(finding: Finding) -> str:
 )
 @click.option(
     "--probe/--no-probe",
-    default=True,
+    default=False,
     show_default=True,
-    help=f"Search for {PROBE_QUERY!r} to count the engines that answer (leaves the device).",
+    help=f"Also search for {PROBE_QUERY!r} to count the engines that answer: these words "
+    "leave the device, so it is asked for, never the default.",
 )
 def doctor(searxng_url: str, probe: bool, service_port: int, **model: str | None) -> None:
     """Check the appliance's parts and print a fix for each failure (exit status 1)."""
@@ -370,5 +399,7 @@ def doctor(searxng_url: str, probe: bool, service_port: int, **model: str | None
     findings = asyncio.run(run_checks(config))
     for finding in findings:
         click.echo(format_finding(finding))
+    for repair in _recent_repairs(config):
+        click.echo(f"[note] {repair}")
     if not all(finding.ok for finding in findings):
         raise SystemExit(1)

@@ -6,6 +6,7 @@ import json
 import time
 from datetime import UTC, datetime
 
+import httpx
 import pytest
 
 from sovereign.capabilities import web_search
@@ -152,7 +153,7 @@ async def test_request_is_a_json_get_with_english_messages_and_no_time_range(exe
     assert request.path == "/search"
     assert request.params == {
         "q": [QUERY], "format": ["json"], "categories": ["general"], "locale": ["en"],
-        "language": ["auto"], "safesearch": ["0"],  # the household's defaults, always sent
+        "language": ["auto"], "safesearch": ["1"],  # the household's defaults, always sent
     }
 
 
@@ -279,12 +280,14 @@ async def test_every_engine_failing_is_a_failure_not_empty_results(executor, fak
 @pytest.mark.parametrize(
     "fixture", ["error_json_format_not_enabled", "error_format_csv_not_enabled"]
 )
-async def test_403_explains_that_json_must_be_in_search_formats(executor, fake, fixture):
+async def test_403_explains_that_json_must_be_in_search_formats(executor, fake, fixture, caplog):
     fake.answer("/search", fixture)
     outcome = await failure(executor, {"query": QUERY})
     assert "403" in outcome.message
-    assert "search.formats" in outcome.message
-    assert "json" in outcome.message
+    assert "search.formats" not in outcome.message  # the repair is the owner's: the log's
+    assert "search.formats" in caplog.text and "json" in caplog.text
+    assert outcome.sent is True and outcome.reason == "searxng: json_disabled"
+    assert "may have left this device" in outcome.message
 
 
 @pytest.mark.parametrize(
@@ -295,11 +298,11 @@ async def test_403_explains_that_json_must_be_in_search_formats(executor, fake, 
         "limiter_on_with_valkey_python_urllib_ua",
     ],
 )
-async def test_429_says_the_limiter_is_on(executor, fake, fixture):
+async def test_429_says_the_limiter_is_on(executor, fake, fixture, caplog):
     fake.answer("/search", fixture)
     outcome = await failure(executor, {"query": QUERY})
     assert "limiter" in outcome.message
-    assert "server.limiter: false" in outcome.message
+    assert "server.limiter: false" in caplog.text and "server.limiter" not in outcome.message
 
 
 @pytest.mark.parametrize(
@@ -344,15 +347,47 @@ async def test_a_302_bang_redirect_is_not_followed(executor, fake):
     assert tripwire.base_url not in outcome.message
 
 
-async def test_unreachable_searxng_is_a_failure_naming_searxng(tmp_path):
+async def test_a_refused_connection_to_searxng_says_nothing_left_in_one_plain_sentence(
+    tmp_path, caplog
+):
     with FakeSearxng() as closed:
         base_url = closed.base_url
     executor = build(tmp_path, base_url)
     outcome = await failure(executor, {"query": QUERY})
     assert outcome.error_code is ErrorCode.EXECUTION_FAILED
-    assert "SearXNG" in outcome.message
-    assert base_url in outcome.message
-    assert "not reachable" in outcome.message
+    assert outcome.sent is False
+    assert outcome.message == (
+        "The device's search service is not running, so nothing was searched and nothing "
+        "left this device."
+    )
+    assert outcome.reason == "searxng: unreachable"
+    assert base_url in caplog.text and "start-searxng" in caplog.text  # the owner's repair
+    record = json.loads((tmp_path / "capabilities" / "audit.jsonl").read_text().splitlines()[-1])
+    assert record["outcome"] == "failed" and record["sent"] is False
+
+
+async def test_a_connection_that_breaks_after_the_request_went_may_have_left(tmp_path):
+    def broken(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadError("connection reset after the request was sent")
+
+    executor = build(tmp_path, "http://127.0.0.1:8093", transport=httpx.MockTransport(broken))
+    outcome = await failure(executor, {"query": QUERY})
+    assert outcome.sent is None
+    assert outcome.message.endswith("The query may have left this device.")
+
+
+async def test_a_refused_connection_is_told_apart_from_a_timeout_to_connect(tmp_path):
+    def refused(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("[Errno 111] Connection refused")
+
+    def slow_to_connect(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectTimeout("connect timed out")
+
+    for handler in (refused, slow_to_connect):
+        transport = httpx.MockTransport(handler)
+        executor = build(tmp_path, "http://127.0.0.1:8093", transport=transport)
+        outcome = await failure(executor, {"query": QUERY})
+        assert outcome.sent is False, handler.__name__
 
 
 async def test_slower_than_the_deadline_is_a_timeout(tmp_path, fake):

@@ -8,7 +8,14 @@ import pytest
 from click.testing import CliRunner
 
 from sovereign.cli import main
-from sovereign.doctor import CHECKS, DoctorConfig, Finding, check_searxng, run_checks
+from sovereign.doctor import (
+    CHECKS,
+    DoctorConfig,
+    Finding,
+    check_searxng,
+    format_finding,
+    run_checks,
+)
 from tests.fakes.searxng import FakeSearxng
 
 
@@ -27,10 +34,13 @@ def run_doctor(*args):
     return CliRunner().invoke(main, ["doctor", "--port", str(port), *args])
 
 
-def test_healthy_searxng_passes_every_check_and_counts_engines(fake):
-    result = run_doctor("--searxng-url", fake.base_url)
+def test_healthy_searxng_passes_every_check_and_counts_engines_when_the_probe_is_asked(fake):
+    result = run_doctor("--searxng-url", fake.base_url, "--probe")
     assert result.exit_code == 0, result.output
     assert "[FAIL]" not in result.output
+    assert result.output.startswith(
+        "The engine probe sends 'open source software' to SearXNG's search engines."
+    )
     assert "[ ok ] SearXNG reachable" in result.output
     assert "[ ok ] SearXNG JSON API and limiter" in result.output
     assert "2 engine(s) answered the probe (local-html, local-json)" in result.output
@@ -38,11 +48,23 @@ def test_healthy_searxng_passes_every_check_and_counts_engines(fake):
     assert fake.requests[1].q == ""
 
 
-def test_json_check_reaches_no_engine_and_no_probe_skips_the_search(fake):
-    result = run_doctor("--searxng-url", fake.base_url, "--no-probe")
+def test_by_default_no_test_search_leaves_and_the_engines_are_said_not_checked(fake):
+    result = run_doctor("--searxng-url", fake.base_url)
     assert result.exit_code == 0, result.output
-    assert [r.q for r in fake.requests_to("/search")] == [""]
-    assert "engines" not in result.output
+    assert [r.q for r in fake.requests_to("/search")] == [""]  # the JSON check asks no engine
+    assert "[ -- ] SearXNG engines: not checked: sovereign doctor --probe" in result.output
+    assert "answered the probe" not in result.output
+    assert "open source software" not in result.output
+
+
+def test_nothing_that_was_not_checked_is_reported_ok(fake, tmp_path, monkeypatch):
+    monkeypatch.setenv("SOVEREIGN_DATA_DIR", str(tmp_path))  # no model installed here
+    result = run_doctor("--searxng-url", fake.base_url, "--backend", "embedded")
+    assert result.exit_code == 1
+    assert "[FAIL] embedded model:" in result.output
+    lines = result.output.splitlines()
+    assert not [line for line in lines if line.startswith("[ ok ]") and "not checked" in line]
+    assert "[ -- ] model tool mode: embedded backend, schema mode (set, not tested)" in lines
 
 
 def test_json_format_disabled_fails_with_the_settings_fix(fake):
@@ -94,7 +116,7 @@ def test_wrong_healthz_answer_fails(fake):
 )
 async def test_engine_probe_reports_answering_and_failed_engines(fake, fixture, ok, text):
     fake.answer("/search", fixture)
-    findings = await check_searxng(DoctorConfig(searxng_url=fake.base_url))
+    findings = await check_searxng(DoctorConfig(searxng_url=fake.base_url, probe=True))
     engines = findings[-1]
     assert engines.check == "SearXNG engines"
     assert engines.ok is ok
@@ -201,4 +223,5 @@ async def test_doctor_passes_on_a_clean_log_and_says_when_it_cannot_read_one():
     (clean,) = await check_searxng_engine_start(DoctorConfig(searxng_log=lambda: SEARXNG_LOG[:1]))
     assert clean.ok and "every engine started" in clean.detail
     (unread,) = await check_searxng_engine_start(DoctorConfig(searxng_log=lambda: None))
-    assert unread.ok and unread.detail.startswith("not checked")
+    assert unread.ok and unread.detail.startswith("not checked") and not unread.checked
+    assert format_finding(unread).startswith("[ -- ] SearXNG engine start-up: not checked")

@@ -83,7 +83,7 @@ def test_a_settings_object_needs_both_keys_and_nothing_else(value):
     ("language", "level", "words"),
     [("de", 1, "in German, safe search moderate"),
      ("en-GB", 2, "in English (United Kingdom), safe search strict"),
-     ("auto", 0, "in the language SearXNG chooses, safe search off"),
+     ("auto", 0, "in any language (the search service chooses), safe search off"),
      ("all", 0, "in all languages, safe search off")],
 )
 def test_the_card_words_name_the_language_and_the_level(language, level, words):

@@ -65,8 +65,12 @@ class FakeSearxng:
     """Each request's query string exactly as it was sent."""
     rewrite: Any = None
     """A test's change to every answer body (e.g. hostile titles), or None."""
+    down: bool = False
+    """When set, every connection is refused, as when SearXNG on the device is not running."""
 
     def handler(self, request: httpx.Request) -> httpx.Response:
+        if self.down:
+            raise httpx.ConnectError("[Errno 111] Connection refused", request=request)
         query = request.url.params.get("q", "")
         self.queries.append(query)
         self.raw_queries.append(request.url.query)

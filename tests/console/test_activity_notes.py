@@ -37,11 +37,12 @@ def test_the_notes_name_calls_that_may_have_left_waiting_approvals_and_clock_jum
     table = js("present.js", "auditTable", summary)
     assert table["notes"] == [
         "web.search: 2 calls may have left — outcome unknown (the service stopped while it ran).",
-        "1 approval request(s) still wait for your answer.",
-        "The device's clock jumped 1 time(s). Calls are placed by the time since the device "
+        "1 approval request waits for an answer; a request expires 2 minutes after it was "
+        "asked.",
+        "The device's clock jumped 1 time. Calls are placed by the time since the device "
         "started, so the jump moves none of them in or out of this period.",
-        "1 damaged line(s) of the audit log were set aside in audit.jsonl.corrupt.",
-        "3 record(s) of the audit log were lost while the device could not write it (its "
+        "1 damaged line of the audit log set aside in audit.jsonl.corrupt.",
+        "3 records of the audit log lost while the device could not write it (its "
         "storage was full or read-only); the counts above miss them.",
     ]
     keys = [column["key"] for column in table["columns"]]
@@ -65,19 +66,49 @@ def test_activity_shows_a_search_cut_off_by_a_crash_and_the_clock_jump(page, ser
                error_code="POLICY_DISABLED")
     first_run(page, service)
     page.get_by_role("button", name="Activity").click()
+    expect(page.locator("#activity-summary p").first).to_have_text(
+        "In the last 7 days, the assistant suggested 2 requests."
+    )
+    page.get_by_text("Counts per capability", exact=True).click()
     row = page.locator(".activity-table tbody tr", has_text="web.search")
     expect(row).to_be_visible()
     headers = page.locator(".activity-table thead th").all_inner_texts()
     cells = [row.locator("th").inner_text(), *row.locator("td").all_inner_texts()]
     counts = dict(zip(headers, cells, strict=True))
-    assert (counts["Approved"], counts["Outcome unknown"], counts["Off by setting"]) == (
+    assert (counts["You approved"], counts["Outcome unknown"], counts["Off by setting"]) == (
         "1", "1", "1"
     )
-    hints = page.locator("#activity-table-wrap .hint")
+    hints = page.locator("#activity-table-wrap > p.hint")
     expect(hints.first).to_have_text(
         "web.search: 1 call may have left — outcome unknown (the service stopped while it ran)."
     )
-    expect(hints.nth(1)).to_contain_text("clock jumped 2 time(s)")
+    expect(hints.nth(1)).to_contain_text("clock jumped 2 times")
+
+
+def test_the_period_is_told_in_sentences_with_plurals_that_fit(js):
+    summary = {
+        "days": 1,
+        "totals": {"proposed": 1, "confirmation_requested": 3, "approved": 1, "edited": 1,
+                   "denied": 1, "executed": 1, "failed": 2, "failed_nothing_left": 1,
+                   "refused_by_policy": 1, "expired": 1},
+    }
+    assert js("present.js", "activitySentences", summary) == [
+        "In the last 1 day, the assistant suggested 1 request.",
+        "3 requests were put to you for approval (an edited request is put to you again): "
+        "you approved 1, edited 1 and denied 1.",
+        "1 request went unanswered and expired: nothing was sent for it.",
+        "1 ran and 2 failed (1 before anything left this device).",
+        "Not run: 1 because a setting was off.",
+    ]
+
+
+def test_the_owner_repairs_are_said_apart_from_the_counts(js):
+    summary = {"days": 7, "totals": {}, "capabilities": {}, "repairs": [
+        {"capability": "web.search", "reason": "searxng: unreachable", "count": 1,
+         "repair": "Start it."}]}
+    assert js("present.js", "auditTable", summary)["repairs"] == [
+        "web.search failed 1 time: Start it."
+    ]
 
 
 def test_a_call_refused_for_want_of_an_audit_record_says_why_and_that_nothing_left(js):

@@ -33,7 +33,7 @@ LOOK_ALIKES = [
 RENDER = """async ([origin, args]) => {
   const { ConfirmationCard } = await import(origin + "/card.js");
   const card = new ConfirmationCard(
-    { token: "t", capability: "web.search", version: 1, arguments: args,
+    { token: "t", capability: "example.echo", version: 1, arguments: args,
       expires_in_seconds: 120 },
     { onDecide() {}, onExpire() {} });
   card.stop();

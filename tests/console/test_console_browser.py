@@ -42,28 +42,77 @@ def test_sign_in_shows_a_wrong_password_then_accepts_the_right_one(page, service
     password = page.get_by_label("Household password", exact=True)
     password.fill("not the password")
     password.press("Enter")
-    expect(page.locator("#signin-error")).to_have_text("That password is not right.")
+    expect(page.locator("#signin-error")).to_have_text(
+        "That password is not right; 4 more wrong tries before sign-in pauses."
+    )
     password.fill(PASSWORD)
     password.press("Enter")
     expect(page.locator("#chat-view")).to_be_visible()
 
 
-def test_the_answer_streams_in_after_a_thinking_indicator(page, service):
+def test_the_answer_streams_in_under_a_progress_line_with_its_stage(page, service):
     first_run(page, service)
     service.backend.before_reply.clear()
     service.backend.mid_answer.clear()
     send(page, "hello there appliance")
-    expect(page.locator("#thinking")).to_be_visible()
+    progress = page.locator("#thinking")
+    expect(progress).to_be_visible()
+    expect(progress.locator(".progress-words")).to_have_text(
+        "Reading your question and choosing what to check…"
+    )
+    expect(progress.locator(".progress-elapsed")).to_have_text(re.compile(r"^· \d+ seconds?$"))
     expect(page.get_by_label("Your message")).to_be_disabled()
     service.backend.before_reply.set()
     answer = page.locator(".message.assistant .prose").last
     expect(answer).to_have_text("You ")  # the first piece, while the rest is held back
-    expect(page.locator("#thinking")).to_be_hidden()
+    expect(progress.locator(".progress-words")).to_have_text("Writing the answer…")
+    expect(progress.get_by_role("button", name="Stop")).to_be_visible()
     expect(page.get_by_label("Your message")).to_be_disabled()
     service.backend.mid_answer.set()
     expect(answer).to_have_text("You said: hello there appliance")
+    expect(progress).to_be_hidden()
     expect(page.locator(".receipt-headline").last).to_have_text("Stayed on this device.")
     expect(page.get_by_label("Your message")).to_be_enabled()
+
+
+def test_stop_ends_the_wait_and_says_nothing_more_was_done(page, service):
+    first_run(page, service)
+    service.backend.before_reply.clear()
+    send(page, "hello there appliance")
+    progress = page.locator("#thinking")
+    expect(progress.locator(".progress-words")).to_have_text(
+        "Reading your question and choosing what to check…"
+    )
+    progress.get_by_role("button", name="Stop").click()
+    stopped = page.locator(".message.assistant.stopped")
+    expect(stopped.locator(".stopped-note")).to_have_text(
+        "Stopped. Nothing more was done after you pressed Stop."
+    )
+    expect(progress).to_be_hidden()
+    expect(page.get_by_label("Your message")).to_be_enabled()
+    service.backend.before_reply.set()
+    send(page, "second question")  # the conversation goes on
+    expect(page.locator(".message.assistant .prose").last).to_have_text(
+        "You said: second question"
+    )
+
+
+def test_a_long_paste_is_refused_with_a_counter_and_never_cut(page, service):
+    first_run(page, service)
+    composer = page.get_by_label("Your message")
+    pasted = "word " * 4000  # 20,000 characters
+    composer.fill(pasted)
+    expect(page.locator("#composer-count")).to_have_text("19,999 of 8,000 characters")
+    expect(page.locator("#composer-error")).to_have_text(
+        "Too long to send: the assistant reads at most 8,000 characters at a time. "
+        "Shorten it by 11,999 characters; nothing has been cut."
+    )
+    composer.press("Enter")
+    expect(page.locator(".message.user")).to_have_count(0)
+    assert composer.input_value() == pasted  # nothing was cut
+    composer.fill("word " * 1000)
+    expect(page.locator("#composer-count")).to_be_hidden()
+    expect(page.locator("#composer-error")).to_have_text("")
 
 
 def test_the_history_goes_with_the_next_message(page, service):
@@ -103,7 +152,8 @@ def test_the_card_shows_the_query_as_it_will_be_sent_and_deny_sends_nothing(page
     expect(page.get_by_label("Your message")).to_be_disabled()
     card.get_by_label("Reason for denying (optional)").fill("not now")
     card.get_by_role("button", name="Deny").click()
-    expect(page.locator(".message.decision.denied")).to_contain_text("You denied web.search")
+    denied = page.locator(".message.decision.denied")
+    expect(denied).to_contain_text("You denied: search the web for “")
     answer = page.locator(".message.assistant").last
     expect(answer.locator(".prose")).to_have_text(  # nothing ran: the answer is the loop's
         'You declined the web search (you said: "not now"), so I didn\'t look it up.'
@@ -143,6 +193,10 @@ def test_the_card_is_keyboard_operable(page, service):
     set_web_search(page, True)
     card = ask_to_search(page)
     expect(card).to_be_focused()
+    page.keyboard.press("Tab")  # in reading order: the search settings' Change, Details, …
+    expect(card.get_by_role("button", name="Change")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(card.get_by_text("Details", exact=True)).to_be_focused()
     page.keyboard.press("Tab")
     expect(card.get_by_label("Reason for denying (optional)")).to_be_focused()
     page.keyboard.press("Tab")
@@ -232,13 +286,20 @@ def test_the_activity_view_counts_what_happened(page, service):
     ask_to_search(page).get_by_role("button", name="Approve").click()
     expect(page.locator(".message.assistant .citations")).to_be_visible()
     page.get_by_role("button", name="Activity").click()
+    expect(page.locator("#activity-summary p")).to_have_text([
+        "In the last 7 days, the assistant suggested 1 request.",
+        "1 request was put to you for approval (an edited request is put to you again): "
+        "you approved 1.",
+        "1 ran.",
+    ])
+    page.get_by_text("Counts per capability", exact=True).click()
     row = page.locator(".activity-table tbody tr", has_text="web.search")
     expect(row).to_be_visible()
     headers = page.locator(".activity-table thead th").all_inner_texts()
     cells = [row.locator("th").inner_text(), *row.locator("td").all_inner_texts()]
     counts = dict(zip(headers, cells, strict=True))
-    assert counts["Asked you"] == "1"
-    assert counts["Approved"] == "1"
+    assert counts["Put to you (edits again)"] == "1"
+    assert counts["You approved"] == "1"
     assert counts["Ran"] == "1"
 
 

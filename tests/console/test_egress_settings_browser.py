@@ -26,7 +26,8 @@ def test_the_household_edits_the_site_list(page, service):
     open_settings(page)
     allowed = page.locator("#site-list-allow .word")
     blocked = page.locator("#site-list-block .word")
-    expect(page.get_by_label("Off: the assistant may ask to read any public site")).to_be_checked()
+    no_list = "No site list: the assistant may ask to read any public site"
+    expect(page.get_by_label(no_list)).to_be_checked()
 
     page.get_by_label("Site to allow").fill("*.Wiki.example")
     page.get_by_role("button", name="Add to allowed sites").click()
@@ -77,10 +78,13 @@ def test_the_household_sets_the_search_language_and_the_card_and_wire_carry_it(p
     card = page.locator(".confirmation-card")
     expect(card).to_be_visible()
     expect(card.locator(".card-search-settings")).to_contain_text(
-        "in German, safe search moderate"
+        "Searched in German, safe search moderate (your search settings)."
     )
-    shown = dict(zip(card.locator(".card-arguments dt").all_text_contents(),
-                     card.locator(".card-arguments dd").all_text_contents(), strict=True))
+    expect(card.locator(".card-heading")).to_have_text("Search the web for:")
+    expect(card.locator(".card-arguments dt")).to_have_text(["Words"])  # the rest: Details
+    card.get_by_text("Details", exact=True).click()
+    shown = dict(zip(card.locator(".card-technical dt").all_text_contents(),
+                     card.locator(".card-technical dd").all_text_contents(), strict=True))
     assert shown["language"] == "de" and shown["safesearch"] == "1"
     page.screenshot(path="test-artifacts/console/card-search-settings.png")
     expect(card.get_by_role("button", name="Edit")).to_be_visible()

@@ -12,7 +12,7 @@ import pytest
         ({"query": "q", "language": "en-GB", "safesearch": 2},
          "in English (United Kingdom), safe search strict"),
         ({"query": "q", "language": "auto", "safesearch": 0},
-         "in the language SearXNG chooses, safe search off"),
+         "in any language (the search service chooses), safe search off"),
         ({"query": "q", "language": "all", "safesearch": 0}, "in all languages, safe search off"),
         ({"query": "q"}, None),
         ({"query": "q", "language": "de", "safesearch": 7}, None),

@@ -95,6 +95,9 @@ def test_the_automatic_sources_are_said_in_words(js):
     )
     assert sentence == (
         "Also checked automatically: 3 Home Assistant entities, 2 names of this device "
-        "and its network, 1 Wi-Fi network names."
+        "and its network, 1 Wi-Fi network name."
+    )
+    assert js("private-words.js", "automaticSentence", {"device_names": 1, "pihole": 1}) == (
+        "Also checked automatically: 1 Pi-hole local name, 1 name of this device and its network."
     )
     assert js("private-words.js", "automaticSentence", {}) == ""

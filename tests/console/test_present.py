@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import MODULE_ORIGIN
+
 SEARCH = {"capability": "web.search", "locality": "external", "outcome": "executed"}
 FETCH = {"capability": "web.fetch", "locality": "external", "outcome": "executed"}
 HEALTH = {"capability": "system.health", "locality": "local", "outcome": "executed"}
@@ -55,6 +57,27 @@ def test_a_failed_call_alone_says_the_request_may_have_left(js):
     failed = {**SEARCH, "outcome": "failed", "error_code": "EXECUTION_FAILED"}
     summary = receipts(js, [failed])
     assert summary["headline"] == "May have left this device: the search engines."
+
+
+def test_a_search_that_never_reached_the_search_service_says_nothing_left(js):
+    refused = {**SEARCH, "outcome": "failed", "error_code": "EXECUTION_FAILED", "sent": False}
+    summary = receipts(js, [refused])
+    assert summary["stayedLocal"] is True
+    assert summary["headline"] == (
+        "Nothing left this device: the device's search service is not running."
+    )
+    assert summary["lines"] == [
+        "web.search: failed before anything left this device "
+        "(the device's search service is not running)"
+    ]
+
+
+def test_a_failure_that_may_have_been_sent_still_says_may_have_left_beside_one_that_was_not(js):
+    refused = {**SEARCH, "outcome": "failed", "error_code": "EXECUTION_FAILED", "sent": False}
+    broken = {**FETCH, "outcome": "failed", "error_code": "FETCH_FAILED"}
+    calls = [{"capability": "web.fetch", "arguments": {"url": "http://a.example/"}}]
+    summary = receipts(js, [refused, broken], calls)
+    assert summary["headline"] == "May have left this device: a.example."
 
 
 def test_one_call_that_ran_makes_the_headline_certain_even_beside_a_failure(js):
@@ -247,3 +270,53 @@ def test_history_to_send_fits_the_byte_budget_dropping_the_oldest_first(js):
     history.append({"role": "user", "content": "newest"})
     sent = js("present.js", "historyToSend", history, limits)
     assert [len(entry["content"]) for entry in sent] == [31_000, 6]  # 2 bytes per "é"
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("read https://a.example/my page.html please",
+         {"typed": "https://a.example/my page.html",
+          "encoded": "https://a.example/my%20page.html"}),
+        ("https://a.example/a b/c d.pdf",
+         {"typed": "https://a.example/a b/c d.pdf", "encoded": "https://a.example/a%20b/c%20d.pdf"}),
+        ("read https://a.example/page please", None),
+        ("read https://a.example/page", None),
+        ("no address here.html", None),
+    ],
+)
+def test_an_address_that_goes_on_after_a_space_is_found_as_the_terminal_finds_it(js, text, found):
+    from sovereign.terminal.session import spaced_address
+
+    assert js("present.js", "spacedAddress", text) == found
+    expected = spaced_address(text)
+    assert (None if expected is None else {"typed": expected[0], "encoded": expected[1]}) == found
+
+
+@pytest.mark.parametrize(
+    ("capability", "args", "words"),
+    [
+        ("web.search", {"query": "q", "language": "de", "safesearch": 1},
+         {"heading": "Search the web for", "shown": ["query"]}),
+        ("web.fetch", {"url": "https://a.example/"},
+         {"heading": "Read this page", "shown": ["url"]}),
+        ("home_assistant.state", {"entity_id": "sensor.x"},
+         {"heading": "Run this request", "shown": ["entity_id"]}),
+    ],
+)
+def test_the_card_speaks_in_household_words_and_keeps_the_rest_for_details(
+    js, capability, args, words
+):
+    assert js("present.js", "cardWords", capability, args) == words
+
+
+def test_a_sign_in_pause_says_when_it_ends_in_the_readers_clock(js, module_page):
+    ends = module_page.evaluate(
+        """async (origin) => {
+          const { pauseSentence } = await import(origin + "/present.js");
+          const now = new Date(2026, 0, 1, 10, 31, 50);
+          return [pauseSentence("Paused.", 15, now), pauseSentence("Wrong.", 0, now)];
+        }""",
+        MODULE_ORIGIN,
+    )
+    assert ends == ["Paused. The pause ends at 10:32:05.", "Wrong."]

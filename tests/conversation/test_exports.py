@@ -26,6 +26,7 @@ def test_conversation_exports_exactly_the_agreed_names():
             "TurnFailed",
             "TurnLoop",
             "TurnResult",
+            "TurnStopped",
             "model_safe_name",
         ]
     )

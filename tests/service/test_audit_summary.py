@@ -250,3 +250,22 @@ def test_summary_never_carries_text_beyond_the_fixed_fields(tmp_path):
 def test_days_out_of_range_is_rejected(tmp_path, days):
     with pytest.raises(ValueError):
         summarize(audit_path(tmp_path), days=days)
+
+
+def test_a_failure_before_anything_was_sent_is_counted_apart_with_the_owners_repair(tmp_path):
+    log = AuditLog(tmp_path)
+    for sent in (False, False, None):
+        ask = _record(log, SEARCH, Stage.CONFIRM, *ASKED)
+        started = log.begin(SEARCH, version=1, asked=ask)
+        _record(log, SEARCH, Stage.EXECUTE, OutcomeKind.FAILED, ErrorCode.EXECUTION_FAILED,
+                asked=ask, started=started, reason="searxng: unreachable", sent=sent)
+    ask = _record(log, SEARCH, Stage.CONFIRM, *ASKED)
+    started = log.begin(SEARCH, version=1, asked=ask)
+    _record(log, SEARCH, Stage.EXECUTE, OutcomeKind.FAILED, ErrorCode.TIMEOUT, asked=ask,
+            started=started)  # no reason: no known repair
+    summary = summarize(audit_path(tmp_path), days=1)
+    counts = summary["capabilities"]["web.search"]
+    assert counts["failed"] == 4 and counts["failed_nothing_left"] == 2
+    [repair] = summary["repairs"]
+    assert repair["capability"] == "web.search" and repair["count"] == 3
+    assert "start-searxng" in repair["repair"] and "sovereign doctor" in repair["repair"]

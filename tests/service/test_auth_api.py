@@ -238,3 +238,36 @@ async def test_console_files_are_served_at_the_root(tmp_path):
     assert index.status_code == 200 and "<title>Sovereign</title>" in index.text
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "NOT_FOUND"
     assert wrong_method.status_code in (401, 405)
+
+
+async def test_each_wrong_password_says_the_tries_left_and_then_the_pause(signed_in):
+    async with _client(signed_in.app, "127.0.0.9") as guesser:
+        said = []
+        for _ in range(7):
+            failed = await guesser.post("/api/v1/auth/login", json={"password": "guess-guess"})
+            assert failed.status_code in (401, 429)
+            said.append((failed.status_code, failed.json()["error"]["message"]))
+            signed_in.clock.advance(0)  # no time passes: the pause is still on
+    assert said[:6] == [
+        (401, "That password is not right; 4 more wrong tries before sign-in pauses."),
+        (401, "That password is not right; 3 more wrong tries before sign-in pauses."),
+        (401, "That password is not right; 2 more wrong tries before sign-in pauses."),
+        (401, "That password is not right; 1 more wrong try before sign-in pauses."),
+        (401, "That password is not right; the next wrong password pauses sign-in."),
+        (401, "That password is not right; sign-in is paused for 1 second."),
+    ]
+    assert said[6] == (
+        429, "Sign-in is paused after several wrong passwords; try again in 1 second."
+    )
+
+
+async def test_a_pause_is_given_in_seconds_in_the_body_and_the_header(signed_in):
+    async with _client(signed_in.app, "127.0.0.10") as guesser:
+        for _ in range(6):
+            failed = await guesser.post("/api/v1/auth/login", json={"password": "guess-guess"})
+        signed_in.clock.advance(1.5)
+        seventh = await guesser.post("/api/v1/auth/login", json={"password": "guess-guess"})
+    assert failed.json()["retry_after_seconds"] == 1 and failed.headers["Retry-After"] == "1"
+    assert seventh.status_code == 401
+    assert seventh.json()["error"]["message"].endswith("sign-in is paused for 2 seconds.")
+    assert seventh.json()["tries_left"] == 0

@@ -10,7 +10,7 @@ from sovereign.service.sessions import COOKIE_NAME
 
 from .harness import PASSWORD
 
-DEFAULT_SEARCH = {"language": "auto", "safesearch": 0}  # the household's defaults, on every card
+DEFAULT_SEARCH = {"language": "auto", "safesearch": 1}  # the household's defaults, on every card
 
 QUERY = 'what\'s new in SearXNG? "quoted" & <b>tags</b> ünïcode'
 MESSAGE = "/api/v1/conversation/message"

@@ -12,7 +12,7 @@ from sovereign.conversation.backends.base import ModelReply, ToolCall
 from .harness import build_harness
 from .test_streaming import stream
 
-DEFAULT_SEARCH = {"language": "auto", "safesearch": 0}  # the household's defaults, on every card
+DEFAULT_SEARCH = {"language": "auto", "safesearch": 1}  # the household's defaults, on every card
 
 
 def two_searches(messages: list[dict[str, Any]], tools: Any) -> Any:

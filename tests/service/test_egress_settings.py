@@ -67,7 +67,7 @@ def test_a_corrupt_search_file_means_the_defaults_and_is_reported(tmp_path):
         reading = store.read()
         assert reading.value == SearchSettings() and reading.problem
     (_sites, search) = asyncio.run(check_egress(DoctorConfig(data_dir=tmp_path)))
-    assert search.ok is False and "language auto and safe search off" in search.detail
+    assert search.ok is False and "language auto and safe search moderate" in search.detail
 
 
 def test_the_service_reads_both_files_on_every_call(tmp_path):
@@ -122,7 +122,7 @@ async def test_the_api_reads_and_sets_the_search_settings(signed_in):
     harness = signed_in
     current = (await harness.client.get("/api/v1/settings/search", headers=harness.headers()))
     body = current.json()
-    assert (body["language"], body["safesearch"], body["problem"]) == ("auto", 0, None)
+    assert (body["language"], body["safesearch"], body["problem"]) == ("auto", 1, None)
     assert {"code": "de", "name": "German"} in body["languages"]
     assert body["safesearch_levels"][1] == {"value": 1, "name": "moderate"}
     saved = await harness.post("/api/v1/settings/search", {"language": "de", "safesearch": 1})
@@ -197,7 +197,7 @@ def test_the_cli_refuses_a_bad_site_and_never_overwrites_a_corrupt_file(tmp_path
 def test_the_cli_shows_and_sets_the_search_settings(tmp_path):
     shown = run(tmp_path, "search-settings")
     assert shown.exit_code == 0
-    assert "language: auto, safesearch: 0 (in the language SearXNG chooses" in shown.output
+    assert "language: auto, safesearch: 1 (in any language (the search service" in shown.output
     changed = run(tmp_path, "search-settings", "--language", "de", "--safesearch", "1")
     assert changed.exit_code == 0
     assert "in German, safe search moderate" in changed.output

@@ -32,7 +32,6 @@ def assert_envelope(response, status: int, code: str, *, turn_failed: bool = Fal
         ({"message": "   \n\t"}, "blank"),
         ({"message": 42}, "not a string"),
         ({"message": ["hi"]}, "a list"),
-        ({"message": "x" * 8001}, "too long"),
         ({"message": "hi", "history": "no"}, "history not a list"),
         ({"message": "hi", "history": [{"role": "system", "content": "obey"}]}, "system role"),
         ({"message": "hi", "history": [{"role": "user"}]}, "history without content"),
@@ -41,7 +40,6 @@ def assert_envelope(response, status: int, code: str, *, turn_failed: bool = Fal
         ({"confirmation": {"token": "t", "approve": 1}}, "approve int"),
         ({"confirmation": {"token": "", "approve": True}}, "empty token"),
         ({"confirmation": {"approve": True}}, "no token"),
-        ({"confirmation": {"token": "t", "approve": False, "reason": "r" * 501}}, "long reason"),
         ({"confirmation": {"token": "t", "approve": True, "reason": "why"}}, "reason on approval"),
         ({"confirmation": TOKEN, "history": [{"role": "user", "content": "x"}]}, "history+conf"),
         ({"message": "hi", "extra": 1}, "unknown field"),
@@ -53,6 +51,30 @@ def assert_envelope(response, status: int, code: str, *, turn_failed: bool = Fal
 async def test_invalid_message_bodies_are_422_with_a_sentence(signed_in, body, reason):
     response = await signed_in.message(body)
     assert_envelope(response, 422, "INVALID_REQUEST")
+
+
+@pytest.mark.parametrize(
+    ("body", "sentence"),
+    [
+        ({"message": "x" * 8001}, "Your message is 8,001 characters long; at most 8,000 are "
+         "accepted. Nothing was cut or sent: shorten it and send it again."),
+        ({"message": "é" * 20000}, "Your message is 20,000 characters long; at most 8,000 are "
+         "accepted. Nothing was cut or sent: shorten it and send it again."),
+        ({"confirmation": {"token": "t", "approve": False, "reason": "r" * 501}},
+         "The reason is 501 characters long; at most 500 are accepted. Nothing was cut or "
+         "sent: shorten it and send it again."),
+        ({"message": "hi", "history": [{"role": "user", "content": "x" * 32001}]},
+         "The field history.0.content is 32,001 characters long; at most 32,000 are accepted. "
+         "Nothing was cut or sent: shorten it and send it again."),
+    ],
+)
+async def test_text_over_its_limit_is_422_too_long_with_its_length_and_never_cut(
+    signed_in, body, sentence
+):
+    response = await signed_in.message(body)
+    assert_envelope(response, 422, "TOO_LONG")
+    assert response.json()["error"]["message"] == sentence
+    assert signed_in.backend.requests == []
 
 
 @pytest.mark.parametrize("raw", [b"{", b"{'message': 'hi'}", b"\xff\xfe", b'{"message": "hi"'])

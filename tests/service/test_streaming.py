@@ -8,7 +8,7 @@ from sovereign.conversation.backends.base import ModelUnavailable
 
 from .harness import build_harness
 
-DEFAULT_SEARCH = {"language": "auto", "safesearch": 0}  # the household's defaults, on every card
+DEFAULT_SEARCH = {"language": "auto", "safesearch": 1}  # the household's defaults, on every card
 
 MESSAGE = "/api/v1/conversation/message"
 
@@ -22,10 +22,18 @@ def parse_events(text: str) -> list[tuple[str, object]]:
     return events
 
 
-async def stream(harness, body) -> tuple[object, list[tuple[str, object]]]:
+async def stream_all(harness, body) -> tuple[object, list[tuple[str, object]]]:
+    """Every event of the streamed answer, the ``turn`` and ``progress`` ones too."""
     headers = harness.headers(Accept="text/event-stream")
     response = await harness.client.post(MESSAGE, json=body, headers=headers)
     return response, parse_events(response.text)
+
+
+async def stream(harness, body) -> tuple[object, list[tuple[str, object]]]:
+    """The answer's events: tokens and the result or error (``turn`` and ``progress``
+    events are checked in their own tests)."""
+    response, events = await stream_all(harness, body)
+    return response, [(kind, data) for kind, data in events if kind not in ("turn", "progress")]
 
 
 async def test_streamed_answer_is_tokens_then_the_same_object_as_the_plain_response(tmp_path):
@@ -43,6 +51,23 @@ async def test_streamed_answer_is_tokens_then_the_same_object_as_the_plain_respo
     assert set(kinds[:-1]) == {"token"} and len(kinds) > 2
     assert "".join(data["text"] for kind, data in events if kind == "token") == answer
     assert events[-1][1] == plain
+
+
+async def test_stream_opens_with_the_turn_id_and_reports_each_stage_before_its_words(tmp_path):
+    harness = build_harness(tmp_path, lambda messages, tools: "" if tools else "All is well.")
+    async with harness.client:
+        await harness.sign_in()
+        _, events = await stream_all(harness, {"message": "how hot?"})
+    assert events[0][0] == "turn" and len(events[0][1]["id"]) >= 16
+    stages = [data["stage"] for kind, data in events if kind == "progress"]
+    assert [s for i, s in enumerate(stages) if i == 0 or stages[i - 1] != s] == [
+        "choosing",
+        "writing",
+    ]
+    kinds = [kind for kind, _ in events]
+    assert kinds.index("progress") < kinds.index("token")
+    last_progress = max(i for i, kind in enumerate(kinds) if kind == "progress")
+    assert last_progress < kinds.index("token")  # "writing" comes before the first word
 
 
 async def test_streamed_pending_confirmation_ends_with_the_pending_object(signed_in):

@@ -74,10 +74,11 @@ def test_a_turn_with_an_approval_completes_against_the_running_service(live, tmp
     assert "capability: web.search (version 1)" in out
     assert (  # a long sentence is wrapped to the terminal's width
         "Approving sends this exact query outside this device, to the search engines, "
-        "in the language SearXNG chooses, safe search off." in " ".join(out.split())
+        "in any language (the search service chooses), safe search moderate."
+        in " ".join(out.split())
     )
     assert f'query: "{QUERY}"' in out  # the literal argument, quoted
-    assert 'language: "auto"' in out and "safesearch: 0" in out  # the household's, as sent
+    assert 'language: "auto"' in out and "safesearch: 1" in out  # the household's, as sent
     assert "Approve? [y/N]" in out
     assert "I found a few pages about cleaning solar panels." in out
     assert "Sources:" in out and "[1] " in out
@@ -176,7 +177,7 @@ def test_a_wrong_password_is_refused_and_the_password_is_never_written(live, tmp
     home = tmp_path / "home"
     done = chat(live.url, [wrong, "hello"], home, "--password-stdin")
     assert done.returncode == 1
-    assert "That password is not right." in done.stderr
+    assert "That password is not right; 4 more wrong tries before sign-in pauses." in done.stderr
     done = chat(live.url, [PASSWORD, "hello", "quit"], home, "--password-stdin")
     assert done.returncode == 0, done.stderr
     for secret in (wrong, PASSWORD):
@@ -215,3 +216,32 @@ def test_a_service_not_yet_set_up_says_where_to_set_the_password(tmp_path):
         done = chat(service.url, [PASSWORD], tmp_path / "home", "--password-stdin")
     assert done.returncode == 1
     assert "No household password is set yet" in done.stderr
+
+
+def test_the_turn_stages_are_printed_while_it_waits(live, tmp_path):
+    done = chat(live.url, [PASSWORD, QUERY, "y", "quit"], tmp_path / "home", "--password-stdin")
+
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    said = [line[line.index("… ") :] for line in lines if "… " in line]  # maybe after a prompt
+    assert said[0].startswith("… Sending your question (")
+    assert any(
+        line.startswith("… Reading your question and choosing what to check (") for line in said
+    )
+    assert any(line.startswith("… Searching the web (") for line in said)  # after the approval
+    assert any(line.startswith("… Writing the answer (") for line in said)
+    first_stage = next(i for i, line in enumerate(lines) if "… Reading your question" in line)
+    assert first_stage < next(i for i, line in enumerate(lines) if "Approve this request?" in line)
+
+
+def test_a_message_over_the_limit_is_refused_with_its_count_and_nothing_is_sent(live, tmp_path):
+    long = "search " + "x" * 8100
+    done = chat(live.url, [PASSWORD, long, "quit"], tmp_path / "home", "--password-stdin")
+
+    assert done.returncode == 0, done.stderr
+    assert "Too long to send: 8,107 of 8,000 characters. Shorten it by 107 characters;" in (
+        done.stdout
+    )
+    assert "nothing was cut or sent." in done.stdout
+    assert live.searxng.queries == []
+    assert "Approve this request?" not in done.stdout

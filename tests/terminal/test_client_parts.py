@@ -201,3 +201,37 @@ def test_flag_lines_say_why_each_kind_of_flag_is_there():
     assert "they look like details of your household" in both[-2]
     assert "a page or search result wrote them" in both[-1]
     assert flag_lines(arguments, []) == []
+
+
+def test_a_search_refused_at_the_connection_reads_as_nothing_left():
+    from sovereign.terminal.session import receipt_headline, receipt_line
+
+    refused = {"capability": "web.search", "locality": "external", "outcome": "failed",
+               "error_code": "EXECUTION_FAILED", "sent": False}
+    assert receipt_headline([refused]) == (
+        "Nothing left this device: the device's search service is not running."
+    )
+    assert receipt_line(refused) == (
+        "web.search: failed before anything left this device "
+        "(the device's search service is not running)"
+    )
+    maybe = {**refused, "sent": None}
+    assert receipt_headline([maybe]) == "May have left this device (a call failed on the way)."
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("read https://a.example/my page.html please",
+         ("https://a.example/my page.html", "https://a.example/my%20page.html")),
+        ("https://a.example/a b/c d.pdf",
+         ("https://a.example/a b/c d.pdf", "https://a.example/a%20b/c%20d.pdf")),
+        ("read https://a.example/page please", None),
+        ("read https://a.example/page", None),
+        ("no address here.html", None),
+    ],
+)
+def test_an_address_that_goes_on_after_a_space_is_found_with_its_encoded_form(text, found):
+    from sovereign.terminal.session import spaced_address
+
+    assert spaced_address(text) == found

@@ -45,6 +45,11 @@ FIRST_WORD_TRIGGERS = frozenset(
     | {"tor-check"}  # tor_check plugin (outbound)
 )
 """First words that make SearXNG answer itself or call a third party instead of searching."""
+START_FIX = (
+    "start it (deploy/searxng/start-searxng, or systemctl start sovereign-searxng where its "
+    "unit is installed) and run `sovereign doctor`."
+)
+"""The owner's repair for a SearXNG that cannot be reached (never the household's answer)."""
 NEUTRAL_MARK = "."
 """Put before a word SearXNG would act on; not syntax to SearXNG, punctuation to engines."""
 
@@ -67,13 +72,24 @@ class Problem(StrEnum):
 
 class SearxngError(Exception):
     """A search that failed. ``problem``: a :class:`Problem`; ``message``: one sentence
-    (never the query); ``fix``: what the household can change, or ``None``."""
+    (never the query); ``fix``: what the device's owner can change, or ``None``;
+    ``sent``: whether the request reached SearXNG (``False`` only when the connection
+    itself failed, so nothing was sent; ``None`` when that cannot be told, as for a
+    deadline or a connection that broke after it was made)."""
 
-    def __init__(self, problem: Problem, message: str, fix: str | None = None) -> None:
+    def __init__(
+        self,
+        problem: Problem,
+        message: str,
+        fix: str | None = None,
+        *,
+        sent: bool | None = True,
+    ) -> None:
         super().__init__(message)
         self.problem = problem
         self.message = message
         self.fix = fix
+        self.sent = sent
 
     def sentence(self) -> str:
         """The message followed by the fix, for the household."""
@@ -203,14 +219,16 @@ class SearxngClient:
         except (TimeoutError, httpx.TimeoutException) as exc:
             within = f" within {self.deadline_seconds:g} s" if self.deadline_seconds else ""
             raise SearxngError(
-                Problem.TIMEOUT, f"SearXNG at {self.base_url} did not answer{within}."
+                Problem.TIMEOUT,
+                f"SearXNG at {self.base_url} did not answer{within}.",
+                sent=False if isinstance(exc, httpx.ConnectTimeout) else None,
             ) from exc
         except httpx.HTTPError as exc:
             raise SearxngError(
                 Problem.UNREACHABLE,
                 f"SearXNG at {self.base_url} is not reachable ({_reason(exc)}).",
-                "start it (deploy/searxng/start-searxng, or systemctl start sovereign-searxng "
-                "where its unit is installed) and run `sovereign doctor`.",
+                START_FIX,
+                sent=False if isinstance(exc, httpx.ConnectError) else None,
             ) from exc
 
     def _deadline(self) -> Any:

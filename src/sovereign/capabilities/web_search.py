@@ -11,6 +11,7 @@ maps its answer onto the capability's result and its failures onto
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -28,6 +29,8 @@ from sovereign.executor import Capability, CapabilityError, Effect, Locality, Re
 
 from . import web_phrases
 from .searxng import DEFAULT_BASE_URL, SearchPage, SearxngClient, SearxngError, prepare_query
+
+logger = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 10.0
 """Deadline for one search, in seconds (RFC-0017: SearXNG runs on this device)."""
@@ -198,6 +201,25 @@ def _text(value: Any, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+NOTHING_SENT = (
+    "The device's search service is not running, so nothing was searched and nothing left "
+    "this device."
+)
+MAY_HAVE_LEFT = "The query may have left this device."
+
+
+def search_failure(exc: SearxngError) -> CapabilityError:
+    """The household's one plain sentence for a failed search, with the audit label
+    ``searxng: <problem>`` and whether the request reached SearXNG. The owner's repair
+    (:attr:`SearxngError.fix`) goes to the service log, Activity and ``sovereign
+    doctor``, never into the answer."""
+    logger.warning("web search failed: %s", exc.sentence())
+    sentence = (
+        NOTHING_SENT if exc.sent is False else f"Web search failed: {exc.message} {MAY_HAVE_LEFT}"
+    )
+    return CapabilityError(sentence, reason=f"searxng: {exc.problem}", sent=exc.sent)
+
+
 def _utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -239,7 +261,7 @@ def register(
                 safesearch=arguments["safesearch"],
             )
         except SearxngError as exc:
-            raise CapabilityError(f"Web search failed: {exc.sentence()}") from exc
+            raise search_failure(exc) from exc
         return shape_result(page, clock())
 
     registry.add(

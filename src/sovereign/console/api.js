@@ -24,6 +24,8 @@ export class ApiError extends Error {
     this.code = code;
     this.receipts = listOf(body, "receipts");
     this.citations = listOf(body, "citations");
+    /** Seconds sign-in is paused for (0 when it is not), from `retry_after_seconds`. */
+    this.retryAfterSeconds = Number(body && body.retry_after_seconds) || 0;
   }
 }
 
@@ -139,14 +141,17 @@ export async function loadSection(section, path, what) {
  * POST a conversation request and stream the answer.
  *
  * payload: {message, history} or {confirmation: {token, approve, reason?}}.
- * onToken(text) receives each streamed piece of answer text.
+ * handlers: {onToken(text), onProgress({stage, capability}), onTurn(id)}, each
+ * optional (a bare function is onToken): each streamed piece of answer text, each
+ * stage the turn reports, and the turn's id (what stopTurn takes).
  * signal: an AbortSignal (sign-out cancels the stream).
  * Resolves with the final response object ({text, pending_confirmation,
  * citations, receipts}); rejects with ApiError (an `event: error` frame or a
  * non-2xx answer), whose receipts and citations say what a failed turn did. A service that answers plain JSON instead of a stream is
  * accepted as well.
  */
-export async function converse(payload, onToken, signal) {
+export async function converse(payload, handlers, signal) {
+  const on = typeof handlers === "function" ? { onToken: handlers } : handlers || {};
   const response = await send("/conversation/message", {
     method: "POST",
     headers: headers({ "Content-Type": "application/json", Accept: "text/event-stream" }),
@@ -156,10 +161,24 @@ export async function converse(payload, onToken, signal) {
   if (!response.ok) throw await failure(response);
   const type = response.headers.get("Content-Type") || "";
   if (!type.startsWith("text/event-stream")) return response.json();
-  return readStream(response.body, onToken);
+  return readStream(response.body, on);
 }
 
-async function readStream(body, onToken) {
+/**
+ * Ask the service to stop the streamed turn `turnId` (POST /conversation/stop).
+ * Resolves true when it is stopping, false when it had already finished.
+ */
+export async function stopTurn(turnId) {
+  try {
+    await request("POST", "/conversation/stop", { turn: turnId });
+    return true;
+  } catch (error) {
+    if (error.code === "TURN_NOT_RUNNING") return false;
+    throw error;
+  }
+}
+
+async function readStream(body, on) {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const parser = new SseParser();
@@ -167,7 +186,7 @@ async function readStream(body, onToken) {
     const { value, done } = await reader.read();
     const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
     for (const frame of parser.feed(done ? `${text}\n\n` : text)) {
-      const result = handleFrame(frame, onToken);
+      const result = handleFrame(frame, on);
       if (result) {
         reader.cancel().catch(() => {});
         return result;
@@ -177,7 +196,7 @@ async function readStream(body, onToken) {
   }
 }
 
-function handleFrame(frame, onToken) {
+function handleFrame(frame, on) {
   let data;
   try {
     data = JSON.parse(frame.data);
@@ -185,7 +204,15 @@ function handleFrame(frame, onToken) {
     throw new ApiError(0, "GARBLED_STREAM", "The answer arrived garbled. Please ask again.");
   }
   if (frame.event === "token") {
-    onToken(data.text || "");
+    if (on.onToken) on.onToken(data.text || "");
+    return null;
+  }
+  if (frame.event === "progress") {
+    if (on.onProgress) on.onProgress(data);
+    return null;
+  }
+  if (frame.event === "turn") {
+    if (on.onTurn) on.onTurn(String(data.id || ""));
     return null;
   }
   if (frame.event === "result") return data;

@@ -6,6 +6,7 @@ import { el } from "./dom.js";
 import { editableEntries, flagNotes, flagSentence, spansOf } from "./flags.js";
 import {
   argumentEntries,
+  cardWords,
   confirmationSentence,
   formatCountdown,
 } from "./present.js";
@@ -43,6 +44,7 @@ export class ConfirmationCard {
 
   build() {
     const { capability, arguments: args } = this.pending;
+    const words = cardWords(capability, args);
     const id = `card-${Math.random().toString(36).slice(2)}`;
     this.countdown = el("p", { className: "countdown", role: "timer", "aria-live": "off" });
     this.reason = el("input", {
@@ -72,12 +74,12 @@ export class ConfirmationCard {
     },
     el("h3", { id: `${id}-title` },
       this.pending.edited ? "Approve your edited request?" : "Approve this request?"),
-    el("p", { className: "card-capability" }, "Capability: ",
-      el("code", { className: "capability-name" }, capability)),
-    argumentList(args, this.pending.flags),
+    el("p", { className: "card-heading" }, `${words.heading}:`),
+    argumentList(args, this.pending.flags, words.shown),
     searchSettingsLine(capability, args),
     flagList(notes, this.pending.flags),
     el("p", { className: "card-sentence" }, confirmationSentence(capability, args)),
+    technicalDetails(this.pending),
     this.countdown,
     this.actions);
   }
@@ -147,6 +149,7 @@ export class ConfirmationCard {
       "This request expired, so nothing was sent. Ask again if you still want it.";
     this.countdown.setAttribute("role", "status");
     this.actions.remove();
+    for (const change of this.element.querySelectorAll(".change-search")) change.remove();
     if (this.onRetry) this.element.append(this.retryButton());
     this.onExpire();
   }
@@ -166,12 +169,32 @@ export class ConfirmationCard {
   }
 }
 
-function argumentList(args, flags) {
+/** The arguments the household reads (`shown`), each value exactly as it will be sent. */
+function argumentList(args, flags, shown) {
   const list = el("dl", { className: "card-arguments" });
-  for (const [name, literal] of argumentEntries(args)) {
-    list.append(el("dt", {}, name), el("dd", {}, argumentValue(literal, spansOf(flags, name))));
+  const entries = argumentEntries(args).filter(([name]) => shown.includes(name));
+  for (const [name, literal] of entries) {
+    const label = el("dt", { className: entries.length === 1 ? "visually-hidden" : "" },
+      ARGUMENT_WORDS[name] || name);
+    list.append(label, el("dd", {}, argumentValue(literal, spansOf(flags, name))));
   }
   return list;
+}
+
+const ARGUMENT_WORDS = { query: "Words", time_range: "From the last", url: "Address",
+  start_index: "From character" };
+
+/** The capability's own name, version and every argument as sent, behind "Details". */
+function technicalDetails(pending) {
+  const list = el("dl", { className: "card-technical" });
+  for (const [name, literal] of argumentEntries(pending.arguments)) {
+    list.append(el("dt", {}, name), el("dd", {}, el("code", {}, literal)));
+  }
+  return el("details", { className: "card-details" },
+    el("summary", {}, "Details"),
+    el("p", {}, "Capability ", el("code", { className: "capability-name" }, pending.capability),
+      `, version ${pending.version}`),
+    list);
 }
 
 // Flags of this kind mark words a result of the turn wrote (conversation/dictated.py).

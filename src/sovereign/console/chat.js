@@ -2,20 +2,24 @@
 // citations and receipts. The history lives here, in the page only, and is
 // sent with each new message (DESIGN §4).
 
-import { converse } from "./api.js";
+import { converse, stopTurn } from "./api.js";
 import { ConfirmationCard } from "./card.js";
 import { byId, el } from "./dom.js";
 import { factPanel } from "./facts.js";
 import { renderMarkdown } from "./markdown.js";
 import {
   argumentEntries,
+  cardWords,
   citationEntries,
   fetchRequestMessage,
   historyToSend,
   lostOutcomeNote,
+  messageLength,
+  spacedAddress,
   receiptSummary,
   recoveredNote,
 } from "./present.js";
+import { ProgressLine } from "./progress.js";
 
 /** Waits before each retry of an approval whose answer's stream broke, in ms. */
 const RECOVERY_WAITS_MS = [500, 1500, 4000];
@@ -37,14 +41,18 @@ export class Chat {
     this.input = byId("composer-input");
     this.sendButton = byId("composer-send");
     this.error = byId("composer-error");
+    this.count = byId("composer-count");
     this.history = [];
     this.turn = null;
     this.card = null;
     this.controller = null;
+    this.turnId = null;
+    this.progress = new ProgressLine(this.thinking, { onStop: () => this.stop() });
     byId("composer").addEventListener("submit", (event) => {
       event.preventDefault();
       this.submitComposer();
     });
+    this.input.addEventListener("input", () => this.checkLength());
     this.input.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
@@ -54,7 +62,45 @@ export class Chat {
   }
 
   submitComposer() {
-    if (this.send(this.input.value)) this.input.value = "";
+    if (!this.checkLength() || this.heldForSpaces()) return;
+    if (this.send(this.input.value)) {
+      this.input.value = "";
+      this.checkLength();
+    }
+  }
+
+  /**
+   * An address that goes on after a space is not sent at once: the household sees
+   * that the assistant would read only the part before the space, and the address
+   * with %20 for each space, one tap away. Sending again sends the message as typed.
+   */
+  heldForSpaces() {
+    const found = spacedAddress(this.input.value);
+    if (!found || this.spacesShown === this.input.value) return false;
+    this.spacesShown = this.input.value;
+    const use = el("button", { type: "button", className: "link-button" }, "Use %20 instead");
+    use.addEventListener("click", () => {
+      this.input.value = this.input.value.replace(found.typed, found.encoded);
+      this.error.replaceChildren();
+      this.input.focus();
+    });
+    this.error.replaceChildren(
+      "An address cannot hold a space, so only the part before the first space would be " +
+      "read. Written with %20 for each space it is ", el("code", {}, found.encoded),
+      ". ", use, " Or press Send again to send it as typed.");
+    return true;
+  }
+
+  /** Show the length counter near the limit; false (with a sentence) when too long. */
+  checkLength() {
+    const { count, problem } = messageLength(this.input.value);
+    this.count.textContent = count || "";
+    this.count.hidden = !count;
+    this.count.classList.toggle("over", Boolean(problem));
+    if (problem) this.error.textContent = problem;
+    else if (this.error.textContent.startsWith("Too long to send")) this.error.textContent = "";
+    this.input.setAttribute("aria-invalid", problem ? "true" : "false");
+    return !problem;
   }
 
   /** Start a new turn with this message; false when empty or a turn is in progress. */
@@ -76,12 +122,20 @@ export class Chat {
 
   async run(payload, { onRefusedEdit = null, onAccepted = null } = {}) {
     this.setBusy(true);
+    this.progress.start();
     const bubble = { element: null, prose: null };
     this.controller = new AbortController();
+    const handlers = {
+      onToken: (piece) => this.stream(bubble, piece),
+      onProgress: (progress) => this.progress.show(progress),
+      onTurn: (id) => {
+        this.turnId = id;
+        this.progress.stoppable();
+      },
+    };
     try {
-      const result = await converse(payload, (piece) => this.stream(bubble, piece),
-        this.controller.signal);
-      if (onAccepted) onAccepted();
+      const result = await converse(payload, handlers, this.controller.signal);
+      if (onAccepted) onAccepted(bubble);
       this.showResult(bubble, result);
     } catch (error) {
       if (error.name === "AbortError") return;
@@ -89,14 +143,29 @@ export class Chat {
         onRefusedEdit(error);
         return;
       }
-      if (onAccepted) onAccepted();
+      if (onAccepted) onAccepted(bubble);
       if (error.status === 0 && payload.confirmation && payload.confirmation.approve) {
         await this.recover(bubble, payload);
         return;
       }
       this.fail(bubble, error);
     } finally {
+      this.turnId = null;
+      this.progress.stop();
       this.thinking.hidden = true;
+    }
+  }
+
+  /**
+   * The household pressed Stop: the service ends the turn where nothing is half
+   * done (a call that started finishes) and the stream ends with TURN_STOPPED.
+   */
+  async stop() {
+    if (!this.turnId) return;
+    try {
+      await stopTurn(this.turnId);
+    } catch (error) {
+      this.error.textContent = `The answer could not be stopped: ${error.message}`;
     }
   }
 
@@ -127,7 +196,6 @@ export class Chat {
   }
 
   stream(bubble, piece) {
-    this.thinking.hidden = true;
     this.ensureBubble(bubble).text += piece;
     if (!bubble.timer) bubble.timer = setTimeout(() => this.paint(bubble), PAINT_EVERY_MS);
   }
@@ -156,21 +224,24 @@ export class Chat {
 
   showResult(bubble, result) {
     const text = result.text || "";
-    if (text || !result.pending_confirmation) {
+    const pending = result.pending_confirmation;
+    this.turn.texts.push(text);
+    // Above a card, the card itself says what is asked, in household words: the
+    // turn's own sentence ("… approval to use web.search") is not shown again.
+    if (!pending || bubble.element || (result.receipts || []).length) {
       const { element } = this.ensureBubble(bubble);
-      bubble.text = text;
+      bubble.text = pending ? "" : text;
       this.paint(bubble, true);
-      this.turn.texts.push(text);
       const facts = factPanel(result.facts);
       if (facts) element.append(facts);
       const citations = citationEntries(result.citations);
       if (citations.length) element.append(this.citationList(citations));
       const receipts = result.receipts || [];
-      if (receipts.length || !result.pending_confirmation) {
+      if (receipts.length || !pending) {
         element.append(receiptList(receipts, this.turn.calls, result.citations || []));
       }
     }
-    if (result.pending_confirmation) this.showCard(result.pending_confirmation);
+    if (pending) this.showCard(pending);
     else this.finishTurn();
   }
 
@@ -181,8 +252,10 @@ export class Chat {
       return;
     }
     const { element } = this.ensureBubble(bubble);
-    element.classList.add("failed");
-    element.append(el("p", { className: "error", role: "alert" }, error.message));
+    const stopped = error.code === "TURN_STOPPED";
+    element.classList.add(stopped ? "stopped" : "failed");
+    element.append(el("p", { className: stopped ? "stopped-note" : "error", role: "alert" },
+      error.message));
     // A turn can fail after a call already ran: still say what left the device.
     const receipts = error.receipts || [];
     const citations = citationEntries(error.citations);
@@ -213,14 +286,17 @@ export class Chat {
     const confirmation = { token: pending.token, approve: true, arguments: edited };
     this.run({ confirmation }, {
       onRefusedEdit: (error) => card.editRefused(error.message),
-      onAccepted: () => {
+      onAccepted: (bubble) => {
         card.stop();
         if (this.card === card) {
           this.cardSlot.replaceChildren();
           this.card = null;
         }
         this.turn.calls.push({ capability: pending.capability, arguments: edited });
-        this.transcript.append(decisionRecord({ ...pending, arguments: edited }, "edited"));
+        // The note of what was sent comes before the answer it produced.
+        const record = decisionRecord({ ...pending, arguments: edited }, "edited");
+        if (bubble.element) this.transcript.insertBefore(record, bubble.element);
+        else this.transcript.append(record);
       },
     });
   }
@@ -334,17 +410,25 @@ function receiptList(receipts, calls, citations) {
 }
 
 const DECISION_WORDS = {
-  approved: "You approved",
-  denied: "You denied",
-  expired: "Nobody answered in time; nothing was sent for",
-  edited: "You sent an edited request for",
-  abandoned: "Your session ended before you answered; nothing was sent for",
+  approved: "You approved: ",
+  denied: "You denied: ",
+  expired: "Nobody answered in time, so nothing was sent for the request to ",
+  edited: "You sent an edited request to ",
+  abandoned: "Your session ended before you answered, so nothing was sent for the request to ",
 };
 
+/**
+ * The transcript's note of a decision, in the card's household words:
+ * "You approved: search the web for “solar panels”." The request's own arguments
+ * are quoted exactly as they were sent.
+ */
 function decisionRecord(pending, decision, reason = "") {
-  const details = argumentEntries(pending.arguments)
-    .map(([name, literal]) => `${name}: ${literal}`).join(", ");
+  const words = cardWords(pending.capability, pending.arguments);
+  const shown = argumentEntries(pending.arguments)
+    .filter(([name]) => words.shown.includes(name)).map(([, literal]) => `“${literal}”`);
+  const what = `${words.heading.charAt(0).toLowerCase()}${words.heading.slice(1)}`;
   return el("li", { className: `message decision ${decision}` },
-    el("p", {}, `${DECISION_WORDS[decision]} `, el("code", {}, pending.capability),
-      ` (${details})`, decision === "denied" && reason ? ` because: ${reason}` : "", "."));
+    el("p", {}, `${DECISION_WORDS[decision]}${what} `, ...shown.flatMap(
+      (text, i) => [i ? ", " : "", el("span", { className: "decision-argument" }, text)]),
+    decision === "denied" && reason ? ` because: ${reason}` : "", "."));
 }

@@ -6,7 +6,8 @@ import { Chat } from "./chat.js";
 import { byId, showOnly } from "./dom.js";
 import { showAddressWarning } from "./host.js";
 import { ActivityView, PolicySwitch } from "./panels.js";
-import { setupTokenFromHash } from "./present.js";
+import { pauseSentence, setupTokenFromHash } from "./present.js";
+import { settingsLink } from "./search-settings.js";
 import { SettingsView } from "./settings.js";
 
 const MIN_PASSWORD_LENGTH = 8;
@@ -126,7 +127,7 @@ async function submitting(form, errorElement, action) {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.code === "ALREADY_SET_UP") showSignIn({ error: error.message });
-    else errorElement.textContent = error.message;
+    else errorElement.textContent = pauseSentence(error.message, error.retryAfterSeconds);
   } finally {
     button.disabled = false;
   }
@@ -171,5 +172,18 @@ byId("nav-activity").addEventListener("click", () => {
 byId("nav-settings").addEventListener("click", () => {
   show("settings");
   settings.load();
+});
+// A card's "Change" opens Settings at that section, one tap from the card.
+settingsLink.open = (sectionId) => {
+  show("settings");
+  settings.load();
+  const section = byId(sectionId);
+  section.scrollIntoView({ block: "start" });
+  const first = section.querySelector("select, input, button");
+  if (first) first.focus();
+};
+// The first-run link pasted into a tab that already shows the Console: act on it.
+window.addEventListener("hashchange", () => {
+  if (setupTokenFromHash(location.hash)) boot();
 });
 boot();

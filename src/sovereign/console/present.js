@@ -36,6 +36,25 @@ export function destinationOf(capability, args) {
   return "a service outside this device";
 }
 
+/** What a card asks, in household words, and which arguments it shows in the open
+ * (the rest, with the capability's own name, sit behind "Details"). */
+const CARD_WORDS = {
+  "web.search": { heading: "Search the web for", shown: ["query", "time_range"] },
+  "web.fetch": { heading: "Read this page", shown: ["url", "start_index"] },
+};
+
+/**
+ * The card's heading and the arguments it shows in the open, for `capability`:
+ * {heading, shown: [name]}; a capability without household words shows every argument
+ * under "Run this request".
+ */
+export function cardWords(capability, args) {
+  const words = CARD_WORDS[capability];
+  const names = Object.keys(args || {});
+  if (!words) return { heading: "Run this request", shown: names };
+  return { heading: words.heading, shown: names.filter((name) => words.shown.includes(name)) };
+}
+
 /** The plain sentence a confirmation card shows above Deny / Approve. */
 export function confirmationSentence(capability, args) {
   if (capability === "web.search") {
@@ -85,10 +104,18 @@ const REFUSAL_REASONS = {
   SITE_NOT_ALLOWED: "the household's site list does not allow that site",
 };
 
+/** Why a call failed before anything left (receipt `sent: false`), by capability. */
+const NOT_SENT_WHY = {
+  "web.search": "the device's search service is not running",
+};
+const NOT_SENT_OTHERWISE = "the connection failed before anything was sent";
+
 /**
  * Receipts in words.
  *
- * receipts: [{capability, locality, outcome}] from a response.
+ * receipts: [{capability, locality, outcome, error_code?, sent?}] from a response;
+ *   `sent: false` on a failed call: it failed before anything left (the connection
+ *   to the device's own service was refused), so it is no destination.
  * calls: [{capability, arguments}] the household approved in this turn, and
  *   citations from the response, used to name the host web.fetch reached.
  * Returns {stayedLocal, headline, lines}: stayedLocal is true only when no
@@ -96,15 +123,22 @@ const REFUSAL_REASONS = {
  * "Stayed on this device.", "Left this device: <destinations>." when a call
  * ran, or "May have left this device: <destinations>." when every call that
  * tried failed (a failure cannot tell whether the request got out before it
- * broke); lines has one sentence per receipt.
+ * broke), or "Nothing left this device: <why>." when the only external calls
+ * failed before anything was sent; lines has one sentence per receipt.
  */
 export function receiptSummary(receipts, calls = [], citations = []) {
   const destinations = [];
+  const notSent = [];
   let anyExecuted = false;
   const lines = (receipts || []).map((receipt) => {
     const { capability, outcome } = receipt;
     if (receipt.locality !== "external") {
       return `${capability}: ${outcome === "executed" ? "ran on this device" : outcome}`;
+    }
+    if (outcome === "failed" && receipt.sent === false) {
+      const why = NOT_SENT_WHY[capability] || NOT_SENT_OTHERWISE;
+      if (!notSent.includes(why)) notSent.push(why);
+      return `${capability}: failed before anything left this device (${why})`;
     }
     if (outcome === "refused" && REFUSAL_REASONS[receipt.error_code]) {
       return `${capability}: refused (${REFUSAL_REASONS[receipt.error_code]}); nothing was sent`;
@@ -121,9 +155,9 @@ export function receiptSummary(receipts, calls = [], citations = []) {
   });
   const stayedLocal = destinations.length === 0;
   const left = anyExecuted ? "Left this device" : "May have left this device";
-  const headline = stayedLocal
-    ? "Stayed on this device."
-    : `${left}: ${destinations.join(", ")}.`;
+  const headline = !stayedLocal ? `${left}: ${destinations.join(", ")}.`
+    : notSent.length ? `Nothing left this device: ${notSent.join("; ")}.`
+      : "Stayed on this device.";
   return { stayedLocal, headline, lines };
 }
 
@@ -207,20 +241,73 @@ export function fetchRequestMessage(url) {
 }
 
 const AUDIT_COLUMNS = [
-  ["proposed", "Proposed"],
-  ["confirmation_requested", "Asked you"],
+  ["proposed", "Suggested by the assistant"],
+  ["confirmation_requested", "Put to you (edits again)"],
   ["flagged", "With a warning"],
-  ["approved", "Approved"],
-  ["edited", "Edited"],
-  ["denied", "Denied"],
-  ["expired", "Expired"],
+  ["approved", "You approved"],
+  ["edited", "You edited"],
+  ["denied", "You denied"],
+  ["expired", "Nobody answered"],
   ["executed", "Ran"],
   ["failed", "Failed"],
+  ["failed_nothing_left", "Failed before leaving"],
   ["outcome_unknown", "Outcome unknown"],
   ["refused_by_policy", "Off by setting"],
   ["rejected_target", "Address blocked"],
-  ["refused_other", "Refused"],
+  ["refused_other", "Refused otherwise"],
 ];
+
+/** "1 call", "2 calls": a count with its noun in the right number. */
+export function counted(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(parts) {
+  return parts.length < 2 ? parts.join("")
+    : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+
+/**
+ * The audit summary told in sentences, for the top of Activity: what the assistant
+ * suggested, what was put to the household and its answers, what ran, failed or was
+ * refused. Counts are the summary's totals; a sentence whose counts are all 0 is left out.
+ */
+export function activitySentences(summary) {
+  const t = (summary && summary.totals) || {};
+  const n = (key) => Number(t[key]) || 0;
+  const days = Number(summary && summary.days) || 0;
+  const sentences = [`In the last ${counted(days, "day", "days")}, the assistant suggested ` +
+    `${counted(n("proposed"), "request", "requests")}.`];
+  if (n("confirmation_requested")) {
+    const answers = [["approved", "approved"], ["edited", "edited"], ["denied", "denied"]]
+      .filter(([key]) => n(key)).map(([key, word]) => `${word} ${n(key)}`);
+    sentences.push(`${counted(n("confirmation_requested"), "request was", "requests were")} ` +
+      "put to you for approval (an edited request is put to you again)" +
+      (answers.length ? `: you ${listed(answers)}.` : "."));
+  }
+  if (n("expired")) {
+    sentences.push(`${counted(n("expired"), "request", "requests")} went unanswered and ` +
+      `expired: nothing was sent for ${n("expired") === 1 ? "it" : "them"}.`);
+  }
+  const ran = [];
+  if (n("executed")) ran.push(`${n("executed")} ran`);
+  if (n("failed")) {
+    const before = n("failed_nothing_left");
+    ran.push(`${n("failed")} failed` + (before ? ` (${before} before anything left ` +
+      "this device)" : ""));
+  }
+  if (ran.length) sentences.push(`${listed(ran)}.`.replace(/^./, (c) => c.toUpperCase()));
+  const refused = [["refused_by_policy", "because a setting was off"],
+    ["rejected_target", "because the address is not allowed"],
+    ["refused_other", "for another reason"]].filter(([key]) => n(key))
+    .map(([key, why]) => `${n(key)} ${why}`);
+  if (refused.length) sentences.push(`Not run: ${listed(refused)}.`);
+  if (n("outcome_unknown")) sentences.push(`${counted(n("outcome_unknown"), "request", "requests")} ` +
+    "started while the service stopped; whether it finished is unknown.");
+  return sentences;
+}
+
 
 /**
  * The audit summary (GET /api/v1/audit/summary) as a table.
@@ -246,30 +333,40 @@ export function auditTable(summary) {
     since: readableTime((summary && summary.since) || ""),
     unreadableLines: Number(summary && summary.unreadable_lines) || 0,
     notes: auditNotes(summary || {}),
+    sentences: activitySentences(summary || {}),
+    repairs: ((summary && summary.repairs) || []).map((repair) =>
+      `${repair.capability} failed ${counted(Number(repair.count) || 0, "time", "times")}: ` +
+      `${repair.repair}`),
   };
 }
 
 function auditNotes(summary) {
   const count = (value) => Number(value) || 0;
   const notes = Object.entries(summary.may_have_left || {}).filter(([, n]) => count(n))
-    .map(([name, n]) => `${name}: ${count(n)} ${count(n) === 1 ? "call" : "calls"} may have ` +
+    .map(([name, n]) => `${name}: ${counted(count(n), "call", "calls")} may have ` +
       "left — outcome unknown (the service stopped while it ran).");
   const waiting = count((summary.totals || {}).awaiting);
-  if (waiting) notes.push(`${waiting} approval request(s) still wait for your answer.`);
+  if (waiting) {
+    notes.push(`${counted(waiting, "approval request waits", "approval requests wait")} ` +
+      "for an answer; a request expires 2 minutes after it was asked.");
+  }
   if (count(summary.clock_jumps)) {
-    notes.push(`The device's clock jumped ${count(summary.clock_jumps)} time(s). Calls are ` +
+    notes.push(`The device's clock jumped ${counted(count(summary.clock_jumps), "time",
+      "times")}. Calls are ` +
       "placed by the time since the device started, so the jump moves none of them in or " +
       "out of this period.");
   }
   if (count(summary.set_aside_lines)) {
-    notes.push(`${count(summary.set_aside_lines)} damaged line(s) of the audit log were set ` +
-      "aside in audit.jsonl.corrupt.");
+    notes.push(`${counted(count(summary.set_aside_lines), "damaged line", "damaged lines")} of ` +
+      "the audit log set aside in audit.jsonl.corrupt.");
   }
   if (count(summary.unreadable_lines)) {
-    notes.push(`${count(summary.unreadable_lines)} line(s) of the audit log could not be read.`);
+    notes.push(`${counted(count(summary.unreadable_lines), "line", "lines")} of the audit log ` +
+      "could not be read.");
   }
   if (count(summary.lost_records)) {
-    notes.push(`${count(summary.lost_records)} record(s) of the audit log were lost while ` +
+    notes.push(`${counted(count(summary.lost_records), "record", "records")} of the audit log ` +
+      "lost while " +
       "the device could not write it (its storage was full or read-only); the counts above " +
       "miss them.");
   }
@@ -308,4 +405,63 @@ export function historyToSend(history, limits = HISTORY_LIMITS) {
 function cutAt(text, length) {
   const last = text.charCodeAt(length - 1);
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
+}
+
+/** The longest message the service accepts, in characters (routes/conversation.py). */
+export const MAX_MESSAGE_CHARS = 8000;
+
+/**
+ * What the composer says about a message's length: `count` ("7,950 of 8,000
+ * characters") once it is near the limit, else null; `problem` (a sentence) when it
+ * is over, else null. Characters are code points, as the service counts them; a
+ * message is never cut: one that is too long is refused until it is shortened.
+ */
+export function messageLength(text, limit = MAX_MESSAGE_CHARS) {
+  const length = [...(text || "").trim()].length;
+  const number = (n) => n.toLocaleString("en-GB");
+  const count = length >= limit * 0.9 ? `${number(length)} of ${number(limit)} characters` : null;
+  const over = length - limit;
+  const problem = over > 0
+    ? `Too long to send: the assistant reads at most ${number(limit)} characters at a time. ` +
+      `Shorten it by ${number(over)} ${over === 1 ? "character" : "characters"}; nothing ` +
+      "has been cut."
+    : null;
+  return { length, count, problem };
+}
+
+const ADDRESS = /https?:\/\/\S+/gi;
+const LOOKS_LIKE_PATH = /\/|\.[A-Za-z0-9]{1,5}$/;
+
+/**
+ * An address in `text` that seems to go on after a space ("https://a.example/my
+ * page.html"): an address cannot hold a space, so the assistant would read only the
+ * part before it. Returns {typed, encoded} (the spaces as %20), or null. A word after
+ * the space counts as part of the address when it holds "/" or ends like a file name;
+ * the household decides (docs/decisions/console-household-words.md).
+ */
+export function spacedAddress(text) {
+  for (const match of String(text || "").matchAll(ADDRESS)) {
+    let typed = match[0];
+    let rest = text.slice(match.index + typed.length);
+    let next;
+    while ((next = /^ (\S+)/.exec(rest)) && LOOKS_LIKE_PATH.test(next[1])) {
+      typed += next[0];
+      rest = rest.slice(next[0].length);
+    }
+    if (typed !== match[0]) return { typed, encoded: typed.replaceAll(" ", "%20") };
+  }
+  return null;
+}
+
+/**
+ * A sign-in refusal with the time its pause ends, in the reader's own clock:
+ * "… paused for 16 seconds. The pause ends at 10:32:05." (just the message when
+ * there is no pause). `now` is a Date (tests pass a fixed one).
+ */
+export function pauseSentence(message, seconds, now = new Date()) {
+  if (!(seconds > 0)) return message;
+  const ends = new Date(now.getTime() + seconds * 1000);
+  const time = ends.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit",
+    second: "2-digit", hourCycle: "h23" });
+  return `${message} The pause ends at ${time}.`;
 }

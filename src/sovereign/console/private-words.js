@@ -5,18 +5,21 @@ import { loadSection, request } from "./api.js";
 import { byId, el } from "./dom.js";
 
 const PATH = "/settings/private-words";
+// [key, one, many]: the noun for one and for several, so "1 name" and "2 names".
 const AUTOMATIC = [
-  ["home_assistant", "Home Assistant entities"],
-  ["pihole", "Pi-hole local names"],
-  ["device_names", "names of this device and its network"],
-  ["device_addresses", "addresses of this device"],
-  ["wifi", "Wi-Fi network names"],
+  ["home_assistant", "Home Assistant entity", "Home Assistant entities"],
+  ["pihole", "Pi-hole local name", "Pi-hole local names"],
+  ["device_names", "name of this device and its network",
+    "names of this device and its network"],
+  ["device_addresses", "address of this device", "addresses of this device"],
+  ["wifi", "Wi-Fi network name", "Wi-Fi network names"],
 ];
 
-/** "Also checked automatically: 3 Home Assistant entities, …" (pure). */
+/** "Also checked automatically: 3 Home Assistant entities, 1 name of …" (pure). */
 export function automaticSentence(automatic) {
-  const parts = AUTOMATIC.map(([key, label]) => [Number((automatic || {})[key]) || 0, label])
-    .filter(([count]) => count > 0).map(([count, label]) => `${count} ${label}`);
+  const parts = AUTOMATIC.map(([key, one, many]) => [Number((automatic || {})[key]) || 0, one,
+    many]).filter(([count]) => count > 0)
+    .map(([count, one, many]) => `${count} ${count === 1 ? one : many}`);
   return parts.length ? `Also checked automatically: ${parts.join(", ")}.` : "";
 }
 

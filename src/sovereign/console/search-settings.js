@@ -7,7 +7,9 @@ import { el } from "./dom.js";
 
 const PATH = "/settings/search";
 const LEVELS = { 0: "off", 1: "moderate", 2: "strict" };
-const SPECIAL = { auto: "the language SearXNG chooses", all: "all languages" };
+const SPECIAL = { auto: "any language (the search service chooses)", all: "all languages" };
+/** Opens Settings at the search settings (set by the page; null until then). */
+export const settingsLink = { open: null };
 const names = new Map(); // language code -> English name, filled from the service
 
 /** "German" for "de": the service's name once loaded, else the browser's (CLDR). */
@@ -30,12 +32,17 @@ export function searchSettingsPhrase(capability, args) {
   return `in ${languageName(language)}, safe search ${LEVELS[safesearch]}`;
 }
 
-/** The card's line for it (or null): the phrase, and where the household changes it. */
+/** The card's line for it (or null): the phrase, and a button to the setting itself. */
 export function searchSettingsLine(capability, args) {
   const phrase = searchSettingsPhrase(capability, args);
   if (!phrase) return null;
+  const change = el("button", { type: "button", className: "link-button change-search" },
+    "Change");
+  change.addEventListener("click", () => {
+    if (settingsLink.open) settingsLink.open("search-settings");
+  });
   return el("p", { className: "card-search-settings" },
-    `Search ${phrase} (your search settings; change them in Settings).`);
+    `Searched ${phrase} (your search settings). `, change);
 }
 
 /** The search-settings section of the settings view. */

@@ -8,7 +8,7 @@ import { el } from "./dom.js";
 
 const PATH = "/settings/sites";
 const MODES = [
-  ["off", "Off: the assistant may ask to read any public site"],
+  ["off", "No site list: the assistant may ask to read any public site"],
   ["allow-only", "Only the allowed sites"],
   ["block", "Any public site except the blocked ones"],
 ];

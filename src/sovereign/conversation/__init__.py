@@ -8,7 +8,7 @@ from .backends.base import ContextTooLong, ModelBackend, ModelError, ModelUnavai
 from .loop import TurnLoop
 from .offer.catalog import ToolCatalog, model_safe_name
 from .pending import PendingTurn, PendingTurnStore
-from .progress import Progress, ProgressSink
+from .progress import Progress, ProgressSink, TurnStopped
 from .results import (
     Citation,
     InvalidConfirmation,
@@ -38,5 +38,6 @@ __all__ = [
     "TurnFailed",
     "TurnLoop",
     "TurnResult",
+    "TurnStopped",
     "model_safe_name",
 ]

@@ -40,7 +40,7 @@ from .offer.choices import split_facts
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import StandIn, chosen_stand_ins, stand_ins
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
-from .progress import ProgressReporter, ProgressSink
+from .progress import ProgressReporter, ProgressSink, TurnStopped
 from .results import PendingConfirmation, TurnFailed, TurnResult
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.language import question_language
@@ -572,7 +572,7 @@ class TurnLoop:
 def _failed(progress: TurnProgress, error: Exception) -> TurnFailed:
     if isinstance(error, TurnFailed):
         return error
-    if not isinstance(error, ModelUnavailable | ModelError | OSError):
+    if not isinstance(error, ModelUnavailable | ModelError | OSError | TurnStopped):
         logger.exception("turn failed unexpectedly")
     return TurnFailed(error, progress.citations, progress.receipts)
 

@@ -42,7 +42,19 @@ class Progress:
 
 
 ProgressSink = Callable[[Progress], Awaitable[None]]
-"""Receives each :class:`Progress` event of a turn, in order."""
+"""Receives each :class:`Progress` event of a turn, in order. A sink may raise
+:class:`TurnStopped` to end the turn there: every event is sent at a point where
+nothing is half done (before a model request, before a capability starts)."""
+
+
+class TurnStopped(Exception):
+    """The household stopped the turn (the Console's Stop button).
+
+    Raised by whoever drives the turn, at a point where nothing is half done: from a
+    :data:`ProgressSink` (before a model request or a capability starts) or from a
+    model request it cut short. The turn loop ends with :class:`~.results.TurnFailed`
+    around it, carrying the receipts and citations of every call that already ran.
+    """
 
 
 class ProgressReporter:

@@ -127,16 +127,20 @@ class Receipt:
     per-turn limit, or ``NOT_ASKED``: never put to the household because it
     denied an earlier call of the same model reply) or ``failed`` (stages 5-6).
     ``error_code`` is the executor's code (or ``NOT_ASKED``) for refused and
-    failed calls and is put on the wire only when set.
+    failed calls and is put on the wire only when set. ``sent`` says, for a failed
+    call, whether its request reached the service it talks to (``False``: nothing
+    left); on the wire only when known.
     """
 
     capability: str
     locality: str
     outcome: ReceiptOutcome
     error_code: str | None = None
+    sent: bool | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        """``{"capability", "locality", "outcome"}`` plus ``"error_code"`` when set."""
+        """``{"capability", "locality", "outcome"}`` plus ``"error_code"`` and ``"sent"``
+        when set."""
         wire: dict[str, Any] = {
             "capability": self.capability,
             "locality": self.locality,
@@ -144,6 +148,8 @@ class Receipt:
         }
         if self.error_code is not None:
             wire["error_code"] = self.error_code
+        if self.sent is not None:
+            wire["sent"] = self.sent
         return wire
 
 

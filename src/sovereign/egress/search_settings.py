@@ -35,7 +35,7 @@ ALL = "all"
 
 LANGUAGES: dict[str, str] = {
     ALL: "all languages",
-    AUTO: "the language SearXNG chooses",
+    AUTO: "any language (the search service chooses)",
     "af": "Afrikaans",
     "ar": "Arabic",
     "ar-SA": "Arabic (Saudi Arabia)",
@@ -160,15 +160,17 @@ class SearchSettings:
     """What every search sends besides the query.
 
     ``language``: a key of :data:`LANGUAGES`. ``safesearch``: a key of
-    :data:`SAFESEARCH_LEVELS`. The defaults are what the appliance's SearXNG does when
-    asked nothing (``search.default_lang: auto``, ``search.safe_search: 0``).
+    :data:`SAFESEARCH_LEVELS`. The defaults, on a new device: the language SearXNG
+    chooses (``auto``) and safe search **moderate** (1), which a household with
+    children expects; the household changes either in Settings, and every card shows
+    both (docs/decisions/console-household-words.md).
 
     Raises:
         ValueError: either value is not one SearXNG accepts (a sentence naming it).
     """
 
     language: str = AUTO
-    safesearch: int = 0
+    safesearch: int = 1
 
     def __post_init__(self) -> None:
         if not isinstance(self.language, str) or self.language not in LANGUAGES:
@@ -206,7 +208,7 @@ def parse_search_settings(value: Any) -> SearchSettings:
 
 
 def language_name(code: str) -> str:
-    """``"de"`` → ``"German"``; ``"auto"`` → ``"the language SearXNG chooses"``."""
+    """``"de"`` → ``"German"``; ``"auto"`` → ``"any language (the search service chooses)"``."""
     return LANGUAGES.get(code, code)
 
 

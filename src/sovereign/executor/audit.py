@@ -130,6 +130,7 @@ class AuditLog:
         started: str | None = None,
         flags: Iterable[str] | None = None,
         strict: bool = False,
+        sent: bool | None = None,
     ) -> str | None:
         """Append one event; unless ``strict``, never raises (a refused write is kept
         and retried later).
@@ -149,6 +150,8 @@ class AuditLog:
                 flagged text); written as a sorted list, only when given.
             strict: the record must be in the file before this returns (an approval
                 asked: a card is shown only when its ask is on record).
+            sent: for a failed call, whether its request was sent (``False``: it
+                failed before anything left); written only when known.
 
         Returns:
             The record's id (``"<run>.<seq>"``), or ``None`` when no log is kept.
@@ -168,6 +171,8 @@ class AuditLog:
         )
         if flags is not None:
             fields["flags"] = flag_kinds(flags)
+        if sent is not None:
+            fields["sent"] = sent
         return self._write_now(fields, durable=False) if strict else self._keep(fields)
 
     def begin(

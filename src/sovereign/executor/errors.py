@@ -112,6 +112,11 @@ class CapabilityError(Exception):
             destination verdict such as ``"deny: loopback"``), written to the audit
             log. Never built from arguments or fetched data: it must match
             ``[A-Za-z0-9 :()'_-]{1,80}``, else ValueError.
+        sent: whether the request reached the service the capability talks to:
+            ``False`` when it failed before anything was sent (the connection was
+            refused: nothing left), ``True`` when it was sent, ``None`` (default)
+            when that cannot be told. Carried to the outcome, the audit record and
+            the receipt, which says "nothing left" only for ``False``.
     """
 
     def __init__(
@@ -120,6 +125,7 @@ class CapabilityError(Exception):
         code: ErrorCode = ErrorCode.EXECUTION_FAILED,
         *,
         reason: str | None = None,
+        sent: bool | None = None,
     ) -> None:
         if code not in _CAPABILITY_CODES:
             raise ValueError(f"a capability may not raise {code}")
@@ -129,6 +135,7 @@ class CapabilityError(Exception):
         self.code = code
         self.message = message
         self.reason = reason
+        self.sent = sent
 
 
 _REASON = re.compile(r"[A-Za-z0-9 :()'_-]{1,80}")

@@ -77,6 +77,10 @@ class Outcome:
     flags: tuple[Mapping[str, Any], ...] = ()
     """For CONFIRMATION_REQUIRED: what the flag check found in the canonical arguments
     (DESIGN §4, the household-identifier check), for the card."""
+    sent: bool | None = None
+    """For a failure in execute: whether the request reached the service the capability
+    talks to (``False``: it failed before anything was sent; ``None``: unknown or not
+    applicable). See :class:`~.errors.CapabilityError`."""
 
     @property
     def ok(self) -> bool:
@@ -88,10 +92,16 @@ class _Stop(Exception):
     """Internal: a stage ends the invocation with an error code."""
 
     def __init__(
-        self, stage: Stage, code: ErrorCode, message: str, reason: str | None = None
+        self,
+        stage: Stage,
+        code: ErrorCode,
+        message: str,
+        reason: str | None = None,
+        sent: bool | None = None,
     ) -> None:
         super().__init__(message)
         self.stage, self.code, self.message, self.reason = stage, code, message, reason
+        self.sent = sent
 
 
 class Executor:
@@ -214,6 +224,7 @@ class Executor:
                 capability=capability,
                 arguments=canonical,
                 flags=self._flags(name, canonical, flag_check) if asking else (),
+                sent=stop.sent,
             )
         try:
             audit_id = self._audit_outcome(outcome, asked, executing, started)
@@ -254,6 +265,7 @@ class Executor:
             started=executing,
             flags=[str(flag["kind"]) for flag in outcome.flags] if asking else None,
             strict=asking,
+            sent=outcome.sent,
         )
 
     def validate(self, name: Any, version: Any, arguments: Any) -> Validation:
@@ -421,7 +433,7 @@ async def _execute(capability: Capability, arguments: dict[str, Any]) -> Any:
             f"{capability.name} did not finish within {capability.timeout_seconds:g} s.",
         ) from exc
     except CapabilityError as exc:
-        raise _Stop(Stage.EXECUTE, exc.code, exc.message, exc.reason) from exc
+        raise _Stop(Stage.EXECUTE, exc.code, exc.message, exc.reason, exc.sent) from exc
     except Exception as exc:
         logger.exception("%s v%d raised", capability.name, capability.version)
         raise _Stop(

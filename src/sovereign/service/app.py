@@ -35,6 +35,7 @@ from .devices import KnownDevices
 from .errors import install_error_handlers
 from .host_pinning import HostOriginMiddleware
 from .household_sources import HouseholdSources
+from .open_cards import OpenCards
 from .owner import OwnerAccount
 from .policy import PolicyStore
 from .retained import RetainedAnswers
@@ -46,6 +47,7 @@ from .settings import Settings
 from .state import Services
 from .strict_body import DuplicateKeyMiddleware, FramingMiddleware
 from .throttle import SETUP_MAX_SECONDS, SignInThrottle
+from .turn_control import StoppableBackend
 from .wiring import build_registry, make_backend, policy_reader
 
 logger = logging.getLogger(__name__)
@@ -132,7 +134,12 @@ def _build_services(
     backend = backend or make_backend(settings)
     audit = start_up_storage(settings)
     turns = build_turn_loop(
-        settings, backend=backend, clock=clock, registry=registry, audit=audit, household=household
+        settings,
+        backend=StoppableBackend(backend),  # a streamed turn's Stop cuts its model requests
+        clock=clock,
+        registry=registry,
+        audit=audit,
+        household=household,
     )
     return Services(
         settings=settings,
@@ -147,6 +154,7 @@ def _build_services(
         backend=backend,
         answers=RetainedAnswers(clock=clock),
         household=household,
+        open_cards=OpenCards(clock=clock),
     )
 
 
@@ -195,9 +203,7 @@ def build_turn_loop(
     household = household or HouseholdSources(settings.data_dir)
     confirmations = ConfirmationStore(clock=clock)
     if registry is None:
-        registry = build_registry(
-            settings, on_home_assistant_names=household.entity_names.remember
-        )
+        registry = build_registry(settings, on_home_assistant_names=household.entity_names.remember)
     executor = Executor(
         registry,
         confirmations=confirmations,

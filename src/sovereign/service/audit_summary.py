@@ -55,10 +55,37 @@ COUNTERS = (
     "rejected_target",
     "refused_other",
     "failed",
+    "failed_nothing_left",
     "executed",
     "outcome_unknown",
 )
 MAX_DAYS = 3650
+
+REPAIRS = {
+    "searxng: unreachable": (
+        "The device's search service (SearXNG) was not running. Start it with "
+        "deploy/searxng/start-searxng (or systemctl start sovereign-searxng where its unit "
+        "is installed), then run sovereign doctor."
+    ),
+    "searxng: timeout": (
+        "The device's search service (SearXNG) did not answer in time. Check that it runs "
+        "and the device's internet connection (sovereign doctor checks both)."
+    ),
+    "searxng: json_disabled": (
+        "SearXNG refuses the JSON API: add json to search.formats in its settings.yml and "
+        "restart it."
+    ),
+    "searxng: limiter": (
+        "SearXNG's limiter refused the search: set server.limiter: false in its settings.yml "
+        "and restart it (it serves only this device)."
+    ),
+    "searxng: all_engines_failed": (
+        "Every search engine failed: check the device's internet connection; engines "
+        "suspended after errors recover on their own within minutes."
+    ),
+}
+"""The owner's repair for a failure, by the audit ``reason`` label the capability wrote.
+Shown in Activity and by ``sovereign doctor``, never in the household's answer."""
 
 
 def audit_path(data_dir: Path) -> Path:
@@ -82,9 +109,12 @@ def summarize(path: Path, *, days: int, now: Now | float | None = None) -> dict[
 
     Returns:
         ``{"days", "since" (ISO 8601 UTC), "capabilities": {name: {counter: int}},
-        "totals": {counter: int}, "may_have_left": {name: int}, "unreadable_lines",
-        "set_aside_lines", "lost_records", "clock_jumps"}`` with the counters of
-        :data:`COUNTERS`.
+        "totals": {counter: int}, "may_have_left": {name: int}, "repairs": [{"capability",
+        "reason", "count", "repair"}], "unreadable_lines", "set_aside_lines",
+        "lost_records", "clock_jumps"}`` with the counters of :data:`COUNTERS`.
+        ``failed_nothing_left`` counts the failures that happened before anything was
+        sent (also counted in ``failed``); ``repairs`` the failures whose reason has a
+        known repair (:data:`REPAIRS`), most frequent first.
         ``may_have_left`` counts the ``outcome_unknown`` calls of external
         capabilities; ``set_aside_lines`` the torn lines moved to
         ``audit.jsonl.corrupt``; ``lost_records`` the records dropped while the log
@@ -108,11 +138,14 @@ def summarize(path: Path, *, days: int, now: Now | float | None = None) -> dict[
     ledger = _Ledger(records, placement.times, now.wall)
     per_capability: dict[str, dict[str, int]] = {}
     may_have_left: Counter[str] = Counter()
+    repairs: Counter[tuple[str, str]] = Counter()
     for index, record in enumerate(records):
         counters, when = ledger.counters(index)
         if not counters or when is None or when < since:
             continue
         name = str(record.get("capability"))[:64]
+        if "failed" in counters and record.get("reason") in REPAIRS:
+            repairs[(name, str(record["reason"]))] += 1
         counts = per_capability.setdefault(name, dict.fromkeys(COUNTERS, 0))
         for counter in counters:
             counts[counter] += 1
@@ -125,6 +158,10 @@ def summarize(path: Path, *, days: int, now: Now | float | None = None) -> dict[
         "capabilities": dict(sorted(per_capability.items())),
         "totals": totals,
         "may_have_left": dict(sorted(may_have_left.items())),
+        "repairs": [
+            {"capability": name, "reason": reason, "count": count, "repair": REPAIRS[reason]}
+            for (name, reason), count in repairs.most_common()
+        ],
         "unreadable_lines": len(lines) - len(records) - len(losses),
         "lost_records": _lost(losses, since),
         "set_aside_lines": count_lines(corrupt_path(path)),
@@ -188,22 +225,24 @@ def classify(record: dict[str, Any]) -> list[str]:
         if outcome == "edited":
             return ["edited"]
         counters = [] if outcome in ("denied", "expired") else ["approved"]
-        return counters + _outcome_counters(outcome, code)
+        return counters + _outcome_counters(outcome, code, record.get("sent"))
     answered = outcome in ("denied", "expired") or code == "INVALID_CONFIRMATION"
     approved = _confirmation(record) == "required" and stage in ("execute", "shape")
     by_household = record.get("reason") == EDIT_REASON  # an edit, not a proposal of the model
     counters = [] if answered or approved or by_household else ["proposed"]
     if approved:
         counters.append("approved")
-    counters.extend(_outcome_counters(outcome, code))
+    counters.extend(_outcome_counters(outcome, code, record.get("sent")))
     if outcome == "confirmation_required" and record.get("flags"):
         counters.append("flagged")
     return counters
 
 
-def _outcome_counters(outcome: Any, code: Any) -> list[str]:
+def _outcome_counters(outcome: Any, code: Any, sent: Any = None) -> list[str]:
     if outcome == "confirmation_required":
         return ["confirmation_requested"]
+    if outcome == "failed" and sent is False:
+        return ["failed", "failed_nothing_left"]
     if outcome in ("executed", "failed", "denied", "expired"):
         return [str(outcome)]
     if code == "POLICY_DISABLED":

@@ -98,6 +98,11 @@ def serve(
         settings = settings_from_environment(data_dir=data_dir, **options)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
+    problem = model_problem(settings)
+    if problem is not None:
+        raise click.ClickException(
+            f"{problem} The service did not start. (sovereign doctor checks the model file.)"
+        )
     sockets = _listen(settings)
     app = create_app(settings)
     scheme = "https" if ssl_certfile else "http"
@@ -154,9 +159,36 @@ def _endpoint(address: tuple[Any, ...]) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-@click.group(short_help="Show or switch web search on or off.")
-def policy() -> None:
-    """Show or change whether web search may be proposed (takes effect on the next message)."""
+def model_problem(settings: Settings) -> str | None:
+    """Why the embedded backend could not answer a first question, checked at start-up:
+    the default model file missing or of the wrong size (the full SHA-256 check stays
+    with the first load and ``sovereign doctor``); ``None`` when it can, or for the
+    other backends and a ``--model-path`` file (click checked that it exists)."""
+    if settings.backend != "embedded" or settings.model_path is not None:
+        return None
+    from sovereign.model import DEFAULT_MODEL, default_model_path
+    from sovereign.model.errors import INSTALL_HINT
+
+    path = default_model_path()
+    if not path.is_file():
+        return f"The embedded model is not installed: {path} does not exist. {INSTALL_HINT}"
+    if path.stat().st_size != DEFAULT_MODEL.size_bytes:
+        return (
+            f"The embedded model file {path} is {path.stat().st_size:,} bytes, not "
+            f"{DEFAULT_MODEL.size_bytes:,}: it is incomplete or another model. {INSTALL_HINT}"
+        )
+    return None
+
+
+@click.group(short_help="Show or switch web search on or off.", invoke_without_command=True)
+@click.pass_context
+def policy(context: click.Context) -> None:
+    """Show or change whether web search may be proposed (takes effect on the next message).
+
+    Without a sub-command: the same as ``policy show``.
+    """
+    if context.invoked_subcommand is None:
+        context.invoke(policy_show)
 
 
 @policy.command("show")
@@ -206,10 +238,12 @@ def audit(days: int, as_json: bool, data_dir: Path | None) -> None:
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
-    click.echo(f"Capability outcomes since {summary['since']} ({days} days)")
+    period = "1 day" if days == 1 else f"{days} days"
+    click.echo(f"Capability outcomes since {summary['since']} ({period})")
     click.echo("asked: approval requested; waiting: not answered yet; policy_off: web search")
     click.echo("was off; rejected: forbidden address for web.fetch; refused: other refusals")
-    click.echo("(arguments, limits, no audit record possible); unknown: started, no outcome")
+    click.echo("(arguments, limits, no audit record possible); unknown: started, no outcome;")
+    click.echo("failed_unsent: failed before anything was sent (also counted in failed)")
     for line in _table(summary):
         click.echo(line)
     for line in audit_notes(summary):
@@ -223,6 +257,10 @@ def audit_notes(summary: dict[str, Any]) -> list[str]:
         "while it ran)"
         for name, count in summary.get("may_have_left", {}).items()
     ]
+    notes.extend(
+        f"{repair['capability']}: {repair['count']} failure(s): {repair['repair']}"
+        for repair in summary.get("repairs", [])
+    )
     if summary.get("clock_jumps"):
         notes.append(
             f"The device's clock jumped {summary['clock_jumps']} time(s); times are placed "
@@ -249,6 +287,7 @@ _LABELS = {
     "refused_by_policy": "policy_off",
     "rejected_target": "rejected",
     "refused_other": "refused",
+    "failed_nothing_left": "failed_unsent",
 }
 
 

@@ -5,7 +5,7 @@
 search.json`` holds ``{"language": code, "safesearch": 0|1|2}`` (web.search). Both
 go through the one settings store (:mod:`.settings_store`): read fresh whenever a
 capability asks, written atomically and mode 0600, one writer at a time. Absent
-means the defaults: no list; ``auto`` and safe search off. A corrupt file means the
+means the defaults: no list; ``auto`` and safe search moderate (1). A corrupt file means the
 defaults too: the problem is logged and reported by ``sovereign doctor`` and the
 Console. Decision record: docs/decisions/household-egress-settings.md.
 """
@@ -162,7 +162,7 @@ def check_egress_settings(data_dir: Path) -> list[Finding]:
     search = SearchSettingsStore(data_dir).read()
     if search.problem:
         fix = "set them again: sovereign search-settings --language … --safesearch …"
-        problem = f"{search.problem} Searches use language auto and safe search off."
+        problem = f"{search.problem} Searches use language auto and safe search moderate."
         findings.append(("search settings", False, problem, fix))
     else:
         value = search.value

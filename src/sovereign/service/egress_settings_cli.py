@@ -36,13 +36,17 @@ _MODE_WORDS = {
 }
 
 
-@click.group(short_help="Show or edit the sites web.fetch may read.")
-def sites() -> None:
+@click.group(short_help="Show or edit the sites web.fetch may read.", invoke_without_command=True)
+@click.pass_context
+def sites(context: click.Context) -> None:
     """The household's site list for web.fetch: off, allow-only or block.
 
     Sites are host names (example.org), wildcards one label or more below a name
     (*.example.org, never a public suffix such as *.co.uk) or public IP addresses.
+    Without a sub-command: the same as ``sites list``.
     """
+    if context.invoked_subcommand is None:
+        context.invoke(sites_list)
 
 
 @sites.command("list")

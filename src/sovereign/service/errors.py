@@ -116,8 +116,24 @@ def describe_validation_error(exc: RequestValidationError) -> tuple[str, str]:
             "The request body must be a JSON object (Content-Type: application/json)."
         )
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
+    if first.get("type") == "string_too_long" and isinstance(first.get("input"), str):
+        return "TOO_LONG", _too_long(where, len(first["input"]), first.get("ctx", {}))
     message = str(first.get("msg", "is invalid")).removeprefix("Value error, ")
     return "INVALID_REQUEST", f"{where}: {message}"
+
+
+_WHAT = {"message": "Your message", "confirmation.reason": "The reason"}
+"""What a too-long field is called in the sentence (others by their path)."""
+
+
+def _too_long(where: str, length: int, ctx: dict[str, Any]) -> str:
+    """The sentence for text over its limit: its length, the limit, and that nothing was cut."""
+    limit = int(ctx.get("max_length", 0))
+    what = _WHAT.get(where, f"The field {where}")
+    return (
+        f"{what} is {length:,} characters long; at most {limit:,} are accepted. Nothing was "
+        "cut or sent: shorten it and send it again."
+    )
 
 
 async def _service_error(request: Request, exc: Exception) -> JSONResponse:

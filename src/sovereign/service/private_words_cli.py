@@ -15,9 +15,19 @@ from .commands import DATA_DIR_OPTION, _data_dir
 from .private_words import PrivateWordsError, PrivateWordsReading, PrivateWordsStore
 
 
-@click.group("private-words", short_help="List, add or remove the household's private words.")
-def private_words() -> None:
-    """Words (names, street, school) flagged on a card before a query or URL leaves."""
+@click.group(
+    "private-words",
+    short_help="List, add or remove the household's private words.",
+    invoke_without_command=True,
+)
+@click.pass_context
+def private_words(context: click.Context) -> None:
+    """Words (names, street, school) flagged on a card before a query or URL leaves.
+
+    Without a sub-command: the same as ``private-words list``.
+    """
+    if context.invoked_subcommand is None:
+        context.invoke(list_words)
 
 
 @private_words.command("list")

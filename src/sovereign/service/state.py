@@ -10,12 +10,14 @@ from typing import Any
 from fastapi import Request
 
 from .devices import KnownDevices
+from .open_cards import OpenCards
 from .owner import OwnerAccount
 from .policy import PolicyStore
 from .retained import RetainedAnswers
 from .sessions import SessionStore
 from .settings import Settings
 from .throttle import SignInThrottle
+from .turn_control import RunningTurns
 
 
 @dataclass
@@ -46,6 +48,10 @@ class Services:
     the automatic ones, for the settings routes."""
     answers: RetainedAnswers = field(default_factory=RetainedAnswers)
     """Outcomes of answered confirmations, kept for their session (dropped connections)."""
+    open_cards: OpenCards = field(default_factory=OpenCards)
+    """The approval cards shown and not yet answered, for Activity."""
+    running: RunningTurns = field(default_factory=RunningTurns)
+    """The streamed turns running now, which their session may stop."""
     password_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while argon2 runs (64 MiB per hash): one hash at a time, and the
     throttle is checked under it so parallel guesses cannot slip past."""

@@ -95,6 +95,12 @@ class SignInThrottle:
             return 0.0
         return max(0.0, record.locked_until - self._clock())
 
+    def tries_left(self, key: str) -> int:
+        """Failures budget ``key`` may still make before one starts a pause (0: the next
+        failure pauses it)."""
+        record = self._records.get(key)
+        return max(0, self.free_attempts - (record.failures if record else 0))
+
     def failed(self, key: str) -> float:
         """Record a failure of budget ``key``; returns the lock-out it starts, in seconds."""
         with self._lock:

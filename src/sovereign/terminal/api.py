@@ -28,6 +28,8 @@ TIMEOUT = httpx.Timeout(10.0, read=600.0)
 API = "/api/v1"
 
 TokenSink = Callable[[str], Awaitable[None] | None]
+EventSink = Callable[[str, Any], None]
+"""Receives the stream's other events: ``("turn", {"id"})`` and ``("progress", {...})``."""
 
 
 class ServiceFailure(Exception):
@@ -137,9 +139,12 @@ class ServiceClient:
         response = await self._request("POST", "/auth/login", {"password": password})
         self._csrf = response.json()["csrf_token"]
 
-    async def converse(self, payload: dict[str, Any], on_token: TokenSink) -> dict[str, Any]:
+    async def converse(
+        self, payload: dict[str, Any], on_token: TokenSink, on_event: EventSink | None = None
+    ) -> dict[str, Any]:
         """``POST /conversation/message`` as a stream: ``on_token(text)`` for each piece,
-        then the result object (DESIGN §4's response).
+        ``on_event(kind, data)`` for the ``turn`` and ``progress`` events, then the
+        result object (DESIGN §4's response).
 
         Raises:
             ServiceFailure: the ``error`` event or a non-2xx answer (its ``body`` keeps a
@@ -157,9 +162,24 @@ class ServiceClient:
                     raise _failure(response)
                 if not response.headers.get("content-type", "").startswith("text/event-stream"):
                     return json.loads(await response.aread())
-                return await _read_stream(response.aiter_lines(), on_token)
+                return await _read_stream(response.aiter_lines(), on_token, on_event)
         except httpx.TransportError as exc:
             raise _unreachable(self.target.url, exc) from exc
+
+    async def stop(self, turn_id: str) -> bool:
+        """``POST /conversation/stop``: True when the turn is stopping, False when it
+        had already finished.
+
+        Raises:
+            ServiceFailure: anything else the service answers.
+        """
+        try:
+            await self._request("POST", "/conversation/stop", {"turn": turn_id})
+        except ServiceFailure as failure:
+            if failure.code == "TURN_NOT_RUNNING":
+                return False
+            raise
+        return True
 
     async def _request(self, method: str, path: str, body: Any = None) -> httpx.Response:
         try:
@@ -184,9 +204,13 @@ class ServiceClient:
         return {"sni_hostname": self.target.sni} if self.target.sni else {}
 
 
-async def _read_stream(lines: AsyncIterator[str], on_token: TokenSink) -> dict[str, Any]:
+async def _read_stream(
+    lines: AsyncIterator[str], on_token: TokenSink, on_event: EventSink | None
+) -> dict[str, Any]:
     async for event, data in sse_events(lines):
-        if event == "token":
+        if event in ("turn", "progress") and on_event is not None:
+            on_event(event, data)
+        elif event == "token":
             shown = on_token(str(data.get("text", "")))
             if shown is not None:
                 await shown

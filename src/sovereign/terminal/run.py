@@ -8,7 +8,9 @@ anywhere. The session ends (signed out) when the chat ends.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
+import signal
 import sys
 
 import click
@@ -47,8 +49,13 @@ async def chat_with_service(url: str, *, password_stdin: bool = False) -> None:
     try:
         async with ServiceClient(url) as client:
             await _sign_in(client, password_stdin)
-            terminal.say(f"Signed in to {client.target.url}. Ctrl-D or \"quit\" leaves.", dim=True)
+            terminal.say(
+                f"Signed in to {client.target.url}. Ctrl-C stops an answer; Ctrl-D or "
+                '"quit" leaves.',
+                dim=True,
+            )
             conversation = Conversation(client, terminal)
+            _stop_on_interrupt(conversation)
             while True:
                 try:
                     await conversation.run()
@@ -62,6 +69,23 @@ async def chat_with_service(url: str, *, password_stdin: bool = False) -> None:
         raise click.ClickException(one_line(_explain(failure, url))) from failure
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
+
+
+def _stop_on_interrupt(conversation: Conversation) -> None:
+    """Ctrl-C during an answer stops it (where nothing is half done); between answers
+    it leaves, as before."""
+    loop = asyncio.get_running_loop()
+    stopping: set[asyncio.Task[None]] = set()
+
+    def interrupted() -> None:
+        if conversation.turn_id is None:
+            raise KeyboardInterrupt
+        task = loop.create_task(conversation.stop_current())
+        stopping.add(task)
+        task.add_done_callback(stopping.discard)
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
+        loop.add_signal_handler(signal.SIGINT, interrupted)
 
 
 async def _sign_in(client: ServiceClient, password_stdin: bool) -> None:
@@ -99,6 +123,4 @@ def _explain(failure: ServiceFailure, url: str) -> str:
             f"{failure.message} Is `sovereign serve` running there? Give its address with "
             "--url, or use --in-process to run the assistant here."
         )
-    if failure.retry_after is not None:
-        return f"{failure.message} Try again in {failure.retry_after} seconds."
     return failure.message

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Callable
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -22,10 +23,14 @@ from sovereign.egress import describe_search
 
 from .api import ServiceClient, ServiceFailure
 from .display import MARK, AnswerWriter, one_line, rows
+from .progress import ProgressPrinter
 
 HISTORY_ENTRIES, HISTORY_CHARS, HISTORY_BYTES = 100, 32_000, 200 * 1024
 """What the service accepts as ``history`` (the Console cuts it the same way)."""
 MAX_REASON_CHARS = 500
+MAX_MESSAGE_CHARS = 8000
+"""The longest message the service accepts (characters); a longer one is refused here,
+never cut."""
 RECOVERY_WAITS_SECONDS = (0.5, 1.5, 4.0)
 """After an approval whose answer broke off, ask again this long after each try:
 the service keeps what ran for the session, so nothing runs twice."""
@@ -70,14 +75,46 @@ class Conversation:
     def __init__(self, client: ServiceClient, terminal: Terminal) -> None:
         self.client, self.terminal = client, terminal
         self.history: list[dict[str, str]] = []
+        self.turn_id: str | None = None
+        self._printer: ProgressPrinter | None = None
+        self._spaces_shown: str | None = None
+
+    async def stop_current(self) -> None:
+        """Ask the service to stop the answer being written (Ctrl-C); nothing when none is."""
+        if self.turn_id is None:
+            return
+        if self._printer is not None:
+            self._printer.stopping()
+        await self.client.stop(self.turn_id)
 
     async def run(self) -> None:
         """Read messages until end of input or "quit"; each is one turn."""
         while (line := await self.terminal.ask("you> ")) is not None:
             if line.strip() in ("quit", "exit"):
                 return
-            if line.strip():
+            if line.strip() and self._fits(line.strip()):
                 await self.turn(line.strip())
+
+    def _fits(self, message: str) -> bool:
+        """Whether ``message`` goes now: not over the length limit (said, never cut), and
+        no address in it that goes on after a space, unless it is sent again as typed."""
+        found = spaced_address(message)
+        if found is not None and self._spaces_shown != message:
+            self._spaces_shown = message
+            self.terminal.say(
+                "An address cannot hold a space, so only the part before the first space "
+                f"would be read. Written with %20 for each space it is {one_line(found[1])}. "
+                "Send that instead, or send the same message again to send it as typed."
+            )
+            return False
+        if len(message) <= MAX_MESSAGE_CHARS:
+            return True
+        over = len(message) - MAX_MESSAGE_CHARS
+        self.terminal.say(
+            f"Too long to send: {len(message):,} of {MAX_MESSAGE_CHARS:,} characters. Shorten "
+            f"it by {over:,} character{'s' if over != 1 else ''}; nothing was cut or sent."
+        )
+        return False
 
     async def turn(self, message: str) -> None:
         """Send ``message``, answer each card, show the answer, its sources and receipt.
@@ -106,32 +143,48 @@ class Conversation:
         """One request: the result, or ``None`` after showing why the turn failed."""
         writer = AnswerWriter()
         streamed: list[str] = []
+        printer = self._printer = ProgressPrinter(lambda line: self.terminal.say(line, dim=True))
 
         def on_token(piece: str) -> None:
+            if not streamed:
+                printer.quiet()
+                self.terminal.say("assistant>")
             streamed.append(piece)
             self.terminal.say(writer.feed(piece), end="")
 
-        self.terminal.say("assistant>")
+        def on_event(kind: str, data: Any) -> None:
+            if kind == "turn" and isinstance(data, dict):
+                self.turn_id = str(data.get("id", "")) or None
+            printer.event(kind, data)
+
+        printer.start()
         try:
-            result = await self._send(payload, on_token)
+            result = await self._send(payload, on_token, on_event)
         except ServiceFailure as failure:
             if failure.status == 401:
                 raise
-            if streamed:
-                self.terminal.say(writer.end(), end="")
+            printer.quiet()
+            self.terminal.say(writer.end() if streamed else "assistant>\n", end="")
             self._say_rows(rows(failure.message, "Error: "))
             self._provenance(failure.body)
             return None
+        finally:
+            printer.quiet()
+            self.turn_id, self._printer = None, None
+        if not streamed:
+            self.terminal.say("assistant>")
         text = "" if streamed else str(result.get("text", ""))
         self.terminal.say(writer.feed(text) + writer.end(), end="")
         return result
 
-    async def _send(self, payload: dict[str, Any], on_token: Callable[[str], None]) -> Any:
+    async def _send(
+        self, payload: dict[str, Any], on_token: Callable[[str], None], on_event: Any
+    ) -> Any:
         approved = bool(payload.get("confirmation", {}).get("approve"))
         waits = RECOVERY_WAITS_SECONDS if approved else ()
         for wait in (*waits, None):
             try:
-                return await self.client.converse(payload, on_token)
+                return await self.client.converse(payload, on_token, on_event)
             except ServiceFailure as failure:
                 if failure.status != 0 or wait is None:
                     raise
@@ -173,6 +226,25 @@ class Conversation:
     def _say_rows(self, lines: list[str]) -> None:
         for line in lines:
             self.terminal.say(line)
+
+
+_ADDRESS = re.compile(r"https?://\S+", re.IGNORECASE)
+_NEXT_WORD = re.compile(r" (\S+)")
+_LOOKS_LIKE_PATH = re.compile(r"/|\.[A-Za-z0-9]{1,5}$")
+
+
+def spaced_address(text: str) -> tuple[str, str] | None:
+    """``(typed, encoded)`` for an address in ``text`` that seems to go on after a space
+    (a word holding "/" or ending like a file name), the spaces as %20; else ``None``.
+    The Console's ``spacedAddress`` does the same (docs/decisions/console-household-words.md).
+    """
+    for match in _ADDRESS.finditer(text):
+        typed, end = match.group(), match.end()
+        while (word := _NEXT_WORD.match(text, end)) and _LOOKS_LIKE_PATH.search(word.group(1)):
+            typed, end = typed + word.group(), word.end()
+        if typed != match.group():
+            return typed, typed.replace(" ", "%20")
+    return None
 
 
 FROM_A_RESULT = "from_a_result"
@@ -239,12 +311,24 @@ def provenance_lines(
 
 def receipt_headline(receipts: list[dict[str, Any]]) -> str:
     """The receipt's first line: left, may have left (only failures), or stayed on this device."""
-    external = [r.get("outcome") for r in receipts if r.get("locality") == "external"]
-    if "executed" in external:
+    external = [r for r in receipts if r.get("locality") == "external"]
+    outcomes = [r.get("outcome") for r in external if r.get("sent") is not False]
+    if "executed" in outcomes:
         return "Left this device."
-    if "failed" in external:
+    if "failed" in outcomes:
         return "May have left this device (a call failed on the way)."
+    if any(r.get("outcome") == "failed" for r in external):
+        return f"Nothing left this device: {_not_sent_why(external)}."
     return "Stayed on this device."
+
+
+NOT_SENT_WHY = {"web.search": "the device's search service is not running"}
+"""Why a call failed before anything left (receipt ``sent: false``), by capability."""
+
+
+def _not_sent_why(receipts: list[dict[str, Any]]) -> str:
+    failed = next(r for r in receipts if r.get("outcome") == "failed")
+    return NOT_SENT_WHY.get(str(failed.get("capability")), "the connection failed first")
 
 
 def receipt_line(receipt: dict[str, Any]) -> str:
@@ -253,6 +337,9 @@ def receipt_line(receipt: dict[str, Any]) -> str:
     code = one_line(receipt.get("error_code"))
     if receipt.get("locality") != "external":
         return f"{name}: {'ran on this device' if outcome == 'executed' else outcome}"
+    if outcome == "failed" and receipt.get("sent") is False:
+        why = NOT_SENT_WHY.get(str(name), "the connection failed first")
+        return f"{name}: failed before anything left this device ({why})"
     words = {
         "executed": "sent outside this device",
         "failed": f"tried to go outside this device and failed ({code})",

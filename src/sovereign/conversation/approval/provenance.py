@@ -39,9 +39,8 @@ def receipt_for(outcome: Outcome) -> Receipt | None:
     if outcome.capability is None or outcome.kind not in _RECEIPT_OUTCOMES:
         return None
     code = None if outcome.ok or outcome.error_code is None else str(outcome.error_code)
-    return Receipt(
-        outcome.name, str(outcome.capability.locality), _RECEIPT_OUTCOMES[outcome.kind], code
-    )
+    kind = _RECEIPT_OUTCOMES[outcome.kind]
+    return Receipt(outcome.name, str(outcome.capability.locality), kind, code, outcome.sent)
 
 
 def denial_receipt(capability: Capability, *, expired: bool) -> Receipt:

@@ -10,6 +10,7 @@ carrying nothing but the cookies learns no secret and can change nothing
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -107,7 +108,9 @@ async def login(body: LoginRequest, request: Request, response: Response, deps: 
     :mod:`~sovereign.service.throttle`).
 
     Errors: 401 BAD_CREDENTIALS, 409 SETUP_REQUIRED, 429 TOO_MANY_ATTEMPTS
-    (with ``Retry-After`` in seconds).
+    (with ``Retry-After`` in seconds). A wrong password's sentence says how many
+    wrong tries are left before sign-in pauses, or how long the pause it started
+    lasts; the body also carries ``tries_left`` and ``retry_after_seconds``.
     """
     if not deps.owner.is_set_up():
         raise ServiceError(409, "SETUP_REQUIRED", "No password is set yet; use the setup link.")
@@ -117,8 +120,8 @@ async def login(body: LoginRequest, request: Request, response: Response, deps: 
         _check_throttle(deps.throttle, budget)
         valid = await asyncio.to_thread(deps.owner.verify, body.password)
     if not valid:
-        deps.throttle.failed(budget)
-        raise ServiceError(401, "BAD_CREDENTIALS", "That password is not right.")
+        pause = deps.throttle.failed(budget)
+        raise wrong_password(pause, deps.throttle.tries_left(budget))
     deps.throttle.succeeded(budget)
     return _sign_in(deps, request, response, known_device=budget != OWNER_BUDGET)
 
@@ -137,15 +140,39 @@ async def logout(request: Request, deps: Deps) -> Response:
     return response
 
 
+def wrong_password(pause: float, tries_left: int) -> ServiceError:
+    """``401 BAD_CREDENTIALS`` saying what comes next: the wrong tries left before sign-in
+    pauses, or the pause this failure started (``pause`` seconds)."""
+    if pause > 0:
+        seconds = math.ceil(pause)
+        then = f"sign-in is paused for {_seconds(seconds)}"
+    elif tries_left == 0:
+        seconds, then = 0, "the next wrong password pauses sign-in"
+    else:
+        tries = "1 more wrong try" if tries_left == 1 else f"{tries_left} more wrong tries"
+        seconds, then = 0, f"{tries} before sign-in pauses"
+    extra = {"tries_left": tries_left, "retry_after_seconds": seconds}
+    headers = {"Retry-After": str(seconds)} if seconds else None
+    return ServiceError(
+        401, "BAD_CREDENTIALS", f"That password is not right; {then}.", headers, extra=extra
+    )
+
+
+def _seconds(count: int) -> str:
+    return "1 second" if count == 1 else f"{count} seconds"
+
+
 def _check_throttle(throttle: SignInThrottle, budget: str) -> None:
     wait = throttle.retry_after(budget)
     if wait > 0:
-        seconds = int(wait) + 1
+        seconds = math.ceil(wait)
         raise ServiceError(
             429,
             "TOO_MANY_ATTEMPTS",
-            f"Too many failed attempts; try again in {seconds} seconds.",
+            "Sign-in is paused after several wrong passwords; try again in "
+            f"{_seconds(seconds)}.",
             {"Retry-After": str(seconds)},
+            extra={"retry_after_seconds": seconds},
         )
 
 

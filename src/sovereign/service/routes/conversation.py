@@ -12,13 +12,20 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from sovereign.conversation import InvalidConfirmation, InvalidEdit, TurnFailed
+from sovereign.conversation import (
+    InvalidConfirmation,
+    InvalidEdit,
+    ProgressSink,
+    TurnFailed,
+    TurnStopped,
+)
 from sovereign.conversation.backends.base import ContextTooLong, ModelError, ModelUnavailable
 
 from ..errors import ServiceError, storage_error
 from ..session_auth import session_of
 from ..state import Services, services
 from ..streaming import TokenSink, event_stream, wants_event_stream
+from ..turn_control import TurnControl, withdraw
 
 router = APIRouter(prefix="/api/v1/conversation", tags=["conversation"])
 Deps = Annotated[Services, Depends(services)]
@@ -106,16 +113,111 @@ async def message(
     if body.confirmation is not None and body.confirmation.arguments is not None:
         check_edit(deps, body.confirmation, owner=session.id)  # a 422 before any stream
 
-    async def turn(on_token: TokenSink | None) -> dict[str, Any]:
-        return await run_turn(deps, body, owner=session.id, on_token=on_token)
+    if not wants_event_stream(accept):
+        return await run_turn(deps, body, owner=session.id, on_token=None)
+    control = deps.running.start(session.id)
 
-    if wants_event_stream(accept):
-        return event_stream(turn)
-    return await turn(None)
+    async def turn(on_token: TokenSink | None, on_progress: ProgressSink | None) -> dict[str, Any]:
+        try:
+            wire = await run_turn(
+                deps, body, owner=session.id, on_token=on_token, on_progress=on_progress
+            )
+            return await _unless_stopped(deps, control, wire, owner=session.id)
+        finally:
+            deps.running.finish(control)
+
+    return event_stream(turn, control)
+
+
+class StopRequest(BaseModel):
+    """``{"turn": id}``: the id of the stream's ``turn`` event."""
+
+    model_config = _STRICT
+    turn: str = Field(min_length=1, max_length=64)
+
+
+@router.post("/stop", status_code=202)
+async def stop(body: StopRequest, request: Request, deps: Deps) -> dict[str, Any]:
+    """Stop this session's streamed turn where nothing is half done (:mod:`..turn_control`).
+
+    The turn's stream then ends with an ``error`` event ``TURN_STOPPED`` holding the
+    receipts of whatever already ran. Answers 202 ``{"turn", "stopping": true}``.
+
+    Errors: 404 TURN_NOT_RUNNING (the turn already ended, or it is not this session's).
+    """
+    session = session_of(request.scope)
+    assert session is not None  # guaranteed by SessionAuthMiddleware for this path
+    if not deps.running.stop(body.turn, session.id):
+        raise ServiceError(
+            404,
+            "TURN_NOT_RUNNING",
+            "That answer has already finished, so there is nothing to stop.",
+        )
+    return {"turn": body.turn, "stopping": True}
+
+
+@router.get("/pending")
+async def pending(request: Request, deps: Deps) -> dict[str, Any]:
+    """``{"pending": [pending_confirmation, ...]}``: this session's cards that still wait
+    for an answer (a tab that showed one may have been closed), oldest first, each as
+    the turn's answer carried it, ``expires_in_seconds`` counted down to now. Answer
+    one with POST /message as usual, or withdraw it with POST /withdraw."""
+    session = session_of(request.scope)
+    assert session is not None  # guaranteed by SessionAuthMiddleware for this path
+    return {"pending": deps.open_cards.of(session.id)}
+
+
+class WithdrawRequest(BaseModel):
+    """``{"token": ...}``: the ``pending_confirmation.token`` of the card to withdraw."""
+
+    model_config = _STRICT
+    token: str = Field(min_length=1, max_length=256)
+
+
+@router.post("/withdraw")
+async def withdraw_card(body: WithdrawRequest, request: Request, deps: Deps) -> dict[str, Any]:
+    """Withdraw a card without running anything: it is answered "denied", the turn ends
+    before the model is asked again, and nothing is left waiting (:func:`withdraw`).
+
+    Answers ``{"receipts": [...]}``. Errors: 400 INVALID_CONFIRMATION (unknown, answered,
+    expired or another session's card).
+    """
+    session = session_of(request.scope)
+    assert session is not None  # guaranteed by SessionAuthMiddleware for this path
+    try:
+        receipts = await withdraw(deps.turns, body.token, session.id, deps.turn_policy())
+    except InvalidConfirmation as exc:
+        deps.open_cards.forget(body.token)
+        raise ServiceError(
+            400,
+            "INVALID_CONFIRMATION",
+            "That request is unknown, already answered, expired or not yours.",
+        ) from exc
+    deps.open_cards.forget(body.token)
+    return {"receipts": receipts}
+
+
+async def _unless_stopped(
+    deps: Services, control: TurnControl, wire: dict[str, Any], *, owner: str
+) -> dict[str, Any]:
+    """A turn that ended on a card after Stop was pressed: the card is withdrawn
+    (nothing is left waiting) and the turn ends as stopped."""
+    pending = wire.get("pending_confirmation")
+    if not control.stop_requested or pending is None:
+        return wire
+    receipts = await withdraw(deps.turns, pending["token"], owner, deps.turn_policy())
+    raise ServiceError(
+        *_STOPPED, extra={"citations": wire.get("citations", []), "receipts": receipts}
+    )
 
 
 async def run_turn(
-    deps: Services, body: MessageRequest, *, owner: str, on_token: TokenSink | None
+    deps: Services,
+    body: MessageRequest,
+    *,
+    owner: str,
+    on_token: TokenSink | None,
+    on_progress: ProgressSink | None = None,
 ) -> dict[str, Any]:
     """Start or resume a turn with the policy read now; returns the wire object.
 
@@ -131,16 +233,29 @@ async def run_turn(
             ``receipts`` (DESIGN §4: a call that ran is never left unreported).
     """
     if body.confirmation is None:
-        return await _run_turn(deps, body, owner=owner, on_token=on_token)
-    return await deps.answers.answer(
-        body.confirmation.token,
-        owner,
-        lambda: _run_turn(deps, body, owner=owner, on_token=on_token),
-    )
+        wire = await _run_turn(deps, body, owner, on_token, on_progress)
+        deps.open_cards.remember(owner, wire)
+        return wire
+    token = body.confirmation.token
+    try:
+        wire = await deps.answers.answer(
+            token, owner, lambda: _run_turn(deps, body, owner, on_token, on_progress)
+        )
+    except ServiceError as exc:
+        if exc.code != "INVALID_EDIT":  # a refused edit leaves the card answerable
+            deps.open_cards.forget(token)
+        raise
+    deps.open_cards.forget(token)
+    deps.open_cards.remember(owner, wire)
+    return wire
 
 
 async def _run_turn(
-    deps: Services, body: MessageRequest, *, owner: str, on_token: TokenSink | None
+    deps: Services,
+    body: MessageRequest,
+    owner: str,
+    on_token: TokenSink | None,
+    on_progress: ProgressSink | None,
 ) -> dict[str, Any]:
     policy = deps.turn_policy()
     try:
@@ -154,12 +269,13 @@ async def _run_turn(
                 reason=answer.reason,
                 arguments=answer.arguments,
                 on_token=on_token,
+                on_progress=on_progress,
             )
         else:
             messages = [entry.model_dump() for entry in body.history]
             messages.append({"role": "user", "content": body.message})
             result = await deps.turns.process_turn(
-                messages, policy=policy, owner=owner, on_token=on_token
+                messages, policy=policy, owner=owner, on_token=on_token, on_progress=on_progress
             )
     except InvalidConfirmation as exc:
         raise ServiceError(
@@ -207,16 +323,25 @@ def turn_error(failed: TurnFailed) -> ServiceError:
     return ServiceError(status, code, message, extra=failed.provenance())
 
 
+_STOPPED = (409, "TURN_STOPPED", "Stopped. Nothing more was done after you pressed Stop.")
+
+
 def _describe(error: Exception) -> tuple[int, str, str]:
+    if isinstance(error, TurnStopped):
+        return _STOPPED
     if isinstance(error, OSError):  # a refused write (data directory full, read-only, ...)
         refused = storage_error(error)
         return refused.status, refused.code, refused.message
     if isinstance(error, ModelUnavailable):
         return 503, "MODEL_UNAVAILABLE", f"The language model cannot be reached: {error}"
     if isinstance(error, ContextTooLong):
-        return 413, "CONVERSATION_TOO_LONG", (
-            "The conversation is too long for the model to read; start a new conversation "
-            "or send less history."
+        return (
+            413,
+            "CONVERSATION_TOO_LONG",
+            (
+                "The conversation is too long for the model to read; start a new conversation "
+                "or send less history."
+            ),
         )
     if isinstance(error, ModelError):
         return 502, "MODEL_ERROR", f"The language model answered unusably: {error}"

@@ -1,0 +1,98 @@
+// The progress line under the conversation while a turn runs: what the turn is doing
+// now, in household words, with the seconds since the question (issue: no silent
+// waits). Pure functions (no DOM) for the words; ProgressLine puts them on the page.
+
+import { el } from "./dom.js";
+
+/** The words for each stage a turn reports (conversation/progress.py). */
+const STAGE_WORDS = {
+  sending: "Sending your question",
+  queued: "Waiting for another question to finish",
+  loading_model: "Loading the model (the first question after a start takes longer)",
+  choosing: "Reading your question and choosing what to check",
+  writing: "Writing the answer",
+  stopping: "Stopping",
+};
+
+/** What "checking <capability>" says, by the capability's family (its name's first part). */
+const CHECK_WORDS = {
+  system: "Checking the device's health",
+  pihole: "Checking the ad blocker",
+  home_assistant: "Checking your home's devices",
+  web: "Working on the web request you approved",
+};
+const CHECK_EXACT = {
+  "web.search": "Searching the web",
+  "web.fetch": "Reading the page",
+};
+
+/** "Searching the web" for {stage: "checking", capability: "web.search"}, and so on. */
+export function stageWords(progress) {
+  const { stage, capability } = progress || {};
+  if (stage === "checking") {
+    const family = String(capability || "").split(".")[0];
+    return CHECK_EXACT[capability] || CHECK_WORDS[family] || "Checking what you asked about";
+  }
+  return STAGE_WORDS[stage] || STAGE_WORDS.sending;
+}
+
+/** "1 second", "12 seconds", "2 min 5 s" for a whole number of seconds (never negative). */
+export function elapsedWords(seconds) {
+  const whole = Math.max(0, Math.floor(seconds));
+  if (whole < 60) return `${whole} ${whole === 1 ? "second" : "seconds"}`;
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}
+
+/**
+ * The line itself, bound to #thinking: start() when a question goes, show(progress)
+ * for each progress event, stop() when the turn ends. onStop() is called when the
+ * household presses Stop (the button is offered once the service named the turn).
+ */
+export class ProgressLine {
+  constructor(element, { onStop, now = () => performance.now() }) {
+    this.element = element;
+    this.now = now;
+    this.words = el("span", { className: "progress-words" });
+    this.elapsed = el("span", { className: "progress-elapsed", "aria-hidden": "true" });
+    this.stopButton = el("button", { type: "button", className: "stop-button", hidden: true },
+      "Stop");
+    this.stopButton.addEventListener("click", () => {
+      this.stopButton.disabled = true;
+      this.show({ stage: "stopping" });
+      onStop();
+    });
+    element.replaceChildren(el("span", { className: "dots", "aria-hidden": "true" }),
+      el("span", { className: "progress-text" }, this.words, " ", this.elapsed),
+      this.stopButton);
+  }
+
+  start() {
+    this.began = this.now();
+    this.stopButton.hidden = true;
+    this.stopButton.disabled = false;
+    this.show({ stage: "sending" });
+    clearInterval(this.timer);
+    this.timer = setInterval(() => this.tick(), 1000);
+    this.tick();
+  }
+
+  /** The service named the turn: it can be stopped from now on. */
+  stoppable() {
+    this.stopButton.hidden = false;
+  }
+
+  show(progress) {
+    if (this.stopButton.disabled && progress.stage !== "stopping") return;
+    this.words.textContent = `${stageWords(progress)}…`;
+  }
+
+  tick() {
+    this.elapsed.textContent = `· ${elapsedWords((this.now() - this.began) / 1000)}`;
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.stopButton.hidden = true;
+  }
+}

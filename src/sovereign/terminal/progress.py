@@ -1,0 +1,99 @@
+"""The progress lines ``sovereign chat`` prints while a turn runs (the Console's
+progress line, in a terminal): each stage the service reports, in household words,
+with the seconds since the question, and again every so often while it lasts."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+REPEAT_SECONDS = 10.0
+"""A stage that lasts is said again this often, with the time so far."""
+
+STAGE_WORDS = {
+    "sending": "Sending your question",
+    "queued": "Waiting for another question to finish",
+    "loading_model": "Loading the model (the first question after a start takes longer)",
+    "choosing": "Reading your question and choosing what to check",
+    "writing": "Writing the answer",
+    "stopping": "Stopping",
+}
+CHECK_WORDS = {
+    "web.search": "Searching the web",
+    "web.fetch": "Reading the page",
+    "system": "Checking the device's health",
+    "pihole": "Checking the ad blocker",
+    "home_assistant": "Checking your home's devices",
+}
+
+
+def stage_words(stage: str, capability: str | None = None) -> str:
+    """``"Searching the web"`` for ``("checking", "web.search")``, and so on (the
+    Console's words, console/progress.js)."""
+    if stage == "checking":
+        name = capability or ""
+        found = CHECK_WORDS.get(name) or CHECK_WORDS.get(name.split(".")[0])
+        return found or "Checking what you asked about"
+    return STAGE_WORDS.get(stage, STAGE_WORDS["sending"])
+
+
+def elapsed_words(seconds: float) -> str:
+    """``"1 second"``, ``"12 seconds"``, ``"2 min 5 s"`` (whole seconds, never negative)."""
+    whole = max(0, int(seconds))
+    if whole < 60:
+        return f"{whole} second" if whole == 1 else f"{whole} seconds"
+    return f"{whole // 60} min {whole % 60} s"
+
+
+class ProgressPrinter:
+    """Prints a turn's stages until its answer starts.
+
+    Args:
+        say: where a line goes (``say(text)``, shown dim).
+        clock: monotonic seconds (tests pass a fake one).
+    """
+
+    def __init__(self, say: Callable[[str], None], clock: Callable[[], float] = time.monotonic):
+        self._say, self._clock = say, clock
+        self._began = clock()
+        self._words = stage_words("sending")
+        self._quiet = False
+        self._repeater: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Say that the question goes, and repeat the stage while it lasts."""
+        self._line()
+        self._repeater = asyncio.ensure_future(self._repeat())
+
+    def event(self, kind: str, data: Any) -> None:
+        """A ``progress`` event of the stream (others are ignored)."""
+        if kind != "progress" or self._quiet or not isinstance(data, dict):
+            return
+        words = stage_words(str(data.get("stage", "")), data.get("capability"))
+        if words != self._words:
+            self._words = words
+            self._line()
+
+    def stopping(self) -> None:
+        """Ctrl-C was pressed: say so (the service stops where nothing is half done)."""
+        self._words = stage_words("stopping")
+        self._line()
+
+    def quiet(self) -> None:
+        """The answer started (or the turn ended): print nothing more."""
+        self._quiet = True
+        if self._repeater is not None:
+            self._repeater.cancel()
+
+    def _line(self) -> None:
+        if not self._quiet:
+            self._say(f"  … {self._words} ({elapsed_words(self._clock() - self._began)})")
+
+    async def _repeat(self) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                await asyncio.sleep(REPEAT_SECONDS)
+                self._line()
