@@ -79,6 +79,16 @@ class FakeSearxng:
         return httpx.Response(captured["status"], json=self.rewrite(body) if self.rewrite else body)
 
 
+def quote_call(tools: Any, summary: str) -> Any:
+    """A model's answer to a web question: the first passage offered, and ``summary``; or
+    ``None`` when no web source is there to quote."""
+    for tool in tools or []:
+        if tool["function"]["name"] == "quote_sources":
+            first = tool["function"]["parameters"]["properties"]["passages"]["items"]["enum"][0]
+            return propose("quote_sources", {"passages": [first], "summary": summary})
+    return None
+
+
 def household_model(messages: list[dict[str, Any]], tools: Any) -> Any:
     """The scripted model: a message starting with "search" proposes web.search with the
     whole message as the query, verbatim; one starting with "how hot" proposes
@@ -93,6 +103,9 @@ def household_model(messages: list[dict[str, Any]], tools: Any) -> Any:
     ):
         return ModelUnavailable("llama-server is not running")
     if tools is not None:
+        quote = quote_call(tools, "I found a few pages about cleaning solar panels.")
+        if quote is not None:  # the search answered: quote what it found
+            return quote
         wants_search = last["role"] == "user" and last["content"].lower().startswith("search")
         wants_health = last["role"] == "user" and last["content"].lower().startswith("how hot")
         if wants_health:

@@ -45,11 +45,7 @@ def server():
 async def approved_search_turn(server, world) -> list[dict]:
     """Run the turn; returns the messages of the request sent after the approval."""
     quote = '{"name": "quote_sources", "arguments": {"passages": ["1.1"], "summary": ""}}'
-    server.queue(
-        completion(CALL_TEXT),
-        completion("The newest firmware is from November."),  # prose: asked again to quote
-        completion(quote),
-    )
+    server.queue(completion(CALL_TEXT), completion(quote))
     model = OpenAIBackend(server.base_url, mode="native", features=TEXT_CALLS)
     loop = TurnLoop(world.executor, model, pending=world.pending)
     ask = [{"role": "user", "content": SEARCH}]

@@ -31,10 +31,14 @@ PASSWORD = "correct horse battery"
 def search_then_answer(messages: list[dict[str, Any]], tools: Any) -> Any:
     """A model that searches for the user's words, then answers from what came back."""
     from sovereign.conversation.backends.scripted import propose
+    from tests.console.live_service import quote_call
 
     last = messages[-1]
     if last["role"] == "user" and tools:
         return propose("web_search", {"query": last["content"]})
+    status = json.loads(last["content"]).get("status", "?") if last["role"] == "tool" else None
+    if (quote := quote_call(tools, f"answer after {status}")) is not None:
+        return quote
     if last["role"] == "tool":
         status = json.loads(last["content"]).get("status", "?")
         return f"answer after {status}"

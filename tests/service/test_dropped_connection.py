@@ -100,7 +100,7 @@ def test_a_retry_after_a_dropped_approval_returns_what_ran(live, stream):
     assert reply["receipts"] == [
         {"capability": "web.search", "locality": "external", "outcome": "executed"}
     ]
-    assert reply["citations"] and reply["text"] == ANSWER_AFTER_SEARCH
+    assert reply["citations"] and reply["text"].endswith(ANSWER_AFTER_SEARCH)
     assert len(live.searxng.queries) == 1, "the retry ran the search again"
 
     stranger = Browser(live, setup=False)
@@ -124,7 +124,7 @@ def test_a_retry_while_the_call_still_runs_waits_for_the_same_outcome(live):
         live.backend.before_reply.set()
         response = retry.result(timeout=30)
     assert response.status_code == 200
-    assert response.json()["text"] == ANSWER_AFTER_SEARCH
+    assert response.json()["text"].endswith(ANSWER_AFTER_SEARCH)
     assert len(live.searxng.queries) == 1
     household.close()
 

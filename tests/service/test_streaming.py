@@ -82,7 +82,8 @@ async def test_streamed_pending_confirmation_ends_with_the_pending_object(signed
     )
     assert resumed[-1][0] == "result"
     assert resumed[-1][1]["receipts"][0]["outcome"] == "executed"
-    assert "".join(d["text"] for k, d in resumed if k == "token") == "answer after executed"
+    streamed = "".join(d["text"] for k, d in resumed if k == "token")
+    assert streamed.startswith("> ") and streamed.endswith("In short: answer after executed")
 
 
 async def test_invalid_confirmation_in_a_stream_is_an_error_event(signed_in):

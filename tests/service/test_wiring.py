@@ -134,7 +134,8 @@ async def test_web_fetch_asks_with_the_literal_url_then_reads_the_page(tmp_path,
     assert body["citations"][0]["url"] == url
     assert _Page.hits == ["/notes?a=1&b=%20x"]
     [result] = [m for m in backend.requests[-1].messages if m["role"] == "tool"]
-    assert "Water tomatoes at dawn." in json.loads(result["content"])["untrusted_data"]["text"]
+    (source,) = json.loads(result["content"])["untrusted_data"]["sources"]
+    assert "Water tomatoes at dawn." in source["passages"].values()  # the page, as passages
 
 
 async def test_web_fetch_of_loopback_is_rejected_without_the_test_seam(tmp_path, page_server):

@@ -40,7 +40,7 @@ from .offer.choices import split_facts
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import StandIn, chosen_stand_ins, stand_ins
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
-from .progress import ProgressReporter, ProgressSink, TurnStopped
+from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .results import PendingConfirmation, TurnFailed, TurnResult
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.language import question_language
@@ -327,13 +327,14 @@ class TurnLoop:
             context = _with_note(progress.context, guide.hint(tools))
             if last := guide.reference_hint(tools):
                 context = [*context, {"role": "system", "content": last}]
-            reply = await self._ask(progress, context, offered, sink)
+            writing = "writing" if quote is not None else None  # choosing what to quote
+            reply = await self._ask(progress, context, offered, sink, stage=writing)
             progress.rounds_used += 1
             if progress.sources.steered:  # never a call a source asked for, in this turn
                 kept = tuple(c for c in reply.tool_calls if not self._calls_outside(progress, c))
                 reply = replace(reply, tool_calls=kept)
             if quote is not None and not _proposes_a_capability(progress, reply):
-                return await self._finish_quoting(progress, context, reply, quote, on_token)
+                return await self._finish_quoting(progress, reply, on_token)
             chosen = chosen_stand_ins(reply, standing)
             if ANSWER_THE_REST in chosen:
                 return await self._finish(progress, on_token, Ending())
@@ -360,19 +361,11 @@ class TurnLoop:
         return await self._finish(progress, on_token, Ending(note=BUDGET_SPENT_NOTE))
 
     async def _finish_quoting(
-        self,
-        progress: TurnProgress,
-        context: list[Message],
-        reply: ModelReply,
-        quote: ToolDefinition,
-        on_token: TokenSink | None,
+        self, progress: TurnProgress, reply: ModelReply, on_token: TokenSink | None
     ) -> TurnResult:
-        """End a turn whose web sources answer it: with the passages the model chose, asked
-        for once more with nothing else offered when its reply chose none."""
+        """End a turn whose web sources answer it, with the passages the model chose (none
+        when it answered without choosing: the answer then lists what was found)."""
         chosen = next((c for c in reply.tool_calls if c.name == QUOTE), None)
-        if chosen is None:
-            again = await self._ask(progress, context, [quote], None)
-            chosen = next((c for c in again.tool_calls if c.name == QUOTE), None)
         picked = selection(progress.sources, chosen.arguments if chosen else None)
         return await self._finish(progress, on_token, Ending(quotes=picked))
 
@@ -395,8 +388,11 @@ class TurnLoop:
         )
 
     def _calls_outside(self, progress: TurnProgress, call: ToolCall) -> bool:
-        """Whether ``call`` names a capability that crosses the device boundary."""
-        return self._reaches_out(progress, {"function": {"name": call.name}})
+        """Whether ``call`` names a capability that crosses the device boundary (not a
+        stand-in or the quote tool, which run nothing)."""
+        target = progress.catalog.resolve(call.name)
+        capability = target and self._executor.registry.get(target.capability, target.version)
+        return bool(capability) and capability.locality is Locality.EXTERNAL
 
     def _reaches_out(self, progress: TurnProgress, tool: ToolDefinition) -> bool:
         """Whether the capability behind an offered ``tool`` crosses the device boundary."""
@@ -422,10 +418,11 @@ class TurnLoop:
         context: list[Message],
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None,
+        stage: Stage | None = None,
     ) -> ModelReply:
         for attempt in range(1, self._attempts + 1):
             try:
-                await progress.reporter.stage("choosing" if tools else "writing")
+                await progress.reporter.stage(stage or ("choosing" if tools else "writing"))
                 return await self._backend.complete(
                     list(context),
                     tools=tools,
