@@ -28,6 +28,7 @@ from sovereign.executor import AuditLog, ConfirmationStore, Executor, Registry
 
 from .api_docs import add_api_docs
 from .atomic import remove_orphans
+from .bodies import ValidJSONResponse
 from .body_limit import BodyLimitMiddleware
 from .csrf import CSRFMiddleware
 from .devices import KnownDevices
@@ -88,6 +89,7 @@ def create_app(
         redoc_url=None,
         openapi_url="/api/openapi.json",
         lifespan=_lifespan,
+        default_response_class=ValidJSONResponse,
     )
     app.state.services = services
     install_error_handlers(app)

@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..bodies import ValidTextRoute
 from ..devices import KnownDevices, device_cookie_name
 from ..errors import ServiceError, storage_error
 from ..owner import MAX_PASSWORD_LENGTH, PasswordRejected
@@ -20,7 +21,7 @@ from ..sessions import Session, cookie_name
 from ..state import Services, services
 from ..throttle import OWNER_BUDGET, SETUP_BUDGET, SignInThrottle
 
-router = APIRouter(prefix="/api/v1/auth", tags=["console-auth"])
+router = APIRouter(prefix="/api/v1/auth", tags=["console-auth"], route_class=ValidTextRoute)
 Deps = Annotated[Services, Depends(services)]
 
 

@@ -15,12 +15,13 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sovereign.conversation import InvalidConfirmation, InvalidEdit, TurnFailed
 from sovereign.conversation.backends.base import ContextTooLong, ModelError, ModelUnavailable
 
+from ..bodies import ValidTextRoute
 from ..errors import ServiceError, storage_error
 from ..session_auth import session_of
 from ..state import Services, services
 from ..streaming import TokenSink, event_stream, wants_event_stream
 
-router = APIRouter(prefix="/api/v1/conversation", tags=["conversation"])
+router = APIRouter(prefix="/api/v1/conversation", tags=["conversation"], route_class=ValidTextRoute)
 Deps = Annotated[Services, Depends(services)]
 
 MAX_MESSAGE_CHARS = 8000
