@@ -129,6 +129,10 @@ def _build_services(
     store = PolicyStore(settings.data_dir)
     backend = backend or make_backend(settings)
     audit = start_up_storage(settings)
+    if registry is None:
+        registry = build_registry(
+            settings, on_home_assistant_names=household.entity_names.remember
+        )
     turns = build_turn_loop(
         settings, backend=backend, clock=clock, registry=registry, audit=audit, household=household
     )
@@ -143,6 +147,7 @@ def _build_services(
         turn_policy=policy_reader(settings, store),
         turns=turns,
         backend=backend,
+        registry=registry,
         answers=RetainedAnswers(clock=clock),
         household=household,
     )
@@ -150,9 +155,13 @@ def _build_services(
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """On shutdown, free the model backend (the embedded model and its worker thread)."""
+    """On shutdown, release what the capabilities hold (Pi-hole's API session is logged
+    out: :meth:`Registry.close`) and free the model backend (the embedded model and its
+    worker thread)."""
     yield
-    close = getattr(app.state.services.backend, "close", None)
+    services = app.state.services
+    await services.registry.close()
+    close = getattr(services.backend, "close", None)
     if callable(close):
         await asyncio.to_thread(close)
 
