@@ -44,6 +44,7 @@ from .voice.prompts import (
     DEFAULT_SYSTEM_PROMPT,
     system_prompt,
 )
+from .voice.sentences import CUT_OFF
 
 logger = logging.getLogger(__name__)
 
@@ -311,7 +312,9 @@ class TurnLoop:
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None
                 note = guide.unreadable_note()
-                return await self._finish(progress, reply.content, on_token, note, shown=shown)
+                return await self._finish(
+                    progress, reply.content, on_token, note, shown=shown, cut_off=reply.cut_off
+                )
             proposals = self._adopt(progress, reply)
             halted = await self._run_proposals(progress, proposals, policy, owner)
             if halted is not None:
@@ -326,6 +329,7 @@ class TurnLoop:
         note: str | None = None,
         *,
         shown: TokenSink | None = None,
+        cut_off: bool = False,
     ) -> TurnResult:
         """The final answer: the reply's prose, or else one more request without tools.
 
@@ -334,22 +338,26 @@ class TurnLoop:
         past an unsupported figure, asked for once more when it states one, and
         replaced by a plain answer built from the results when it still does.
         ``shown``: the sink ``content`` already streamed through while the decision
-        was written (``None``: not shown yet).
+        was written (``None``: not shown yet). ``cut_off``: the model did not finish
+        ``content`` (:func:`_cut_off_answer`).
         """
         grounds = self._grounds(progress)
         sink = shown or _guarded(grounds, on_token)
         mistaken = _mistaken(progress)
-        if not content.strip() and progress.unrun and not progress.results and not mistaken:
+        nothing_ran = progress.unrun and not progress.results and not mistaken
+        if not content.strip() and nothing_ran and not cut_off:
             # Nothing ran: the answer is what did not run, in our words, and nothing the
             # model might add about what a call would have found.
             text, shown = plain_answer([], progress.unrun), None
         else:
-            if not content.strip():
+            if not content.strip() and not cut_off:
                 context = _with_note(progress.context, note)
-                content = (await self._ask(progress, context, None, sink)).content
-                shown = sink
+                reply = await self._ask(progress, context, None, sink)
+                content, cut_off, shown = reply.content, reply.cut_off, sink
             text = content
-            if grounds.applies:
+            if cut_off:
+                text = _cut_off_answer(progress, grounds, content)
+            elif grounds.applies:
                 text = await self._grounded(progress, grounds, content, note)
                 if missing := unanswered_parts(text, grounds):
                     text = f"{text.strip()} {' '.join(missing)}"  # what could not be read
@@ -359,6 +367,9 @@ class TurnLoop:
             await sink.finish(text.strip())
         elif sink is not None and shown is None:
             await sink(text)
+        elif sink is not None and cut_off:  # after what streamed: the rest, with the note
+            said = content.rstrip()
+            await sink(text[len(said) :] if text.startswith(said) else f"\n\n{text}")
         return TurnResult(
             text=text.strip() or NO_ANSWER,
             citations=list(progress.citations),
@@ -568,6 +579,16 @@ def _checked(messages: list[dict[str, Any]]) -> list[Message]:
             raise ValueError(f"message {number} must be a user or assistant message with text")
         checked.append({"role": role, "content": content})
     return checked
+
+
+def _cut_off_answer(progress: TurnProgress, grounds: Grounds, content: str) -> str:
+    """An answer the model did not finish, said to be cut off. None of the checks of a
+    whole answer runs on it (no second request, no parts said missing); when it is
+    empty, or states a figure no result holds, the plain answer from the results
+    stands in for it."""
+    if not content.strip() or (grounds.applies and unsupported(content, grounds)):
+        content = plain_answer(progress.results, progress.unrun)
+    return f"{content.rstrip()}\n\n{CUT_OFF}" if content.strip() else CUT_OFF
 
 
 def _guarded(grounds: Grounds, on_token: TokenSink | None) -> TokenSink | None:

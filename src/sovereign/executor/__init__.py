@@ -19,6 +19,7 @@ from .errors import (
 )
 from .invoke import EDIT_REASON, Executor, FlagCheck, Outcome, TurnState, Validation
 from .registry import Registry
+from .text import map_strings, valid_text, valid_value
 
 __all__ = [
     "CODES",
@@ -43,4 +44,7 @@ __all__ = [
     "TurnState",
     "Validation",
     "canonical_arguments",
+    "map_strings",
+    "valid_text",
+    "valid_value",
 ]

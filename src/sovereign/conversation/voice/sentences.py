@@ -168,3 +168,11 @@ def _sentence(text: str) -> str:
     """``text`` as one tidy sentence, speaking to the household ("your"), not of it."""
     text = " ".join(text.split()).replace("the household's", "your")
     return text if not text or text.endswith((".", "!", "?")) else text + "."
+
+
+CUT_OFF = (
+    "My answer was cut off before I finished it, so it may be incomplete. Ask again, or "
+    "ask for less at once, to get the rest."
+)
+"""Said after an answer the model did not finish (its stream ended without its terminal
+event, or it reached its length limit): what came is shown, and that it is not all."""
