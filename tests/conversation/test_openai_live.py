@@ -33,7 +33,7 @@ from sovereign.service.settings import Settings
 from tests.e2e.household import Household, serve
 from tests.fakes.searxng import FakeSearxng
 
-from .live_llama_server import llama_cpp_server
+from .live_llama_cpp_python import llama_cpp_server
 
 pytestmark = pytest.mark.slow
 
