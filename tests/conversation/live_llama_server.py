@@ -44,12 +44,19 @@ def llama_server_binary() -> Path:
     return Path(found)
 
 
+def threads() -> str:
+    """One thread per CPU, as the embedded backend uses; ``LLAMA_ARG_THREADS`` (llama.cpp's
+    own variable) overrides it, e.g. 1 on a machine shared with other work."""
+    return os.environ.get("LLAMA_ARG_THREADS") or str(os.cpu_count() or 1)
+
+
 @dataclass
 class LlamaServer:
     """A running llama-server: its API root (``http://…/v1``), root and process."""
 
     server: ServerProcess
     root: str
+    command: list[str]
 
     @property
     def base_url(self) -> str:
@@ -60,37 +67,45 @@ class LlamaServer:
         return httpx.get(f"{self.root}/props", timeout=10, trust_env=False).json()
 
     def kill(self) -> None:
+        """SIGKILL it (a crash or an out-of-memory kill, as the service sees it)."""
         self.server.kill()
 
+    def restart(self) -> None:
+        """Start it again on the same port, after :meth:`kill`; returns once it is healthy."""
+        self.server.stop()
+        self.server = ServerProcess.start(self.command, self.server.base_url, self.server.log)
+        self.server.wait_until(lambda: _healthy(self.root), "llama-server")
 
-def command(binary: Path, port: int, *, jinja: bool, extra: tuple[str, ...] = ()) -> list[str]:
-    """llama-server's arguments, as deploy/systemd/sovereign-llama-server.service passes them."""
+
+def command(binary: Path, port: int, *, jinja: bool, restrict_cors: bool = True) -> list[str]:
+    """llama-server's arguments, as deploy/systemd/sovereign-llama-server.service passes them
+    (``restrict_cors=False``: llama-server's own default, any origin with credentials)."""
+    cors = ["--cors-origins", CONSOLE_ORIGIN, "--no-cors-credentials"] if restrict_cors else []
     return [
         str(binary), "--model", str(default_model_path()),
         "--host", "127.0.0.1", "--port", str(port),
         "--ctx-size", str(CONTEXT_TOKENS), "--parallel", "1",
-        "--threads", str(os.cpu_count() or 1), "--seed", "0",
+        "--threads", threads(), "--seed", "0",
         "--jinja" if jinja else "--no-jinja",
-        "--no-webui", "--no-slots",
-        "--cors-origins", CONSOLE_ORIGIN, "--no-cors-credentials",
-        *extra,
+        "--no-webui", "--no-slots", *cors,
     ]  # fmt: skip
 
 
 @contextmanager
-def llama_server(log_dir: Path, *, jinja: bool = True) -> Iterator[LlamaServer]:
+def llama_server(
+    log_dir: Path, *, jinja: bool = True, restrict_cors: bool = True
+) -> Iterator[LlamaServer]:
     """Run llama-server until the block ends (or :meth:`LlamaServer.kill`)."""
     port = free_port()
     root = f"http://127.0.0.1:{port}"
     log = log_dir / f"llama-server-{'jinja' if jinja else 'no-jinja'}.log"
-    process = ServerProcess.start(
-        command(llama_server_binary(), port, jinja=jinja), f"{root}/v1", log
-    )
+    arguments = command(llama_server_binary(), port, jinja=jinja, restrict_cors=restrict_cors)
+    running = LlamaServer(ServerProcess.start(arguments, f"{root}/v1", log), root, arguments)
     try:
-        process.wait_until(lambda: _healthy(root), "llama-server")
-        yield LlamaServer(process, root)
+        running.server.wait_until(lambda: _healthy(root), "llama-server")
+        yield running
     finally:
-        process.stop()
+        running.server.stop()
 
 
 def _healthy(root: str) -> bool:
