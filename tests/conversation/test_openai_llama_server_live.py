@@ -166,13 +166,15 @@ def model_texts(wire: RecordingTransport) -> list[str]:
 
 
 def json_objects(text: str) -> Iterator[dict[str, Any]]:
-    """Every JSON object in ``text`` and, recursively, the objects inside it."""
+    """Every JSON object written in ``text`` (each once) and, recursively, the objects
+    inside it."""
     decoder = json.JSONDecoder()
+    resume = 0
     for start, char in enumerate(text):
-        if char != "{":
+        if char != "{" or start < resume:
             continue
         try:
-            found, _ = decoder.raw_decode(text, start)
+            found, resume = decoder.raw_decode(text, start)
         except ValueError:
             continue
         stack = [found]
@@ -285,7 +287,8 @@ def test_an_approved_search_reaches_searxng_once_with_the_cards_query(live):
 
 
 def test_an_answer_streams_token_by_token_before_it_ends(live):
-    events = events_of(live.household, {"message": "What is the capital of France? One word."})
+    question = "What is the capital of France? Answer in two sentences."
+    events = events_of(live.household, {"message": question})
 
     kind, result = final(events)
     assert kind == "result"
