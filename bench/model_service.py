@@ -50,14 +50,14 @@ from tests.conversation.live_llama_server import llama_server
 from tests.e2e.household import CHEAP_HASHER, Household, Service
 
 from sovereign.conversation import ToolCatalog
-from sovereign.conversation.backends.embedded import EmbeddedBackend, Sampling
-from sovereign.conversation.backends.openai import OpenAIBackend
-from sovereign.conversation.framing import DEFAULT_SYSTEM_PROMPT, system_prompt
-from sovereign.conversation.guidance import ArgumentGuide
+from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling
+from sovereign.conversation.backends.openai.backend import OpenAIBackend
+from sovereign.conversation.offer.guidance import ArgumentGuide
+from sovereign.conversation.voice.prompts import DEFAULT_SYSTEM_PROMPT, system_prompt
 from sovereign.service.app import create_app
 from sovereign.service.server import server_config
 from sovereign.service.settings import Settings
-from sovereign.service.wiring import build_registry
+from sovereign.service.wiring import build_registry, embedded_load_options
 
 QUESTION = "how hot is my device?"
 DECISIONS = ["how hot is my device?", "is the disk almost full?", "how much memory is in use?"]
@@ -122,7 +122,7 @@ def serve(data_dir: Path, backend: Any) -> Iterator[Service]:
 
 
 def conversation(catalog: ToolCatalog, question: str) -> list[dict[str, str]]:
-    system = system_prompt(DEFAULT_SYSTEM_PROMPT, catalog)
+    system = system_prompt(DEFAULT_SYSTEM_PROMPT, catalog.unavailable_sentences())
     return [{"role": "system", "content": system}, {"role": "user", "content": question}]
 
 
@@ -156,7 +156,7 @@ async def first_token_seconds(backend: Any, catalog: ToolCatalog) -> float:
 async def side_by_side(runs: int, base_url: str, catalog: ToolCatalog) -> dict[str, Any]:
     sampling = Sampling(answer_max_tokens=MAX_TOKENS, answer_temperature=0.0)
     sides: dict[str, Any] = {
-        "embedded": EmbeddedBackend(sampling=sampling),
+        "embedded": EmbeddedBackend(load=embedded_load_options(), sampling=sampling),
         "openai schema": OpenAIBackend(base_url, mode="auto", max_tokens=MAX_TOKENS,
                                        temperature=0.0, timeout_seconds=900),
         "openai native": OpenAIBackend(base_url, mode="native", max_tokens=MAX_TOKENS,

@@ -35,8 +35,8 @@ from typing import Any
 import httpx
 import pytest
 
-from sovereign.conversation.backends.openai import OpenAIBackend
-from sovereign.conversation.backends.openai_probe import choose_plan
+from sovereign.conversation.backends.openai.backend import OpenAIBackend
+from sovereign.conversation.backends.openai.probe import choose_plan
 from sovereign.doctor import DoctorConfig, check_model_server, check_tool_mode, run_checks
 from sovereign.service.settings import Settings
 from tests.e2e.household import Household, Service, serve

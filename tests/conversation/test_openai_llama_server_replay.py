@@ -14,8 +14,8 @@ from __future__ import annotations
 import pytest
 
 from sovereign.conversation.backends.base import ContextTooLong, ModelRejected
-from sovereign.conversation.backends.openai import OpenAIBackend
-from sovereign.conversation.backends.openai_probe import ServerFeatures
+from sovereign.conversation.backends.openai.backend import OpenAIBackend
+from sovereign.conversation.backends.openai.probe import ServerFeatures
 
 from .replay_server import ReplayServer, captured, fixture, start
 
