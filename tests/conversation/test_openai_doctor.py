@@ -73,10 +73,12 @@ async def test_an_unreachable_server_fails_with_a_fix():
     assert not finding.ok and "cannot be reached" in finding.detail and finding.fix
 
 
-async def test_the_embedded_backend_names_its_mode_without_asking_anything():
-    assert (await check_tool_mode(DoctorConfig()))[0].detail == "embedded backend: schema mode"
-    native = DoctorConfig(tool_mode="native")
-    assert (await check_tool_mode(native))[0].detail == "embedded backend: native mode"
+async def test_the_embedded_backend_names_its_mode_as_set_not_tested():
+    (schema,) = await check_tool_mode(DoctorConfig())
+    assert schema.detail == "embedded backend, schema mode (set, not tested)"
+    assert not schema.checked
+    (native,) = await check_tool_mode(DoctorConfig(tool_mode="native"))
+    assert native.detail == "embedded backend, native mode (set, not tested)"
 
 
 def test_the_command_prints_the_mode(server, tmp_path, monkeypatch):
@@ -183,17 +185,21 @@ async def test_every_spelling_of_loopback_is_private(loopback):
     assert address.ok and "only" in address.detail
 
 
-async def test_listeners_the_system_does_not_show_are_said_to_be_unchecked():
+@pytest.mark.parametrize("unknown", [[], None])
+async def test_listeners_the_system_does_not_show_are_reported_as_not_checked(unknown):
     with identity_server(fixture(IDENTITY)) as url:
-        _, _, address = await check_model_server(model_server_config(url, listening=[]))
-    assert address.ok and "does not say who listens" in address.detail
+        config = DoctorConfig(backend="openai", openai_base_url=url, listening=lambda _: unknown)
+        _, _, address = await check_model_server(config)
+    assert not address.checked
+    assert address.detail.startswith("not checked: this system does not say who listens")
 
 
 def test_a_server_on_another_machine_is_noted_and_its_listeners_not_looked_for():
     asked: list[int] = []
     config = DoctorConfig(backend="openai", listening=lambda port: asked.append(port) or [])
     finding = _bind_finding(config, "http://192.168.1.50:8081/v1")
-    assert finding.ok and finding.detail.startswith("on 192.168.1.50, not this device's loopback")
+    assert not finding.checked
+    assert finding.detail.startswith("not checked: the server is on 192.168.1.50, not this")
     assert asked == []
 
 
@@ -206,12 +212,13 @@ async def test_another_openai_compatible_server_is_named_as_not_llama_server():
     assert cors.ok
 
 
-async def test_the_embedded_backend_and_an_unreachable_server_add_no_model_server_findings():
+async def test_the_embedded_backend_has_no_model_server_and_an_unreachable_one_is_unchecked():
     assert await check_model_server(DoctorConfig()) == []
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    assert await check_model_server(model_server_config(f"http://127.0.0.1:{port}/v1")) == []
+    (finding,) = await check_model_server(model_server_config(f"http://127.0.0.1:{port}/v1"))
+    assert not finding.checked and finding.detail.startswith("not checked: the server cannot")
 
 
 def test_the_command_prints_the_model_server_lines(tmp_path, monkeypatch):

@@ -146,10 +146,15 @@ def events_of(household: Household, body: dict[str, Any]) -> list[tuple[float, s
     return events
 
 
+BEFORE_THE_END = {"turn", "progress", "token"}
+"""The events a stream sends before its one ``result`` or ``error``."""
+
+
 def final(events: list[tuple[float, str, dict]]) -> tuple[str, dict]:
-    """The closing event (``result`` or ``error``); every event before it is a token."""
-    *tokens, (_, kind, data) = events
-    assert {k for _, k, _ in tokens} <= {"token"}, events
+    """The closing event (``result`` or ``error``); every event before it is the turn's
+    id, a stage or a token."""
+    *before, (_, kind, data) = events
+    assert {k for _, k, _ in before} <= BEFORE_THE_END, events
     return kind, data
 
 
@@ -253,8 +258,10 @@ def test_a_search_card_carries_exactly_the_models_arguments_and_a_denial_sends_n
     card = halted["pending_confirmation"]
     assert card and card["capability"] == "web.search", halted
     (proposed,) = [o for o in json_objects(model_texts(live.wire)[-1]) if "query" in o]
-    # Verbatim what the model wrote, plus only the household's search settings (defaults).
-    assert card["arguments"] == {**proposed, "language": "auto", "safesearch": 0}
+    # Verbatim what the model wrote, plus only the household's search settings.
+    household = live.household.client.get("/api/v1/settings/search").json()
+    settings = {key: household[key] for key in ("language", "safesearch")}
+    assert card["arguments"] == {**proposed, **settings}
     assert "firmware" in card["arguments"]["query"].lower()
 
     denied = live.household.answer(card["token"], approve=False)
@@ -292,9 +299,9 @@ def test_an_answer_streams_token_by_token_before_it_ends(live):
 
     kind, result = final(events)
     assert kind == "result"
-    tokens = [data["text"] for _, k, data in events if k == "token"]
-    assert len(tokens) >= 2 and "".join(tokens).strip()
-    assert events[0][0] < events[-1][0]  # the first piece was shown before the answer ended
+    arrivals = [(at, data["text"]) for at, k, data in events if k == "token"]
+    assert len(arrivals) >= 2 and "".join(text for _, text in arrivals).strip()
+    assert arrivals[0][0] < events[-1][0]  # the first piece was shown before the answer ended
     assert "Paris" in result["text"]
     assert all(r["outcome"] != "executed" for r in result["receipts"]), result["receipts"]
 
@@ -330,11 +337,11 @@ def test_the_server_killed_mid_stream_ends_the_turn_honestly(live):
                 kind = line[6:].strip()
             elif line.startswith("data:"):
                 events.append((kind, json.loads(line[5:])))
-                if kind == "token" and len(events) == 1:
+                if kind == "token" and [k for k, _ in events].count("token") == 1:
                     live.server.kill()  # in the middle of the answer
 
-    (last_kind, last), tokens = events[-1], events[:-1]
-    assert tokens and {k for k, _ in tokens} == {"token"}
+    (last_kind, last), before = events[-1], events[:-1]
+    assert "token" in {k for k, _ in before} and {k for k, _ in before} <= BEFORE_THE_END
     assert last_kind == "error", events
     assert last["error"]["code"] == "MODEL_UNAVAILABLE"
     assert last["error"]["message"].startswith("The language model cannot be reached: ")
