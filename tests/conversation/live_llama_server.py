@@ -29,7 +29,8 @@ SETUP_HINT = (
     "model (or deselect these tests with -m 'not slow')"
 )
 CONTEXT_TOKENS = 4096
-"""The context of the one slot: a turn's longest prompt is about 1,500 tokens."""
+"""The context of the one slot: a decision prompt with every family set up is about 960
+tokens (README), and a turn's few rounds add a few hundred."""
 CONSOLE_ORIGIN = "http://sovereign.localhost:8092"
 
 
