@@ -17,9 +17,10 @@ beside the embedded backend, in one run, one side at a time, each warmed up once
 1. a tool decision for a health question, with the production tool catalog
    (embedded: schema mode, its prefix states; openai: schema mode as ``auto``
    picks it, and ``--tool-mode native``), median of ``--runs`` x 3 questions;
-2. time to the first answer token for a question answered without a tool, as the
-   household waits for it: the decision and then the streamed answer (schema), or
-   the one streamed native round.
+2. time to the first answer token for a question answered without a tool (the
+   first of :data:`NO_TOOL` that every side answers so), as the household waits for
+   it: the decision and then the streamed answer (schema), or the one streamed
+   native round.
 
 Ratios are embedded / openai (above 1: llama-server is faster).
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import socket
 import statistics
@@ -61,7 +63,9 @@ from sovereign.service.wiring import build_registry, embedded_load_options
 
 QUESTION = "how hot is my device?"
 DECISIONS = ["how hot is my device?", "is the disk almost full?", "how much memory is in use?"]
-NO_TOOL = "What is 12 times 7?"
+NO_TOOL = ["What is the capital of Peru?", "Say good night to me.", "What is 12 times 7?"]
+"""Questions for the first-token figure, tried in order: the first that every side
+answers without proposing a tool is used for all of them."""
 MAX_TOKENS = 64
 
 
@@ -134,10 +138,11 @@ async def decision_seconds(backend: Any, catalog: ToolCatalog, question: str) ->
     return time.perf_counter() - started
 
 
-async def first_token_seconds(backend: Any, catalog: ToolCatalog) -> float:
-    """Request to first answer token for :data:`NO_TOOL`: the decision, then the streamed
-    answer (or a native round that streams its prose itself)."""
-    messages = conversation(catalog, NO_TOOL)
+async def first_token_seconds(backend: Any, catalog: ToolCatalog, question: str) -> float:
+    """Request to first answer token for ``question``: the decision, then the streamed
+    answer (or a native round that streams its prose itself); NaN when the model
+    proposed a tool instead."""
+    messages = conversation(catalog, question)
     tools = catalog.tools(ArgumentGuide.for_context(messages))
     arrivals: list[float] = []
 
@@ -147,10 +152,20 @@ async def first_token_seconds(backend: Any, catalog: ToolCatalog) -> float:
     started = time.perf_counter()
     reply = await backend.complete(messages, tools=tools, on_token=piece)
     if reply.tool_calls:
-        raise SystemExit(f"{NO_TOOL!r} got a tool call: {reply.tool_calls}")
+        return float("nan")
     if not reply.streamed:
         await backend.complete(messages, tools=None, on_token=piece)
     return (arrivals[0] if arrivals else float("nan")) - started
+
+
+async def no_tool_question(sides: dict[str, Any], catalog: ToolCatalog) -> str:
+    """The first of :data:`NO_TOOL` that every side answers without a tool (this also
+    warms each side up)."""
+    for question in NO_TOOL:
+        seconds = [await first_token_seconds(b, catalog, question) for b in sides.values()]
+        if not any(math.isnan(s) for s in seconds):
+            return question
+    raise SystemExit(f"some side proposed a tool for every one of {NO_TOOL}")
 
 
 async def side_by_side(runs: int, base_url: str, catalog: ToolCatalog) -> dict[str, Any]:
@@ -165,17 +180,17 @@ async def side_by_side(runs: int, base_url: str, catalog: ToolCatalog) -> dict[s
     figures: dict[str, list[float]] = {}
     for backend in sides.values():  # load, probe and warm each side once
         await decision_seconds(backend, catalog, DECISIONS[0])
-        await first_token_seconds(backend, catalog)
+    question = await no_tool_question(sides, catalog)
     for _ in range(runs):
         for side, backend in sides.items():
-            for question in DECISIONS:
-                seconds = await decision_seconds(backend, catalog, question)
+            for asked in DECISIONS:
+                seconds = await decision_seconds(backend, catalog, asked)
                 figures.setdefault(f"decision {side}", []).append(seconds)
-            seconds = await first_token_seconds(backend, catalog)
+            seconds = await first_token_seconds(backend, catalog, question)
             figures.setdefault(f"first token {side}", []).append(seconds)
     plans = {side: (await b.plan()).reason for side, b in sides.items() if side != "embedded"}
     sides["embedded"].close()
-    return {"figures": figures, "plans": plans}
+    return {"figures": figures, "plans": plans, "question": question}
 
 
 def report(figures: dict[str, list[float]]) -> None:
@@ -183,7 +198,7 @@ def report(figures: dict[str, list[float]]) -> None:
     for what in ("decision", "first token"):
         baseline = statistics.median(figures[f"{what} embedded"])
         for side in ("openai schema", "openai native"):
-            other = statistics.median(figures[f"{what} {side}"])
+            other = statistics.median(figures[f"{what} {side}"])  # NaN: a tool was proposed
             label = f"{what}: embedded vs {side}"
             print(f"{label:44}{baseline:10.2f}{other:10.2f}{baseline / other:8.2f}x")
 
@@ -201,6 +216,7 @@ def main() -> None:
             result = asyncio.run(side_by_side(options.runs, server.base_url, catalog))
     for side, reason in result["plans"].items():
         print(f"{side}: {reason}")
+    print(f"first token asked for {result['question']!r} (answered without a tool by every side)")
     report(result["figures"])
     print(f"load average at the end: {_load()}")
 
