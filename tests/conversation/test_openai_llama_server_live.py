@@ -259,7 +259,9 @@ def test_a_search_card_carries_exactly_the_models_arguments_and_a_denial_sends_n
     assert card and card["capability"] == "web.search", halted
     (proposed,) = [o for o in json_objects(model_texts(live.wire)[-1]) if "query" in o]
     # Verbatim what the model wrote, plus only the household's search settings.
-    household = live.household.client.get("/api/v1/settings/search").json()
+    household = live.household.client.get(
+        "/api/v1/settings/search", headers={"X-CSRF-Token": live.household.csrf}
+    ).json()
     settings = {key: household[key] for key in ("language", "safesearch")}
     assert card["arguments"] == {**proposed, **settings}
     assert "firmware" in card["arguments"]["query"].lower()
