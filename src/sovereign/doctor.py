@@ -6,9 +6,10 @@ Console's port (``127.0.0.1`` and ``[::1]``: browsers open ``sovereign.localhost
 policy file, the household's site list and search settings, the home IPv6 prefix
 web.fetch refuses, the audit log (writable,
 readable, room on the data filesystem), the embedded model file, Home Assistant's
-settings file, the household's private-words file, and how the model chooses tools
-(for the openai backend: what its server showed it supports, probed the way the
-service does).
+settings file, the household's private-words file, and for the openai backend the
+model server (which server and build answers, and whether a web page or another machine
+could use it: its CORS answer and the addresses it listens on) and how the model chooses
+tools (what its server showed it supports, probed the way the service does).
 
 A check is ``async (DoctorConfig) -> list[Finding]``; :data:`CHECKS` lists them in the
 order they run. To add one, write the function and append it to :data:`CHECKS`.
@@ -19,10 +20,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from ipaddress import ip_address
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import click
+import httpx
+import psutil
 
 from sovereign.capabilities.home_assistant import settings_problem
 from sovereign.capabilities.searxng import (
@@ -49,6 +54,25 @@ from sovereign.service.settings import (
 
 PROBE_QUERY = "open source software"
 """The words the engine probe searches for; they leave the device."""
+WEB_PAGE_ORIGINS = ("http://web-page.invalid", "http://localhost:8080")
+"""Origins a model server's CORS answer is tested with: any web page (a name that can
+never resolve), and a page served on this device by another program (Pi-hole's)."""
+CORS_FIX = (
+    "start llama-server with --cors-origins http://sovereign.localhost:8092 "
+    "--no-cors-credentials, as deploy/systemd/sovereign-llama-server.service does"
+)
+
+
+def listening_addresses(port: int) -> list[str] | None:
+    """The local addresses TCP sockets listen on at ``port`` on this device (``None``
+    when the system does not say)."""
+    try:
+        sockets = psutil.net_connections(kind="tcp")
+    except (psutil.Error, OSError):
+        return None
+    return sorted(
+        {c.laddr.ip for c in sockets if c.status == psutil.CONN_LISTEN and c.laddr.port == port}
+    )
 
 
 @dataclass(frozen=True)
@@ -83,6 +107,8 @@ class DoctorConfig:
     """Per read, for the model server's probe (a small model on two cores is slow)."""
     service_port: int = DEFAULT_PORT
     """The port ``sovereign serve`` listens on (its ``--port`` / ``SOVEREIGN_PORT``)."""
+    listening: Callable[[int], list[str] | None] = listening_addresses
+    """The addresses something listens on at a TCP port of this device."""
 
 
 Check = Callable[[DoctorConfig], Awaitable[list[Finding]]]
@@ -271,6 +297,101 @@ async def check_private_words(config: DoctorConfig) -> list[Finding]:
     return [Finding("private words", ok, detail, None if ok else fix)]
 
 
+async def check_model_server(config: DoctorConfig) -> list[Finding]:
+    """For the openai backend: which server answers (llama-server names its build in
+    ``GET /props``), whether its CORS answer lets a web page use it, and whether it
+    listens beyond loopback when it runs on this device. A server that cannot be
+    reached is reported as not checked here; :func:`check_tool_mode` fails with a fix."""
+    if config.backend != "openai":
+        return []
+    url = config.openai_base_url.rstrip("/")
+    root = url.removesuffix("/v1")
+    try:
+        async with httpx.AsyncClient(timeout=config.timeout_seconds, trust_env=False) as client:
+            identity = await _server_identity(client, root, url)
+            cors = await _cors_finding(client, url)
+    except httpx.HTTPError:
+        detail = "not checked: the server cannot be reached (see the tool mode below)"
+        return [Finding("model server", True, detail, checked=False)]
+    return [Finding("model server", True, identity), cors, _bind_finding(config, url)]
+
+
+async def _server_identity(client: httpx.AsyncClient, root: str, url: str) -> str:
+    props = await client.get(f"{root}/props")
+    info = _json(props) if props.status_code == 200 else {}
+    if isinstance(info, dict) and isinstance(info.get("build_info"), str):
+        model = Path(str(info.get("model_path") or "an unnamed model")).name
+        return f"llama-server {info['build_info']} at {url}, serving {model}"
+    models = _json(await client.get(f"{url}/models"))
+    names = [m.get("id") for m in (models or {}).get("data", []) if isinstance(m, dict)]
+    served = ", ".join(str(n) for n in names) or "no model it names"
+    return f"an OpenAI-compatible server at {url} (not llama-server: no /props), serving {served}"
+
+
+def _json(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+async def _cors_finding(client: httpx.AsyncClient, url: str) -> Finding:
+    name = "model server CORS"
+    allowed = []
+    for origin in WEB_PAGE_ORIGINS:
+        headers = {"Origin": origin, "Access-Control-Request-Method": "POST",
+                   "Access-Control-Request-Headers": "content-type"}  # fmt: skip
+        answer = (await client.options(f"{url}/chat/completions", headers=headers)).headers
+        granted = answer.get("access-control-allow-origin")
+        if granted in ("*", "null", origin):
+            allowed.append(f"{origin} (Access-Control-Allow-Origin: {granted})")
+    if not allowed:
+        return Finding(name, True, "no other web page may read its answers")
+    detail = (
+        "a web page open in a browser on this device could use the model through it: it "
+        f"grants {'; '.join(allowed)}"
+    )
+    return Finding(name, False, detail, CORS_FIX)
+
+
+def _bind_finding(config: DoctorConfig, url: str) -> Finding:
+    name = "model server address"
+    parts = urlsplit(url)
+    host, port = parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
+    if not _is_loopback(host):
+        detail = (
+            f"not checked: the server is on {host}, not this device's loopback; prompts and "
+            "answers cross the network, and that machine decides who else may use it"
+        )
+        return Finding(name, True, detail, checked=False)
+    addresses = config.listening(port)
+    if not addresses:
+        detail = f"not checked: this system does not say who listens on port {port}"
+        return Finding(name, True, detail, checked=False)
+    wide = [a for a in addresses if not _is_loopback(a)]
+    if not wide:
+        return Finding(name, True, f"listens on {', '.join(addresses)} port {port} only")
+    return Finding(
+        name,
+        False,
+        f"listens on {', '.join(wide)} port {port}: any machine that reaches this device "
+        "can use the model",
+        "start llama-server with --host 127.0.0.1 (deploy/systemd/sovereign-llama-server."
+        "service does, and allows it loopback traffic only)",
+    )
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost" or host.endswith(".localhost"):  # RFC 6761: always this device
+        return True
+    try:
+        address = ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
+
+
 async def check_tool_mode(config: DoctorConfig) -> list[Finding]:
     """Which way the model chooses tools, and why: for ``openai``, the server is probed
     (four small greedy requests) and the plan the service would choose is named."""
@@ -318,6 +439,7 @@ CHECKS: list[Check] = [
     check_model,
     check_home_assistant,
     check_private_words,
+    check_model_server,
     check_tool_mode,
 ]
 """Every check ``sovereign doctor`` runs, in order."""

@@ -1,21 +1,20 @@
-"""llama-cpp-python's own OpenAI-compatible server, run on 127.0.0.1 for the live tests.
+"""llama.cpp's ``llama-server`` (the specification's model server), run on 127.0.0.1.
 
-``python -m llama_cpp.server`` with the verified default model, on a free port,
-greedy and seeded, in its own process group so it is always stopped with the
-tests. Its output goes to a log file whose tail is shown when it fails to start.
+``./scripts/test`` builds it once from the llama.cpp that the pinned
+llama-cpp-python vendors and installs it beside the venv's Python
+(``scripts/setup-llama-server``). It serves the verified default model, seeded,
+with a small context and one slot, as the appliance's unit runs it: loopback,
+no web UI, no ``/slots``, CORS limited to the Console's origin.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import signal
-import socket
-import subprocess
+import shutil
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -23,79 +22,93 @@ import pytest
 
 from sovereign.model import default_model_path
 
+from .live_process import ServerProcess, free_port
+
 SETUP_HINT = (
-    "./scripts/test installs llama-cpp-python's [server] extra and the model "
-    "(or deselect these tests with -m 'not slow')"
+    "./scripts/test builds and installs llama-server (scripts/setup-llama-server) and the "
+    "model (or deselect these tests with -m 'not slow')"
 )
-START_SECONDS = 180.0
-"""How long the server may take to load the model on a busy two-core machine."""
+CONTEXT_TOKENS = 4096
+"""The context of the one slot: a decision prompt with every family set up is about 960
+tokens (README), and a turn's few rounds add a few hundred."""
+CONSOLE_ORIGIN = "http://sovereign.localhost:8092"
 
 
-def require_runtime() -> Path:
-    """The model path, after checking that the server and the model are installed."""
-    for module in ("llama_cpp", "sse_starlette", "starlette_context", "pydantic_settings"):
-        if importlib.util.find_spec(module) is None:
-            pytest.fail(f"{module} is not installed; {SETUP_HINT}")
+def llama_server_binary() -> Path:
+    """The llama-server beside this Python (the venv's ``bin/``), else the one on PATH."""
+    beside = Path(sys.executable).parent / "llama-server"
+    found = beside if beside.is_file() else shutil.which("llama-server")
+    if found is None:
+        pytest.fail(f"llama-server is not installed; {SETUP_HINT}")
     if not default_model_path().is_file():
         pytest.fail(f"the default model is not at {default_model_path()}; {SETUP_HINT}")
-    return default_model_path()
+    return Path(found)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def threads() -> str:
+    """One thread per CPU, as the embedded backend uses; ``LLAMA_ARG_THREADS`` (llama.cpp's
+    own variable) overrides it, e.g. 1 on a machine shared with other work."""
+    return os.environ.get("LLAMA_ARG_THREADS") or str(os.cpu_count() or 1)
+
+
+@dataclass
+class LlamaServer:
+    """A running llama-server: its API root (``http://…/v1``), root and process."""
+
+    server: ServerProcess
+    root: str
+    command: list[str]
+
+    @property
+    def base_url(self) -> str:
+        return self.server.base_url
+
+    def props(self) -> dict:
+        """``GET /props``: the server's build, model and chat template."""
+        return httpx.get(f"{self.root}/props", timeout=10, trust_env=False).json()
+
+    def kill(self) -> None:
+        """SIGKILL it (a crash or an out-of-memory kill, as the service sees it)."""
+        self.server.kill()
+
+    def restart(self) -> None:
+        """Start it again on the same port, after :meth:`kill`; returns once it is healthy."""
+        self.server.stop()
+        self.server = ServerProcess.start(self.command, self.server.base_url, self.server.log)
+        self.server.wait_until(lambda: _healthy(self.root), "llama-server")
+
+
+def command(binary: Path, port: int, *, jinja: bool, restrict_cors: bool = True) -> list[str]:
+    """llama-server's arguments, as deploy/systemd/sovereign-llama-server.service passes them
+    (``restrict_cors=False``: llama-server's own default, any origin with credentials)."""
+    cors = ["--cors-origins", CONSOLE_ORIGIN, "--no-cors-credentials"] if restrict_cors else []
+    return [
+        str(binary), "--model", str(default_model_path()),
+        "--host", "127.0.0.1", "--port", str(port),
+        "--ctx-size", str(CONTEXT_TOKENS), "--parallel", "1",
+        "--threads", threads(), "--seed", "0",
+        "--jinja" if jinja else "--no-jinja",
+        "--no-webui", "--no-slots", *cors,
+    ]  # fmt: skip
 
 
 @contextmanager
-def llama_cpp_server(log_dir: Path, *, chat_format: str | None = None) -> Iterator[str]:
-    """Run the server until the block ends; yields its API root (``http://…/v1``)."""
-    model = require_runtime()
+def llama_server(
+    log_dir: Path, *, jinja: bool = True, restrict_cors: bool = True
+) -> Iterator[LlamaServer]:
+    """Run llama-server until the block ends (or :meth:`LlamaServer.kill`)."""
     port = free_port()
-    command = [
-        sys.executable, "-m", "llama_cpp.server",
-        "--model", str(model),
-        "--host", "127.0.0.1", "--port", str(port),
-        "--n_ctx", "4096", "--seed", "0",
-        "--n_threads", str(os.cpu_count() or 1),
-        "--verbose", "False",
-    ]  # fmt: skip
-    if chat_format:
-        command += ["--chat_format", chat_format]
-    log = log_dir / f"llama-cpp-server-{chat_format or 'default'}.log"
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    base_url = f"http://127.0.0.1:{port}/v1"
+    root = f"http://127.0.0.1:{port}"
+    log = log_dir / f"llama-server-{'jinja' if jinja else 'no-jinja'}.log"
+    arguments = command(llama_server_binary(), port, jinja=jinja, restrict_cors=restrict_cors)
+    running = LlamaServer(ServerProcess.start(arguments, f"{root}/v1", log), root, arguments)
     try:
-        _wait_until_ready(base_url, process, log)
-        yield base_url
+        running.server.wait_until(lambda: _healthy(root), "llama-server")
+        yield running
     finally:
-        _stop(process)
+        running.server.stop()
 
 
-def _wait_until_ready(base_url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            break
-        try:
-            if httpx.get(f"{base_url}/models", timeout=2, trust_env=False).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    tail = log.read_text(errors="replace")[-3000:]
-    raise RuntimeError(f"llama_cpp.server did not start (exit {process.poll()}):\n{tail}")
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is not None:
-        return
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=15)
+def _healthy(root: str) -> bool:
+    """``GET /health`` is 200 once the model is loaded (503 while loading)."""
+    return httpx.get(f"{root}/health", timeout=2, trust_env=False).status_code == 200

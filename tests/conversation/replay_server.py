@@ -35,6 +35,11 @@ class Canned:
     hold_seconds: float = HOLD_SECONDS
     released_in_time: bool | None = None
     """Set once sent: True when ``release`` came before the hold timed out."""
+    cut_at_byte: int | None = None
+    """With ``events``: send only this many bytes of the whole stream, then close."""
+    chunked: bool = False
+    """With ``events``: send the stream with chunked transfer encoding (HTTP/1.1), so a
+    close before the last chunk is a broken body, not the body's end."""
 
 
 def captured(name: str, key: str | None = None) -> Canned:
@@ -62,15 +67,26 @@ def completion(content: str | None = "", tool_calls: list[Any] | None = None) ->
     return Canned(body={"object": "chat.completion", "choices": [{"index": 0, "message": message}]})
 
 
-def chunks(*pieces: str, hold_after: int | None = None) -> Canned:
-    """A stream of ``chat.completion.chunk`` events, one content piece each, then [DONE]."""
+def chunks(*pieces: str, hold_after: int | None = None, finish: str | None = "stop") -> Canned:
+    """A stream of ``chat.completion.chunk`` events, one content piece each, then the
+    terminal event (``finish_reason``; ``None`` leaves it out) and [DONE]."""
     events: list[Any] = [
         {"object": "chat.completion.chunk", "choices": [{"delta": {"role": "assistant"}}]}
     ]
     events += [
         {"object": "chat.completion.chunk", "choices": [{"delta": {"content": p}}]} for p in pieces
     ]
+    if finish is not None:
+        events.append(
+            {"object": "chat.completion.chunk", "choices": [{"delta": {}, "finish_reason": finish}]}
+        )
     return Canned(events=[*events, "[DONE]"], hold_after=hold_after)
+
+
+def sse_bytes(events: list[Any]) -> bytes:
+    """The whole body a server writes for ``events`` (``data: <json>`` and a blank line each)."""
+    frames = (e if isinstance(e, str) else json.dumps(e) for e in events)
+    return b"".join(f"data: {frame}\n\n".encode() for frame in frames)
 
 
 @dataclass
@@ -98,6 +114,8 @@ def start(server_state: ReplayServer) -> ThreadingHTTPServer:
             self._send(canned.status, "application/json", text.encode())
 
         def _events(self, canned: Canned) -> None:
+            if canned.cut_at_byte is not None:
+                return self._cut(canned)
             self.send_response(canned.status)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
@@ -107,6 +125,24 @@ def start(server_state: ReplayServer) -> ThreadingHTTPServer:
                 data = event if isinstance(event, str) else json.dumps(event)
                 self.wfile.write(f"data: {data}\n\n".encode())
                 self.wfile.flush()
+
+        def _cut(self, canned: Canned) -> None:
+            """The stream's first ``cut_at_byte`` bytes, then the connection closes."""
+            body = sse_bytes(canned.events or [])[: canned.cut_at_byte]
+            if canned.chunked:
+                self.protocol_version = "HTTP/1.1"
+            self.send_response(canned.status)
+            self.send_header("Content-Type", "text/event-stream")
+            if canned.chunked:
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                if body:
+                    self.wfile.write(f"{len(body) + 1:x}\r\n".encode() + body)  # one short
+            else:
+                self.end_headers()
+                self.wfile.write(body)
+            self.wfile.flush()
+            self.close_connection = True
 
         def _send(self, status: int, content_type: str, payload: bytes) -> None:
             self.send_response(status)

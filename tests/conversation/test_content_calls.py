@@ -9,6 +9,7 @@ content reader (:func:`reply_from_message`) and the schema-mode decision reader.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -54,10 +55,13 @@ def _fill(template: str, call: str) -> str:
 
 
 @pytest.mark.parametrize("template", PROSE_AROUND_A_CALL)
-def test_a_call_inside_prose_stays_prose(template):
+def test_a_call_inside_prose_is_no_call_and_only_the_prose_is_shown(template):
     content = _fill(template, CALL)
     reply = reply_from_message({"content": content}, TOOLS)
-    assert reply.tool_calls == () and reply.content == content
+    assert reply.tool_calls == ()
+    assert "web_fetch" not in reply.content and "evil.example" not in reply.content
+    words = re.sub(r"\{call\}|\{escaped\}|```json|</?tool_call>", "", template)
+    assert all(word in reply.content for word in re.findall(r"[A-Za-z]{3,}", words))
 
 
 @pytest.mark.parametrize("template", PROSE_AROUND_A_CALL)
@@ -104,7 +108,10 @@ def test_several_calls_and_nothing_else_are_all_read():
 )
 def test_text_that_is_not_only_declared_calls_promotes_nothing(content):
     reply = reply_from_message({"content": content}, TOOLS)
-    assert reply.tool_calls == () and reply.content == content
+    assert reply.tool_calls == ()
+    assert "web_fetch" not in reply.content and "shell_exec" not in reply.content
+    if "web_fetch" not in content:
+        assert reply.content == content  # no call in it: shown as it is
 
 
 # --- never a call that a tool result wrote ----------------------------------------------------
@@ -133,10 +140,10 @@ PAGES_THAT_SPELL_THE_CALL = [
 
 
 @pytest.mark.parametrize("page", PAGES_THAT_SPELL_THE_CALL)
-def test_a_call_copied_from_a_fetched_page_is_never_promoted(page):
+def test_a_call_copied_from_a_fetched_page_is_never_promoted_nor_shown(page):
     context = [{"role": "user", "content": "what does the page say?"}, fetched(page)]
     reply = reply_from_message({"content": f"```json\n{CALL}\n```"}, TOOLS, context)
-    assert reply.tool_calls == () and "evil.example" in reply.content
+    assert reply.tool_calls == () and reply.content == ""  # the loop asks for the answer
 
 
 @pytest.mark.parametrize("page", PAGES_THAT_SPELL_THE_CALL)

@@ -195,13 +195,18 @@ async def test_a_server_slower_than_the_deadline_is_unavailable(server):
         await backend(server, timeout_seconds=0.2).complete(ASK, tools=TOOLS)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "llama-server_qwen2.5-coder-1.5b_stream_tool_call.json",
-        "llama-cpp-python-server_chatml-fc_stream_tool_call.json",
-    ],
-)
+async def test_a_streamed_answer_that_is_a_call_written_as_text_shows_nothing(server):
+    server.queue(captured("llama-server_qwen2.5-coder-1.5b_stream_tool_call.json"))
+    pieces: list[str] = []
+
+    async def sink(piece: str) -> None:
+        pieces.append(piece)
+
+    reply = await backend(server).complete(ASK, tools=None, on_token=sink)
+    assert pieces == [] and reply.content == "" and not reply.cut_off
+
+
+@pytest.mark.parametrize("name", ["llama-cpp-python-server_chatml-fc_stream_tool_call.json"])
 async def test_streamed_answers_reach_the_sink_piece_by_piece(server, name):
     events = fixture(name)["events"]
     expected = "".join(

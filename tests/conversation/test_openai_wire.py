@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sovereign.conversation.backends.jsontext import json_objects, parse_arguments
+from sovereign.conversation.backends.openai.deltas import StreamAccumulator
 from sovereign.conversation.backends.openai.wire import (
-    StreamAccumulator,
     reply_from_message,
     system_first,
     wire_messages,
@@ -81,9 +81,10 @@ def test_several_calls_in_content_are_all_read():
     assert [c.name for c in calls] == ["system_health", "web_search"]
 
 
-def test_content_json_is_prose_when_no_tools_were_offered():
+def test_content_json_is_no_call_when_no_tools_were_offered_and_is_not_shown():
     content = '{"name": "system_health", "arguments": {}}'
-    assert reply_from_message({"content": content}, None).content == content
+    reply = reply_from_message({"content": content}, None)
+    assert reply.tool_calls == () and reply.content == ""
 
 
 def test_json_objects_ignore_prose_and_brackets():

@@ -27,8 +27,11 @@ PIECE_BASE = 0x200000
 class FakeModel:
     """Scripted or derived generation over a faithful, inspectable KV cache."""
 
-    def __init__(self, replies=(), pieces=(), seconds_per_step=0.0, error=None, derived=0):
+    def __init__(
+        self, replies=(), pieces=(), seconds_per_step=0.0, error=None, derived=0, finish="stop"
+    ):
         self.n_ctx = 100_000
+        self.finish = finish
         self.replies = list(replies)
         self.pieces = list(pieces)
         self.derived = derived
@@ -104,7 +107,9 @@ class FakeModel:
             return self._chunks()
         with self._busy():
             content = self.replies.pop(0)
-        return {"choices": [{"message": {"role": "assistant", "content": content}}]}
+        message = {"role": "assistant", "content": content}
+        choice = {"message": message, "finish_reason": self.finish}
+        return {"choices": [choice]}
 
     # --- generation -------------------------------------------------------------------
 
@@ -148,6 +153,8 @@ class FakeModel:
                 with self._busy():
                     self.pulled += 1
                 yield {"choices": [{"delta": {"content": piece}}]}
+            if self.finish is not None:  # llama-cpp-python's last chunk: its finish_reason
+                yield {"choices": [{"delta": {}, "finish_reason": self.finish}]}
         finally:
             self.closed_stream.set()
 

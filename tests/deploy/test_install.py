@@ -151,7 +151,8 @@ def test_switching_searxng_paths_leaves_no_stale_unit(tmp_path):
 
 
 @pytest.mark.parametrize("args", [["--searxng", "docker"], ["--bogus"],
-                                  ["--model-from", "/nonexistent.gguf"]])
+                                  ["--model-from", "/nonexistent.gguf"],
+                                  ["--model-server", "ollama"]])
 def test_bad_options_are_refused_before_anything_is_written(tmp_path, args):
     result = run(INSTALL, tmp_path, "--dry-run", *args)
     assert result.returncode != 0
@@ -167,8 +168,48 @@ def test_a_dry_run_into_the_real_root_is_refused(tmp_path):
     assert "DESTDIR" in result.stderr
 
 
+LLAMA_UNIT = "sovereign-llama-server.service"
+
+
+def test_llama_server_gets_its_unit_settings_and_model_and_starts_first(tmp_path):
+    out = install(tmp_path, "--searxng", "none", "--model-server", "llama-server").stdout
+    units = tmp_path / UNITS
+    assert (units / LLAMA_UNIT).read_bytes() == (REPO / "deploy/systemd" / LLAMA_UNIT).read_bytes()
+    assert (units / "multi-user.target.wants" / LLAMA_UNIT).is_symlink()
+    env = tmp_path / "etc/sovereign/llama-server.env"
+    assert env.read_bytes() == (REPO / "deploy/systemd/llama-server.env").read_bytes()
+    for key, path in referenced_paths(units / LLAMA_UNIT):
+        if key != "ExecStart":  # the binary: built by setup-llama-server, which a dry run skips
+            assert (tmp_path / path.lstrip("/")).exists(), f"{key}={path}"
+    assert "SOVEREIGN_VENV=/opt/sovereign/venv scripts/setup-llama-server" in out
+    assert "sovereign model install (into /var/lib/private/sovereign-llama-server/models)" in out
+    assert "units: sovereign-llama-server.service sovereign-conversation.service" in out
+    settings = (tmp_path / "etc/sovereign/conversation.env").read_text().splitlines()
+    assert "SOVEREIGN_BACKEND=openai" in settings
+    assert "SOVEREIGN_OPENAI_BASE_URL=http://127.0.0.1:8081/v1" in settings
+    if SYSTEMD_ANALYZE is not None:
+        assert exposure(units / LLAMA_UNIT, root=tmp_path) <= 2.0
+
+
+def test_the_households_backend_setting_is_kept_and_a_mismatch_is_named(tmp_path):
+    install(tmp_path, "--searxng", "none")
+    out = install(tmp_path, "--searxng", "none", "--model-server", "llama-server").stdout
+    assert "SOVEREIGN_BACKEND=embedded" in (tmp_path / "etc/sovereign/conversation.env").read_text()
+    assert "does not use llama-server: set SOVEREIGN_BACKEND=openai" in out
+
+
+def test_going_back_to_the_embedded_model_removes_the_server_unit_and_says_what_to_set(tmp_path):
+    install(tmp_path, "--searxng", "none", "--model-server", "llama-server")
+    out = install(tmp_path, "--searxng", "none").stdout
+    units = tmp_path / UNITS
+    assert not (units / LLAMA_UNIT).exists()
+    assert not (units / "multi-user.target.wants" / LLAMA_UNIT).exists()
+    assert "set SOVEREIGN_BACKEND=embedded there" in out
+    assert (tmp_path / "etc/sovereign/llama-server.env").exists()  # the household's settings
+
+
 def test_uninstall_keeps_the_households_data_unless_asked(tmp_path):
-    install(tmp_path, "--searxng", "source")
+    install(tmp_path, "--searxng", "source", "--model-server", "llama-server")
     data = _household_data(tmp_path)
     result = run(UNINSTALL, tmp_path)
     assert result.returncode == 0, result.stderr
@@ -234,7 +275,8 @@ def _mirror(root: Path, path: Path) -> None:
 def _household_data(root: Path) -> list[Path]:
     private = root / "var/lib/private"
     paths = [private / "sovereign/console-auth.json", private / "sovereign-searxng/secret.env",
-             root / "etc/sovereign/conversation.env"]
+             private / "sovereign-llama-server/models/model.gguf",
+             root / "etc/sovereign/conversation.env", root / "etc/sovereign/llama-server.env"]
     for path in paths:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.touch()

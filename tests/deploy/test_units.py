@@ -8,6 +8,7 @@ import pytest
 from .units import (
     ALL_UNITS,
     CONVERSATION_UNIT,
+    LLAMA_SERVER_UNIT,
     SEARXNG_UNITS,
     SYSTEMD_ANALYZE,
     exposure,
@@ -46,6 +47,7 @@ COMMON = {
 # systemd-analyze security --offline=true: the most each unit may score (10 = unsafe).
 EXPOSURE_TARGETS = {
     "sovereign-conversation.service": 2.0,
+    "sovereign-llama-server.service": 2.0,
     "sovereign-searxng.service": 5.0,
     "sovereign-searxng-pull.service": 5.0,
     "sovereign-searxng-source.service": 2.5,
@@ -136,6 +138,61 @@ def test_the_source_unit_serves_with_granian_and_no_container():
     assert "SupplementaryGroups" not in settings
     assert one(settings, "RestrictAddressFamilies").split() == ["AF_UNIX", "AF_INET", "AF_INET6"]
     assert _bytes(one(settings, "MemoryMax")) <= 512 * 2**20
+
+
+def llama_server_options() -> dict[str, str | None]:
+    """llama-server's command-line options in the unit: ``{"--host": "127.0.0.1", ...}``
+    (``None`` for a switch)."""
+    exe, *args = one(service(LLAMA_SERVER_UNIT), "ExecStart").split()
+    assert exe == "/opt/sovereign/venv/bin/llama-server"  # where setup-llama-server puts it
+    options: dict[str, str | None] = {}
+    for arg in args:
+        if arg.startswith("--"):
+            assert arg not in options, f"{arg} given twice"
+            options[arg] = None
+            last = arg
+        else:
+            assert options[last] is None, f"{last} has two values"
+            options[last] = arg
+    return options
+
+
+def test_llama_server_listens_on_loopback_and_may_talk_to_nothing_else():
+    settings = service(LLAMA_SERVER_UNIT)
+    assert llama_server_options()["--host"] == "127.0.0.1"
+    assert llama_server_options()["--port"] == "8081"  # the openai backend's default
+    assert one(settings, "IPAddressAllow") == "localhost"
+    assert one(settings, "IPAddressDeny") == "any"
+    assert one(settings, "RestrictAddressFamilies").split() == ["AF_INET", "AF_INET6"]
+
+
+def test_llama_server_grants_no_web_page_but_the_console_and_shows_no_prompts():
+    options = llama_server_options()
+    assert options["--cors-origins"] == "http://sovereign.localhost:8092"
+    assert "--no-cors-credentials" in options
+    assert "--no-slots" in options and "--no-webui" in options  # /slots shows prompts
+    assert "--jinja" in options and options["--parallel"] == "1"
+    assert not {"--metrics", "--props", "--api-key", "--tools", "--agent"} & set(options)
+
+
+def test_llama_server_reads_its_settings_and_model_from_files_deploy_installs():
+    settings = service(LLAMA_SERVER_UNIT)
+    assert one(settings, "EnvironmentFile") == "/etc/sovereign/llama-server.env"  # required
+    assert one(settings, "StateDirectory") == "sovereign-llama-server"
+    env = (LLAMA_SERVER_UNIT.parent / "llama-server.env").read_text().splitlines()
+    values = dict(line.split("=", 1) for line in env if line and not line.startswith("#"))
+    assert values["LLAMA_ARG_MODEL"].startswith("/var/lib/sovereign-llama-server/models/")
+    # The unit's own options win over the file; none of them is settable there.
+    assert not {"LLAMA_ARG_HOST", "LLAMA_ARG_PORT", "LLAMA_ARG_CORS_ORIGINS"} & set(values)
+
+
+def test_llama_server_starts_before_the_conversation_service_and_is_bounded():
+    unit = read_unit(LLAMA_SERVER_UNIT)
+    assert one(unit["Unit"], "Before") == "sovereign-conversation.service"
+    settings = unit["Service"]
+    high, limit = (_bytes(one(settings, key)) for key in ("MemoryHigh", "MemoryMax"))
+    assert 1.5 * 2**30 < high < limit <= 3 * 2**30
+    assert one(settings, "Restart") == "on-failure"
 
 
 @pytest.mark.skipif(SYSTEMD_ANALYZE is None, reason="systemd-analyze is not installed")

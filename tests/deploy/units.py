@@ -1,4 +1,5 @@
-"""Read systemd unit files as systemd does: repeated keys accumulate, ``Key=`` resets.
+"""Read systemd unit files as systemd does: repeated keys accumulate, ``Key=`` resets, and a
+line ending in a backslash goes on on the next one.
 
 configparser cannot: it keeps one value per key, while ``SystemCallFilter=`` may be given
 twice and an empty ``CapabilityBoundingSet=`` means "none" (systemd.unit(5), systemd.exec(5)).
@@ -12,8 +13,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 CONVERSATION_UNIT = REPO / "deploy" / "systemd" / "sovereign-conversation.service"
+LLAMA_SERVER_UNIT = REPO / "deploy" / "systemd" / "sovereign-llama-server.service"
 SEARXNG_UNITS = REPO / "deploy" / "searxng" / "systemd"
-ALL_UNITS = [CONVERSATION_UNIT, *sorted(SEARXNG_UNITS.glob("*.service"))]
+ALL_UNITS = [CONVERSATION_UNIT, LLAMA_SERVER_UNIT, *sorted(SEARXNG_UNITS.glob("*.service"))]
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 
 
@@ -22,7 +24,7 @@ def read_unit(path: Path) -> dict[str, dict[str, list[str]]]:
     and is kept as ``[""]`` when nothing follows it (an explicit empty setting)."""
     sections: dict[str, dict[str, list[str]]] = {}
     current: dict[str, list[str]] | None = None
-    for raw in path.read_text().splitlines():
+    for raw in _logical_lines(path.read_text()):
         line = raw.strip()
         if not line or line[0] in "#;":
             continue
@@ -39,6 +41,25 @@ def read_unit(path: Path) -> dict[str, dict[str, list[str]]]:
         else:
             values[:] = [""]
     return sections
+
+
+def _logical_lines(text: str) -> list[str]:
+    """Lines with backslash continuations joined (the backslash and newline become a space);
+    comments are never continued."""
+    lines: list[str] = []
+    pending = ""
+    for raw in text.splitlines():
+        if not pending and raw.lstrip()[:1] in ("#", ";"):
+            lines.append(raw)
+            continue
+        if raw.endswith("\\"):
+            pending += raw[:-1] + " "
+            continue
+        lines.append(pending + raw)
+        pending = ""
+    if pending:
+        lines.append(pending)
+    return lines
 
 
 def service(path: Path) -> dict[str, list[str]]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from sovereign.executor import CapabilityError
+from sovereign.executor import CapabilityError, valid_value
 
 USER_AGENT = "sovereign"
 
@@ -92,8 +92,8 @@ async def request_json(
         **kwargs: passed to ``httpx.AsyncClient.stream`` (headers, json, params).
 
     Returns:
-        A :class:`JsonReply`; any status except a redirect is returned for the
-        caller to judge.
+        A :class:`JsonReply` (its body read by :func:`read_json`); any status
+        except a redirect is returned for the caller to judge.
 
     Raises:
         CapabilityError: the service is unreachable or failed mid-exchange, answered
@@ -111,11 +111,17 @@ async def request_json(
         raise CapabilityError(
             f"Could not reach {service}: {describe_transport_error(exc)}."
         ) from exc
+    return JsonReply(response.status_code, read_json(raw))
+
+
+def read_json(raw: bytes) -> Any:
+    """The JSON value of a reply body, its text valid (a ``"\\ud83d"`` escape becomes
+    U+FFFD: :func:`sovereign.executor.valid_value`), or ``None`` when the body is not
+    JSON, not UTF-8 or nested deeper than the parser goes."""
     try:
-        body = json.loads(raw)
-    except ValueError:
-        body = None
-    return JsonReply(response.status_code, body)
+        return valid_value(json.loads(raw))
+    except (ValueError, RecursionError):
+        return None
 
 
 async def _read_capped(response: httpx.Response, max_bytes: int, service: str) -> bytes:

@@ -10,22 +10,19 @@ Configuration lives in ``<data>/pihole.json`` (mode 0600)::
 
 ``base_url`` is optional and must name this device. The password is sent only
 in the body of ``POST /api/auth``; it never reaches the model, a result, a
-message or the audit log. Pi-hole answers with a session id (SID), sent in the
-``X-FTL-SID`` header (never the query string, which servers log) and reused
-across invocations, because Pi-hole holds only a few API sessions at once
-(``webserver.api.max_sessions``). A 401 renews the session once.
+message or the audit log. Pi-hole answers with a session id (SID), kept and
+shared by every invocation, renewed on a 401 and logged out when the service
+stops, because Pi-hole holds only a few API sessions at once
+(:mod:`.pihole_session`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-import httpx
 
 from sovereign.executor import (
     ABSENT,
@@ -40,16 +37,14 @@ from sovereign.executor import (
     Topic,
 )
 
-from ._household_http import JsonReply, make_client, request_json
+from ._household_http import make_client
 from ._settings import SettingsError, check_base_url, read_private_json
+from .pihole_session import PiholeSession
 
 SETTINGS_FILENAME = "pihole.json"
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
-SERVICE = "Pi-hole"
 TIMEOUT_SECONDS = 10.0
 """Deadline of the whole invocation, in seconds."""
-MAX_REPLY_BYTES = 262144
-"""Cap on one Pi-hole response body, in bytes (a summary is about 2 KiB)."""
 
 PERIODS: dict[str, int | None] = {
     # FTL's in-memory window: /api/stats/summary covers the last 24 hours
@@ -151,99 +146,6 @@ def is_configured(data_dir: Path) -> bool:
     except CapabilityError:
         return False
     return True
-
-
-class PiholeSession:
-    """The Pi-hole session id kept between invocations.
-
-    Holds the SID and a digest of the password it was made with, so a changed
-    password in ``pihole.json`` starts a new session. Not shared between
-    processes; one per registered capability.
-    """
-
-    def __init__(self) -> None:
-        self._sid: str | None = None
-        self._password_digest: bytes | None = None
-        self.logins = 0
-        """How many times this session logged in (for diagnostics and tests)."""
-
-    async def get(
-        self, client: httpx.AsyncClient, settings: PiholeSettings, path: str, **params: Any
-    ) -> dict[str, Any]:
-        """GET ``path`` with the session, logging in first or again after a 401.
-
-        Returns:
-            The JSON object Pi-hole answered with.
-
-        Raises:
-            CapabilityError: login refused, a second 401, a non-200 status, a
-                non-object body, or any transport failure.
-        """
-        if self._sid is None or self._password_digest != _digest(settings.password):
-            await self._login(client, settings)
-        reply = await self._get_once(client, path, params)
-        if reply.status == 401:
-            await self._login(client, settings)
-            reply = await self._get_once(client, path, params)
-        if reply.status == 401:
-            raise CapabilityError("Pi-hole refused a fresh session; try again in a minute.")
-        if reply.status != 200 or not isinstance(reply.body, dict):
-            raise CapabilityError(f"Pi-hole answered {path} with HTTP {reply.status}.")
-        return reply.body
-
-    async def _get_once(
-        self, client: httpx.AsyncClient, path: str, params: dict[str, Any]
-    ) -> JsonReply:
-        headers = {"X-FTL-SID": self._sid} if self._sid else {}
-        return await request_json(
-            client,
-            "GET",
-            path,
-            service=SERVICE,
-            max_bytes=MAX_REPLY_BYTES,
-            headers=headers,
-            params=params,
-        )
-
-    async def _login(self, client: httpx.AsyncClient, settings: PiholeSettings) -> None:
-        self._sid = None
-        reply = await request_json(
-            client,
-            "POST",
-            "/api/auth",
-            service=SERVICE,
-            max_bytes=MAX_REPLY_BYTES,
-            json={"password": settings.password},
-        )
-        self.logins += 1
-        session = reply.body.get("session") if isinstance(reply.body, dict) else None
-        if reply.status == 200 and isinstance(session, dict) and session.get("valid") is True:
-            sid = session.get("sid")
-            # A Pi-hole without a password answers valid with a null SID: no header needed.
-            self._sid = sid if isinstance(sid, str) else ""
-            self._password_digest = _digest(settings.password)
-            return
-        raise CapabilityError(_login_failure(reply.status))
-
-
-def _login_failure(status: int) -> str:
-    if status == 401 or status == 200:
-        return (
-            "Pi-hole rejected the password in pihole.json; create a new app password "
-            "(Settings > Web interface / API) and save it there."
-        )
-    if status == 400:
-        return (
-            "Pi-hole asked for a two-factor code; use an app password in pihole.json, "
-            "which needs none."
-        )
-    if status == 429:
-        return "Pi-hole is rate-limiting logins or has no free API sessions; try again later."
-    return f"Pi-hole answered the login with HTTP {status}."
-
-
-def _digest(password: str) -> bytes:
-    return hashlib.sha256(password.encode()).digest()
 
 
 async def read_summary(
@@ -434,9 +336,11 @@ def register(registry: Registry, *, data_dir: Path) -> PiholeSession:
             on every invocation, so a changed password needs no restart.
 
     Returns:
-        The :class:`PiholeSession` the capability reuses between invocations.
+        The :class:`PiholeSession` every invocation shares; the registry logs it out
+        when it is closed (:meth:`Registry.close`, at the service's shutdown).
     """
     session = PiholeSession()
+    registry.on_close(session.logout)
 
     async def execute(arguments: dict[str, Any]) -> dict[str, Any]:
         settings = load_settings(data_dir)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import ssl
 from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
@@ -28,6 +27,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+
+from ._household_http import read_json
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8093"
 MAX_RESPONSE_BYTES = 4 * 1024 * 1024
@@ -300,20 +301,15 @@ def _check_status(status: int, body: bytes) -> None:
 
 
 def _error_text(body: bytes) -> str:
-    try:
-        error = json.loads(body).get("error")
-    except (ValueError, AttributeError):
-        error = None
+    parsed = read_json(body)
+    error = parsed.get("error") if isinstance(parsed, dict) else None
     text = error if isinstance(error, str) else "no reason given"
     return text if len(text) <= 200 else text[:199] + "…"
 
 
 def _json_body(headers: httpx.Headers, body: bytes) -> dict[str, Any]:
     content_type = headers.get("content-type", "").split(";")[0].strip().lower()
-    try:
-        parsed = json.loads(body) if content_type == "application/json" else None
-    except ValueError:
-        parsed = None
+    parsed = read_json(body) if content_type == "application/json" else None
     if not isinstance(parsed, dict):
         raise SearxngError(
             Problem.BAD_RESPONSE,

@@ -351,7 +351,8 @@ class TurnLoop:
                 reply = replace(reply, tool_calls=calls)
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None
-                ending = Ending(reply.content, note=guide.unreadable_note(), shown=shown)
+                note = guide.unreadable_note()
+                ending = Ending(reply.content, note=note, shown=shown, cut_off=reply.cut_off)
                 return await self._finish(progress, on_token, ending)
             proposals = self._adopt(progress, reply)
             halted = await self._run_proposals(progress, proposals, policy, owner)
@@ -376,8 +377,8 @@ class TurnLoop:
         the product stated, its sentences about what did not run, and the model's prose
         where something is left to say, checked."""
 
-        async def ask(context: list[Message], sink: TokenSink | None) -> str:
-            return (await self._ask(progress, context, None, sink)).content
+        async def ask(context: list[Message], sink: TokenSink | None) -> ModelReply:
+            return await self._ask(progress, context, None, sink)
 
         text = await self._writer.write(progress, ending, on_token, ask)
         return TurnResult(

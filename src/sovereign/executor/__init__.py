@@ -20,6 +20,7 @@ from .errors import (
 from .facts import ABSENT, NUMBER, Choice, FactSheet, Kind, Phrases, Statement, Topic
 from .invoke import EDIT_REASON, Executor, FlagCheck, Outcome, TurnState, Validation
 from .registry import Registry
+from .text import map_strings, valid_text, valid_value
 
 __all__ = [
     "ABSENT",
@@ -52,4 +53,7 @@ __all__ = [
     "TurnState",
     "Validation",
     "canonical_arguments",
+    "map_strings",
+    "valid_text",
+    "valid_value",
 ]

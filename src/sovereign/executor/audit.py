@@ -38,6 +38,7 @@ from typing import Any
 from .audit_file import FileOps, append_lines, read_records, repair_file, storage_problem
 from .capability import Capability, Locality
 from .errors import ErrorCode, OutcomeKind, Stage
+from .text import valid_value
 
 logger = logging.getLogger(__name__)
 
@@ -296,7 +297,9 @@ class AuditLog:
             "seq": self._seq,
             "uptime_s": round(self._uptime(), 3),
         }
-        text = json.dumps({**head, **fields}, separators=(",", ":"))
+        # Every field is a fixed label or a number, but a capability's reason could
+        # still carry text it read: the line is valid UTF-8 whatever it holds.
+        text = json.dumps(valid_value({**head, **fields}), separators=(",", ":"))
         return f"{self.run}.{self._seq}", (text + "\n").encode()
 
     def _append(self, lines: list[bytes], *, durable: bool) -> None:

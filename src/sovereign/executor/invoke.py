@@ -20,6 +20,7 @@ from .capability import Capability, Confirmation
 from .confirmation import Ask, ConfirmationStore
 from .errors import CODES, CapabilityError, ErrorCode, OutcomeKind, Stage
 from .registry import Registry
+from .text import valid_text, valid_value
 
 logger = logging.getLogger(__name__)
 
@@ -99,6 +100,7 @@ class _Stop(Exception):
         reason: str | None = None,
         sent: bool | None = None,
     ) -> None:
+        message, reason = valid_text(message), reason and valid_text(reason)
         super().__init__(message)
         self.stage, self.code, self.message, self.reason = stage, code, message, reason
         self.sent = sent
@@ -211,7 +213,8 @@ class Executor:
                 capability=capability,
                 arguments=canonical,
             )
-        except _Stop as stop:
+        except Exception as exc:  # every failure, even a bug, becomes an audited outcome
+            stop = exc if isinstance(exc, _Stop) else _unexpected(exc, capability, stage)
             asking = stop.code is ErrorCode.CONFIRMATION_REQUIRED
             outcome = Outcome(
                 name,
@@ -366,7 +369,9 @@ class Executor:
 
 
 def _validate(capability: Capability, arguments: Any) -> dict[str, Any]:
-    """Stage 2: the schema, then the hook; returns the canonical arguments (a copy)."""
+    """Stage 2: the schema, then the hook; returns the canonical arguments (a copy),
+    their text valid (:mod:`.text`: a lone surrogate becomes U+FFFD, as the card shows)."""
+    arguments = valid_value(arguments)
     _check_schema(capability, arguments)
     hook = capability.validate_arguments
     if hook is None:
@@ -422,10 +427,21 @@ def _check_policy(
         )
 
 
+def _unexpected(exc: Exception, capability: Capability | None, stage: Stage) -> _Stop:
+    """A stage that raised what no stage expects (a bug): the invocation still ends in
+    an outcome, audited like any other, so a call that ran never loses its record."""
+    name = capability.name if capability else "the capability"
+    logger.error("%s: stage %s raised unexpectedly", name, stage, exc_info=exc)
+    if stage is Stage.SHAPE:
+        return _Stop(stage, ErrorCode.RESULT_INVALID, f"{name} returned a malformed result.")
+    return _Stop(stage, ErrorCode.EXECUTION_FAILED, f"{name} failed unexpectedly.")
+
+
 async def _execute(capability: Capability, arguments: dict[str, Any]) -> Any:
+    """Stage 5's call: the result, its text made valid (:mod:`.text`) where it enters."""
     try:
         async with asyncio.timeout(capability.timeout_seconds):
-            return await capability.execute(dict(arguments))
+            return valid_value(await capability.execute(dict(arguments)))
     except TimeoutError as exc:
         raise _Stop(
             Stage.EXECUTE,

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import logging
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from .capability import Capability
 from .errors import CapabilityDefinitionError
+
+logger = logging.getLogger(__name__)
+
+Closer = Callable[[], Awaitable[None]]
+"""Releases what a capability family holds (a session with a device); never raises."""
 
 
 class Registry:
@@ -14,11 +20,14 @@ class Registry:
 
     ``add`` raises :class:`CapabilityDefinitionError` for a duplicate key; ``get``
     returns ``None`` for an unknown one (the executor turns that into
-    UNKNOWN_CAPABILITY).
+    UNKNOWN_CAPABILITY). A family that holds something open between invocations (a
+    login session on a device) hands :meth:`on_close` the way to release it; whoever
+    runs the registry calls :meth:`close` when it stops (the service's shutdown).
     """
 
     def __init__(self) -> None:
         self._by_key: dict[tuple[str, int], Capability] = {}
+        self._closers: list[Closer] = []
 
     def add(self, capability: Capability) -> None:
         """Register ``capability``; raises CapabilityDefinitionError if its key is taken."""
@@ -26,6 +35,20 @@ class Registry:
             name, version = capability.key
             raise CapabilityDefinitionError(f"{name} v{version} is already registered")
         self._by_key[capability.key] = capability
+
+    def on_close(self, closer: Closer) -> None:
+        """Run ``closer`` (a coroutine function) when the registry is closed."""
+        self._closers.append(closer)
+
+    async def close(self) -> None:
+        """Run every :meth:`on_close` hook once, the last registered first. A hook that
+        raises is logged and the others still run; closing twice runs nothing again."""
+        closers, self._closers = self._closers, []
+        for closer in reversed(closers):
+            try:
+                await closer()
+            except Exception:
+                logger.exception("a capability family failed to release what it holds")
 
     def remove(self, name: str, version: int) -> None:
         """Unregister ``(name, version)``; raises KeyError when absent."""

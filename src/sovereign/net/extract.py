@@ -138,9 +138,9 @@ def extract_text(
     Returns:
         The text; its ``body`` is ``""`` only when the page has no text at all.
     """
-    text = _CONTROLS.sub("", decode_body(body, charset, html=media_type == "text/html"))
+    text = _CONTROLS.sub("", _valid(decode_body(body, charset, html=media_type == "text/html")))
     if media_type == "application/json":
-        return PageText(_pretty_json(text))
+        return PageText(_valid(_pretty_json(text)))
     if media_type == "text/html":
         return read_html(text, url)
     return PageText(text.replace("\r\n", "\n"))
@@ -320,3 +320,14 @@ def _indentation_fits(value: object, budget: int) -> bool:
         if isinstance(node, dict | list):
             stack.extend((child, depth + 1) for child in children)
     return True
+
+
+def _valid(text: str) -> str:
+    """``text`` encodable as UTF-8: a lone surrogate (a JSON ``"\\ud83d"`` escape, a page
+    in ``utf-7``) becomes U+FFFD and a pair written as two code points its character,
+    before anything counts the text's characters or encodes it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text

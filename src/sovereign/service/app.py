@@ -29,6 +29,7 @@ from sovereign.executor import AuditLog, ConfirmationStore, Executor, Registry
 
 from .api_docs import add_api_docs
 from .atomic import remove_orphans
+from .bodies import ValidJSONResponse
 from .body_limit import BodyLimitMiddleware
 from .csrf import CSRFMiddleware
 from .devices import KnownDevices
@@ -92,6 +93,7 @@ def create_app(
         redoc_url=None,
         openapi_url="/api/openapi.json",
         lifespan=_lifespan,
+        default_response_class=ValidJSONResponse,
     )
     app.state.services = services
     install_error_handlers(app)
@@ -133,6 +135,10 @@ def _build_services(
     store = PolicyStore(settings.data_dir)
     backend = backend or make_backend(settings)
     audit = start_up_storage(settings)
+    if registry is None:
+        registry = build_registry(
+            settings, on_home_assistant_names=household.entity_names.remember
+        )
     turns = build_turn_loop(
         settings,
         backend=StoppableBackend(backend),  # a streamed turn's Stop cuts its model requests
@@ -152,6 +158,7 @@ def _build_services(
         turn_policy=policy_reader(settings, store),
         turns=turns,
         backend=backend,
+        registry=registry,
         answers=RetainedAnswers(clock=clock),
         household=household,
         open_cards=OpenCards(clock=clock),
@@ -160,9 +167,13 @@ def _build_services(
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """On shutdown, free the model backend (the embedded model and its worker thread)."""
+    """On shutdown, release what the capabilities hold (Pi-hole's API session is logged
+    out: :meth:`Registry.close`) and free the model backend (the embedded model and its
+    worker thread)."""
     yield
-    close = getattr(app.state.services.backend, "close", None)
+    services = app.state.services
+    await services.registry.close()
+    close = getattr(services.backend, "close", None)
     if callable(close):
         await asyncio.to_thread(close)
 

@@ -24,7 +24,7 @@ from sovereign.terminal.display import MARK, AnswerWriter, one_line, rows
 from .commands import DATA_DIR_OPTION
 from .policy import PolicyStore
 from .settings import BACKENDS, Settings, settings_from_environment
-from .wiring import policy_reader
+from .wiring import build_registry, policy_reader
 
 OWNER = "terminal"
 
@@ -78,20 +78,26 @@ async def _chat(settings: Settings) -> None:
     from sovereign.conversation import TurnFailed
 
     from .app import build_turn_loop
+    from .household_sources import HouseholdSources
 
-    turns = build_turn_loop(settings)
+    household = HouseholdSources(settings.data_dir)
+    registry = build_registry(settings, on_home_assistant_names=household.entity_names.remember)
+    turns = build_turn_loop(settings, registry=registry, household=household)
     read_policy = policy_reader(settings, PolicyStore(settings.data_dir))
     history: list[dict[str, str]] = []
-    while (line := await _ask("you> ")) is not None:
-        if not line.strip():
-            continue
-        try:
-            text = await _one_turn(turns, read_policy, history, line)
-        except TurnFailed as failed:
-            click.secho(f"The turn failed: {one_line(failed.error)}", fg="red", err=True)
-            _receipts(failed.receipts)
-            continue
-        history += [{"role": "user", "content": line}, {"role": "assistant", "content": text}]
+    try:
+        while (line := await _ask("you> ")) is not None:
+            if not line.strip():
+                continue
+            try:
+                text = await _one_turn(turns, read_policy, history, line)
+            except TurnFailed as failed:
+                click.secho(f"The turn failed: {one_line(failed.error)}", fg="red", err=True)
+                _receipts(failed.receipts)
+                continue
+            history += [{"role": "user", "content": line}, {"role": "assistant", "content": text}]
+    finally:
+        await registry.close()  # Pi-hole's API session is given back
 
 
 async def _one_turn(turns: Any, read_policy: Any, history: list[dict[str, str]], line: str) -> str:

@@ -16,9 +16,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.responses import JSONResponse
 
 from sovereign.executor.audit_file import storage_problem
+
+from .bodies import ValidJSONResponse as JSONResponse
 
 logger = logging.getLogger(__name__)
 

@@ -9,6 +9,8 @@ from typing import Any
 
 from fastapi import Request
 
+from sovereign.executor import Registry
+
 from .devices import KnownDevices
 from .open_cards import OpenCards
 from .owner import OwnerAccount
@@ -29,6 +31,8 @@ class Services:
             (web search from the policy file, Home Assistant's key from its own file).
         turns: the conversation's turn loop (``TurnLoop``).
         backend: the model backend behind it (closed at shutdown when it can be).
+        registry: the capabilities the turn loop runs (closed at shutdown: what they
+            hold, such as Pi-hole's API session, is released).
     """
 
     settings: Settings
@@ -43,6 +47,7 @@ class Services:
     turn_policy: Callable[[], Mapping[str, bool]]
     turns: Any
     backend: Any
+    registry: Registry
     household: Any = None
     """The household-identifier check's sources (``HouseholdSources``): private words and
     the automatic ones, for the settings routes."""

@@ -24,6 +24,7 @@ from typing import Any
 from starlette.responses import StreamingResponse
 
 from sovereign.conversation import Progress, ProgressSink
+from sovereign.executor import valid_value
 
 from .errors import ServiceError, envelope, storage_error
 from .turn_control import TurnControl
@@ -41,8 +42,9 @@ def wants_event_stream(accept: str | None) -> bool:
 
 
 def format_event(event: str, data: Any) -> bytes:
-    """One SSE frame: ``event: <name>`` and a single-line JSON ``data:``."""
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    """One SSE frame: ``event: <name>`` and a single-line JSON ``data:`` (valid UTF-8
+    whatever text ``data`` holds: a lone surrogate is written as U+FFFD)."""
+    payload = json.dumps(valid_value(data), ensure_ascii=False, separators=(",", ":"))
     return f"event: {event}\ndata: {payload}\n\n".encode()
 
 

@@ -27,7 +27,7 @@ from babel import Locale
 
 from sovereign.executor import ErrorCode, Registry
 
-from ..backends.base import Message, TokenSink
+from ..backends.base import Message, ModelReply, TokenSink
 from ..pending import TurnProgress
 from ..voice.sentences import own
 from .checks import (
@@ -42,7 +42,7 @@ from .passages import Selection
 
 logger = logging.getLogger(__name__)
 
-Ask = Callable[[list[Message], TokenSink | None], Awaitable[str]]
+Ask = Callable[[list[Message], TokenSink | None], Awaitable[ModelReply]]
 """Asks the model for prose (no tools) with the given context, streaming into the sink."""
 
 _MISTAKES = frozenset({ErrorCode.INVALID_ARGUMENTS, ErrorCode.UNKNOWN_CAPABILITY})
@@ -70,6 +70,8 @@ class Ending:
     shown: TokenSink | None = None
     quotes: Selection | None = None
     """The passages the model chose from the turn's web sources: the answer quotes them."""
+    cut_off: bool = False
+    """``content`` is not all the model meant to write (its stream ended early)."""
 
 
 class AnswerWriter:
@@ -127,13 +129,21 @@ class AnswerWriter:
     ) -> str:
         grounds = self._grounds(progress)
         sink = _guarded(grounds, _after_said(on_token, after))
-        content = ending.content
-        if not content.strip():
+        content, cut_off = ending.content, ending.cut_off
+        if not content.strip() and not cut_off:
             context = with_note(progress.context, _prose_note(progress, ending.note))
-            content = await ask(context, sink)
+            reply = await ask(context, sink)
+            content, cut_off = reply.content, reply.cut_off
         elif ending.shown is None and sink is not None:
             await sink(content)
         text = without_restatements(content.strip(), progress.stated_terms)
+        if cut_off:  # what came, and that it is not all: no retry, no check of a whole answer
+            text = "" if check(text, grounds) else text
+            cut = own("cut_off", progress.voice)
+            text = f"{text}\n\n{cut}" if text else cut
+            if isinstance(sink, GuardedSink):
+                await sink.finish(text)
+            return text
         problems = check(text, grounds)
         if problems:
             logger.info("the answer stated what the turn does not hold (%d); asking again",

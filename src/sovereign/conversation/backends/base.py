@@ -59,6 +59,12 @@ class ModelReply:
     tool_calls: tuple[ToolCall, ...] = field(default_factory=tuple)
     streamed: bool = False
     """True when ``content`` already went, piece by piece, to the ``on_token`` sink."""
+    cut_off: bool = False
+    """True when the model did not finish: its stream ended without a terminal event
+    (no ``finish_reason``, the connection closed or broke), or it stopped at its token
+    limit (``finish_reason: "length"``). ``content`` is then only the start of an answer,
+    and ``tool_calls`` holds only calls the model wrote to their end (a call it did not
+    finish is no proposal)."""
 
 
 class ModelUnavailable(Exception):

@@ -197,6 +197,26 @@ def parse_decision(
     return ModelReply(tool_calls=(ToolCall("call_0", action, arguments, problem),))
 
 
+def decision_or_cut_off(
+    text: str, cut_off: bool, tools: list[ToolDefinition], context: list[Message] | None = None
+) -> ModelReply:
+    """:func:`parse_decision` of a reply that may have been cut off (its token limit).
+
+    A decision whose JSON is whole counts even when generation went on after it (a
+    grammar lets a model pad with whitespace up to its limit). One cut before its JSON
+    closed is no decision: ``ModelReply(cut_off=True)``, not an error to retry.
+
+    Raises:
+        ModelError: as :func:`parse_decision`, for a reply that was not cut off.
+    """
+    try:
+        return parse_decision(text, tools, context)
+    except ModelError:
+        if cut_off:
+            return ModelReply(cut_off=True)
+        raise
+
+
 def _branch(action: str, parameters: dict[str, Any] | None) -> dict[str, Any]:
     properties: dict[str, Any] = {"action": {"const": action}}
     required = ["action"]

@@ -20,6 +20,8 @@ import json
 import re
 from typing import Any
 
+from sovereign.executor import valid_value
+
 _DECODER = json.JSONDecoder()
 _TOO_DEEP = object()
 """What :func:`_decode_at` gives for a value nested deeper than Python's parser goes."""
@@ -109,13 +111,14 @@ def parse_arguments(raw: Any) -> tuple[dict[str, Any] | None, str | None]:
 
     Returns:
         ``(arguments, None)`` when they form a JSON object (``{}`` for "" or
-        null), else ``(None, reason)`` with a short sentence naming the problem
-        (the raw text is not repeated in it).
+        null; every string in it valid, a ``"\\ud83d"`` escape read as U+FFFD), else
+        ``(None, reason)`` with a short sentence naming the problem (the raw text is
+        not repeated in it).
     """
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return {}, None
     if isinstance(raw, dict):
-        return raw, None
+        return valid_value(raw), None
     if not isinstance(raw, str):
         return None, f"arguments were a JSON {type(raw).__name__}, not an object"
     try:
@@ -126,7 +129,7 @@ def parse_arguments(raw: Any) -> tuple[dict[str, Any] | None, str | None]:
         return None, "arguments were nested too deeply to read"
     if not isinstance(value, dict):
         return None, "arguments were valid JSON but not an object"
-    return value, None
+    return valid_value(value), None
 
 
 def _is_obj(value: Any) -> bool:
@@ -145,7 +148,8 @@ def _decode_at(text: str, start: int) -> tuple[Any, int]:
     """Decode the value at ``start``; a doubled ``{{`` is retried from its inner brace."""
     for offset in (0, 1):
         try:
-            return _DECODER.raw_decode(text, start + offset)
+            value, end = _DECODER.raw_decode(text, start + offset)
+            return valid_value(value), end
         except RecursionError:
             return _TOO_DEEP, start + 1
         except json.JSONDecodeError:

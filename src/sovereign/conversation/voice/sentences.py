@@ -115,7 +115,8 @@ OWN_SENTENCES = {
     "pages on this device or your home network.",
     "asks_approval": "Before I go on, I need your approval for this request.",
     "asks_approval_edited": "Your edited request needs your approval before it is sent.",
-    "cut_off": "My answer was cut off before it was finished.",
+    "cut_off": "My answer was cut off before I finished it, so it may be incomplete. Ask "
+    "again, or ask for less at once, to get the rest.",
     "summary": "In short: {summary}",
     "no_passage": "Nothing I found answers that directly. This is what I found:",
     "nothing_found": "I found nothing that answers that.",

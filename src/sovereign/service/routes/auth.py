@@ -16,6 +16,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..bodies import ValidTextRoute
 from ..csrf import tab_secret
 from ..devices import MAX_KEY_CHARACTERS, KnownDevices, device_cookie_name
 from ..errors import ServiceError, storage_error
@@ -25,7 +26,7 @@ from ..sessions import Session, cookie_name
 from ..state import Services, services
 from ..throttle import OWNER_BUDGET, SETUP_BUDGET, SignInThrottle
 
-router = APIRouter(prefix="/api/v1/auth", tags=["console-auth"])
+router = APIRouter(prefix="/api/v1/auth", tags=["console-auth"], route_class=ValidTextRoute)
 Deps = Annotated[Services, Depends(services)]
 
 

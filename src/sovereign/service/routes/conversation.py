@@ -21,13 +21,14 @@ from sovereign.conversation import (
 )
 from sovereign.conversation.backends.base import ContextTooLong, ModelError, ModelUnavailable
 
+from ..bodies import ValidTextRoute
 from ..errors import ServiceError, storage_error
 from ..session_auth import session_of
 from ..state import Services, services
 from ..streaming import TokenSink, event_stream, wants_event_stream
 from ..turn_control import TurnControl, withdraw
 
-router = APIRouter(prefix="/api/v1/conversation", tags=["conversation"])
+router = APIRouter(prefix="/api/v1/conversation", tags=["conversation"], route_class=ValidTextRoute)
 Deps = Annotated[Services, Depends(services)]
 
 MAX_MESSAGE_CHARS = 8000

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sovereign.capabilities.site_rules import MAX_RULE_CHARACTERS, parse_rule
 from sovereign.egress import LANGUAGES, SAFESEARCH_LEVELS, SearchSettings, SiteList, SiteMode
 
+from ..bodies import ValidTextRoute
 from ..egress_settings import (
     MAX_RULES,
     SearchSettingsStore,
@@ -28,7 +29,7 @@ from ..errors import ServiceError, storage_error
 from ..state import Services, services
 
 logger = logging.getLogger(__name__)
-router = APIRouter(prefix="/api/v1/settings", tags=["settings"])
+router = APIRouter(prefix="/api/v1/settings", tags=["settings"], route_class=ValidTextRoute)
 Deps = Annotated[Services, Depends(services)]
 Site = Annotated[str, Field(max_length=MAX_RULE_CHARACTERS + 8)]
 

@@ -10,10 +10,11 @@ from fastapi import APIRouter, Depends, Query
 from sovereign import __version__
 
 from ..audit_summary import MAX_DAYS, audit_path, summarize
+from ..bodies import ValidTextRoute
 from ..errors import ServiceError
 from ..state import Services, services
 
-router = APIRouter(tags=["operations"])
+router = APIRouter(tags=["operations"], route_class=ValidTextRoute)
 Deps = Annotated[Services, Depends(services)]
 
 

@@ -9,11 +9,12 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict
 
+from ..bodies import ValidTextRoute
 from ..errors import storage_error
 from ..state import Services, services
 
 logger = logging.getLogger(__name__)
-router = APIRouter(prefix="/api/v1/conversation", tags=["conversation"])
+router = APIRouter(prefix="/api/v1/conversation", tags=["conversation"], route_class=ValidTextRoute)
 Deps = Annotated[Services, Depends(services)]
 
 

@@ -15,12 +15,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..bodies import ValidTextRoute
 from ..errors import ServiceError, storage_error
 from ..private_words import MAX_WORD_CHARS, PrivateWordsError, PrivateWordsReading
 from ..state import Services, services
 
 logger = logging.getLogger(__name__)
-router = APIRouter(prefix="/api/v1/settings", tags=["settings"])
+router = APIRouter(prefix="/api/v1/settings", tags=["settings"], route_class=ValidTextRoute)
 Deps = Annotated[Services, Depends(services)]
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -49,13 +49,21 @@ from ..base import (
     ToolDefinition,
     is_context_overflow,
 )
-from ..decision import answer_messages, decision_messages, decision_schema, parse_decision
+from ..call_markup import MarkupGate, without_call_markup
+from ..decision import (
+    answer_messages,
+    decision_messages,
+    decision_or_cut_off,
+    decision_schema,
+)
 from ..jsontext import parse_arguments
+from ..openai.deltas import finish_reason, is_cut_off
 from ..openai.wire import reply_from_message
+from ..template_tokens import prompt_messages, prompt_tools
 from .cache import DEFAULT_CACHE_BYTES, CacheFigures, PrefixStates
 from .llama import LlamaModel
 from .load import LoadOptions, json_schema_grammar, load_llama
-from .run import Generation, Runner
+from .run import Generation, Runner, drain
 
 ToolMode = Literal["schema", "native"]
 Emit = Callable[[str | None], None]
@@ -132,9 +140,12 @@ class EmbeddedBackend:
     ) -> ModelReply:
         """Ask the model once (see :meth:`ModelBackend.complete`).
 
-        With ``tools``, the reply is one decision (schema mode) or the model's
-        text with any calls it wrote (native mode); nothing is streamed. With
-        ``tools=None``, the prose answer is streamed into ``on_token``.
+        Every text goes through :func:`~..template_tokens.prompt_messages` first (valid,
+        special-token spellings neutralised). With ``tools``, the reply is one decision
+        (schema mode) or the model's text with any calls it wrote (native mode); nothing
+        is streamed. With ``tools=None``, the prose answer is streamed into ``on_token``,
+        never call markup (:class:`~..call_markup.MarkupGate`). A reply that stopped at
+        its token limit comes back with ``cut_off`` set (and no calls).
         ``on_progress`` hears ``queued`` when another request holds the model,
         ``loading_model`` before the first load, and ``started``.
 
@@ -145,6 +156,7 @@ class EmbeddedBackend:
                 longer than the context window.
         """
         announce = _Announcer(asyncio.get_running_loop(), on_progress)
+        messages, tools = prompt_messages(messages), prompt_tools(tools)
         if self._in_flight:
             await announce.now("queued")
         self._in_flight += 1
@@ -152,7 +164,12 @@ class EmbeddedBackend:
             if tools:
                 job = self._decide if self.mode == "schema" else self._native
                 return await self._in_worker(announce.started(self._loaded, job), messages, tools)
-            return ModelReply(content=await self._stream(messages, on_token, announce))
+            shown = MarkupGate(on_token) if on_token is not None else None
+            text, cut_off = await self._stream(messages, shown, announce)
+            answer = without_call_markup(text)
+            if shown is not None:
+                await shown.finish(answer)
+            return ModelReply(content=answer, cut_off=cut_off)
         finally:
             self._in_flight -= 1
 
@@ -199,7 +216,8 @@ class EmbeddedBackend:
             max_tokens=self.sampling.decision_max_tokens,
             temperature=self.sampling.decision_temperature,
         )
-        return parse_decision("".join(self._pieces(request)), tools, messages)
+        text, cut_off = drain(self._pieces(request))
+        return decision_or_cut_off(text, cut_off, tools, messages)
 
     def _native(self, messages: list[Message], tools: list[ToolDefinition]) -> ModelReply:
         reply = self._chat(
@@ -208,7 +226,8 @@ class EmbeddedBackend:
             max_tokens=self.sampling.decision_max_tokens,
             temperature=self.sampling.decision_temperature,
         )
-        return reply_from_message(reply["choices"][0]["message"], tools, messages)
+        cut_off = is_cut_off(finish_reason(reply))
+        return reply_from_message(reply["choices"][0]["message"], tools, messages, cut_off=cut_off)
 
     def _grammar(self, schema_json: str) -> Any:
         if schema_json not in self._grammars:
@@ -223,16 +242,17 @@ class EmbeddedBackend:
         except (ValueError, RuntimeError) as error:
             raise _model_error(error) from error
 
-    def _pieces(self, request: Generation) -> Iterator[str]:
+    def _pieces(self, request: Generation) -> Generator[str, None, bool]:
         try:
-            yield from self._run().pieces(request)
+            return (yield from self._run().pieces(request))
         except (ValueError, RuntimeError) as error:
             raise _model_error(error) from error
 
     async def _stream(
         self, messages: list[Message], on_token: TokenSink | None, announce: _Announcer
-    ) -> str:
-        """Generate the prose answer in the worker, handing each piece to ``on_token``."""
+    ) -> tuple[str, bool]:
+        """Generate the prose answer in the worker, handing each piece to ``on_token``;
+        returns the whole text and whether it was cut off."""
         loop = asyncio.get_running_loop()
         pieces: asyncio.Queue[str | None] = asyncio.Queue()
         stop = threading.Event()
@@ -255,20 +275,28 @@ class EmbeddedBackend:
             raise
         return await job
 
-    def _generate(self, messages: list[Message], emit: Emit, stop: threading.Event) -> str:
-        """Stream the answer (worker thread); returns the whole text, emits ``None`` at the end."""
+    def _generate(
+        self, messages: list[Message], emit: Emit, stop: threading.Event
+    ) -> tuple[str, bool]:
+        """Stream the answer (worker thread); returns the whole text and whether it was
+        cut off, emits ``None`` at the end."""
         text: list[str] = []
+        pieces, cut_off = self._answer_pieces(messages), True
         try:
-            for piece in self._answer_pieces(messages):
-                if stop.is_set():
+            while not stop.is_set():
+                try:
+                    piece = next(pieces)
+                except StopIteration as end:
+                    cut_off = bool(end.value)
                     break
                 text.append(piece)
                 emit(piece)
         finally:
+            pieces.close()
             emit(None)
-        return "".join(text)
+        return "".join(text), cut_off
 
-    def _answer_pieces(self, messages: list[Message]) -> Iterator[str]:
+    def _answer_pieces(self, messages: list[Message]) -> Generator[str, None, bool]:
         if self.mode == "native":
             return self._native_answer(messages)
         return self._pieces(
@@ -279,22 +307,26 @@ class EmbeddedBackend:
             )
         )
 
-    def _native_answer(self, messages: list[Message]) -> Iterator[str]:
+    def _native_answer(self, messages: list[Message]) -> Generator[str, None, bool]:
         chunks = self._chat(
             native_messages(messages),
             stream=True,
             max_tokens=self.sampling.answer_max_tokens,
             temperature=self.sampling.answer_temperature,
         )
+        reason = None
         try:
             for chunk in chunks:
-                piece = chunk["choices"][0]["delta"].get("content")
+                choice = chunk["choices"][0]
+                reason = choice.get("finish_reason") or reason
+                piece = choice["delta"].get("content")
                 if piece:
                     yield piece
         except (ValueError, RuntimeError) as error:
             raise _model_error(error) from error
         finally:
             getattr(chunks, "close", lambda: None)()
+        return is_cut_off(reason)
 
 
 def native_messages(messages: list[Message]) -> list[Message]:

@@ -20,7 +20,7 @@ streaming costs the same for every token.
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -93,9 +93,11 @@ class Runner:
         opening = self._opening(messages[0])
         return tokens, len(opening) if tokens[: len(opening)] == opening else 0
 
-    def pieces(self, request: Generation) -> Iterator[str]:
+    def pieces(self, request: Generation) -> Generator[str, None, bool]:
         """The generated text, piece by piece, until an end-of-generation token or
-        ``max_tokens``. Closing the iterator stops generation.
+        ``max_tokens``. Closing the iterator stops generation. Its return value (the
+        ``StopIteration`` value) says whether the text was **cut off**: generation
+        stopped at ``max_tokens`` (or the context's end), not at an end token.
 
         Raises:
             ContextTooLong: the prompt does not fit the context window.
@@ -113,8 +115,10 @@ class Runner:
         budget = min(request.max_tokens, room)
         stream = self.model.generate(tokens, temperature=request.temperature,
                                      grammar=request.grammar)  # fmt: skip
+        cut_off = True
         for count, token in enumerate(stream, 1):
             if self.model.is_end(token):
+                cut_off = False
                 break
             if piece := decoder.decode(self.model.piece(token)):
                 yield piece
@@ -122,6 +126,7 @@ class Runner:
                 break
         if tail := decoder.decode(b"", final=True):
             yield tail
+        return cut_off
 
     def _place_prefix(self, prefix: list[int]) -> None:
         """Make the KV cache start with ``prefix``: already there, restored, or evaluated
@@ -150,3 +155,13 @@ def _common_length(a: Sequence[int], b: Sequence[int]) -> int:
             break
         count += 1
     return count
+
+
+def drain(pieces: Generator[str, None, bool]) -> tuple[str, bool]:
+    """All of a generation's text and whether it was cut off (:meth:`Runner.pieces`)."""
+    parts: list[str] = []
+    while True:
+        try:
+            parts.append(next(pieces))
+        except StopIteration as stop:
+            return "".join(parts), bool(stop.value)

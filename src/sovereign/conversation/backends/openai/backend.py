@@ -38,8 +38,16 @@ from ..base import (
     TokenSink,
     ToolDefinition,
 )
-from ..decision import answer_messages, decision_messages, decision_schema, parse_decision
+from ..call_markup import MarkupGate
+from ..decision import (
+    answer_messages,
+    decision_messages,
+    decision_or_cut_off,
+    decision_schema,
+)
 from ..grammar_schema import grammar_schema
+from ..template_tokens import prompt_messages, prompt_tools
+from .deltas import StreamAccumulator, finish_reason, is_cut_off
 from .http import ChatClient, first_message
 from .probe import (
     RequestedMode,
@@ -51,7 +59,6 @@ from .probe import (
 )
 from .wire import (
     ProseGate,
-    StreamAccumulator,
     reply_from_message,
     system_first,
     text_call_messages,
@@ -141,20 +148,28 @@ class OpenAIBackend:
     ) -> ModelReply:
         """Ask once; see :meth:`ModelBackend.complete <.base.ModelBackend.complete>`.
 
-        Schema-mode decisions are never streamed; everything else streams into
-        ``on_token`` when the server streams and a sink is given. ``on_progress`` is
-        not used: a server does not say whether it queues a request.
+        Every text goes through :func:`~..template_tokens.prompt_messages` first (valid,
+        special-token spellings neutralised). Schema-mode decisions are never streamed;
+        everything else streams into ``on_token`` when the server streams and a sink is
+        given, never call markup (:class:`~..call_markup.MarkupGate`). A reply the model
+        did not finish (no terminal event, ``finish_reason: "length"``) comes back with
+        ``cut_off`` set and no calls. ``on_progress`` is not used: a server does not say
+        whether it queues a request.
         """
         plan = await self.plan()
+        messages, tools = prompt_messages(messages), prompt_tools(tools)
         payload = self.payload(messages, tools, plan)
         try:
             if tools is not None and plan.mode == "schema":
-                content = first_message(await self.http.post(payload)).get("content") or ""
-                return parse_decision(content, tools, messages)
+                body = await self.http.post(payload)
+                content = first_message(body).get("content") or ""
+                cut_off = is_cut_off(finish_reason(body))
+                return decision_or_cut_off(content, cut_off, tools, messages)
             if plan.stream and on_token is not None:
                 return await self._streamed(payload, messages, tools, on_token)
-            message = first_message(await self.http.post(payload))
-            return reply_from_message(message, tools, messages)
+            body = await self.http.post(payload)
+            cut = is_cut_off(finish_reason(body))
+            return reply_from_message(first_message(body), tools, messages, cut_off=cut)
         except ContextTooLong:
             raise
         except ModelRejected:
@@ -191,13 +206,18 @@ class OpenAIBackend:
         on_token: TokenSink,
     ) -> ModelReply:
         accumulator = StreamAccumulator()
-        gate = ProseGate(on_token, hold=tools is not None)
+        shown = MarkupGate(on_token)
+        gate = ProseGate(shown, hold=tools is not None)
         async for chunk in self.http.stream(payload):
             text = accumulator.add(chunk)
             if text or accumulator.calls:
                 await gate.feed(text, calls_started=bool(accumulator.calls))
-        reply = reply_from_message(accumulator.message(), tools, messages)
-        return replace(reply, streamed=gate.streamed and not reply.tool_calls)
+        message = accumulator.message()
+        reply = reply_from_message(message, tools, messages, cut_off=accumulator.cut_off)
+        streamed = gate.streamed and not reply.tool_calls
+        if streamed:
+            await shown.finish(reply.content)  # what the markup gate held, now known clean
+        return replace(reply, streamed=streamed)
 
 
 def _grammar_safe_tool(tool: ToolDefinition) -> ToolDefinition:

@@ -15,16 +15,21 @@ one line (issue 13: a model server's text never reaches the household's client):
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
+import ssl
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 from httpx_sse import EventSource, SSEError
 
+from sovereign.executor import valid_value
+
 from ..base import ContextTooLong, ModelError, ModelRejected, ModelUnavailable, is_context_overflow
+from .deltas import finish_reason
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +79,9 @@ class ChatClient:
 
         A server that answers with one JSON body instead (it does not stream)
         yields that reply once, as a single chunk whose delta is the whole message.
+        A stream that breaks off after the server began it (the connection closed
+        mid-body, a read timed out) just ends: its last chunk is then no terminal
+        event, and the reply counts as cut off.
 
         Raises:
             ModelUnavailable, ModelRejected, ContextTooLong, ModelError: see the module.
@@ -84,8 +92,11 @@ class ChatClient:
                 async for chunk in _chunks(response):
                     yield chunk
             except httpx.HTTPError as exc:
+                if response.status_code != 200:
+                    raise ModelUnavailable("the model server broke off its reply") from exc
+                # The reply ends here, without its terminal event: the reader of the
+                # chunks (:class:`~.deltas.StreamAccumulator`) takes it as cut off.
                 logger.warning("model server broke off its streamed reply: %s", excerpt(str(exc)))
-                raise ModelUnavailable("the model server broke off its reply") from exc
             finally:
                 await response.aclose()
 
@@ -94,6 +105,7 @@ class ChatClient:
             timeout=self._timeout,
             headers=self._headers,
             transport=self._transport,
+            verify=_tls_context(),  # built once: loading the CA bundle costs ~40 ms a request
             trust_env=False,
         )
 
@@ -130,11 +142,18 @@ async def _chunks(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
 
 
 def whole_reply_chunk(body: dict[str, Any]) -> dict[str, Any]:
-    """A non-streamed reply as one chunk: its message becomes the delta (calls indexed).
-    Its ``object`` stays ``chat.completion``, so it can be told from a real chunk."""
+    """A non-streamed reply as one chunk: its message becomes the delta (calls indexed),
+    with its ``finish_reason`` (``"stop"`` when it gives none: a whole body is a whole
+    answer). Its ``object`` stays ``chat.completion``, so it can be told from a real chunk."""
     message = first_message(body)
-    calls = [{**call, "index": n} for n, call in enumerate(message.get("tool_calls") or [])]
-    return {"object": "chat.completion", "choices": [{"delta": {**message, "tool_calls": calls}}]}
+    listed = message.get("tool_calls")
+    calls = [
+        {**call, "index": n}
+        for n, call in enumerate(listed if isinstance(listed, list) else [])
+        if isinstance(call, dict)
+    ]
+    choice = {"delta": {**message, "tool_calls": calls}, "finish_reason": finish_reason(body)}
+    return {"object": "chat.completion", "choices": [choice]}
 
 
 def first_message(body: Any) -> dict[str, Any]:
@@ -166,13 +185,15 @@ def _check_status(status: int, body: str) -> None:
 
 
 def _json_object(text: str) -> dict[str, Any]:
+    """The reply (or one chunk) as JSON, every string in it valid where it enters:
+    a lone surrogate (half an emoji) becomes U+FFFD (:func:`sovereign.executor.valid_value`)."""
     try:
         body = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise ModelError("the model server's reply was not JSON") from exc
     if not isinstance(body, dict):
         raise ModelError("the model server's reply was not a JSON object")
-    return body
+    return valid_value(body)
 
 
 def _chunk(data: str) -> dict[str, Any]:
@@ -204,3 +225,9 @@ def excerpt(text: str) -> str:
     if len(flat) <= LOG_EXCERPT_CHARS:
         return flat
     return flat[:LOG_EXCERPT_CHARS] + "…"
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """The default verifying TLS context (system CA bundle), created once per process."""
+    return ssl.create_default_context()

@@ -10,8 +10,9 @@ llama-server and llama-cpp-python's server (``fixtures/llm/``):
   doubled braces, ``{"name", "arguments"}`` or ``{"function": {...}}``), read
   only when the content is nothing but calls of declared tools, and never when
   a call is one a tool's result wrote (issue 16: JSON quoted in prose, or a page
-  that spells a call, stays text);
-- several calls in one reply;
+  that spells a call, is no call), and then taken out of the text shown (issue 32:
+  the household never reads call markup);
+- several calls in one reply (their stream deltas merged by :mod:`.deltas`);
 - arguments that are not JSON → ``ToolCall.arguments=None`` with ``parse_error``;
 - history is sent with ``content: ""`` (never null) and arguments as JSON text,
   so llama-server never sees unparseable history (it answers that with a 500);
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import Message, ModelReply, TokenSink, ToolCall, ToolDefinition
+from ..call_markup import without_call_markup
 from ..jsontext import parse_arguments, sole_json_objects
 from ..quoted_calls import call_shape, canonical_arguments, quoted_calls
 
@@ -97,30 +99,53 @@ def reply_from_message(
     message: dict[str, Any],
     tools: list[ToolDefinition] | None,
     context: list[Message] | None = None,
+    *,
+    cut_off: bool = False,
 ) -> ModelReply:
     """Normalise one ``choices[0].message`` into a :class:`ModelReply`.
 
     Structured ``tool_calls`` win; otherwise, when tools were offered, calls
     written in ``content`` are read by :func:`content_calls` and the content is
-    then not treated as prose.
+    then not treated as prose. Whatever call markup or call object the content
+    still holds (a tool not offered, a call inside prose) is taken out of it
+    (:func:`~..call_markup.without_call_markup`): the household never reads it.
 
     Args:
         message: the server's message object.
         tools: the tools that were offered, or ``None``.
         context: the conversation the reply answers; calls that its ``tool``
             results spell out are never read from ``content``.
+        cut_off: the model did not finish (no terminal event, or its token limit): only
+            calls it finished count (arguments that are one whole JSON object; a model
+            may pad a finished call until its limit), and the reply says it was cut off.
     """
     content = message.get("content") or ""
     if not isinstance(content, str):
         content = ""
     structured = message.get("tool_calls") or []
+    if not isinstance(structured, list):
+        structured = []
+    if cut_off:
+        structured = [call for call in structured if _finished(call)]
     calls = [_structured_call(call, n) for n, call in enumerate(structured, 1)]
     calls = [call for call in calls if call is not None]
     if not calls and tools and content:
         calls = content_calls(content, tools, context)
         if calls:
             content = ""
-    return ModelReply(content=content, tool_calls=tuple(calls))
+    return ModelReply(
+        content=without_call_markup(content), tool_calls=tuple(calls), cut_off=cut_off
+    )
+
+
+def _finished(call: Any) -> bool:
+    """Whether a call of a cut-off reply was written to its end: its arguments are an
+    object, or JSON text of one (not "", which a stream has before the first piece)."""
+    function = call.get("function") if isinstance(call, dict) else None
+    raw = function.get("arguments") if isinstance(function, dict) else None
+    if isinstance(raw, dict):
+        return True
+    return isinstance(raw, str) and bool(raw.strip()) and parse_arguments(raw)[1] is None
 
 
 def content_calls(
@@ -146,42 +171,6 @@ def content_calls(
             return []
         calls.append(ToolCall(f"call_{len(calls) + 1}", name, arguments, problem))
     return calls
-
-
-@dataclass
-class StreamAccumulator:
-    """Builds one message from ``chat.completion.chunk`` deltas (SSE ``stream: true``)."""
-
-    content: list[str] = field(default_factory=list)
-    calls: dict[int, dict[str, Any]] = field(default_factory=dict)
-
-    def add(self, chunk: dict[str, Any]) -> str:
-        """Take one chunk; returns its new content text ("" when none)."""
-        choices = chunk.get("choices") or [{}]
-        delta = choices[0].get("delta") or {}
-        for part in delta.get("tool_calls") or []:
-            slot = self.calls.setdefault(part.get("index", 0), {"id": "", "name": "", "args": ""})
-            function = part.get("function") or {}
-            slot["id"] = part.get("id") or slot["id"]
-            slot["name"] += function.get("name") or ""
-            slot["args"] += function.get("arguments") or ""
-        text = delta.get("content") or ""
-        if isinstance(text, str) and text:
-            self.content.append(text)
-            return text
-        return ""
-
-    def message(self) -> dict[str, Any]:
-        """The accumulated message, in the shape of a non-streamed ``message``."""
-        calls = [
-            {
-                "id": c["id"],
-                "type": "function",
-                "function": {"name": c["name"], "arguments": c["args"]},
-            }
-            for _, c in sorted(self.calls.items())
-        ]
-        return {"role": "assistant", "content": "".join(self.content), "tool_calls": calls}
 
 
 CALL_OPENERS = frozenset("{[<`")
@@ -229,8 +218,10 @@ class ProseGate:
                 await self.sink("".join(self._waiting))
 
 
-def _structured_call(call: dict[str, Any], number: int) -> ToolCall | None:
-    function = call.get("function") or {}
+def _structured_call(call: Any, number: int) -> ToolCall | None:
+    if not isinstance(call, dict):
+        return None
+    function = call.get("function") if isinstance(call.get("function"), dict) else {}
     name = function.get("name")
     if not isinstance(name, str) or not name:
         return None
