@@ -16,13 +16,14 @@ from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sa
 from sovereign.conversation.backends.openai.backend import OpenAIBackend
 from sovereign.conversation.backends.openai.probe import ServerFeatures
 from sovereign.conversation.backends.scripted import propose
-from sovereign.conversation.voice.sentences import CUT_OFF
+from sovereign.conversation.voice.sentences import OWN_SENTENCES
 from tests.fixtures import LLM, STREAMS
 
 from .conftest import ON
 from .replay_server import Canned, ReplayServer, chunks, completion, sse_bytes, start
 from .token_model import FakeModel
 
+CUT_OFF = OWN_SENTENCES["cut_off"]
 ASK = [{"role": "user", "content": "search the web for the latest Raspberry Pi 5 firmware"}]
 TOOLS = [
     {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
@@ -233,22 +234,29 @@ def cut_after_a_search(figure: str) -> Any:
     return script
 
 
-async def test_a_cut_answer_after_a_call_keeps_its_receipt_and_is_not_checked_again(world):
-    loop, model = world.loop(cut_after_a_search("the bootloader day"))
+async def test_a_cut_reply_after_a_search_keeps_its_receipt_and_is_not_asked_again(world):
+    # After a search the answer is what the model quotes; a cut-off reply quoted nothing,
+    # so the answer lists what was found, and none of the cut prose is shown.
+    loop, model = world.loop(cut_after_a_search("14 March 2031"))
     first = await loop.process_turn(ASK, policy=ON, owner="s1")
     token = first.pending_confirmation.token
     result = await loop.resume_turn(token, True, policy=ON, owner="s1")
-    assert result.text.endswith(CUT_OFF) and "bootloader day and it" in result.text
+    assert "2031" not in result.text and "Pi 5 firmware notes" in result.text
     assert [r.outcome for r in result.receipts] == ["executed"]
     assert result.citations
-    assert len(model.requests) == 2  # the decision and the cut answer: no retry, no re-check
+    assert len(model.requests) == 2  # the decision and the cut reply: no retry
 
 
-async def test_a_cut_answer_stating_a_figure_no_result_holds_becomes_the_plain_answer(world):
-    loop, model = world.loop(cut_after_a_search("14 March 2031"))
-    first = await loop.process_turn(ASK, policy=ON, owner="s1")
-    result = await loop.resume_turn(first.pending_confirmation.token, True, policy=ON, owner="s1")
-    assert "2031" not in result.text and result.text.endswith(CUT_OFF)
+async def test_a_cut_answer_after_a_household_read_says_what_came_and_that_it_was_cut(tmp_path):
+    from .one_capability import loop_over, registry_with
+
+    script = [
+        propose("device_status"),
+        ModelReply(content="The device is fine and", cut_off=True),
+    ]
+    loop, model = loop_over(script, tmp_path, registry_with("device.status", {"ok": True}))
+    result = await loop.process_turn(ASK, policy=ON, owner="s1")
+    assert result.text == f"The device is fine and\n\n{CUT_OFF}"
     assert len(model.requests) == 2
 
 

@@ -143,6 +143,8 @@ class AnswerWriter:
             text = f"{text}\n\n{cut}" if text else cut
             if isinstance(sink, GuardedSink):
                 await sink.finish(text)
+            elif sink is not None:  # what came is on screen already: the note follows it
+                await sink(text[len(content.strip()) :] if content.strip() else text)
             return text
         problems = check(text, grounds)
         if problems:
