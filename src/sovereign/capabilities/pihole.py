@@ -39,7 +39,7 @@ from sovereign.executor import (
 
 from ._household_http import make_client
 from ._settings import SettingsError, check_base_url, read_private_json
-from .pihole_session import PiholeSession
+from .pihole_session import SEATS_REASON, PiholeSession
 
 SETTINGS_FILENAME = "pihole.json"
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
@@ -321,6 +321,12 @@ PHRASES = Phrases(
     not_asked="You declined an earlier request, so I didn't ask you about Pi-hole's totals "
     "either.",
     unavailable="Pi-hole is not set up on this device, so I can't read its ad-blocking totals.",
+    failures={
+        SEATS_REASON: "Pi-hole has no free login for me: all the sessions it allows are taken, "
+        "usually by its web page left open in browsers. Close Pi-hole's web page where it is "
+        "open (or log out there), then ask me again; unused sessions also end by themselves "
+        "after 30 minutes.",
+    },
     stands_for="asks about ad or tracker blocking, or the DNS queries of this network",
     catalog=CATALOG,
     domain="pihole",

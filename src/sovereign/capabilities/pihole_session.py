@@ -131,7 +131,8 @@ class PiholeSession:
             if self._sid is not None and self._owner == owner and self._sid != stale:
                 return self._sid
             if self._refused is not None and self._refused[0] > asked:
-                raise CapabilityError(self._refused[1])  # the login this call waited for
+                # the login this call waited for, refused: the same words and reason
+                raise CapabilityError(self._refused[1], reason=self._refused[2])
             if self._sid and self._owner is not None and self._owner != owner:
                 await self._delete(self._owner[0], self._sid)  # free the old seat first
             self._sid = self._owner = None
@@ -147,10 +148,10 @@ class PiholeSession:
             )  # fmt: skip
             session = reply.body.get("session") if isinstance(reply.body, dict) else None
             if reply.status != 200 or not _valid(session):
-                raise CapabilityError(login_failure(reply))
+                raise CapabilityError(login_failure(reply), reason=failure_reason(reply))
         except CapabilityError as exc:
             self._finished += 1
-            self._refused = (self._finished, exc.message)
+            self._refused = (self._finished, exc.message, exc.reason)
             raise
         self._finished += 1
         self.logins += 1
@@ -181,6 +182,18 @@ class PiholeSession:
             self.logouts += 1
         else:
             logger.warning("Pi-hole answered the logout with HTTP %d", reply.status)
+
+
+SEATS_REASON = "api_seats_exceeded"
+"""The failure's label (its audit reason, and the key of the household's sentence in
+``pihole.PHRASES.failures``) when Pi-hole has no free API session."""
+
+
+def failure_reason(reply: JsonReply) -> str | None:
+    """:data:`SEATS_REASON` for FTL's ``429 api_seats_exceeded``, else ``None``."""
+    error = reply.body.get("error") if isinstance(reply.body, dict) else None
+    key = error.get("key") if isinstance(error, dict) else None
+    return SEATS_REASON if reply.status == 429 and key == SEATS_REASON else None
 
 
 def login_failure(reply: JsonReply) -> str:

@@ -160,6 +160,9 @@ class Phrases:
             the model's instructions ("asks about ad blocking …"); ``None``: no stand-in.
         ask: what the assistant says while a card for it waits for approval ("Before I
             go on, I need your approval to search the web."); ``None``: a generic one.
+        failures: what is said instead of ``failed`` for a failure the capability names
+            (its :class:`~.errors.CapabilityError` ``reason`` → the sentence, saying
+            plainly what to do), e.g. Pi-hole with no free API session.
         catalog, domain: where the translations are.
     """
 
@@ -173,6 +176,7 @@ class Phrases:
     switched_off: str | None = None
     stands_for: str | None = None
     ask: str | None = None
+    failures: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -151,7 +151,7 @@ class AnswerWriter:
             logger.info("the answer stated what the turn does not hold (%d); asking again",
                         len(problems))  # fmt: skip
             note = _join(_prose_note(progress, ending.note), notes(problems))
-            text = (await ask(with_note(progress.context, note), None)).strip()
+            text = (await ask(with_note(progress.context, note), None)).content.strip()
             text = without_restatements(text, progress.stated_terms)
             if check(text, grounds):
                 logger.info("the second answer was not grounded either; leaving it out")

@@ -143,7 +143,13 @@ def _edit_note(arguments: Any, *, sent: bool) -> dict[str, Any]:
 def outcome_sentence(outcome: Outcome, voice: Voice) -> str:
     """What to say about a call that was refused or failed, in the assistant's voice and
     the household's language (:func:`.sentences.did_not_run`)."""
-    return did_not_run(outcome.capability, str(outcome.kind), voice, code=outcome.error_code)
+    return did_not_run(
+        outcome.capability,
+        str(outcome.kind),
+        voice,
+        code=outcome.error_code,
+        failure=outcome.reason,
+    )
 
 
 def denial_sentence(

@@ -50,6 +50,7 @@ def did_not_run(
     *,
     code: ErrorCode | None = None,
     reason: str | None = None,
+    failure: str | None = None,
 ) -> str:
     """What the assistant says about one call that did not run or failed.
 
@@ -59,6 +60,8 @@ def did_not_run(
         voice: the household's language.
         code: the executor's error code for refused and failed calls.
         reason: the household's own words with a denial (quoted after the sentence).
+        failure: the capability's label for a failure it has words for
+            (:attr:`Phrases.failures`).
 
     Returns:
         One or two sentences, e.g. "You declined the web search, so I didn't look it up."
@@ -68,6 +71,10 @@ def did_not_run(
         return unavailable_sentence(capability, why, voice)
     if code in _BY_CODE and status in ("refused", "failed"):
         return voice.say(CONTEXT, _BY_CODE[code])
+    phrases = capability.phrases if capability is not None else None
+    if status == "failed" and phrases is not None and failure in phrases.failures:
+        own_words = voice.with_catalog(phrases.catalog, phrases.domain)
+        return own_words.say(f"failed:{failure}", phrases.failures[failure])
     sentence = _phrase(capability, status, voice)
     if status == "denied" and reason and reason.strip():
         quoted = " ".join(reason.split())
