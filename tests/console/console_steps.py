@@ -40,3 +40,21 @@ def ask_to_search(page) -> object:
     card = page.locator(".confirmation-card")
     expect(card).to_be_visible()
     return card
+
+
+QUOTED_PASSAGE = (
+    "A step-by-step guide to cleaning residential solar panels without voiding the warranty."
+)
+"""The first search result's snippet (the fake SearXNG's first hit), which the scripted model
+selects after an approved search."""
+
+
+def expect_quoted_answer(prose) -> None:
+    """The answer after the scripted model's search: the passage it chose, word for word in
+    a quote with its source's host, then its own sentence marked as its summary."""
+    expect(prose.locator("blockquote")).to_have_text(
+        f"{QUOTED_PASSAGE} \u2014 example.org", use_inner_text=True  # a line break between
+    )
+    expect(prose.locator("p").last).to_have_text(
+        "In short: I found a few pages about cleaning solar panels."
+    )

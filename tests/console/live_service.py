@@ -92,7 +92,7 @@ def quote_call(tools: Any, summary: str) -> Any:
 def household_model(messages: list[dict[str, Any]], tools: Any) -> Any:
     """The scripted model: a message starting with "search" proposes web.search with the
     whole message as the query, verbatim; one starting with "how hot" proposes
-    system.health; "unplug the model" makes the model unavailable,
+    system.health for its memory; "unplug the model" makes the model unavailable,
     and so does a search message ending "then unplug the model", once the search ran;
     anything else is answered in prose, which the turn loop asks for without tools (so it
     streams word by word)."""
@@ -109,7 +109,7 @@ def household_model(messages: list[dict[str, Any]], tools: Any) -> Any:
         wants_search = last["role"] == "user" and last["content"].lower().startswith("search")
         wants_health = last["role"] == "user" and last["content"].lower().startswith("how hot")
         if wants_health:
-            return propose("system_health", {})
+            return propose("system_health", {"facts": ["memory"]})
         return propose("web_search", {"query": last["content"]}) if wants_search else ""
     if last["role"] == "tool":
         if json.loads(last["content"]).get("capability") == "system_health":

@@ -17,9 +17,15 @@ async def _noop(arguments):
 
 
 SEARCH = Capability(
-    name="web.search", version=1, description="d", arguments_schema={"type": "object"},
-    result_schema={"type": "object"}, effect=Effect.READ_ONLY, locality=Locality.EXTERNAL,
-    policy_key="external_enabled", execute=_noop,
+    name="web.search",
+    version=1,
+    description="d",
+    arguments_schema={"type": "object"},
+    result_schema={"type": "object"},
+    effect=Effect.READ_ONLY,
+    locality=Locality.EXTERNAL,
+    policy_key="external_enabled",
+    execute=_noop,
 )
 
 
@@ -37,8 +43,7 @@ def test_the_notes_name_calls_that_may_have_left_waiting_approvals_and_clock_jum
     table = js("present.js", "auditTable", summary)
     assert table["notes"] == [
         "web.search: 2 calls may have left — outcome unknown (the service stopped while it ran).",
-        "1 approval request waits for an answer; a request expires 2 minutes after it was "
-        "asked.",
+        "1 approval request waits for an answer; a request expires 2 minutes after it was asked.",
         "The device's clock jumped 1 time. Calls are placed by the time since the device "
         "started, so the jump moves none of them in or out of this period.",
         "1 damaged line of the audit log set aside in audit.jsonl.corrupt.",
@@ -57,13 +62,21 @@ def test_a_quiet_log_has_no_notes(js):
 def test_activity_shows_a_search_cut_off_by_a_crash_and_the_clock_jump(page, service):
     boot = kernel_boot_id() or "this-boot"
     offsets = iter([0.0, 0.0, 3 * 86400.0])  # three days ahead for one record, then back
-    log = AuditLog(service.data_dir, boot_id=boot, wall=lambda: time.time() + next(offsets),
-                   uptime=uptime_seconds)
-    ask = log.record(SEARCH, version=1, stage="confirm", outcome="confirmation_required",
-                     error_code="CONFIRMATION_REQUIRED")
+    log = AuditLog(
+        service.data_dir,
+        boot_id=boot,
+        wall=lambda: time.time() + next(offsets),
+        uptime=uptime_seconds,
+    )
+    ask = log.record(
+        SEARCH,
+        version=1,
+        stage="confirm",
+        outcome="confirmation_required",
+        error_code="CONFIRMATION_REQUIRED",
+    )
     log.begin(SEARCH, version=1, asked=ask)  # the service was killed while it ran
-    log.record(SEARCH, version=1, stage="policy", outcome="refused",
-               error_code="POLICY_DISABLED")
+    log.record(SEARCH, version=1, stage="policy", outcome="refused", error_code="POLICY_DISABLED")
     first_run(page, service)
     page.get_by_role("button", name="Activity").click()
     expect(page.locator("#activity-summary p").first).to_have_text(
@@ -76,7 +89,9 @@ def test_activity_shows_a_search_cut_off_by_a_crash_and_the_clock_jump(page, ser
     cells = [row.locator("th").inner_text(), *row.locator("td").all_inner_texts()]
     counts = dict(zip(headers, cells, strict=True))
     assert (counts["You approved"], counts["Outcome unknown"], counts["Off by setting"]) == (
-        "1", "1", "1"
+        "1",
+        "1",
+        "1",
     )
     hints = page.locator("#activity-table-wrap > p.hint")
     expect(hints.first).to_have_text(
@@ -88,9 +103,18 @@ def test_activity_shows_a_search_cut_off_by_a_crash_and_the_clock_jump(page, ser
 def test_the_period_is_told_in_sentences_with_plurals_that_fit(js):
     summary = {
         "days": 1,
-        "totals": {"proposed": 1, "confirmation_requested": 3, "approved": 1, "edited": 1,
-                   "denied": 1, "executed": 1, "failed": 2, "failed_nothing_left": 1,
-                   "refused_by_policy": 1, "expired": 1},
+        "totals": {
+            "proposed": 1,
+            "confirmation_requested": 3,
+            "approved": 1,
+            "edited": 1,
+            "denied": 1,
+            "executed": 1,
+            "failed": 2,
+            "failed_nothing_left": 1,
+            "refused_by_policy": 1,
+            "expired": 1,
+        },
     }
     assert js("present.js", "activitySentences", summary) == [
         "In the last 1 day, the assistant suggested 1 request.",
@@ -103,17 +127,31 @@ def test_the_period_is_told_in_sentences_with_plurals_that_fit(js):
 
 
 def test_the_owner_repairs_are_said_apart_from_the_counts(js):
-    summary = {"days": 7, "totals": {}, "capabilities": {}, "repairs": [
-        {"capability": "web.search", "reason": "searxng: unreachable", "count": 1,
-         "repair": "Start it."}]}
+    summary = {
+        "days": 7,
+        "totals": {},
+        "capabilities": {},
+        "repairs": [
+            {
+                "capability": "web.search",
+                "reason": "searxng: unreachable",
+                "count": 1,
+                "repair": "Start it.",
+            }
+        ],
+    }
     assert js("present.js", "auditTable", summary)["repairs"] == [
         "web.search failed 1 time: Start it."
     ]
 
 
 def test_a_call_refused_for_want_of_an_audit_record_says_why_and_that_nothing_left(js):
-    refused = {"capability": "web.search", "locality": "external", "outcome": "refused",
-               "error_code": "AUDIT_UNAVAILABLE"}
+    refused = {
+        "capability": "web.search",
+        "locality": "external",
+        "outcome": "refused",
+        "error_code": "AUDIT_UNAVAILABLE",
+    }
     summary = js("present.js", "receiptSummary", [refused], [], [])
     assert summary["stayedLocal"] is True
     assert summary["lines"] == [

@@ -101,8 +101,18 @@ def test_the_host_is_emphasised_and_an_idn_host_is_shown_in_both_forms(card_page
 
 
 @pytest.mark.parametrize(
-    "label", ["bcher-kva", "pypal-4ve", "wgv71a119e", "mgbh0fb", "80akhbyknj4f", "n3h", "ls8h",
-              "d1acj3b", "caf-dma"],
+    "label",
+    [
+        "bcher-kva",
+        "pypal-4ve",
+        "wgv71a119e",
+        "mgbh0fb",
+        "80akhbyknj4f",
+        "n3h",
+        "ls8h",
+        "d1acj3b",
+        "caf-dma",
+    ],
 )
 def test_punycode_decoding_agrees_with_python(js, label):
     assert js("argument.js", "decodePunycode", label) == label.encode().decode("punycode")
@@ -122,6 +132,10 @@ def test_spaces_and_invisible_characters_become_marked_runs(js):
 
 def test_a_url_is_split_around_its_host_without_re_encoding(js):
     parts = js("argument.js", "urlParts", "http://[::1]:8080/%7e?x#y")
-    assert parts == {"before": "http://", "host": "[::1]", "after": ":8080/%7e?x#y",
-                     "unicodeHost": None}
+    assert parts == {
+        "before": "http://",
+        "host": "[::1]",
+        "after": ":8080/%7e?x#y",
+        "unicodeHost": None,
+    }
     assert js("argument.js", "urlParts", "not a url") is None

@@ -107,9 +107,7 @@ FRAMING_PAGE = """<!doctype html><title>a page that frames the Console</title>
 
 
 @pytest.mark.parametrize("framer", ["127.0.0.1", "localhost"])
-def test_the_console_framed_by_another_page_shows_nothing_clickable(
-    page, service, sibling, framer
-):
+def test_the_console_framed_by_another_page_shows_nothing_clickable(page, service, sibling, framer):
     first_run(page, service)
     port = service.url.rsplit(":", 1)[1]
     for target in (service.url, f"http://{framer}:{port}"):  # cross-site, then same-site
@@ -132,9 +130,7 @@ GUESS_FORTY_TIMES = """async ([url, mode]) => {
 }"""
 
 
-def test_a_hostile_pages_sign_in_attempts_leave_the_owner_able_to_sign_in(
-    page, service, sibling
-):
+def test_a_hostile_pages_sign_in_attempts_leave_the_owner_able_to_sign_in(page, service, sibling):
     """Cross-site guesses, and a rebound page's same-origin ones, never reach the
     throttle: the owner signs in at once afterwards."""
     first_run(page, service)

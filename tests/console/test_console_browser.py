@@ -13,7 +13,14 @@ from playwright.sync_api import expect
 
 from sovereign.capabilities.searxng import prepare_query
 
-from .console_steps import LITERAL_QUERY, ask_to_search, first_run, send, set_web_search
+from .console_steps import (
+    LITERAL_QUERY,
+    ask_to_search,
+    expect_quoted_answer,
+    first_run,
+    send,
+    set_web_search,
+)
 from .live_service import PASSWORD
 
 
@@ -92,9 +99,7 @@ def test_stop_ends_the_wait_and_says_nothing_more_was_done(page, service):
     expect(page.get_by_label("Your message")).to_be_enabled()
     service.backend.before_reply.set()
     send(page, "second question")  # the conversation goes on
-    expect(page.locator(".message.assistant .prose").last).to_have_text(
-        "You said: second question"
-    )
+    expect(page.locator(".message.assistant .prose").last).to_have_text("You said: second question")
 
 
 def test_a_long_paste_is_refused_with_a_counter_and_never_cut(page, service):
@@ -156,7 +161,7 @@ def test_the_card_shows_the_query_as_it_will_be_sent_and_deny_sends_nothing(page
     expect(denied).to_contain_text("You denied: search the web for “")
     answer = page.locator(".message.assistant").last
     expect(answer.locator(".prose")).to_have_text(  # nothing ran: the answer is the loop's
-        'You declined the web search (you said: "not now"), so I didn\'t look it up.'
+        "You declined the web search, so I didn't look it up. You said: \u201cnot now\u201d."
     )
     expect(answer.locator(".receipts")).to_contain_text("web.search: denied by you")
     expect(answer.locator(".receipt-headline")).to_have_text("Stayed on this device.")
@@ -172,9 +177,7 @@ def test_approve_shows_numbered_citations_and_a_receipt_naming_the_search_engine
     card = ask_to_search(page)
     card.get_by_role("button", name="Approve").click()
     answer = page.locator(".message.assistant").last
-    expect(answer.locator(".prose")).to_have_text(
-        "I found a few pages about cleaning solar panels."
-    )
+    expect_quoted_answer(answer.locator(".prose"))
     citations = answer.locator(".citations .citation")
     expect(citations.first).to_contain_text("[1]")
     expect(citations.first.locator("a")).to_have_attribute(
@@ -286,12 +289,14 @@ def test_the_activity_view_counts_what_happened(page, service):
     ask_to_search(page).get_by_role("button", name="Approve").click()
     expect(page.locator(".message.assistant .citations")).to_be_visible()
     page.get_by_role("button", name="Activity").click()
-    expect(page.locator("#activity-summary p")).to_have_text([
-        "In the last 7 days, the assistant suggested 1 request.",
-        "1 request was put to you for approval (an edited request is put to you again): "
-        "you approved 1.",
-        "1 ran.",
-    ])
+    expect(page.locator("#activity-summary p")).to_have_text(
+        [
+            "In the last 7 days, the assistant suggested 1 request.",
+            "1 request was put to you for approval (an edited request is put to you again): "
+            "you approved 1.",
+            "1 ran.",
+        ]
+    )
     page.get_by_text("Counts per capability", exact=True).click()
     row = page.locator(".activity-table tbody tr", has_text="web.search")
     expect(row).to_be_visible()

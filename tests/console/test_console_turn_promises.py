@@ -57,8 +57,9 @@ def test_a_failed_plain_json_answer_shows_its_receipt_too(page, service):
     }
     page.route(
         MESSAGE_PATH,
-        lambda route: route.fulfill(status=503, content_type="application/json",
-                                    body=json.dumps(body)),
+        lambda route: route.fulfill(
+            status=503, content_type="application/json", body=json.dumps(body)
+        ),
         times=1,
     )
     send(page, "read https://example.org/a")
@@ -74,9 +75,11 @@ def test_an_expired_card_offers_ask_again_which_sends_the_message_anew(page, ser
     sent: list[dict] = []
     page.on(
         "request",
-        lambda request: sent.append(json.loads(request.post_data or "{}"))
-        if request.url.endswith("/conversation/message")
-        else None,
+        lambda request: (
+            sent.append(json.loads(request.post_data or "{}"))
+            if request.url.endswith("/conversation/message")
+            else None
+        ),
     )
     send(page, "search rooftop solar output")
     card = page.locator(".confirmation-card")

@@ -9,10 +9,14 @@ import pytest
     ("args", "phrase"),
     [
         ({"query": "q", "language": "de", "safesearch": 1}, "in German, safe search moderate"),
-        ({"query": "q", "language": "en-GB", "safesearch": 2},
-         "in English (United Kingdom), safe search strict"),
-        ({"query": "q", "language": "auto", "safesearch": 0},
-         "in any language (the search service chooses), safe search off"),
+        (
+            {"query": "q", "language": "en-GB", "safesearch": 2},
+            "in English (United Kingdom), safe search strict",
+        ),
+        (
+            {"query": "q", "language": "auto", "safesearch": 0},
+            "in any language (the search service chooses), safe search off",
+        ),
         ({"query": "q", "language": "all", "safesearch": 0}, "in all languages, safe search off"),
         ({"query": "q"}, None),
         ({"query": "q", "language": "de", "safesearch": 7}, None),

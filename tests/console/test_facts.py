@@ -53,10 +53,13 @@ def test_the_panel_shows_values_as_text_never_as_markup(module_page):
             return { html: panel.innerHTML, text: panel.textContent,
                      images: panel.querySelectorAll("img, b").length };
         }""",
-        [MODULE_ORIGIN, [
-            {"capability": "home_assistant.get_state", "result": hostile},
-            {"capability": "x.y", "result": {}, "lines": ["<img src=x onerror=alert(1)>"]},
-        ]],
+        [
+            MODULE_ORIGIN,
+            [
+                {"capability": "home_assistant.get_state", "result": hostile},
+                {"capability": "x.y", "result": {}, "lines": ["<img src=x onerror=alert(1)>"]},
+            ],
+        ],
     )
     assert html["images"] == 0
     assert "<img src=x onerror=alert(1)>" in html["text"]

@@ -65,8 +65,10 @@ def assert_safe(shape: dict) -> None:
 def test_the_vendored_parser_is_the_pinned_release():
     vendored = CONSOLE_DIR / "vendor" / "markdown-it.min.js"
     assert hashlib.sha256(vendored.read_bytes()).hexdigest() == VENDORED_SHA256
-    assert (CONSOLE_DIR / "vendor" / "markdown-it-LICENSE.txt").read_text().startswith(
-        "Copyright (c) 2014 Vitaly Puzrin"
+    assert (
+        (CONSOLE_DIR / "vendor" / "markdown-it-LICENSE.txt")
+        .read_text()
+        .startswith("Copyright (c) 2014 Vitaly Puzrin")
     )
 
 
@@ -113,7 +115,9 @@ def test_an_http_link_shows_its_full_destination_beside_the_label(render):
 
 
 def test_a_link_whose_label_is_its_address_is_shown_once(render):
-    shape = one(render, "<https://example.org/x> and [https://example.org/y](https://example.org/y)")
+    shape = one(
+        render, "<https://example.org/x> and [https://example.org/y](https://example.org/y)"
+    )
     assert [shown for _, shown in shape["hrefs"]] == [
         "https://example.org/x",
         "https://example.org/y",

@@ -155,9 +155,7 @@ def pending_token(page) -> str:
     return json.loads(result)["pending_confirmation"]["token"]
 
 
-def test_the_cookies_a_port_hop_steals_read_no_secret_and_approve_nothing(
-    page, service, hostile
-):
+def test_the_cookies_a_port_hop_steals_read_no_secret_and_approve_nothing(page, service, hostile):
     first_run(page, service)
     set_web_search(page, True)
     token = pending_token(page)

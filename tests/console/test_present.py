@@ -275,11 +275,20 @@ def test_history_to_send_fits_the_byte_budget_dropping_the_oldest_first(js):
 @pytest.mark.parametrize(
     ("text", "found"),
     [
-        ("read https://a.example/my page.html please",
-         {"typed": "https://a.example/my page.html",
-          "encoded": "https://a.example/my%20page.html"}),
-        ("https://a.example/a b/c d.pdf",
-         {"typed": "https://a.example/a b/c d.pdf", "encoded": "https://a.example/a%20b/c%20d.pdf"}),
+        (
+            "read https://a.example/my page.html please",
+            {
+                "typed": "https://a.example/my page.html",
+                "encoded": "https://a.example/my%20page.html",
+            },
+        ),
+        (
+            "https://a.example/a b/c d.pdf",
+            {
+                "typed": "https://a.example/a b/c d.pdf",
+                "encoded": "https://a.example/a%20b/c%20d.pdf",
+            },
+        ),
         ("read https://a.example/page please", None),
         ("read https://a.example/page", None),
         ("no address here.html", None),
@@ -296,12 +305,21 @@ def test_an_address_that_goes_on_after_a_space_is_found_as_the_terminal_finds_it
 @pytest.mark.parametrize(
     ("capability", "args", "words"),
     [
-        ("web.search", {"query": "q", "language": "de", "safesearch": 1},
-         {"heading": "Search the web for", "shown": ["query"]}),
-        ("web.fetch", {"url": "https://a.example/"},
-         {"heading": "Read this page", "shown": ["url"]}),
-        ("home_assistant.state", {"entity_id": "sensor.x"},
-         {"heading": "Run this request", "shown": ["entity_id"]}),
+        (
+            "web.search",
+            {"query": "q", "language": "de", "safesearch": 1},
+            {"heading": "Search the web for", "shown": ["query"]},
+        ),
+        (
+            "web.fetch",
+            {"url": "https://a.example/"},
+            {"heading": "Read this page", "shown": ["url"]},
+        ),
+        (
+            "home_assistant.state",
+            {"entity_id": "sensor.x"},
+            {"heading": "Run this request", "shown": ["entity_id"]},
+        ),
     ],
 )
 def test_the_card_speaks_in_household_words_and_keeps_the_rest_for_details(
