@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from sovereign.cli import main
 from sovereign.conversation import ToolCatalog, TurnLoop
 from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling
+from sovereign.conversation.offer.choices import split_product_parameters
 from sovereign.conversation.voice.prompts import DEFAULT_SYSTEM_PROMPT
 from sovereign.executor import Registry
 from sovereign.model import default_model_path
@@ -72,7 +73,11 @@ def ask(text: str) -> list[dict[str, str]]:
 async def test_the_model_alone_chooses_system_health_for_how_hot_is_my_device(backend, registry):
     reply = await backend.complete(ask(HOW_HOT), tools=ToolCatalog.from_registry(registry).tools())
     assert [call.name for call in reply.tool_calls] == ["system_health"]
-    assert reply.tool_calls[0].arguments == {}
+    chosen = split_product_parameters(
+        registry.get("system.health", 1), reply.tool_calls[0].arguments
+    )
+    assert chosen.arguments == {}  # only the product's parameters: the facts and the rest
+    assert chosen.topics == ("temperature",) and not chosen.rest_asked
 
 
 async def test_the_model_alone_chooses_web_search_with_the_users_query(backend, registry):

@@ -36,7 +36,7 @@ from .backends.base import (
     ToolDefinition,
 )
 from .offer.catalog import ToolCatalog, model_safe_name
-from .offer.choices import split_facts
+from .offer.choices import split_product_parameters
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import StandIn, chosen_stand_ins, stand_ins
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
@@ -358,6 +358,9 @@ class TurnLoop:
             halted = await self._run_proposals(progress, proposals, policy, owner)
             if halted is not None:
                 return halted
+            if all(p.call_id in progress.answered for p in proposals):
+                # Household facts the product stated answer the whole question: one decision.
+                return await self._finish(progress, on_token, Ending(done=True))
             await show_stated(progress, on_token)  # the product's sentences appear at once
         return await self._finish(progress, on_token, Ending(note=BUDGET_SPENT_NOTE))
 
@@ -449,14 +452,15 @@ class TurnLoop:
             target = progress.catalog.resolve(call.name)
             name = model_safe_name(target.capability if target else call.name)
             capability = progress.catalog.capabilities.get(target.capability if target else "")
-            arguments, topics = split_facts(capability, call.arguments)
+            chosen = split_product_parameters(capability, call.arguments)
             proposal = Proposal(
                 f"call_{progress.calls_made}",
                 name,
                 target,
-                arguments,
+                chosen.arguments,
                 call.parse_error,
-                topics=topics,
+                topics=chosen.topics,
+                rest_asked=chosen.rest_asked,
             )
             proposals.append(proposal)
             arguments = json.dumps(call.arguments or {}, ensure_ascii=False)

@@ -42,6 +42,9 @@ class Proposal:
     topics: tuple[str, ...] = ()
     """The facts the decision named for a capability that declares them (``facts``,
     taken out of the arguments before the executor sees them)."""
+    rest_asked: bool = True
+    """Whether the question asks more than this call reads (``also_asked``): when no
+    call of a round does and each one's facts were stated, the turn ends there."""
 
 
 @dataclass
@@ -77,6 +80,9 @@ class TurnProgress:
     shown: int = 0
     """How many of :attr:`stated` were already streamed to the household."""
     stated_terms: set[str] = field(default_factory=set)
+    answered: set[str] = field(default_factory=set)
+    """Ids of the calls whose facts the product stated and that answer all their
+    question asked (``also_asked`` said ``nothing_else``)."""
     """The names and state words :attr:`stated` said (prose may not say them again)."""
     sources: Sources = field(default_factory=Sources)
     """The web sources read this turn, cut into numbered passages (:mod:`.answer.passages`)."""

@@ -140,3 +140,47 @@ async def test_facts_the_model_did_not_name_are_the_summary(tmp_path):
     result = await loop.process_turn(ask("Is the little server alright?"), policy={}, owner="o")
     assert MEMORY in result.text and "no temperature sensor" in result.text
     assert "2 days and 5 hours" in result.text
+
+
+async def test_a_read_that_answers_the_whole_question_ends_the_turn_with_one_decision(tmp_path):
+    only = propose("system_health", {"facts": ["memory"], "also_asked": "nothing_else"})
+    loop, backend = loop_over([only, "never asked"], tmp_path, health())
+    result = await loop.process_turn(ask("How much memory is free?"), policy={}, owner="o")
+    assert result.text == MEMORY
+    assert len(backend.requests) == 1 and backend.remaining == 1
+
+
+async def test_a_question_that_asks_more_than_the_read_is_decided_again(tmp_path):
+    more = propose("system_health", {"facts": ["memory"], "also_asked": "something_else"})
+    loop, backend = loop_over([more, propose("answer_the_rest"), "Paris."], tmp_path, health())
+    result = await loop.process_turn(ask("Free memory, and the capital of France?"),
+                                     policy={}, owner="o")  # fmt: skip
+    assert result.text == f"{MEMORY}\n\nParis."
+    assert len(backend.requests) == 3
+
+
+async def test_a_read_that_failed_is_decided_again_even_when_it_would_have_been_enough(tmp_path):
+    async def broken(arguments):
+        raise OSError("no /proc")
+
+    failing = health()
+    failing = Capability(**{**vars(failing), "execute": broken})
+    only = propose("system_health", {"facts": ["memory"], "also_asked": "nothing_else"})
+    loop, backend = loop_over([only, ModelReply()], tmp_path, failing)
+    result = await loop.process_turn(ask("How much memory is free?"), policy={}, owner="o")
+    assert len(backend.requests) == 2  # nothing was stated: the model sees the failure
+    assert MEMORY not in result.text and result.text
+
+
+async def test_one_call_of_a_round_that_asks_more_keeps_the_turn_going(tmp_path):
+    from sovereign.conversation.backends.base import ToolCall
+
+    both = ModelReply(tool_calls=(
+        ToolCall("a", "system_health", {"facts": ["memory"], "also_asked": "nothing_else"}),
+        ToolCall("b", "home_lock", {"also_asked": "something_else"}),
+    ))  # fmt: skip
+    loop, backend = loop_over([both, ModelReply()], tmp_path, health(), lock())
+    result = await loop.process_turn(ask("Memory, the back door, and a joke?"),
+                                     policy={}, owner="o")  # fmt: skip
+    assert len(backend.requests) == 2
+    assert MEMORY in result.text and "Back door is unlocked." in result.text

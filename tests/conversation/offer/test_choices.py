@@ -9,7 +9,13 @@ import pytest
 
 from sovereign.capabilities import home_assistant
 from sovereign.conversation import ToolCatalog
-from sovereign.conversation.offer.choices import FACTS, split_facts, with_choices
+from sovereign.conversation.offer.choices import (
+    ALSO_ASKED,
+    FACTS,
+    Chosen,
+    split_product_parameters,
+    with_choices,
+)
 from sovereign.executor import Capability, Choice, Effect, Locality, Registry
 
 
@@ -47,11 +53,40 @@ def test_the_facts_are_taken_out_before_the_executor_sees_the_call(tmp_path):
 
     system.register(registry, disk_path=tmp_path)
     health = registry.get("system.health", 1)
-    arguments, topics = split_facts(health, {FACTS: ["memory", "gossip", "memory"]})
-    assert arguments == {} and topics == ("memory",)
-    assert split_facts(health, {FACTS: "memory"}) == ({}, ())
-    assert split_facts(None, {FACTS: ["memory"]}) == ({FACTS: ["memory"]}, ())
-    assert split_facts(health, None) == (None, ())
+    chosen = split_product_parameters(
+        health, {FACTS: ["memory", "gossip", "memory"], ALSO_ASKED: "nothing_else"}
+    )
+    assert chosen == Chosen({}, ("memory",), rest_asked=False)
+    assert split_product_parameters(health, {FACTS: "memory"}) == Chosen({}, ())
+    assert split_product_parameters(None, {FACTS: ["memory"]}) == Chosen({FACTS: ["memory"]})
+    assert split_product_parameters(health, None) == Chosen(None)
+
+
+@pytest.mark.parametrize("said", [None, "something_else", "nothing", "NOTHING_ELSE", ["x"]])
+def test_anything_but_nothing_else_means_the_question_asks_more(tmp_path, said):
+    registry = Registry()
+    from sovereign.capabilities import system
+
+    system.register(registry, disk_path=tmp_path)
+    health = registry.get("system.health", 1)
+    arguments = {} if said is None else {ALSO_ASKED: said}
+    assert split_product_parameters(health, arguments).rest_asked is True
+
+
+def test_every_capability_with_facts_must_say_whether_the_question_asks_more(tmp_path):
+    registry = Registry()
+    from sovereign.capabilities import system
+
+    system.register(registry, disk_path=tmp_path)
+    (tool,) = ToolCatalog.from_registry(registry).tools()
+    parameters = tool["function"]["parameters"]
+    assert parameters["properties"][ALSO_ASKED]["enum"] == ["nothing_else", "something_else"]
+    assert ALSO_ASKED in parameters["required"]
+
+
+def test_a_capability_without_facts_is_offered_no_product_parameter():
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}}
+    assert with_choices(schema, capability(arguments_schema=schema)) == schema
 
 
 def test_an_argument_with_choices_becomes_an_enum_shown_with_the_households_names(tmp_path):
@@ -94,7 +129,8 @@ def test_choices_that_cannot_be_read_leave_the_argument_as_it_was():
     assert listed["properties"]["entity_id"]["enum"] == ["a.b"]
 
 
-def test_a_capability_argument_called_facts_is_refused_before_any_model_sees_it():
-    schema = {"type": "object", "properties": {FACTS: {"type": "string"}}}
+@pytest.mark.parametrize("name", [FACTS, ALSO_ASKED])
+def test_a_capability_argument_named_like_a_product_parameter_is_refused(name):
+    schema = {"type": "object", "properties": {name: {"type": "string"}}}
     with pytest.raises(ValueError, match="may not be called"):
         with_choices(schema, capability(arguments_schema=schema))

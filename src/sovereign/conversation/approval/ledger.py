@@ -67,6 +67,8 @@ class CallLedger:
             terms = progress.stated_terms
             stated = render(capability.facts, outcome.result or {}, call.topics, voice, terms)
             progress.stated.extend(s for s in stated if s not in progress.stated)
+            if stated and not call.rest_asked:
+                progress.answered.add(call.call_id)
         passages = None
         if outcome.ok and is_web_source(outcome.name) and isinstance(outcome.result, dict):
             added = progress.sources.add_result(outcome.name, outcome.result)
