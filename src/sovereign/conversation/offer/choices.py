@@ -13,8 +13,8 @@ Product parameters, removed again before the executor sees the call:
   Assistant's allowlisted entities) becomes an enum of those values, each shown with
   the household's name for it, so the model picks one instead of guessing an id.
 
-A capability argument called ``facts`` or ``also_asked`` would be ambiguous: offering such a capability
-raises (a naming mistake, caught before any model sees the list).
+A capability argument called ``facts`` or ``also_asked`` would be ambiguous: offering
+such a capability raises (a naming mistake, caught before any model sees the list).
 """
 
 from __future__ import annotations
