@@ -1,5 +1,5 @@
 """A turn offers only what can run, and its answer states only what ran (issue: trustworthy
-answers; docs/decisions/offered-tools-and-arguments.md, answers-from-what-ran.md)."""
+answers; docs/decisions/offered-tools-and-arguments.md, answers-rendered-by-the-product.md)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ be approved that repeats, word for word, text from this turn's results, and that
 person asking never wrote, is flagged on the card like a household identifier: the
 whole value, with the reason "comes from what a result of this turn said, not from
 you". The household then approves or denies knowing where the words came from
-(docs/decisions/answers-from-what-ran.md). The turn loop passes this check to the
+(docs/decisions/answers-rendered-by-the-product.md). The turn loop passes this check to the
 executor with the call, so the ask's audit record holds the flag's kind as it holds
 the household-identifier kinds.
 

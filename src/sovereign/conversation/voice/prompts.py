@@ -1,6 +1,6 @@
 """What the turn loop puts into the model's context: the system prompt and framed outcomes.
 
-Two rules (RFC-0004; docs/decisions/answers-from-what-ran.md):
+Two rules (RFC-0004; docs/decisions/answers-rendered-by-the-product.md):
 
 **Untrusted data stays data.** Every result reaches the model as one ``tool``
 message whose content is a JSON object. Anything a capability returned (a

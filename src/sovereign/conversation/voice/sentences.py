@@ -6,7 +6,7 @@ capability's own sentences come from its :class:`~sovereign.executor.facts.Phras
 and its catalog, the rest from the conversation's catalog (:mod:`.catalogs`). No
 sentence is an instruction to the model, and none speaks of the household in the
 third person, so a model that repeats one gives a correct answer
-(docs/decisions/answers-from-what-ran.md).
+(docs/decisions/answers-rendered-by-the-product.md).
 """
 
 from __future__ import annotations
