@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -35,12 +34,12 @@ from .backends.base import (
     ToolCall,
     ToolDefinition,
 )
-from .offer.catalog import ToolCatalog, model_safe_name
-from .offer.choices import split_product_parameters
+from .offer.catalog import ToolCatalog
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import StandIn, chosen_stand_ins, stand_ins
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
+from .proposals import adopt, proposes_a_capability
 from .results import PendingConfirmation, TurnFailed, TurnResult
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.language import question_language
@@ -333,7 +332,7 @@ class TurnLoop:
             if progress.sources.steered:  # never a call a source asked for, in this turn
                 kept = tuple(c for c in reply.tool_calls if not self._calls_outside(progress, c))
                 reply = replace(reply, tool_calls=kept)
-            if quote is not None and not _proposes_a_capability(progress, reply):
+            if quote is not None and not proposes_a_capability(progress, reply):
                 return await self._finish_quoting(progress, reply, on_token)
             chosen = chosen_stand_ins(reply, standing)
             if ANSWER_THE_REST in chosen:
@@ -354,7 +353,7 @@ class TurnLoop:
                 note = guide.unreadable_note()
                 ending = Ending(reply.content, note=note, shown=shown, cut_off=reply.cut_off)
                 return await self._finish(progress, on_token, ending)
-            proposals = self._adopt(progress, reply)
+            proposals = adopt(progress, reply)
             halted = await self._run_proposals(progress, proposals, policy, owner)
             if halted is not None:
                 return halted
@@ -439,42 +438,6 @@ class TurnLoop:
                 logger.warning("model reply unusable (attempt %d): %s", attempt, exc)
                 problem = exc
         raise ModelUnavailable(f"the model gave no usable reply: {problem}") from problem
-
-    def _adopt(self, progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
-        """Give the reply's calls our own ids and append them to the context.
-
-        Arguments that were not JSON are written back as ``{}``: the raw text
-        never goes back to a server (llama-server answers it with a 500).
-        """
-        proposals, calls = [], []
-        for call in reply.tool_calls:
-            progress.calls_made += 1
-            target = progress.catalog.resolve(call.name)
-            name = model_safe_name(target.capability if target else call.name)
-            capability = progress.catalog.capabilities.get(target.capability if target else "")
-            chosen = split_product_parameters(capability, call.arguments)
-            proposal = Proposal(
-                f"call_{progress.calls_made}",
-                name,
-                target,
-                chosen.arguments,
-                call.parse_error,
-                topics=chosen.topics,
-                rest_asked=chosen.rest_asked,
-            )
-            proposals.append(proposal)
-            arguments = json.dumps(call.arguments or {}, ensure_ascii=False)
-            calls.append(
-                {
-                    "id": proposal.call_id,
-                    "type": "function",
-                    "function": {"name": name, "arguments": arguments},
-                }
-            )
-        progress.context.append(
-            {"role": "assistant", "content": reply.content, "tool_calls": calls}
-        )
-        return proposals
 
     async def _run_proposals(
         self,
@@ -597,11 +560,6 @@ def _dictated(
     if call.edited:
         return []
     return dictated_flags(arguments, [result for _, result in progress.results], _asked(progress))
-
-
-def _proposes_a_capability(progress: TurnProgress, reply: ModelReply) -> bool:
-    """Whether ``reply`` calls something that runs (not the quote tool, not a stand-in)."""
-    return any(progress.catalog.resolve(call.name) is not None for call in reply.tool_calls)
 
 
 def _unreadable(progress: TurnProgress, guide: ArgumentGuide) -> Ending:
