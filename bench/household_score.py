@@ -414,11 +414,14 @@ def bind_figures(
 
 def score_on_topic(prompt: Mapping[str, Any], bound: list[tuple[str, list[str]]]) -> bool | None:
     """Every figure the answer states is the value of a field the question asks about
-    (``expect.figures``); None when the prompt names no fields or nothing was read."""
+    (``expect.figures``) or of a field that qualifies figures (the window a count covers,
+    ``qualifiers`` in household_concepts.json); None when the prompt names no fields or
+    nothing was read."""
     allowed = prompt["expect"].get("figures")
     if allowed is None:
         return None
-    return all(not names or set(names) & set(allowed) for _, names in bound)
+    allowed = {*allowed, *_CONCEPTS["qualifiers"]["fields"]}
+    return all(not names or {n.split("[")[0] for n in names} & allowed for _, names in bound)
 
 
 _CONCEPTS = json.loads(
