@@ -166,11 +166,16 @@ class RecordingBackend:
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None = None,
         on_progress: BackendProgress | None = None,
+        tool_choice: Any = "auto",
     ) -> ModelReply:
         """As :meth:`ModelBackend.complete`, recording the call and its duration."""
         started = time.perf_counter()
         reply = await self.inner.complete(
-            messages, tools=tools, on_token=on_token, on_progress=on_progress
+            messages,
+            tools=tools,
+            on_token=on_token,
+            on_progress=on_progress,
+            tool_choice=tool_choice,
         )
         seconds = time.perf_counter() - started
         self.calls.append(ModelCall(list(messages), tools is not None, reply, seconds, tools))

@@ -50,8 +50,10 @@ class LegacyBackend:
         tools: list[dict[str, Any]] | None,
         on_token: TokenSink | None = None,
         on_progress: Any = None,
+        tool_choice: Any = "auto",
     ) -> ModelReply:
-        """A decision among ``tools``, else the answer streamed into ``on_token``."""
+        """A decision among ``tools``, else the answer streamed into ``on_token``
+        (``tool_choice`` is not the previous path's: ignored)."""
         if tools:
             return await asyncio.to_thread(self._decide, messages, tools)
         return ModelReply(content=await self._stream(messages, on_token))

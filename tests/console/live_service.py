@@ -133,7 +133,9 @@ class GatedBackend:
         self.before_reply.set()
         self.mid_answer.set()
 
-    async def complete(self, messages, *, tools, on_token=None, on_progress=None) -> ModelReply:
+    async def complete(
+        self, messages, *, tools, on_token=None, on_progress=None, tool_choice="auto"
+    ) -> ModelReply:
         await _wait(self.before_reply)
 
         async def relay(piece: str) -> None:
@@ -141,7 +143,11 @@ class GatedBackend:
             await _wait(self.mid_answer)
 
         return await self.inner.complete(
-            messages, tools=tools, on_token=relay if on_token else None, on_progress=on_progress
+            messages,
+            tools=tools,
+            on_token=relay if on_token else None,
+            on_progress=on_progress,
+            tool_choice=tool_choice,
         )
 
 

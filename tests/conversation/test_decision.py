@@ -212,3 +212,11 @@ def test_answer_messages_leave_a_plain_conversation_alone():
         {"role": "assistant", "content": ""},
         {"role": "user", "content": "again"},
     ]
+
+
+def test_a_required_decision_has_no_answer_branch_only_the_offered_calls():
+    schema = decision_schema(TOOLS, required=True)
+    validator = Draft202012Validator(schema)
+    assert not validator.is_valid({"action": "answer"})
+    assert validator.is_valid({"action": "system_health", "arguments": {}})
+    assert len(schema["anyOf"]) == len(TOOLS)

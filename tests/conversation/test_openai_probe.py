@@ -8,6 +8,8 @@ ignores ``response_format`` and ``stream`` and refuses ``tools``.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from sovereign.conversation.backends.base import ModelRejected, ModelUnavailable
@@ -224,3 +226,16 @@ def test_the_plan_follows_what_the_server_showed(features, requested, expected):
     assert plan.response_format == features.response_format
     assert plan.stream is features.streams
     assert plan.reason.startswith("auto: " if requested == "auto" else f"{expected[0]} mode")
+
+
+async def test_a_required_call_is_sent_as_the_servers_own_tool_choice(server):
+    server.queue(*llama_server_probes(), completion("Paris"))
+    await backend(server, mode="native").complete(ASK, tools=TOOLS, tool_choice="required")
+    assert server.requests[-1]["tool_choice"] == "required"
+
+
+async def test_a_required_decision_in_schema_mode_leaves_answer_out_of_the_grammar(server):
+    server.queue(*llama_cpp_python_probes(), completion('{"action": "answer"}'))
+    await backend(server, mode="schema").complete(ASK, tools=TOOLS, tool_choice="required")
+    sent = json.dumps(server.requests[-1]["response_format"])
+    assert '"home_assistant_get_state"' in sent and '"answer"' not in sent

@@ -83,7 +83,7 @@ QUOTE_FIRST = propose("quote_sources", {"passages": ["1.1"], "summary": "Found n
 
 
 async def test_approval_invokes_exactly_once_and_cites_the_results(world):
-    loop, _ = world.loop([SEARCH, QUOTE_FIRST])
+    loop, backend = world.loop([SEARCH, QUOTE_FIRST])
     halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")
     token = halted.pending_confirmation.token
 
@@ -91,6 +91,9 @@ async def test_approval_invokes_exactly_once_and_cites_the_results(world):
 
     assert result.text == "> Bootloader update\n> \u2014 pi.example\n\nIn short: Found notes."
     assert result.pending_confirmation is None
+    quoting = backend.requests[-1]
+    assert quoting.tool_choice == "required"  # a web answer quotes: no prose of its own
+    assert backend.requests[0].tool_choice == "auto"
     assert world.calls.of("web.search") == [{"query": "pi firmware"}]
     assert [c.to_wire() for c in result.citations] == [
         {

@@ -37,7 +37,9 @@ class HeldModel:
         self.cancelled = False
         self.calls = 0
 
-    async def complete(self, messages, *, tools, on_token=None, on_progress=None) -> ModelReply:
+    async def complete(
+        self, messages, *, tools, on_token=None, on_progress=None, tool_choice="auto"
+    ) -> ModelReply:
         self.calls += 1
         if tools is None:
             self.waiting.set()

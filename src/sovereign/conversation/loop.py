@@ -32,6 +32,7 @@ from .backends.base import (
     ModelUnavailable,
     TokenSink,
     ToolCall,
+    ToolChoice,
     ToolDefinition,
 )
 from .offer.catalog import ToolCatalog
@@ -326,8 +327,9 @@ class TurnLoop:
             context = _with_note(progress.context, guide.hint(tools))
             if last := guide.reference_hint(tools):
                 context = [*context, {"role": "system", "content": last}]
-            writing = "writing" if quote is not None else None  # choosing what to quote
-            reply = await self._ask(progress, context, offered, sink, stage=writing)
+            # The web answered: the reply quotes it (or reads further), never prose of its own.
+            writing, choice = ("writing", "required") if quote is not None else (None, "auto")
+            reply = await self._ask(progress, context, offered, sink, writing, choice)
             progress.rounds_used += 1
             if progress.sources.steered:  # never a call a source asked for, in this turn
                 kept = tuple(c for c in reply.tool_calls if not self._calls_outside(progress, c))
@@ -422,6 +424,7 @@ class TurnLoop:
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None,
         stage: Stage | None = None,
+        tool_choice: ToolChoice = "auto",
     ) -> ModelReply:
         for attempt in range(1, self._attempts + 1):
             try:
@@ -431,6 +434,7 @@ class TurnLoop:
                     tools=tools,
                     on_token=on_token,
                     on_progress=progress.reporter.backend,
+                    tool_choice=tool_choice,
                 )
             except ModelRejected:
                 raise  # the server refused the request itself: the same request fails again

@@ -33,6 +33,9 @@ from urllib.parse import urlsplit
 
 QUOTE = "quote_sources"
 """The tool the model answers a web question with."""
+SUMMARY_CHARACTERS = 200
+"""The longest sentence of its own the model may add to a quoted answer (the grammar
+ends it there: one short sentence, never a second answer)."""
 MAX_QUOTES = 3
 """Most passages quoted in one answer."""
 MAX_PASSAGES = 160
@@ -167,8 +170,12 @@ def quote_tool(sources: Sources) -> dict[str, Any] | None:
             "parameters": {
                 "type": "object",
                 "properties": {
-                    "passages": {"type": "array", "items": {"enum": quotable}},
-                    "summary": {"type": "string"},
+                    "passages": {
+                        "type": "array",
+                        "items": {"enum": quotable},
+                        "maxItems": MAX_QUOTES,
+                    },
+                    "summary": {"type": "string", "maxLength": SUMMARY_CHARACTERS},
                 },
                 "required": ["passages", "summary"],
                 "additionalProperties": False,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 Message = dict[str, Any]
 ToolDefinition = dict[str, Any]
@@ -95,6 +95,11 @@ def is_context_overflow(message: str) -> bool:
     return "exceed" in text and "context" in text
 
 
+ToolChoice = Literal["auto", "required"]
+"""OpenAI's ``tool_choice``: ``auto``, the model may call a tool or answer in prose;
+``required``, its reply must call one of the tools offered."""
+
+
 class ModelBackend(Protocol):
     """Anything that can take a conversation and reply."""
 
@@ -105,6 +110,7 @@ class ModelBackend(Protocol):
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None = None,
         on_progress: BackendProgress | None = None,
+        tool_choice: ToolChoice = "auto",
     ) -> ModelReply:
         """Ask the model once.
 
@@ -117,6 +123,9 @@ class ModelBackend(Protocol):
                 a call) and then sets ``ModelReply.streamed``; others ignore it.
             on_progress: told of waits before the work starts (see
                 :data:`BackendProgress`); a backend that never waits may ignore it.
+            tool_choice: ``required`` when the reply must be a call of ``tools`` (the
+                decision grammar then has no "answer"; a server's native tool calling is
+                sent ``tool_choice: "required"``).
 
         Returns:
             A :class:`ModelReply`.

@@ -49,8 +49,9 @@ Tools:
 {tools}"""
 
 
-def decision_schema(tools: list[ToolDefinition]) -> dict[str, Any]:
-    """The JSON Schema a decision must match: one ``anyOf`` branch per tool plus "answer".
+def decision_schema(tools: list[ToolDefinition], *, required: bool = False) -> dict[str, Any]:
+    """The JSON Schema a decision must match: one ``anyOf`` branch per tool plus "answer"
+    (no "answer" when ``required``: the reply must call one of ``tools``).
 
     Each tool branch is ``{"action": {"const": name}, "arguments": <its
     parameters schema>}``, so constrained decoding can only produce arguments of
@@ -63,7 +64,7 @@ def decision_schema(tools: list[ToolDefinition]) -> dict[str, Any]:
         A JSON Schema object (draft 2020-12 subset that llama.cpp's grammar
         converter accepts: ``anyOf``, ``const``, ``properties``, ``required``).
     """
-    branches: list[dict[str, Any]] = [_branch(ANSWER, None)]
+    branches: list[dict[str, Any]] = [] if required else [_branch(ANSWER, None)]
     for name, _description, parameters in _tool_specs(tools):
         branches.append(_branch(name, parameters))
     return {"anyOf": branches}

@@ -14,7 +14,15 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .base import BackendProgress, Message, ModelReply, TokenSink, ToolCall, ToolDefinition
+from .base import (
+    BackendProgress,
+    Message,
+    ModelReply,
+    TokenSink,
+    ToolCall,
+    ToolChoice,
+    ToolDefinition,
+)
 
 ScriptItem = ModelReply | str | BaseException
 """A queued reply: a ModelReply, plain prose, or an exception to raise (e.g. ModelError)."""
@@ -36,6 +44,7 @@ class ScriptedRequest:
 
     messages: list[Message]
     tools: list[ToolDefinition] | None
+    tool_choice: ToolChoice = "auto"
 
 
 def propose(name: str, arguments: dict[str, Any] | None = None, **extra: Any) -> ModelReply:
@@ -82,12 +91,13 @@ class ScriptedBackend:
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None = None,
         on_progress: BackendProgress | None = None,
+        tool_choice: ToolChoice = "auto",
     ) -> ModelReply:
         """Record the request and return the next scripted reply (see the class docstring);
         ``on_progress`` hears ``started``."""
         if on_progress is not None:
             await on_progress("started")
-        self.requests.append(ScriptedRequest([dict(m) for m in messages], tools))
+        self.requests.append(ScriptedRequest([dict(m) for m in messages], tools, tool_choice))
         item = await self._next(messages, tools)
         if isinstance(item, BaseException):
             raise item

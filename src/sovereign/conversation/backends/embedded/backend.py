@@ -32,6 +32,7 @@ haiku refused, a translation answered in English).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import threading
 from collections.abc import Callable, Generator
@@ -46,6 +47,7 @@ from ..base import (
     ModelError,
     ModelReply,
     TokenSink,
+    ToolChoice,
     ToolDefinition,
     is_context_overflow,
 )
@@ -137,6 +139,7 @@ class EmbeddedBackend:
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None = None,
         on_progress: BackendProgress | None = None,
+        tool_choice: ToolChoice = "auto",
     ) -> ModelReply:
         """Ask the model once (see :meth:`ModelBackend.complete`).
 
@@ -147,7 +150,9 @@ class EmbeddedBackend:
         never call markup (:class:`~..call_markup.MarkupGate`). A reply that stopped at
         its token limit comes back with ``cut_off`` set (and no calls).
         ``on_progress`` hears ``queued`` when another request holds the model,
-        ``loading_model`` before the first load, and ``started``.
+        ``loading_model`` before the first load, and ``started``. ``tool_choice``
+        ``required`` takes "answer" out of the decision grammar (schema mode; native
+        mode leaves the choice to the chat template).
 
         Raises:
             ModelUnavailable: llama-cpp-python or the model file is missing,
@@ -162,7 +167,9 @@ class EmbeddedBackend:
         self._in_flight += 1
         try:
             if tools:
-                job = self._decide if self.mode == "schema" else self._native
+                job = self._native
+                if self.mode == "schema":
+                    job = functools.partial(self._decide, required=tool_choice == "required")
                 return await self._in_worker(announce.started(self._loaded, job), messages, tools)
             shown = MarkupGate(on_token) if on_token is not None else None
             text, cut_off = await self._stream(messages, shown, announce)
@@ -208,8 +215,10 @@ class EmbeddedBackend:
             self._runner = Runner(self.loader(self.load), self._states)
         return self._runner
 
-    def _decide(self, messages: list[Message], tools: list[ToolDefinition]) -> ModelReply:
-        schema_json = json.dumps(decision_schema(tools), sort_keys=True)
+    def _decide(
+        self, messages: list[Message], tools: list[ToolDefinition], *, required: bool = False
+    ) -> ModelReply:
+        schema_json = json.dumps(decision_schema(tools, required=required), sort_keys=True)
         request = Generation(
             messages=decision_messages(messages, tools),
             grammar=self._grammar(schema_json),

@@ -36,6 +36,7 @@ from ..base import (
     ModelRejected,
     ModelReply,
     TokenSink,
+    ToolChoice,
     ToolDefinition,
 )
 from ..call_markup import MarkupGate
@@ -145,6 +146,7 @@ class OpenAIBackend:
         tools: list[ToolDefinition] | None,
         on_token: TokenSink | None = None,
         on_progress: BackendProgress | None = None,
+        tool_choice: ToolChoice = "auto",
     ) -> ModelReply:
         """Ask once; see :meth:`ModelBackend.complete <.base.ModelBackend.complete>`.
 
@@ -158,7 +160,7 @@ class OpenAIBackend:
         """
         plan = await self.plan()
         messages, tools = prompt_messages(messages), prompt_tools(tools)
-        payload = self.payload(messages, tools, plan)
+        payload = self.payload(messages, tools, plan, tool_choice)
         try:
             if tools is not None and plan.mode == "schema":
                 body = await self.http.post(payload)
@@ -178,9 +180,15 @@ class OpenAIBackend:
             raise
 
     def payload(
-        self, messages: list[Message], tools: list[ToolDefinition] | None, plan: ToolPlan
+        self,
+        messages: list[Message],
+        tools: list[ToolDefinition] | None,
+        plan: ToolPlan,
+        tool_choice: ToolChoice = "auto",
     ) -> dict[str, Any]:
-        """The request body for ``messages`` and ``tools`` under ``plan``."""
+        """The request body for ``messages`` and ``tools`` under ``plan`` (``tool_choice``
+        ``required``: the decision grammar without "answer", or the server's own
+        ``tool_choice: "required"``)."""
         body: dict[str, Any] = {"model": self.model, **self._sampling}
         messages = system_first(messages)
         if plan.mode == "schema":
@@ -189,13 +197,16 @@ class OpenAIBackend:
                 return body
             body["messages"] = decision_messages(messages, tools)
             if plan.response_format is not None:
-                schema = grammar_schema(decision_schema(tools))
+                required = tool_choice == "required"
+                schema = grammar_schema(decision_schema(tools, required=required))
                 body["response_format"] = response_format(plan.response_format, schema)
             return body
         history = text_call_messages if plan.history == "text" else wire_messages
         body["messages"] = history(messages)
         if tools is not None:
-            body.update(tools=[_grammar_safe_tool(tool) for tool in tools], tool_choice="auto")
+            body.update(
+                tools=[_grammar_safe_tool(tool) for tool in tools], tool_choice=tool_choice
+            )
         return body
 
     async def _streamed(
