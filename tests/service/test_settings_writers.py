@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import threading
 from pathlib import Path
@@ -158,3 +159,31 @@ def test_a_value_is_read_again_when_the_bytes_change_even_at_the_same_size(tmp_p
     assert store.read().value == 1
     (tmp_path / "counter.json").write_text('{"count": 2}\n')  # same size, maybe same inode
     assert store.read().value == 2
+
+
+@pytest.mark.parametrize("shape", ["directory", "fifo"])
+def test_something_other_than_a_file_is_unusable_never_an_exception(tmp_path, shape):
+    path = tmp_path / "counter.json"
+    path.mkdir() if shape == "directory" else os.mkfifo(path)
+    reading = SettingsFile(tmp_path, COUNTER).read()
+    assert reading.value == 0 and not reading.usable
+    assert "is not a regular file" in (reading.problem or "")
+    with pytest.raises(SettingsUnreadable):
+        SettingsFile(tmp_path, COUNTER).update(lambda c: c + 1)
+
+
+@pytest.mark.parametrize(
+    ("relative_path", "route"),
+    [
+        ("capabilities/policy.json", "/api/v1/conversation/policy"),
+        ("capabilities/sites.json", "/api/v1/settings/sites"),
+        ("capabilities/search.json", "/api/v1/settings/search"),
+        ("household.json", "/api/v1/settings/household"),
+    ],
+)
+async def test_a_directory_in_place_of_a_settings_file_reads_as_the_default(
+    signed_in, relative_path, route
+):
+    (signed_in.data_dir / relative_path).mkdir(parents=True)
+    response = await signed_in.client.get(route, headers=signed_in.headers())
+    assert response.status_code == 200, response.text

@@ -214,10 +214,11 @@ def _read_small_file(path: Path) -> tuple[bytes, int]:
         raise
     except OSError as exc:
         raise _Unusable(f"cannot be read ({exc.strerror}).") from exc
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):  # checked before fdopen, which refuses a directory
+        os.close(fd)
+        raise _Unusable("is not a regular file.")
     with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise _Unusable("is not a regular file.")
         try:
             raw = handle.read(MAX_FILE_BYTES + 1)
         except OSError as exc:
