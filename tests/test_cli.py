@@ -23,8 +23,8 @@ def test_help_lists_every_command_with_a_whole_sentence():
     commands = result.output.split("Commands:")[1].strip().splitlines()
     names = [line.split()[0] for line in commands]
     assert names == [
-        "audit", "chat", "doctor", "model", "passwd", "policy", "private-words",
-        "search-settings", "serve", "sites",
+        "audit", "chat", "doctor", "household-settings", "model", "passwd", "policy",
+        "private-words", "search-settings", "serve", "sites",
     ]  # fmt: skip
     assert not any(line.rstrip().endswith("...") for line in commands), commands
 

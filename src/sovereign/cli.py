@@ -1,7 +1,7 @@
 """The ``sovereign`` command line.
 
-Subcommands: ``serve``, ``chat``, ``policy``, ``sites``, ``search-settings``, ``doctor``,
-``audit``, ``passwd``, ``model``, ``private-words``.
+Subcommands: ``serve``, ``chat``, ``policy``, ``sites``, ``search-settings``,
+``household-settings``, ``doctor``, ``audit``, ``passwd``, ``model``, ``private-words``.
 
 Each subcommand lives next to what it drives and is attached here.
 """
@@ -16,6 +16,7 @@ from sovereign.model.cli import model_group
 from sovereign.service.chat import chat
 from sovereign.service.commands import audit, passwd, policy, serve
 from sovereign.service.egress_settings_cli import search_settings, sites
+from sovereign.service.household_settings_cli import household_settings
 from sovereign.service.private_words_cli import private_words
 
 
@@ -32,6 +33,7 @@ main.add_command(chat)
 main.add_command(policy)
 main.add_command(sites)
 main.add_command(search_settings)
+main.add_command(household_settings)
 main.add_command(audit)
 main.add_command(passwd)
 main.add_command(private_words)

@@ -3,7 +3,7 @@
 Checks: that one program, the service, holds both loopback addresses of the
 Console's port (``127.0.0.1`` and ``[::1]``: browsers open ``sovereign.localhost`` on
 ``::1`` first), SearXNG (for web.search) and the engines it dropped at start-up, the
-policy file, the household's site list and search settings, the home IPv6 prefix
+policy file, the household's site list, search settings and language, the home IPv6 prefix
 web.fetch refuses, the audit log (writable,
 readable, room on the data filesystem), the embedded model file, Home Assistant's
 settings file, the household's private-words file, and for the openai backend the
@@ -42,6 +42,7 @@ from sovereign.paths import data_dir
 from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_log
 from sovereign.service.audit_check import check_audit_log
 from sovereign.service.egress_settings import check_egress_settings
+from sovereign.service.household_settings import check_household_settings
 from sovereign.service.listeners import check_loopback_ownership
 from sovereign.service.policy import check_policy_file
 from sovereign.service.private_words import check_private_words_file
@@ -248,6 +249,14 @@ async def check_egress(config: DoctorConfig) -> list[Finding]:
     return [Finding(*result) for result in results]
 
 
+async def check_household(config: DoctorConfig) -> list[Finding]:
+    """``household.json``: absent (English) or a language the product speaks; corrupt = English."""
+    ok, detail, fix = await asyncio.to_thread(
+        check_household_settings, config.data_dir or data_dir()
+    )
+    return [Finding("household language", ok, detail, fix)]
+
+
 async def check_home_ipv6(config: DoctorConfig) -> list[Finding]:
     """The household's IPv6 prefix web.fetch refuses (``home_ipv6_prefixes``, or assumed)."""
     ok, detail = await asyncio.to_thread(check_home_network, config.data_dir or data_dir())
@@ -434,6 +443,7 @@ CHECKS: list[Check] = [
     check_searxng_engine_start,
     check_policy,
     check_egress,
+    check_household,
     check_home_ipv6,
     check_audit,
     check_model,

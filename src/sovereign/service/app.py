@@ -35,12 +35,21 @@ from .csrf import CSRFMiddleware
 from .devices import KnownDevices
 from .errors import install_error_handlers
 from .host_pinning import HostOriginMiddleware
+from .household_settings import HouseholdSettingsStore
 from .household_sources import HouseholdSources
 from .open_cards import OpenCards
 from .owner import OwnerAccount
 from .policy import PolicyStore
 from .retained import RetainedAnswers
-from .routes import auth, conversation, egress_settings, operations, policy, private_words
+from .routes import (
+    auth,
+    conversation,
+    egress_settings,
+    household_settings,
+    operations,
+    policy,
+    private_words,
+)
 from .security_headers import SecurityHeadersMiddleware
 from .session_auth import SessionAuthMiddleware
 from .sessions import SessionStore
@@ -97,7 +106,8 @@ def create_app(
     )
     app.state.services = services
     install_error_handlers(app)
-    routers = (operations, auth, conversation, policy, private_words, egress_settings)
+    routers = (operations, auth, conversation, policy, private_words, egress_settings,
+               household_settings)
     for module in routers:
         app.include_router(module.router)
     add_api_docs(app)
@@ -209,7 +219,8 @@ def build_turn_loop(
     Used by the service and by ``sovereign chat``. Arguments as for
     :func:`create_app`; ``audit`` defaults to a log in ``settings.data_dir``;
     ``household`` are the sources of the household-identifier check run on every
-    card (default: this device's, for ``settings.data_dir``).
+    card (default: this device's, for ``settings.data_dir``). The household's language
+    (:mod:`.household_settings`) is read from ``settings.data_dir`` for every turn.
     """
     household = household or HouseholdSources(settings.data_dir)
     confirmations = ConfirmationStore(clock=clock)
@@ -224,4 +235,9 @@ def build_turn_loop(
     pending = PendingTurnStore(
         ttl_seconds=confirmations.ttl_seconds, clock=clock, on_forget=confirmations.discard
     )
-    return TurnLoop(executor, backend or make_backend(settings), pending=pending)
+    return TurnLoop(
+        executor,
+        backend or make_backend(settings),
+        pending=pending,
+        household_language=HouseholdSettingsStore(settings.data_dir).language,
+    )

@@ -1,0 +1,49 @@
+"""``sovereign household-settings``: show or set the household's language.
+
+The same file and check as the Console's setting (:mod:`.household_settings`); a
+change applies to the next question, without a restart.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sovereign.conversation.voice.catalogs import LANGUAGES
+
+from .commands import DATA_DIR_OPTION, _data_dir
+from .household_settings import HouseholdSettings, HouseholdSettingsStore, language_names
+
+
+@click.command(
+    "household-settings", short_help="Show or set the language for questions too short to tell."
+)
+@click.option(
+    "--language",
+    type=click.Choice(LANGUAGES),
+    default=None,
+    help="The language answers fall back to when a question does not tell its own.",
+)
+@DATA_DIR_OPTION
+def household_settings(language: str | None, data_dir: Path | None) -> None:
+    """Show the household's language, or set it (exit 1 when the file is unusable)."""
+    store = HouseholdSettingsStore(_data_dir(data_dir))
+    if language is None:
+        reading = store.read(log=False)
+        if reading.problem:
+            click.secho(f"problem: {reading.problem} English applies.", fg="red", err=True)
+        click.echo(f"language: {_named(reading.value.language)}")
+        raise SystemExit(1 if reading.problem else 0)
+    try:
+        store.save(HouseholdSettings(language))
+    except OSError as exc:
+        raise click.ClickException(f"{store.path} could not be written: {exc.strerror}") from exc
+    click.echo(
+        f"language: {_named(language)}; from the next question on, a question too short "
+        "to tell its language is answered in it"
+    )
+
+
+def _named(code: str) -> str:
+    return f"{code} ({language_names()[code]})"
