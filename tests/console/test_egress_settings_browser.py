@@ -68,7 +68,7 @@ def test_the_household_sets_the_search_language_and_the_card_and_wire_carry_it(p
     expect(language).to_have_value("auto")
     language.select_option("de")
     page.get_by_label("Safe search", exact=True).select_option(label="moderate")
-    page.get_by_role("button", name="Save").click()
+    page.get_by_role("button", name="Save", exact=True).click()
     expect(page.locator("#search-settings-status")).to_have_text(
         "Saved: searches go in German, safe search moderate."
     )

@@ -2,11 +2,14 @@
 // load() and clear() (private words here; further sections add themselves to
 // SECTIONS and to #settings-view in index.html).
 
+import { HouseholdSettingsSection } from "./household-settings.js";
 import { PrivateWordsSection } from "./private-words.js";
 import { SearchSettingsSection } from "./search-settings.js";
 import { SiteListSection } from "./site-list.js";
 
-const SECTIONS = [PrivateWordsSection, SiteListSection, SearchSettingsSection];
+const SECTIONS = [
+  HouseholdSettingsSection, PrivateWordsSection, SiteListSection, SearchSettingsSection,
+];
 
 /** All settings sections, loaded together when the view opens. */
 export class SettingsView {

@@ -1,0 +1,75 @@
+// Settings > Language of answers (GET|POST /api/v1/settings/household): the language the
+// assistant answers in when a question is too short to tell its own ("RAM info",
+// "ok"). Each language is named in itself ("Deutsch"), as the service gives it
+// (CLDR's names, through Babel); the page keeps no list of its own.
+
+import { loadSection, request } from "./api.js";
+import { el } from "./dom.js";
+
+const PATH = "/settings/household";
+
+/** The household-language section of the settings view. */
+export class HouseholdSettingsSection {
+  constructor({ onUnauthorized }) {
+    this.onUnauthorized = onUnauthorized;
+    this.names = new Map(); // code -> the language's name in itself
+    this.language = el("select", { id: "household-language" });
+    this.save = el("button", { type: "submit", id: "household-language-save" },
+      "Save language");
+    this.problem = el("p", { id: "household-settings-problem", className: "error",
+      role: "alert", hidden: true });
+    this.error = el("p", { id: "household-settings-error", className: "error", role: "alert" });
+    this.status = el("p", { id: "household-settings-status", className: "hint",
+      role: "status" });
+    const form = el("form", { className: "inline-form", novalidate: true },
+      el("label", { for: "household-language" },
+        "Language for answers when a question is too short to tell"),
+      this.language, this.save);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.store();
+    });
+    document.getElementById("household-settings").append(
+      el("h3", { id: "household-settings-title" }, "Language of answers"),
+      el("p", {}, "The assistant answers in the language you ask in. When a question is too "
+        + "short to tell, such as \u201cRAM info\u201d, it answers in this language."),
+      this.problem, form, this.error, this.status);
+  }
+
+  load() {
+    return loadSection(this, PATH, "language setting");
+  }
+
+  async store() {
+    this.error.textContent = "";
+    this.status.textContent = "";
+    this.save.disabled = true;
+    try {
+      const state = await request("POST", PATH, { language: this.language.value });
+      this.show(state);
+      this.status.textContent = "Saved: a question too short to tell is answered in "
+        + `${this.names.get(state.language) || state.language}.`;
+    } catch (error) {
+      if (error.status === 401) return this.onUnauthorized(error);
+      this.error.textContent = error.message;
+    } finally {
+      this.save.disabled = false;
+    }
+  }
+
+  show(state) {
+    for (const { code, name } of state.languages || []) this.names.set(code, name);
+    if (this.language.options.length !== this.names.size) {
+      this.language.replaceChildren(...[...this.names].map(([code, name]) =>
+        el("option", { value: code, lang: code }, name)));
+    }
+    this.language.value = state.language;
+    this.problem.textContent = state.problem || "";
+    this.problem.hidden = !state.problem;
+  }
+
+  clear() {
+    this.error.textContent = "";
+    this.status.textContent = "";
+  }
+}

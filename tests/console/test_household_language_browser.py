@@ -1,0 +1,97 @@
+"""Settings > Language of answers in real chromium: the household chooses the language for questions
+too short to tell, each language named in itself; the service keeps exactly what the page
+shows, the next short question is answered in it, and refusals and a broken file are
+shown, never hidden."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+from sovereign.service.household_settings import language_names
+
+from .console_steps import first_run, send
+
+LABEL = "Language for answers when a question is too short to tell"
+
+
+def open_settings(page) -> None:
+    page.get_by_role("button", name="Settings").click()
+    expect(page.locator("#settings-view")).to_be_visible()
+
+
+def stored(service) -> dict:
+    return json.loads((service.data_dir / "household.json").read_text())
+
+
+def test_the_household_chooses_a_language_and_the_next_short_question_is_answered_in_it(
+    page, service
+):
+    first_run(page, service)
+    open_settings(page)
+    language = page.get_by_label(LABEL)
+    expect(language).to_have_value("en")
+    expect(language.locator("option")).to_have_text(list(language_names().values()))
+    expect(language.locator("option[value=de]")).to_have_attribute("lang", "de")
+    language.select_option(label="Nederlands")
+    page.get_by_role("button", name="Save language").click()
+    expect(page.locator("#household-settings-status")).to_have_text(
+        "Saved: a question too short to tell is answered in Nederlands."
+    )
+    assert stored(service) == {"language": "nl"}
+
+    page.reload()  # what the page shows is what the service keeps
+    expect(page.locator("#chat-view")).to_be_visible()
+    open_settings(page)
+    expect(page.get_by_label(LABEL)).to_have_value("nl")
+
+    page.get_by_role("button", name="Chat").click()
+    send(page, "how hot")  # two words the language detector cannot place
+    answer = page.locator(".message.assistant").last
+    expect(answer.locator(".prose")).to_contain_text("geheugen is vrij, van")
+    expect(answer.locator(".facts li").first).to_contain_text("Dit apparaat")
+    expect(answer.locator(".prose")).not_to_contain_text("memory")
+
+
+def test_a_language_the_service_refuses_is_shown_and_the_saved_one_stays(page, service):
+    first_run(page, service)
+    open_settings(page)
+    language = page.get_by_label(LABEL)
+    language.select_option("it")
+    page.get_by_role("button", name="Save language").click()
+    expect(page.locator("#household-settings-status")).to_contain_text("Italiano")
+    # a hostile or outdated page offers a language the assistant does not speak
+    language.evaluate("select => { select.options[0].value = 'tlh'; select.value = 'tlh'; }")
+    page.get_by_role("button", name="Save language").click()
+    expect(page.locator("#household-settings-error")).to_contain_text(
+        "The language 'tlh' is not one the assistant answers in; choose en (English)"
+    )
+    expect(page.locator("#household-settings-status")).to_have_text("")
+    assert stored(service) == {"language": "it"}
+
+
+def test_a_broken_file_is_shown_with_its_problem_and_saving_repairs_it(page, service):
+    first_run(page, service)
+    (service.data_dir / "household.json").write_text('{"language": "klingon"}')
+    open_settings(page)
+    problem = page.locator("#household-settings-problem")
+    expect(problem).to_be_visible()
+    expect(problem).to_contain_text("'klingon' is not one the assistant answers in")
+    expect(page.get_by_label(LABEL)).to_have_value("en")  # what applies meanwhile
+    page.get_by_label(LABEL).select_option(label="Español")
+    page.get_by_role("button", name="Save language").click()
+    expect(problem).to_be_hidden()
+    assert stored(service) == {"language": "es"}
+
+
+def test_a_save_the_device_cannot_write_is_shown_as_not_saved(page, service):
+    first_run(page, service)
+    open_settings(page)
+    (service.data_dir / "household.json").mkdir()  # no file can be written there
+    page.get_by_label(LABEL).select_option(label="Deutsch")
+    page.get_by_role("button", name="Save language").click()
+    expect(page.locator("#household-settings-error")).to_contain_text(
+        "The setting could not be saved and the old one still applies"
+    )
+    expect(page.locator("#household-settings-status")).to_have_text("")
