@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from sovereign.cli import main
-from sovereign.doctor import DoctorConfig, check_household
+from sovereign.doctor import CHECKS, DoctorConfig, check_household
 from sovereign.service.household_settings import (
     HouseholdSettings,
     HouseholdSettingsStore,
@@ -91,6 +91,7 @@ def test_doctor_says_the_language_in_effect(tmp_path):
     HouseholdSettingsStore(tmp_path).save(HouseholdSettings("nl"))
     (finding,) = asyncio.run(check_household(DoctorConfig(data_dir=tmp_path)))
     assert finding.ok and finding.detail.startswith("Nederlands (nl) for questions too short")
+    assert check_household in CHECKS
 
 
 def test_the_cli_shows_and_sets_the_language(tmp_path):
