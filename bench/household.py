@@ -32,9 +32,18 @@ prompt's scenario says, at once. Printed per class and for all prompts:
   the first answer token and to the end of the turn, from the message (cards
   are answered instantly, so no human time is included).
 
-The prompts fall into two fixed halves by a hash of their id (:func:`half`):
-``tune`` (about three in four) and ``holdout``. Tune on ``--split tune``; report
-both. ``--show`` prints held-out turns only with ``--reveal-holdout``.
+The web groups (``web_search``, ``web_fetch``, ``web_injected``: approved searches and
+page reads answered from the canned content of ``bench/web/``, in six languages) get a
+table of their own, per class, language and half (bench/household_web.py): the fact
+asked for stated, contradictions of the content, decoys stated, injected instructions
+followed, words added to search queries (and those the card leaves unmarked), and the
+seconds from the approved result (the turn's next stage after the call ran) to the
+first quoted passage on screen and to the end of the turn.
+
+The prompts fall into two fixed halves (:func:`half`): ``tune`` and ``holdout``, as a
+prompt's ``half`` says, else by a hash of its id (about one in four held out). Tune on
+``--split tune``; report both. ``--show`` prints held-out turns only with
+``--reveal-holdout``.
 
 ``--override web_search=false`` sets a scenario key for every prompt;
 ``--offer-switched-off`` measures the alternative to withholding switched-off
@@ -83,9 +92,17 @@ from household_score import (  # noqa: E402
     unsupported_numbers,
     wrongly_named,
 )
+from household_web import (  # noqa: E402
+    WEB_LATENCIES,
+    WEB_SCORES,
+    quotes_shown,
+    score_web,
+    web_findings,
+)
 from household_world import DecisionMade, Scenario, World  # noqa: E402
 
 from sovereign.conversation import ModelUnavailable, ToolCatalog, TurnResult  # noqa: E402
+from sovereign.conversation.answer.passages import QUOTE  # noqa: E402
 from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling  # noqa: E402
 from sovereign.service.wiring import embedded_load_options  # noqa: E402
 
@@ -110,11 +127,14 @@ class TurnRecord:
     klass: str
     scenario: str
     half: str = ""
+    lang: str = "en"
     answer: str = ""
     offered: list[list[str]] = field(default_factory=list)
     proposals: list[tuple[str, Any]] = field(default_factory=list)
     stand_ins: list[str] = field(default_factory=list)
     """Stand-ins for withheld families the model chose (not calls: nothing ran)."""
+    quotes: list[Any] = field(default_factory=list)
+    """The arguments of each passage choice the model made (the quote tool: runs nothing)."""
     cards: list[dict[str, Any]] = field(default_factory=list)
     receipts: list[dict[str, Any]] = field(default_factory=list)
     scores: dict[str, bool | None] = field(default_factory=dict)
@@ -127,6 +147,8 @@ class TurnRecord:
     """Each figure of the answer with the result fields whose values it states."""
     wrong_names: list[str] = field(default_factory=list)
     """The figures of the answer said under another field's name."""
+    findings: list[str] = field(default_factory=list)
+    """What the web scores found: contradictions, decoys, injections followed, added words."""
     own_numbers: list[float] = field(default_factory=list)
     """Every number in the turn loop's own sentences about calls that did not run."""
     seconds: dict[str, float | None] = field(default_factory=dict)
@@ -140,18 +162,16 @@ async def run_turn(
     """One prompt as one new turn; cards answered as its scenario (with ``override``) says."""
     scenario = Scenario.from_data({**prompt.get("scenario", {}), **(override or {})})
     record = TurnRecord(prompt["id"], prompt["class"], scenario.label(), half(prompt))
+    record.lang = prompt.get("lang", "en")
     loop, policy = world.loop(scenario)
     world.backend.calls.clear()
-    started, first, decision_only = time.perf_counter(), None, False
-
-    async def on_token(_piece: str) -> None:
-        nonlocal first
-        first = first or time.perf_counter()
-
+    clock = TurnClock()
+    started, decision_only = clock.started, False
+    sinks = {"on_token": clock.on_token, "on_progress": clock.on_progress}
     messages = [*prompt.get("history", []), {"role": "user", "content": prompt["prompt"]}]
     try:
-        result = await loop.process_turn(messages, policy=policy, owner="bench", on_token=on_token)
-        result = await _answer_cards(world, scenario, result, record, started, on_token)
+        result = await loop.process_turn(messages, policy=policy, owner="bench", **sinks)
+        result = await _answer_cards(world, scenario, result, record, started, sinks)
     except ModelUnavailable as error:
         record.error = str(error)
         result = TurnResult(text="")
@@ -163,8 +183,7 @@ async def run_turn(
     record.facts = [fact.result for fact in result.facts]
     record.seconds = {
         "card": record.cards[0]["seconds"] if record.cards else None,
-        "first_token": None if first is None else first - started,
-        "end": ended - started,
+        **clock.seconds(ended),
     }
     _score(world, prompt, record)
     if decision_only:  # no answer was written: only the choice itself is scored
@@ -173,13 +192,59 @@ async def run_turn(
     return record
 
 
+@dataclass
+class TurnClock:
+    """When a turn's moments came, from its sinks: the first answer token, each stage
+    the turn reported, and the first quoted passage on screen (all ``perf_counter``)."""
+
+    started: float = field(default_factory=time.perf_counter)
+    first_token: float | None = None
+    first_quote: float | None = None
+    stages: list[tuple[float, str]] = field(default_factory=list)
+    streamed: str = ""
+
+    async def on_token(self, piece: str) -> None:
+        """The turn's ``on_token`` sink."""
+        now = time.perf_counter()
+        self.first_token = self.first_token or now
+        self.streamed += piece
+        if self.first_quote is None and quotes_shown(self.streamed):
+            self.first_quote = now
+
+    async def on_progress(self, event: Any) -> None:
+        """The turn's ``on_progress`` sink."""
+        self.stages.append((time.perf_counter(), event.stage))
+
+    def results(self) -> list[float]:
+        """When each call's result came: the stage the turn reported after ``checking``
+        (the next model request, made as soon as the executor returned)."""
+        return [
+            self.stages[i + 1][0]
+            for i, (_, stage) in enumerate(self.stages[:-1])
+            if stage == "checking"
+        ]
+
+    def seconds(self, ended: float) -> dict[str, float | None]:
+        """``first_token`` and ``end`` from the message; ``to_quote`` and
+        ``result_to_end`` from the last result before the first quote (or the end)."""
+        until = self.first_quote or ended
+        result = max((t for t in self.results() if t <= until), default=None)
+        return {
+            "first_token": None if self.first_token is None else self.first_token - self.started,
+            "end": ended - self.started,
+            "to_quote": None if result is None or self.first_quote is None
+            else self.first_quote - result,
+            "result_to_end": None if result is None else ended - result,
+        }  # fmt: skip
+
+
 async def _answer_cards(
     world: World,
     scenario: Scenario,
     result: TurnResult,
     record: TurnRecord,
     started: float,
-    on_token: Any,
+    sinks: dict[str, Any],
 ) -> TurnResult:
     while result.pending_confirmation is not None and len(record.cards) < MAX_CARDS:
         card = result.pending_confirmation
@@ -187,12 +252,13 @@ async def _answer_cards(
             {
                 "capability": card.capability,
                 "arguments": card.arguments,
+                "flags": card.flags,
                 "seconds": time.perf_counter() - started,
             }
         )
         loop, policy = world.loop(scenario)  # the policy is read fresh, as the service does
         result = await loop.resume_turn(
-            card.token, scenario.approve, policy=policy, owner="bench", on_token=on_token
+            card.token, scenario.approve, policy=policy, owner="bench", **sinks
         )
     return result
 
@@ -201,6 +267,9 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
     calls = world.backend.calls
     for call in calls:
         for proposal in call.reply.tool_calls:
+            if proposal.name == QUOTE:  # the passages chosen for a web answer
+                record.quotes.append(proposal.arguments)
+                continue
             if not world.is_tool(proposal.name):  # a stand-in: runs nothing (stand_ins.py)
                 record.stand_ins.append(proposal.name)
                 continue
@@ -248,7 +317,9 @@ def score(prompt: dict[str, Any], record: TurnRecord) -> None:
         "invented": score_invented(record.figures) if read else None,
         "stated": score_stated(prompt, record.figures) if read else None,
         "lang": score_language(prompt, record.answer),
+        **score_web(prompt, record.answer, record.cards),
     }
+    record.findings = web_findings(prompt, record.answer, record.cards)
 
 
 def rescore(path: Path, prompts: list[dict[str, Any]]) -> list[TurnRecord]:
@@ -261,14 +332,17 @@ def rescore(path: Path, prompts: list[dict[str, Any]]) -> list[TurnRecord]:
             continue
         fields = {k: v for k, v in turn.items() if k in TurnRecord.__dataclass_fields__}
         record = TurnRecord(**fields)
-        record.half = half(by_id[record.id])
+        record.half, record.lang = half(by_id[record.id]), by_id[record.id].get("lang", "en")
         score(by_id[record.id], record)
         records.append(record)
     return records
 
 
 def half(prompt: dict[str, Any]) -> str:
-    """``"holdout"`` for about one prompt in four (by the SHA-256 of its id), else ``"tune"``."""
+    """The prompt's ``half`` when it gives one, else ``"holdout"`` for about one prompt in
+    four (by the SHA-256 of its id) and ``"tune"`` for the rest."""
+    if prompt.get("half") in ("tune", "holdout"):
+        return str(prompt["half"])
     return "holdout" if hashlib.sha256(prompt["id"].encode()).digest()[0] % 4 == 0 else "tune"
 
 
@@ -303,12 +377,34 @@ def summarise(records: list[TurnRecord]) -> dict[str, dict[str, Any]]:
     return {name: _group(members) for name, members in groups.items()}
 
 
-def _group(records: list[TurnRecord]) -> dict[str, Any]:
+def summarise_web(records: list[TurnRecord]) -> dict[str, dict[str, Any]]:
+    """The web groups' turns (those with a ``decoy`` score), per class, per language, per
+    half and for ``web all``: counts passed/applicable and latency figures."""
+    web = [r for r in records if r.scores.get("decoy") is not None]
+    groups: dict[str, list[TurnRecord]] = {}
+    for record in web:
+        groups.setdefault(record.klass, []).append(record)
+    for record in web:
+        groups.setdefault(f"(lang {record.lang})", []).append(record)
+    for name in ("tune", "holdout"):
+        if members := [r for r in web if r.half == name]:
+            groups[f"({name} half)"] = members
+    if web:
+        groups["web all"] = web
+    scores, latencies = ("tool", "arguments", *WEB_SCORES, "lang"), WEB_LATENCIES
+    return {name: _group(members, scores, latencies) for name, members in groups.items()}
+
+
+def _group(
+    records: list[TurnRecord],
+    scores: tuple[str, ...] = SCORES,
+    latencies: tuple[str, ...] = ("card", "first_token", "end"),
+) -> dict[str, Any]:
     summary: dict[str, Any] = {"n": len(records)}
-    for score in SCORES:
+    for score in scores:
         applicable = [r.scores[score] for r in records if r.scores.get(score) is not None]
         summary[score] = [sum(bool(s) for s in applicable), len(applicable)]
-    for latency in ("card", "first_token", "end"):
+    for latency in latencies:
         values = sorted(v for r in records if (v := r.seconds.get(latency)) is not None)
         summary[latency] = [_percentile(values, 0.5), _percentile(values, 0.9)] if values else None
     return summary
@@ -339,6 +435,37 @@ def report(summary: dict[str, dict[str, Any]], old: dict[str, Any] | None) -> No
     )
 
 
+def report_web(summary: dict[str, dict[str, Any]], old: dict[str, Any] | None) -> None:
+    """The web groups' table (:func:`summarise_web`); with ``old``, its figures too."""
+    headings = ("tool", "args", "fact", "contra", "decoy", "inject", "added", "unmark", "lang")
+    print(
+        f"\n{'web group':19}{'n':>3}  "
+        + " ".join(f"{h:>7}" for h in headings)
+        + f"   {'result→quote s':>14} {'result→end s':>13}"
+    )
+    for name, group in summary.items():
+        print(_web_row(name, group))
+        before = (old or {}).get(name)
+        if before:
+            print(_web_row("  (before)", before))
+    print(
+        "fact: the fact asked for stated; contra, decoy, inject: answers with no "
+        "contradiction of the content, no decoy stated, no injected instruction followed; "
+        "added, unmark: turns whose search cards add no word the household did not say / "
+        "leave none unmarked; latency: median/p90 seconds from the approved result"
+    )
+
+
+def _web_row(name: str, group: dict[str, Any]) -> str:
+    cells = [_fraction(group.get(s, [0, 0])) for s in ("tool", "arguments", *WEB_SCORES, "lang")]
+    times = [_latency(group.get(t)) for t in WEB_LATENCIES]
+    return (
+        f"{name:19}{group['n']:>3}  "
+        + " ".join(f"{c:>7}" for c in cells)
+        + f"   {times[0]:>14} {times[1]:>13}"
+    )
+
+
 def _row(name: str, group: dict[str, Any]) -> str:
     cells = [_fraction(group.get(s, [0, 0])) for s in SCORES]
     times = [_latency(group[t]) for t in ("card", "first_token", "end")]
@@ -360,7 +487,8 @@ def _latency(figures: list[float] | None) -> str:
 
 def show(record: TurnRecord) -> None:
     """One line per prompt: its scores, proposals and the start of its answer."""
-    marks = "".join({True: "+", False: "x", None: "."}[record.scores[s]] for s in SCORES)
+    shown = (*SCORES, *WEB_SCORES) if record.scores.get("decoy") is not None else SCORES
+    marks = "".join({True: "+", False: "x", None: "."}[record.scores[s]] for s in shown)
     calls = ", ".join(
         f"{name} {json.dumps(args, ensure_ascii=False)}" for name, args in record.proposals
     )
@@ -376,6 +504,10 @@ def show(record: TurnRecord) -> None:
         print(f"       figures under the wrong name: {', '.join(record.wrong_names)}")
     if record.scores.get("on_topic") is False or record.scores.get("invented") is False:
         print(f"       figures and the fields they state: {'; '.join(wrong)}")
+    for finding in record.findings:
+        print(f"       {finding}")
+    if record.quotes:
+        print(f"       passages chosen: {json.dumps(record.quotes, ensure_ascii=False)}")
 
 
 def _backend(options: argparse.Namespace) -> EmbeddedBackend:
@@ -387,7 +519,10 @@ def _backend(options: argparse.Namespace) -> EmbeddedBackend:
 async def main_async(options: argparse.Namespace) -> None:
     prompts = select(json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"], options)
     if options.rescore:
-        report(summarise(rescore(options.rescore, prompts)), None)
+        rescored = rescore(options.rescore, prompts)
+        report(summarise(rescored), None)
+        if web := summarise_web(rescored):
+            report_web(web, None)
         return
     threads = options.threads or os.cpu_count()
     print(f"{len(prompts)} prompts, {threads} threads; load average before: {_load()}", flush=True)
@@ -406,14 +541,17 @@ async def main_async(options: argparse.Namespace) -> None:
                 write_json(options, records)
     backend.close()
     print(f"load average after: {_load()}")
-    old = json.loads(options.compare.read_text())["summary"] if options.compare else None
-    report(summarise(records), old)
+    old = json.loads(options.compare.read_text()) if options.compare else {}
+    report(summarise(records), old.get("summary"))
+    if web := summarise_web(records):
+        report_web(web, old.get("web_summary"))
 
 
 def write_json(options: argparse.Namespace, records: list[TurnRecord]) -> None:
     """The summary and every turn so far, to ``options.json``."""
     document = {
         "summary": summarise(records),
+        "web_summary": summarise_web(records),
         "turns": [asdict(r) for r in records],
         "load_average": _load(),
         "greedy": options.greedy,
