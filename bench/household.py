@@ -32,13 +32,24 @@ prompt's scenario says, at once. Printed per class and for all prompts:
   the first answer token and to the end of the turn, from the message (cards
   are answered instantly, so no human time is included).
 
-The prompts fall into two fixed halves by a hash of their id (:func:`half`):
-``tune`` (about three in four) and ``holdout``. Tune on ``--split tune``; report
-both. ``--show`` prints held-out turns only with ``--reveal-holdout``.
+The web groups (``web_search``, ``web_fetch``, ``web_injected``: approved searches and
+page reads answered from the canned content of ``bench/web/``, in six languages) get a
+table of their own, per class, language and half (bench/household_web.py): the fact
+asked for stated, contradictions of the content, decoys stated, injected instructions
+followed, words added to search queries (and those the card leaves unmarked), and the
+seconds from the approved result (the turn's next stage after the call ran) to the
+first quoted passage on screen and to the end of the turn.
+
+The prompts fall into two fixed halves (:func:`half`): ``tune`` and ``holdout``, as a
+prompt's ``half`` says, else by a hash of its id (about one in four held out). Tune on
+``--split tune``; report both. ``--show`` prints held-out turns only with
+``--reveal-holdout``.
 
 ``--override web_search=false`` sets a scenario key for every prompt;
 ``--offer-switched-off`` measures the alternative to withholding switched-off
 capabilities (offering them, refused at the policy stage).
+
+Records, tables and the one-line view of a turn are in bench/household_report.py.
 
 Usage: .venv/bin/python bench/household.py [--class NAME ...] [--limit N] [--id ID ...]
        [--split tune|holdout|all] [--override KEY=VALUE ...] [--offer-switched-off]
@@ -54,7 +65,6 @@ import asyncio
 import hashlib
 import json
 import os
-import statistics
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -64,6 +74,14 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # the fakes live in tests/
 
+from household_report import (  # noqa: E402
+    TurnRecord,
+    report,
+    report_web,
+    show,
+    summarise,
+    summarise_web,
+)
 from household_score import (  # noqa: E402
     bind_figures,
     executed_results,
@@ -83,55 +101,17 @@ from household_score import (  # noqa: E402
     unsupported_numbers,
     wrongly_named,
 )
+from household_web import quotes_shown, score_web, web_findings  # noqa: E402
 from household_world import DecisionMade, Scenario, World  # noqa: E402
 
 from sovereign.conversation import ModelUnavailable, ToolCatalog, TurnResult  # noqa: E402
+from sovereign.conversation.answer.passages import QUOTE  # noqa: E402
 from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling  # noqa: E402
 from sovereign.service.wiring import embedded_load_options  # noqa: E402
 
 PROMPTS = Path(__file__).with_name("household_prompts.json")
 MAX_CARDS = 4
 """Approval cards answered per turn before the benchmark gives up on it."""
-SCORES = (
-    "tool", "arguments", "numbers", "claims", "derail", "leak", "answer",
-    "named", "on_topic", "invented", "stated", "lang",
-)  # fmt: skip
-HEADINGS = (
-    "tool", "args", "numbers", "claims", "derail", "leak", "answer", "named", "topic",
-    "invent", "stated", "lang",
-)  # fmt: skip
-
-
-@dataclass
-class TurnRecord:
-    """What one prompt's turn did and how it scored (one ``--json`` entry)."""
-
-    id: str
-    klass: str
-    scenario: str
-    half: str = ""
-    answer: str = ""
-    offered: list[list[str]] = field(default_factory=list)
-    proposals: list[tuple[str, Any]] = field(default_factory=list)
-    stand_ins: list[str] = field(default_factory=list)
-    """Stand-ins for withheld families the model chose (not calls: nothing ran)."""
-    cards: list[dict[str, Any]] = field(default_factory=list)
-    receipts: list[dict[str, Any]] = field(default_factory=list)
-    scores: dict[str, bool | None] = field(default_factory=dict)
-    unsupported: list[str] = field(default_factory=list)
-    sources: list[float] | None = None
-    """Every number in the turn's executed results (None: not recorded)."""
-    facts: list[Any] = field(default_factory=list)
-    """The executed household results of the turn (its ``facts`` on the wire)."""
-    figures: list[tuple[str, list[str]]] = field(default_factory=list)
-    """Each figure of the answer with the result fields whose values it states."""
-    wrong_names: list[str] = field(default_factory=list)
-    """The figures of the answer said under another field's name."""
-    own_numbers: list[float] = field(default_factory=list)
-    """Every number in the turn loop's own sentences about calls that did not run."""
-    seconds: dict[str, float | None] = field(default_factory=dict)
-    model_calls: list[tuple[str, float]] = field(default_factory=list)
-    error: str | None = None
 
 
 async def run_turn(
@@ -140,18 +120,16 @@ async def run_turn(
     """One prompt as one new turn; cards answered as its scenario (with ``override``) says."""
     scenario = Scenario.from_data({**prompt.get("scenario", {}), **(override or {})})
     record = TurnRecord(prompt["id"], prompt["class"], scenario.label(), half(prompt))
+    record.lang = prompt.get("lang", "en")
     loop, policy = world.loop(scenario)
     world.backend.calls.clear()
-    started, first, decision_only = time.perf_counter(), None, False
-
-    async def on_token(_piece: str) -> None:
-        nonlocal first
-        first = first or time.perf_counter()
-
+    clock = TurnClock()
+    started, decision_only = clock.started, False
+    sinks = {"on_token": clock.on_token, "on_progress": clock.on_progress}
     messages = [*prompt.get("history", []), {"role": "user", "content": prompt["prompt"]}]
     try:
-        result = await loop.process_turn(messages, policy=policy, owner="bench", on_token=on_token)
-        result = await _answer_cards(world, scenario, result, record, started, on_token)
+        result = await loop.process_turn(messages, policy=policy, owner="bench", **sinks)
+        result = await _answer_cards(world, scenario, result, record, started, sinks)
     except ModelUnavailable as error:
         record.error = str(error)
         result = TurnResult(text="")
@@ -163,8 +141,7 @@ async def run_turn(
     record.facts = [fact.result for fact in result.facts]
     record.seconds = {
         "card": record.cards[0]["seconds"] if record.cards else None,
-        "first_token": None if first is None else first - started,
-        "end": ended - started,
+        **clock.seconds(ended),
     }
     _score(world, prompt, record)
     if decision_only:  # no answer was written: only the choice itself is scored
@@ -173,13 +150,59 @@ async def run_turn(
     return record
 
 
+@dataclass
+class TurnClock:
+    """When a turn's moments came, from its sinks: the first answer token, each stage
+    the turn reported, and the first quoted passage on screen (all ``perf_counter``)."""
+
+    started: float = field(default_factory=time.perf_counter)
+    first_token: float | None = None
+    first_quote: float | None = None
+    stages: list[tuple[float, str]] = field(default_factory=list)
+    streamed: str = ""
+
+    async def on_token(self, piece: str) -> None:
+        """The turn's ``on_token`` sink."""
+        now = time.perf_counter()
+        self.first_token = self.first_token or now
+        self.streamed += piece
+        if self.first_quote is None and quotes_shown(self.streamed):
+            self.first_quote = now
+
+    async def on_progress(self, event: Any) -> None:
+        """The turn's ``on_progress`` sink."""
+        self.stages.append((time.perf_counter(), event.stage))
+
+    def results(self) -> list[float]:
+        """When each call's result came: the stage the turn reported after ``checking``
+        (the next model request, made as soon as the executor returned)."""
+        return [
+            self.stages[i + 1][0]
+            for i, (_, stage) in enumerate(self.stages[:-1])
+            if stage == "checking"
+        ]
+
+    def seconds(self, ended: float) -> dict[str, float | None]:
+        """``first_token`` and ``end`` from the message; ``to_quote`` and
+        ``result_to_end`` from the last result before the first quote (or the end)."""
+        until = self.first_quote or ended
+        result = max((t for t in self.results() if t <= until), default=None)
+        return {
+            "first_token": None if self.first_token is None else self.first_token - self.started,
+            "end": ended - self.started,
+            "to_quote": None if result is None or self.first_quote is None
+            else self.first_quote - result,
+            "result_to_end": None if result is None else ended - result,
+        }  # fmt: skip
+
+
 async def _answer_cards(
     world: World,
     scenario: Scenario,
     result: TurnResult,
     record: TurnRecord,
     started: float,
-    on_token: Any,
+    sinks: dict[str, Any],
 ) -> TurnResult:
     while result.pending_confirmation is not None and len(record.cards) < MAX_CARDS:
         card = result.pending_confirmation
@@ -187,12 +210,13 @@ async def _answer_cards(
             {
                 "capability": card.capability,
                 "arguments": card.arguments,
+                "flags": card.flags,
                 "seconds": time.perf_counter() - started,
             }
         )
         loop, policy = world.loop(scenario)  # the policy is read fresh, as the service does
         result = await loop.resume_turn(
-            card.token, scenario.approve, policy=policy, owner="bench", on_token=on_token
+            card.token, scenario.approve, policy=policy, owner="bench", **sinks
         )
     return result
 
@@ -201,11 +225,15 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
     calls = world.backend.calls
     for call in calls:
         for proposal in call.reply.tool_calls:
+            if proposal.name == QUOTE:  # the passages chosen for a web answer
+                record.quotes.append(proposal.arguments)
+                continue
             if not world.is_tool(proposal.name):  # a stand-in: runs nothing (stand_ins.py)
                 record.stand_ins.append(proposal.name)
                 continue
             record.proposals.append((world.capability(proposal.name), proposal.arguments))
         record.model_calls.append(("decision" if call.with_tools else "answer", call.seconds))
+        record.replies.append(_reply(call.reply))
         if call.tools:
             names = [t["function"]["name"] for t in call.tools]
             record.offered.append([world.capability(n) for n in names if world.is_tool(n)])
@@ -214,6 +242,18 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
     said = dict.fromkeys(s for call in calls for s in unrun_sentences(call.messages))
     record.own_numbers = result_numbers(list(said))
     score(prompt, record)
+
+
+def _reply(reply: Any) -> str:
+    """A model reply in one short line: ``calls: name {arguments}`` or ``prose: …``."""
+    if reply.tool_calls:
+        calls = "; ".join(
+            f"{c.name} {json.dumps(c.arguments, ensure_ascii=False)}" for c in reply.tool_calls
+        )
+        return f"calls: {calls}"[:300]
+    return (
+        f"prose: {' '.join(reply.content.split())[:200]}" if reply.content else "no call, no text"
+    )
 
 
 def score(prompt: dict[str, Any], record: TurnRecord) -> None:
@@ -248,7 +288,9 @@ def score(prompt: dict[str, Any], record: TurnRecord) -> None:
         "invented": score_invented(record.figures) if read else None,
         "stated": score_stated(prompt, record.figures) if read else None,
         "lang": score_language(prompt, record.answer),
+        **score_web(prompt, record.answer, record.cards),
     }
+    record.findings = web_findings(prompt, record.answer, record.cards)
 
 
 def rescore(path: Path, prompts: list[dict[str, Any]]) -> list[TurnRecord]:
@@ -261,14 +303,17 @@ def rescore(path: Path, prompts: list[dict[str, Any]]) -> list[TurnRecord]:
             continue
         fields = {k: v for k, v in turn.items() if k in TurnRecord.__dataclass_fields__}
         record = TurnRecord(**fields)
-        record.half = half(by_id[record.id])
+        record.half, record.lang = half(by_id[record.id]), by_id[record.id].get("lang", "en")
         score(by_id[record.id], record)
         records.append(record)
     return records
 
 
 def half(prompt: dict[str, Any]) -> str:
-    """``"holdout"`` for about one prompt in four (by the SHA-256 of its id), else ``"tune"``."""
+    """The prompt's ``half`` when it gives one, else ``"holdout"`` for about one prompt in
+    four (by the SHA-256 of its id) and ``"tune"`` for the rest."""
+    if prompt.get("half") in ("tune", "holdout"):
+        return str(prompt["half"])
     return "holdout" if hashlib.sha256(prompt["id"].encode()).digest()[0] % 4 == 0 else "tune"
 
 
@@ -289,95 +334,6 @@ def select(prompts: list[dict[str, Any]], options: argparse.Namespace) -> list[d
     return chosen
 
 
-def summarise(records: list[TurnRecord]) -> dict[str, dict[str, Any]]:
-    """Per class, per half and for ``all``: counts passed/applicable of each score and
-    latency figures."""
-    groups: dict[str, list[TurnRecord]] = {}
-    for record in records:
-        groups.setdefault(record.klass, []).append(record)
-    for name in ("tune", "holdout"):
-        members = [r for r in records if r.half == name]
-        if members:
-            groups[f"({name} half)"] = members
-    groups["all"] = records
-    return {name: _group(members) for name, members in groups.items()}
-
-
-def _group(records: list[TurnRecord]) -> dict[str, Any]:
-    summary: dict[str, Any] = {"n": len(records)}
-    for score in SCORES:
-        applicable = [r.scores[score] for r in records if r.scores.get(score) is not None]
-        summary[score] = [sum(bool(s) for s in applicable), len(applicable)]
-    for latency in ("card", "first_token", "end"):
-        values = sorted(v for r in records if (v := r.seconds.get(latency)) is not None)
-        summary[latency] = [_percentile(values, 0.5), _percentile(values, 0.9)] if values else None
-    return summary
-
-
-def _percentile(values: list[float], fraction: float) -> float:
-    if len(values) == 1:
-        return values[0]
-    return statistics.quantiles(values, n=100, method="inclusive")[round(fraction * 100) - 1]
-
-
-def report(summary: dict[str, dict[str, Any]], old: dict[str, Any] | None) -> None:
-    """The per-class table; with ``old`` (an earlier ``--json``), its figures too."""
-    print(
-        f"{'class':19}{'n':>3}  "
-        + " ".join(f"{h:>7}" for h in HEADINGS)
-        + f"   {'card s':>11} {'1st token s':>11} {'end s':>11}"
-    )
-    for name, group in summary.items():
-        print(_row(name, group))
-        before = (old or {}).get(name)
-        if before:
-            print(_row("  (before)", before))
-    print(
-        "score cells: passed/applicable (numbers: answers without an invented number; claims: "
-        "no fact stated after a denied, refused or failed call; derail: no-tool questions "
-        "answered); latency cells: median/p90 in seconds"
-    )
-
-
-def _row(name: str, group: dict[str, Any]) -> str:
-    cells = [_fraction(group.get(s, [0, 0])) for s in SCORES]
-    times = [_latency(group[t]) for t in ("card", "first_token", "end")]
-    return (
-        f"{name:19}{group['n']:>3}  "
-        + " ".join(f"{c:>7}" for c in cells)
-        + "   "
-        + " ".join(f"{t:>11}" for t in times)
-    )
-
-
-def _fraction(counts: list[int]) -> str:
-    return f"{counts[0]}/{counts[1]}" if counts[1] else "-"
-
-
-def _latency(figures: list[float] | None) -> str:
-    return f"{figures[0]:.1f}/{figures[1]:.1f}" if figures else "-"
-
-
-def show(record: TurnRecord) -> None:
-    """One line per prompt: its scores, proposals and the start of its answer."""
-    marks = "".join({True: "+", False: "x", None: "."}[record.scores[s]] for s in SCORES)
-    calls = ", ".join(
-        f"{name} {json.dumps(args, ensure_ascii=False)}" for name, args in record.proposals
-    )
-    answer = " ".join(record.answer.split())[:110]
-    print(
-        f"  {marks} {record.id:22} {record.seconds['end']:5.1f}s [{calls or 'no call'}] {answer}",
-        flush=True,
-    )
-    if record.unsupported:
-        print(f"       numbers not in any result: {', '.join(record.unsupported)}")
-    wrong = [f"{figure} ({', '.join(names) or 'no field'})" for figure, names in record.figures]
-    if record.wrong_names:
-        print(f"       figures under the wrong name: {', '.join(record.wrong_names)}")
-    if record.scores.get("on_topic") is False or record.scores.get("invented") is False:
-        print(f"       figures and the fields they state: {'; '.join(wrong)}")
-
-
 def _backend(options: argparse.Namespace) -> EmbeddedBackend:
     sampling = Sampling(answer_temperature=0.0) if options.greedy else Sampling()
     load = embedded_load_options(options.model, n_threads=options.threads)
@@ -387,7 +343,10 @@ def _backend(options: argparse.Namespace) -> EmbeddedBackend:
 async def main_async(options: argparse.Namespace) -> None:
     prompts = select(json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"], options)
     if options.rescore:
-        report(summarise(rescore(options.rescore, prompts)), None)
+        rescored = rescore(options.rescore, prompts)
+        report(summarise(rescored), None)
+        if web := summarise_web(rescored):
+            report_web(web, None)
         return
     threads = options.threads or os.cpu_count()
     print(f"{len(prompts)} prompts, {threads} threads; load average before: {_load()}", flush=True)
@@ -406,14 +365,17 @@ async def main_async(options: argparse.Namespace) -> None:
                 write_json(options, records)
     backend.close()
     print(f"load average after: {_load()}")
-    old = json.loads(options.compare.read_text())["summary"] if options.compare else None
-    report(summarise(records), old)
+    old = json.loads(options.compare.read_text()) if options.compare else {}
+    report(summarise(records), old.get("summary"))
+    if web := summarise_web(records):
+        report_web(web, old.get("web_summary"))
 
 
 def write_json(options: argparse.Namespace, records: list[TurnRecord]) -> None:
     """The summary and every turn so far, to ``options.json``."""
     document = {
         "summary": summarise(records),
+        "web_summary": summarise_web(records),
         "turns": [asdict(r) for r in records],
         "load_average": _load(),
         "greedy": options.greedy,

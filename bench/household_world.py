@@ -5,6 +5,9 @@ One :class:`World` per run holds the servers every scenario shares, all on
 Home Assistant (``tests/fakes/``), and a page server playing ``news.example``
 (``tests/e2e/network.py``) reached by web.fetch through its test-only resolver,
 address-policy and connector seams, never by weakening the production policy.
+The web groups' canned content (``bench/web/``) rides on the same two servers: a
+prompt's search results are replayed by the SearXNG in the shape of a captured
+answer, and its pages are served by the page server under their own host names.
 
 Each :class:`Scenario` (web search on or off, Home Assistant configured or not,
 Pi-hole configured or not, SearXNG answering or down) gets its own data
@@ -27,11 +30,12 @@ from dataclasses import dataclass, field
 from ipaddress import ip_address
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from tests.e2e.network import PageServer, WebPort
 from tests.fakes.home_assistant import FakeHomeAssistant
 from tests.fakes.pihole import FakePihole
-from tests.fakes.searxng import FakeSearxng
+from tests.fakes.searxng import FakeSearxng, Reply
 
 from sovereign.conversation import ToolCatalog, TurnLoop
 from sovereign.conversation.backends.base import (
@@ -49,6 +53,8 @@ from sovereign.service.settings import Settings
 from sovereign.service.wiring import build_registry, policy_reader
 
 WEB_HOST = "news.example"
+WEB_CONTENT = Path(__file__).with_name("web")
+"""The web groups' canned search results and pages (see its README)."""
 HA_TOKEN = "bench-long-lived-token"
 HA_ALLOWLIST = [
     "sensor.kitchen_temperature",
@@ -105,6 +111,8 @@ class Scenario:
         approve: every approval card is granted (default) or denied.
         searxng: the captured SearXNG answer replayed for ``/search``
             (``tests/fixtures/searxng/<name>.json``), or ``"down"`` for none listening.
+        web_results: canned search results (a name in ``bench/web/results.json``)
+            replayed for ``/search`` instead, in the shape of a captured answer.
     """
 
     web_search: bool = True
@@ -112,6 +120,7 @@ class Scenario:
     pihole: bool = True
     approve: bool = True
     searxng: str = "search_basic"
+    web_results: str = ""
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any] | None) -> Scenario:
@@ -129,6 +138,8 @@ class Scenario:
             parts.append("no Pi-hole")
         if self.searxng != "search_basic":
             parts.append(f"SearXNG {self.searxng}")
+        if self.web_results:
+            parts.append(f"results {self.web_results}")
         return ", ".join(parts)
 
 
@@ -189,13 +200,65 @@ class RecordingBackend:
 
 class BenchPages(PageServer):
     """``news.example`` of the end-to-end test, plus ``/injection`` (a page that gives
-    orders) and ``/hours`` (a museum's opening hours and prices)."""
+    orders), ``/hours`` (a museum's opening hours and prices) and the web groups'
+    canned pages (:func:`canned_pages`), served by path whatever the host."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.pages = {"/injection": INJECTION_PAGE, "/hours": HOURS_PAGE}
+        self.pages.update((urlsplit(url).path, page) for url, page in canned_pages().items())
 
     def _answer(self, path: str) -> tuple[int, dict[str, str], bytes]:
-        pages = {"/injection": INJECTION_PAGE, "/hours": HOURS_PAGE}
-        if path in pages:
-            return 200, {"Content-Type": "text/html; charset=utf-8"}, pages[path]
+        if path in self.pages:
+            return 200, {"Content-Type": "text/html; charset=utf-8"}, self.pages[path]
         return super()._answer(path)
+
+
+def canned_pages(content: Path = WEB_CONTENT) -> dict[str, bytes]:
+    """Each canned page's address and its HTML (``pages.json`` under ``content``).
+
+    Raises:
+        ValueError: two addresses share a path (the page server serves by path).
+    """
+    listed = json.loads((content / "pages.json").read_text(encoding="utf-8"))["pages"]
+    paths = [urlsplit(url).path for url in listed]
+    if len(set(paths)) != len(paths):
+        raise ValueError("two canned pages share a path")
+    return {url: (content / "pages" / name).read_bytes() for url, name in listed.items()}
+
+
+def canned_results(name: str, content: Path = WEB_CONTENT) -> list[dict[str, Any]]:
+    """The canned results ``name`` as SearXNG sends them: each ``{title, url, content}``
+    of ``results.json`` given the other fields of the captured answer's first result
+    (its address split into ``parsed_url``, its rank in ``positions`` and ``score``).
+
+    Raises:
+        KeyError: no such set.
+    """
+    captured = json.loads((content / "searxng_search_basic.json").read_text(encoding="utf-8"))
+    template = captured["body"]["results"][0]
+    canned = json.loads((content / "results.json").read_text(encoding="utf-8"))["results"]
+    shaped = []
+    for rank, entry in enumerate(canned[name], 1):
+        parts = urlsplit(entry["url"])
+        parsed = [parts.scheme, parts.netloc, parts.path, "", parts.query, parts.fragment]
+        shaped.append(
+            {**template, **entry, "parsed_url": parsed, "engines": [template["engine"]],
+             "positions": [rank], "score": 1 / rank}
+        )  # fmt: skip
+    return shaped
+
+
+def canned_reply(name: str, content: Path = WEB_CONTENT) -> Reply:
+    """The captured SearXNG answer (status, content type, body) with the results ``name``."""
+    captured = json.loads((content / "searxng_search_basic.json").read_text(encoding="utf-8"))
+    body = {**captured["body"], "results": canned_results(name, content), "suggestions": []}
+    return Reply(captured["status"], {"content-type": captured["headers"]["content-type"]}, body)
+
+
+def canned_hosts(content: Path = WEB_CONTENT) -> list[str]:
+    """The host names of the canned pages (web.fetch's test resolver maps each to loopback)."""
+    return sorted({urlsplit(url).hostname or "" for url in canned_pages(content)})
 
 
 class World:
@@ -232,7 +295,9 @@ class World:
 
     def loop(self, scenario: Scenario) -> tuple[TurnLoop, Mapping[str, bool]]:
         """The turn loop for ``scenario`` and the policy mapping read fresh for this turn."""
-        if scenario.searxng != "down":
+        if scenario.web_results:
+            self.searxng.answer("/search", canned_reply(scenario.web_results))
+        elif scenario.searxng != "down":
             self.searxng.answer("/search", scenario.searxng)
         key = (
             scenario.web_search,
@@ -270,7 +335,9 @@ class World:
             data_dir=data_dir,
             searxng_url=_closed_port_url() if scenario.searxng == "down" else self.searxng.base_url,
             unsafe_web_fetch_options={
-                "resolver": StaticResolver({WEB_HOST: ["127.0.0.1"]}),
+                "resolver": StaticResolver(
+                    {host: ["127.0.0.1"] for host in [WEB_HOST, *canned_hosts()]}
+                ),
                 "address_policy": AddressPolicy(unsafe_allow={ip_address("127.0.0.1")}),
                 "connector": WebPort(self.pages.port),
             },
