@@ -18,10 +18,9 @@ from sovereign.executor import (
 )
 
 from .answer.finish import AnswerWriter, Ending, show_stated
-from .answer.finish import asked as _asked
 from .answer.finish import with_note as _with_note
 from .answer.passages import QUOTE, quote_tool, selection
-from .approval.dictated import dictated_flags
+from .approval.card_words import card_flags, own_words
 from .approval.edit import check_edit, is_unchanged, typed_exactly
 from .approval.ledger import CallLedger
 from .backends.base import (
@@ -453,17 +452,18 @@ class TurnLoop:
             name = model_safe_name(target.capability if target else call.name)
             capability = progress.catalog.capabilities.get(target.capability if target else "")
             chosen = split_product_parameters(capability, call.arguments)
+            arguments, written = own_words(progress, capability, chosen.arguments, call.arguments)
             proposal = Proposal(
                 f"call_{progress.calls_made}",
                 name,
                 target,
-                chosen.arguments,
+                arguments,
                 call.parse_error,
                 topics=chosen.topics,
                 rest_asked=chosen.rest_asked,
             )
             proposals.append(proposal)
-            arguments = json.dumps(call.arguments or {}, ensure_ascii=False)
+            arguments = json.dumps(written, ensure_ascii=False)
             calls.append(
                 {
                     "id": proposal.call_id,
@@ -525,7 +525,7 @@ class TurnLoop:
             turn_state=progress.executions,
             confirmation_token=token,
             edited=call.edited,
-            flag_check=lambda _name, arguments: _dictated(progress, call, arguments),
+            flag_check=lambda _name, arguments: card_flags(progress, call, arguments),
         )
 
     def _needs_approval(self, call: Proposal) -> bool:
@@ -552,7 +552,7 @@ class TurnLoop:
             version,
             arguments,
             round(confirmations.seconds_left(token)),
-            flags=[dict(flag) for flag in outcome.flags],  # the dictated ones among them
+            flags=[dict(flag) for flag in outcome.flags],  # the turn's own among them
             edited=call.edited,
         )
         capability = self._ledger.capability(call)
@@ -587,16 +587,6 @@ def _checked(messages: list[dict[str, Any]]) -> list[Message]:
             raise ValueError(f"message {number} must be a user or assistant message with text")
         checked.append({"role": role, "content": content})
     return checked
-
-
-def _dictated(
-    progress: TurnProgress, call: Proposal, arguments: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """Flags for the arguments this turn's results wrote (not for the household's edit);
-    the executor runs this when the call asks, so the ask's audit record has their kind."""
-    if call.edited:
-        return []
-    return dictated_flags(arguments, [result for _, result in progress.results], _asked(progress))
 
 
 def _proposes_a_capability(progress: TurnProgress, reply: ModelReply) -> bool:
