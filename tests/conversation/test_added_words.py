@@ -110,6 +110,19 @@ def test_adversarial_neighbours_of_the_household_s_words_are_added(query, said, 
     assert added(query, said) == words
 
 
+@pytest.mark.parametrize(
+    ("query", "said", "language", "words"),
+    [
+        ("traghetti lago Como", ["traghetti sul lago"], "it", ["Como"]),  # not "come"
+        ("Dee river levels", ["river levels"], "en", ["Dee"]),  # not "do"
+        ("Wesel Rheinpegel", ["Rheinpegel?"], "de", ["Wesel"]),  # not "wessen"
+        ("prices Harpenden tip", ["Harpenden tip"], "en", []),  # a kind word, inflected
+    ],
+)
+def test_function_words_are_neutral_as_written_and_never_by_stem(query, said, language, words):
+    assert added(query, said, language) == words
+
+
 def test_words_in_a_script_written_without_spaces_are_found_inside_what_was_written():
     assert added("東京 天気", ["東京の天気は\uff1f"]) == []
     assert added("大阪 天気", ["東京の天気は\uff1f"]) == ["大阪"]
@@ -145,8 +158,8 @@ def test_neutral_terms_are_those_of_the_question_s_language(query, said, languag
 def test_every_language_has_its_neutral_terms():
     for language in ("en", "de", "fr", "es", "nl", "it"):
         terms = neutral_terms(language)
-        assert terms.single and terms.phrases
-    assert not neutral_terms("xx").single
+        assert terms.folds and terms.stems and terms.phrases
+    assert not neutral_terms("xx").folds
 
 
 def test_neighbouring_added_words_form_one_span_and_a_said_word_splits_them():

@@ -83,6 +83,7 @@ class Heard:
         return heard
 
     def add(self, *forms: str) -> None:
+        """Index ``forms`` (words or parts the household wrote) by fold and by stem."""
         for form in forms:
             self.folds.add(fold(form))
             self.stems.add(stem(form, self.language))
@@ -94,29 +95,39 @@ class Heard:
 
 @dataclass(frozen=True)
 class Neutral:
-    """The neutral search terms of one language, folded and stemmed."""
+    """The neutral search terms of one language: question and function words by their
+    fold alone (a stem of "come" would be that of the lake, "Como"), words naming the
+    kind of answer by stem too ("prices" for "price"), and phrases as stems."""
 
     language: str
-    single: frozenset[str]
+    folds: frozenset[str]
+    stems: frozenset[str]
     phrases: tuple[tuple[str, ...], ...]
 
     def has(self, form: str) -> bool:
-        return stem(form, self.language) in self.single or fold(form) in self.single
+        """Whether ``form`` (one word or part) is a neutral term of one word."""
+        return fold(form) in self.folds or stem(form, self.language) in self.stems
+
+
+STEMMED_GROUPS = ("kind",)
+"""The groups of ``search_terms.json`` whose words also match by stem."""
 
 
 @functools.cache
 def neutral_terms(language: str) -> Neutral:
     """The neutral terms of ``language`` (ISO 639-1; an unknown one has none)."""
     catalog = json.loads(TERMS.read_text(encoding="utf-8")).get(language, {})
-    entries = [entry for group in catalog.values() for entry in group]
-    single, phrases = set(), []
-    for entry in entries:
-        parts = tuple(part for word in words(entry) for part in word.written)
-        if len(parts) == 1:
-            single |= {stem(parts[0], language), fold(parts[0])}
-        elif parts:
-            phrases.append(tuple(stem(part, language) for part in parts))
-    return Neutral(language, frozenset(single), tuple(phrases))
+    folds, stems, phrases = set(), set(), []
+    for group, entries in catalog.items():
+        for entry in entries:
+            parts = tuple(part for word in words(entry) for part in word.written)
+            if len(parts) > 1:
+                phrases.append(tuple(stem(part, language) for part in parts))
+            elif parts:
+                folds.add(fold(parts[0]))
+                if group in STEMMED_GROUPS:
+                    stems.add(stem(parts[0], language))
+    return Neutral(language, frozenset(folds), frozenset(stems), tuple(phrases))
 
 
 def added_spans(text: str, said: Iterable[str], language: str) -> list[tuple[int, int]]:
