@@ -101,3 +101,28 @@ def test_the_automatic_sources_are_said_in_words(js):
         "Also checked automatically: 1 Pi-hole local name, 1 name of this device and its network."
     )
     assert js("private-words.js", "automaticSentence", {}) == ""
+
+
+@pytest.mark.parametrize(
+    ("kinds", "titles"),
+    [
+        (["private_word"], ["household"]),
+        (["from_a_result"], ["result"]),
+        (["added_by_assistant"], ["added"]),
+        (["added_by_assistant", "email_address", "from_a_result"],
+         ["household", "result", "added"]),
+        (["a_kind_this_console_does_not_know"], ["household"]),
+        ([], []),
+    ],
+)  # fmt: skip
+def test_the_card_has_one_warning_title_per_group_of_flags(js, kinds, titles):
+    words = {
+        "household": "something about your household",
+        "result": "came from a page or search result",
+        "added": "the assistant added the marked words; you did not write them",
+    }
+    flags = [{"argument": "query", "start": 0, "end": 1, "kind": kind} for kind in kinds]
+    found = js("flags.js", "flagTitles", flags)
+    assert len(found) == len(titles)
+    for title, group in zip(found, titles, strict=True):
+        assert words[group] in title and title.startswith("Before you approve: ")

@@ -116,14 +116,55 @@ def properties(schema):
     return schema["properties"]
 
 
-def test_time_range_is_offered_only_to_a_time_scoped_question():
+def test_time_range_is_offered_only_for_a_named_span_and_only_the_value_covering_it():
     schema = web_search.ARGUMENTS_SCHEMA
     plain = ArgumentGuide(time_scoped=False).narrow(schema)
-    scoped = ArgumentGuide(time_scoped=True).narrow(schema)
+    scope_alone = ArgumentGuide(time_scoped=True).narrow(schema)  # "since Monday", "tomorrow"
+    weekend = ArgumentGuide(time_scoped=True, span_days=7).narrow(schema)
     assert set(properties(plain)) == {"query"}
-    assert set(properties(scoped)) == {"query", "time_range"}
-    assert "x-time-window" not in properties(scoped)["time_range"]
+    assert set(properties(scope_alone)) == {"query"}
+    assert properties(weekend)["time_range"]["enum"] == ["week"]
+    assert "x-time-window" not in properties(weekend)["time_range"]
+    assert "x-named-window-only" not in properties(weekend)["time_range"]
     assert "x-time-window" in schema["properties"]["time_range"]  # the capability's own copy
+
+
+@pytest.mark.parametrize(
+    ("question", "window"),
+    [
+        ("Are there engineering works between Bedford and Luton this weekend?", ["week"]),
+        ("Gibt es dieses Wochenende Bauarbeiten zwischen Köln und Bonn?", ["week"]),
+        ("Y a-t-il des travaux sur la ligne ce week-end ?", ["week"]),
+        ("¿Hay obras en la línea este fin de semana?", ["week"]),
+        ("Zijn er dit weekeinde werkzaamheden aan het spoor?", ["week"]),
+        ("Ci sono lavori sulla linea questo fine settimana?", ["week"]),
+        ("What's on at the theatre this month?", ["month"]),
+        ("Is the Christmas market on this year?", ["year"]),
+        ("Was ist heute in Bamberg los?", ["day"]),
+        ("news from the last 3 days", ["week"]),
+    ],
+)
+def test_the_search_window_offered_covers_the_span_the_question_names(question, window):
+    guide = ArgumentGuide.for_context([{"role": "user", "content": question}])
+    assert properties(guide.narrow(web_search.ARGUMENTS_SCHEMA))["time_range"]["enum"] == window
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is the Christmas market on?",
+        "Is the tip open on weekends?",
+        "cheap weekend breaks in Paris",
+        "since Monday",
+        "the weather in Berlin tomorrow",
+        "Is the market open next weekend?",
+        "in 2025",
+        "Wochenendhaus am See mieten",
+    ],
+)
+def test_no_search_window_is_offered_when_no_span_is_named(question):
+    guide = ArgumentGuide.for_context([{"role": "user", "content": question}])
+    assert set(properties(guide.narrow(web_search.ARGUMENTS_SCHEMA))) == {"query"}
 
 
 def test_pihole_period_follows_the_same_rule_and_its_default_applies_otherwise():
@@ -251,9 +292,12 @@ def test_a_window_of_a_named_length_offers_only_the_values_of_that_length(questi
 
 
 def test_a_time_window_without_spans_keeps_every_value():
+    schema = {
+        "type": "object",
+        "properties": {"window": {"type": "string", "enum": ["a", "b"], "x-time-window": True}},
+    }
     guide = ArgumentGuide.for_context([{"role": "user", "content": "news from this week"}])
-    search = guide.narrow(web_search.ARGUMENTS_SCHEMA)
-    assert properties(search)["time_range"]["enum"] == ["day", "month", "year"]
+    assert properties(guide.narrow(schema))["window"]["enum"] == ["a", "b"]
 
 
 def test_window_values_take_the_exact_length_else_the_shortest_covering_else_the_longest():

@@ -73,6 +73,9 @@ def test_the_edited_query_not_the_proposal_is_what_searxng_receives(world):
         ("Maya Okafor", "private_word"),
         ("192.168.50.37", "private_address"),
         ("juniper lane", "private_word"),
+        # the household wrote only "maya" and "party": the rest is the assistant's
+        ("Okafor birthday", "added_by_assistant"),
+        ("192.168.50.37 juniper lane", "added_by_assistant"),
     }
     assert outbound(world, mark) == []  # nothing before the answer
 
@@ -116,7 +119,7 @@ def test_the_audit_keeps_the_flag_kinds_and_the_edit_never_the_words(world):
     assert [r["outcome"] for r in web[:5]] == [
         "confirmation_required", "edited", "confirmation_required", "executing", "executed",
     ]  # fmt: skip
-    assert web[0]["flags"] == ["private_address", "private_word"]
+    assert web[0]["flags"] == ["added_by_assistant", "private_address", "private_word"]
     assert web[2]["flags"] == [] and web[2]["reason"] == "edited by the household"
     text = json.dumps(records).lower()
     for secret in ("maya", "okafor", "juniper", "192.168.50.37", "birthday"):

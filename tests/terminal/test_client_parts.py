@@ -203,6 +203,20 @@ def test_flag_lines_say_why_each_kind_of_flag_is_there():
     assert flag_lines(arguments, []) == []
 
 
+def test_flag_lines_say_which_words_the_assistant_added():
+    arguments = {"query": "Champions League final result"}
+    added = {"kind": "added_by_assistant", "argument": "query", "start": 0, "end": 16,
+             "reason": "is not in what you wrote: the assistant added it"}  # fmt: skip
+    lines = flag_lines(arguments, [added])
+    assert lines[0] == (
+        '  ! query[0:16] "Champions League": is not in what you wrote: the assistant added it'
+    )
+    assert lines[-1] == (
+        "  ! Check the marked parts: the assistant added them; you did not write them."
+    )
+    assert not any("details of your household" in line for line in lines)
+
+
 def test_a_search_refused_at_the_connection_reads_as_nothing_left():
     from sovereign.terminal.session import receipt_headline, receipt_line
 

@@ -40,6 +40,9 @@ MAX_TITLE_CHARS = 300
 MAX_SNIPPET_CHARS = 600
 MAX_URL_CHARS = 2048
 """Per-field caps in characters; a longer URL is dropped rather than cut."""
+TIME_RANGE_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+"""SearXNG's ``time_range`` values (``searx/webadapter.py``: day, week, month, year) and
+the span each covers, in days."""
 
 ARGUMENTS_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -49,19 +52,24 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
             "minLength": 1,
             "maxLength": 500,
             "description": "What to search the web for, in plain words.",
+            # Words the household never wrote are taken out of the model's query before
+            # the card, or flagged on it (sovereign.conversation.approval.added_words,
+            # docs/decisions/query-words.md).
+            "x-household-words": True,
         },
         "time_range": {
             "type": "string",
-            "enum": ["day", "month", "year"],
+            "enum": list(TIME_RANGE_DAYS),
             "description": (
-                "Only results from the last day, month or year. Leave it out unless the "
-                "user asks for that period: 'latest' or 'new' does not need it."
+                "Only results from the last day, week, month or year: the period the user "
+                "named. Leave it out unless the user names one: 'latest' or 'new' does not."
             ),
-            # Offered to the model only when the question names a time scope
-            # (sovereign.conversation.offer.guidance). Its values are not narrowed to the
-            # length named: SearXNG has no week, and another catalog is another
-            # prompt prefix to evaluate (docs/decisions/offered-tools-and-arguments.md).
-            "x-time-window": True,
+            # Offered to the model only when the question names a span, and then only the
+            # value that covers it: "this weekend" is a week, never a day
+            # (sovereign.conversation.offer.guidance, time_spans.json;
+            # docs/decisions/offered-tools-and-arguments.md).
+            "x-time-window": TIME_RANGE_DAYS,
+            "x-named-window-only": True,
         },
     },
     "required": ["query"],

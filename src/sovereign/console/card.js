@@ -3,7 +3,7 @@
 import { argumentValue } from "./argument.js";
 import { EditPanel } from "./card-edit.js";
 import { el } from "./dom.js";
-import { editableEntries, flagNotes, flagSentence, spansOf } from "./flags.js";
+import { editableEntries, flagNotes, flagSentence, flagTitles, spansOf } from "./flags.js";
 import {
   argumentEntries,
   cardWords,
@@ -19,7 +19,8 @@ const REASON_MAX = 200;
  * A card for one pending confirmation (the service's `pending_confirmation`).
  *
  * pending: {token, capability, version, arguments, expires_in_seconds, flags?, edited?}.
- * Flagged spans (household details, see flags.js) are highlighted and their reasons
+ * Flagged spans (household details, words a result wrote or the assistant added; see
+ * flags.js) are highlighted and their reasons
  * listed; the choices are then Deny, Edit and "Approve anyway".
  * onDecide({approve, reason}) is called once when Deny or Approve is pressed
  * before expiry; onDecide({approve: true, arguments}) for an edit, which may be
@@ -197,17 +198,10 @@ function technicalDetails(pending) {
     list);
 }
 
-// Flags of this kind mark words a result of the turn wrote (conversation/dictated.py).
-const FROM_A_RESULT = "from_a_result";
-
 function flagList(notes, flags) {
   if (!notes.length) return null;
-  const onlyFromResults = (flags || []).every((flag) => flag.kind === FROM_A_RESULT);
-  const title = onlyFromResults
-    ? "Before you approve: the marked words came from a page or search result, not from you."
-    : "Before you approve: this may tell the search engines or the site something about " +
-      "your household.";
-  return el("div", { className: "card-flags", role: "note" },
-    el("p", { className: "card-flags-title" }, title),
+  const titles = flagTitles(flags).map((title) => el("p", { className: "card-flags-title" },
+    title));
+  return el("div", { className: "card-flags", role: "note" }, ...titles,
     el("ul", {}, ...notes.map((note) => el("li", {}, flagSentence(note)))));
 }

@@ -37,6 +37,31 @@ export function flagNotes(args, flags) {
     .map(({ argument, text, reasons }) => ({ argument, text, reasons }));
 }
 
+// Kinds of flags that say whose words these are rather than what they reveal: words a
+// result of the turn wrote (conversation/approval/dictated.py) and words the household
+// never wrote that the assistant left in (conversation/approval/added_words.py).
+const WORD_ORIGINS = {
+  from_a_result: "Before you approve: the marked words came from a page or search result, " +
+    "not from you.",
+  added_by_assistant: "Before you approve: the assistant added the marked words; you did " +
+    "not write them.",
+};
+const HOUSEHOLD_DETAILS = "Before you approve: this may tell the search engines or the site " +
+  "something about your household.";
+
+/**
+ * The card's warning titles for its flags, one per group present, in a fixed order:
+ * household details (any other kind) first, then each kind in WORD_ORIGINS.
+ */
+export function flagTitles(flags) {
+  const kinds = new Set((flags || []).map((flag) => flag.kind));
+  const titles = [...kinds].some((kind) => !(kind in WORD_ORIGINS)) ? [HOUSEHOLD_DETAILS] : [];
+  for (const [kind, title] of Object.entries(WORD_ORIGINS)) {
+    if (kinds.has(kind)) titles.push(title);
+  }
+  return titles;
+}
+
 /** The sentence for one note: "“jane@example.com” looks like an e-mail address." */
 export function flagSentence(note) {
   return `\u201c${note.text}\u201d ${note.reasons.join(" and ")}.`;

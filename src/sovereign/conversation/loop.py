@@ -17,10 +17,9 @@ from sovereign.executor import (
 )
 
 from .answer.finish import AnswerWriter, Ending, show_stated
-from .answer.finish import asked as _asked
 from .answer.finish import with_note as _with_note
 from .answer.passages import QUOTE, quote_tool, selection
-from .approval.dictated import dictated_flags
+from .approval.card_words import card_flags
 from .approval.edit import check_edit, is_unchanged, typed_exactly
 from .approval.ledger import CallLedger
 from .backends.base import (
@@ -492,7 +491,7 @@ class TurnLoop:
             turn_state=progress.executions,
             confirmation_token=token,
             edited=call.edited,
-            flag_check=lambda _name, arguments: _dictated(progress, call, arguments),
+            flag_check=lambda _name, arguments: card_flags(progress, call, arguments),
         )
 
     def _needs_approval(self, call: Proposal) -> bool:
@@ -519,7 +518,7 @@ class TurnLoop:
             version,
             arguments,
             round(confirmations.seconds_left(token)),
-            flags=[dict(flag) for flag in outcome.flags],  # the dictated ones among them
+            flags=[dict(flag) for flag in outcome.flags],  # the turn's own among them
             edited=call.edited,
         )
         capability = self._ledger.capability(call)
@@ -556,14 +555,6 @@ def _checked(messages: list[dict[str, Any]]) -> list[Message]:
     return checked
 
 
-def _dictated(
-    progress: TurnProgress, call: Proposal, arguments: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """Flags for the arguments this turn's results wrote (not for the household's edit);
-    the executor runs this when the call asks, so the ask's audit record has their kind."""
-    if call.edited:
-        return []
-    return dictated_flags(arguments, [result for _, result in progress.results], _asked(progress))
 
 
 def _unreadable(progress: TurnProgress, guide: ArgumentGuide) -> Ending:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from .approval.card_words import own_words
 from .backends.base import ModelReply
 from .offer.catalog import model_safe_name
 from .offer.choices import split_product_parameters
@@ -13,7 +14,8 @@ from .pending import Proposal, TurnProgress
 def adopt(progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
     """The reply's calls as proposals with our own ids (``call_1`` …), their product
     parameters (``facts``, ``also_asked``) taken out of the arguments the executor will
-    see; the reply is appended to ``progress.context`` as the assistant's message.
+    see and a search's query given the household's words (:func:`~.approval.card_words.own_words`);
+    the reply is appended to ``progress.context`` as the assistant's message.
 
     Arguments that were not JSON are written back as ``{}``: the raw text
     never goes back to a server (llama-server answers it with a 500).
@@ -25,22 +27,22 @@ def adopt(progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
         name = model_safe_name(target.capability if target else call.name)
         capability = progress.catalog.capabilities.get(target.capability if target else "")
         chosen = split_product_parameters(capability, call.arguments)
+        arguments, written = own_words(progress, capability, chosen.arguments, call.arguments)
         proposal = Proposal(
             f"call_{progress.calls_made}",
             name,
             target,
-            chosen.arguments,
+            arguments,
             call.parse_error,
             topics=chosen.topics,
             rest_asked=chosen.rest_asked,
         )
         proposals.append(proposal)
-        arguments = json.dumps(call.arguments or {}, ensure_ascii=False)
         calls.append(
             {
                 "id": proposal.call_id,
                 "type": "function",
-                "function": {"name": name, "arguments": arguments},
+                "function": {"name": name, "arguments": json.dumps(written, ensure_ascii=False)},
             }
         )
     progress.context.append({"role": "assistant", "content": reply.content, "tool_calls": calls})

@@ -249,11 +249,20 @@ def spaced_address(text: str) -> tuple[str, str] | None:
 
 FROM_A_RESULT = "from_a_result"
 """The kind of flag that marks words a result of the turn wrote (conversation.dictated)."""
+ADDED_BY_ASSISTANT = "added_by_assistant"
+"""The kind of flag that marks words the household never wrote, left in by the assistant
+(conversation.approval.added_words)."""
+_WORD_ORIGINS = {
+    FROM_A_RESULT: "  ! Check the marked parts: a page or search result wrote them, not you.",
+    ADDED_BY_ASSISTANT: "  ! Check the marked parts: the assistant added them; you did not "
+    "write them.",
+}
 
 
 def flag_lines(arguments: dict[str, Any], flags: list[dict[str, Any]]) -> list[str]:
     """The card's flags, one line each: the flagged text, where it is, and why (it
-    looks private, or a result wrote it), then what to check (DESIGN §4)."""
+    looks private, a result wrote it, or the assistant added it), then what to check
+    (DESIGN §4; the Console's card says the same)."""
     lines = []
     for flag in flags:
         name, start, end = str(flag.get("argument", "")), flag.get("start", 0), flag.get("end", 0)
@@ -261,10 +270,10 @@ def flag_lines(arguments: dict[str, Any], flags: list[dict[str, Any]]) -> list[s
         span = value[start:end] if isinstance(value, str) else ""
         where = one_line(f"{name}[{start}:{end}]")
         lines.append(f"  ! {where} {literal(span)}: {one_line(flag.get('reason', ''))}")
-    if any(flag.get("kind") != FROM_A_RESULT for flag in flags):
+    kinds = {flag.get("kind") for flag in flags}
+    if kinds - set(_WORD_ORIGINS):
         lines.append("  ! Check the marked parts: they look like details of your household.")
-    if any(flag.get("kind") == FROM_A_RESULT for flag in flags):
-        lines.append("  ! Check the marked parts: a page or search result wrote them, not you.")
+    lines.extend(line for kind, line in _WORD_ORIGINS.items() if kind in kinds)
     return lines
 
 

@@ -11,8 +11,11 @@ tool's parameters offered in one round, never to the capability's own schema
   scope (:func:`names_time_scope`: "today", "this week", "the past year",
   "last 30 days" …). Otherwise it is left out and the capability's default
   applies. When the annotation maps each value to its span in days and the
-  question names a window's length ("over the last month"), the values offered
-  are those of that length (:func:`window_values`).
+  question names a span (:func:`~.time_spans.named_span_days`, from a catalog
+  of the six languages: "this weekend", "dieses Jahr", "ce mois-ci"), the values
+  offered are those that cover it (:func:`window_values`): "this weekend" is
+  a week, never a day. A window marked ``"x-named-window-only"`` as well
+  (web.search's, which only hides results) is offered only for a named span.
 - A property with ``"format": "uri"`` (web.fetch's ``url``) may only hold an
   address the conversation holds (:func:`conversation_urls`): one the household
   wrote, one an earlier answer gave, or one a search result or redirect of this
@@ -36,8 +39,29 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .time_spans import named_span_days
+
+__all__ = [
+    "MAX_URLS",
+    "NAMED_WINDOW_ONLY",
+    "TIME_WINDOW",
+    "ArgumentGuide",
+    "addresses_in",
+    "conversation_urls",
+    "named_span_days",
+    "names_time_scope",
+    "refers_back",
+    "strip_annotations",
+    "unguided",
+    "urls_in",
+    "window_values",
+]
+
 TIME_WINDOW = "x-time-window"
 """Annotation of an optional property that narrows results to a time window."""
+NAMED_WINDOW_ONLY = "x-named-window-only"
+"""Annotation of a time window that only hides results (web.search's ``time_range``):
+it is offered only when the question names a span, never for a scope alone."""
 MAX_URLS = 8
 """Most addresses offered for one ``format: uri`` property."""
 
@@ -72,56 +96,6 @@ _REFERENCE = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 _TRAILING = ".,;:!?)]}\"'\u00bb\u201d\u2019"
-
-
-_UNIT_DAYS = {
-    "hour": 1 / 24,
-    "day": 1,
-    "night": 1,
-    "week": 7,
-    "fortnight": 14,
-    "month": 30,
-    "year": 365,
-}
-_WORD_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "ten": 10,
-    "twelve": 12,
-    "thirty": 30,
-}
-_SPAN = re.compile(
-    r"""\b(?:
-        (?P<day>today|tonight|this\s+(?:morning|afternoon|evening))
-      | (?:this|past|last|previous)\s+(?P<unit>hour|day|night|week|fortnight|month|year)
-      | (?:past|last|previous)\s+(?P<count>\d+|a|an|one|two|three|four|five|six|seven|ten|
-            twelve|thirty)\s+(?P<units>hour|day|night|week|month|year)s?
-    )\b""",
-    re.IGNORECASE | re.VERBOSE,
-)
-
-
-def named_span_days(text: str) -> float | None:
-    """The length in days of the first time window ``text`` names ("today" 1, "this
-    week" 7, "over the last month" 30, "the past 3 days" 3, "last 24 hours" 1), or
-    ``None`` when it names none with a length ("since Monday", "in March")."""
-    match = _SPAN.search(text)
-    if match is None:
-        return None
-    if match.group("day"):
-        return 1
-    if match.group("unit"):
-        return _UNIT_DAYS[match.group("unit").lower()]
-    count = match.group("count").lower()
-    number = int(count) if count.isdigit() else _WORD_NUMBERS[count]
-    return number * _UNIT_DAYS[match.group("units").lower()]
 
 
 def window_values(spans: Mapping[str, float], days: float) -> list[str]:
@@ -326,7 +300,8 @@ class ArgumentGuide:
         for name in list(properties):
             schema = properties[name]
             window = schema.get(TIME_WINDOW)
-            if window and not self.time_scoped and name not in required:
+            unnamed = schema.get(NAMED_WINDOW_ONLY) and self.span_days is None
+            if window and (not self.time_scoped or unnamed) and name not in required:
                 del properties[name]
             elif isinstance(window, Mapping) and self.span_days is not None:
                 schema["enum"] = window_values(window, self.span_days)

@@ -1,0 +1,132 @@
+"""The time span a question names, in any language the product speaks ("this weekend": 7 days).
+
+The phrases are data (``time_spans.json``, per language): fixed spans ("today",
+"dieses Wochenende", "ce week-end", "este fin de semana", "dit weekeinde", "questo
+fine settimana") by their unit, and counted ones ("the last 3 days", "die letzten
+zwei Wochen", "les 3 derniers jours"). A phrase matches a run of whole words of the
+question by its letters (:mod:`..voice.words`: case, accents and what separates the
+words do not count), so "week-end", "week end" and "weekend" are one spelling while
+"weekends", "weekender" and "Wochenendhaus" are other words. Every language's
+phrases are read, whatever the question's language: the language of a short
+question is often unsure, and a phrase of one language rarely occurs in another.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..voice.words import Word, fold, words
+
+__all__ = ["UNIT_DAYS", "named_span_days"]
+
+CATALOG = Path(__file__).resolve().parent / "time_spans.json"
+UNIT_DAYS = {"hour": 1 / 24, "day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
+"""The length in days of each unit the catalog names."""
+NUMBER = "{n}"
+UNIT = "{unit}"
+
+
+@dataclass(frozen=True)
+class Spans:
+    """The catalog compiled: fixed phrases by their letters, counted phrases as slots."""
+
+    fixed: dict[str, float]
+    not_spans: frozenset[str]
+    longest: int
+    counted: tuple[tuple[str, ...], ...]
+    units: dict[str, float]
+    numbers: dict[str, int]
+
+
+def _letters(phrase: str) -> str:
+    return "".join(word.whole for word in words(phrase))
+
+
+def _slots(template: str) -> tuple[str, ...]:
+    """A counted phrase as its words' letters, with the two slots kept as they are."""
+    return tuple(part if part in (NUMBER, UNIT) else _letters(part) for part in template.split())
+
+
+@functools.cache
+def spans() -> Spans:
+    """Every language's phrases from :data:`CATALOG`, compiled once."""
+    catalog: dict[str, Any] = json.loads(CATALOG.read_text(encoding="utf-8"))
+    fixed: dict[str, float] = {}
+    not_spans: set[str] = set()
+    counted, units, numbers = [], {}, {}
+    longest = 1
+    for language, entry in catalog.items():
+        if language.startswith("_"):
+            continue
+        for unit, phrases in entry["spans"].items():
+            for phrase in phrases:
+                fixed.setdefault(_letters(phrase), UNIT_DAYS[unit])
+                longest = max(longest, len(words(phrase)))
+        for phrase in entry["not_spans"]:
+            not_spans.add(_letters(phrase))
+            longest = max(longest, len(words(phrase)))
+        counted.extend(_slots(template) for template in entry["counted"])
+        for unit, names in entry["units"].items():
+            units.update((fold(name), UNIT_DAYS[unit]) for name in names)
+        numbers.update((fold(name), value) for name, value in entry["numbers"].items())
+    counted_slots = tuple(dict.fromkeys(counted))
+    return Spans(fixed, frozenset(not_spans), longest, counted_slots, units, numbers)
+
+
+def named_span_days(text: str) -> float | None:
+    """The length in days of the first time span ``text`` names, or ``None``.
+
+    "today" 1, "this weekend" 7, "ce mois-ci" 30, "quest'anno" 365, "the past 3
+    days" 3, "in den letzten 24 Stunden" 1. A scope without a length ("since
+    Monday", "in March", "tomorrow") names none.
+    """
+    found = words(text)
+    catalog = spans()
+    for start in range(len(found)):
+        days = _fixed_at(found, start, catalog)
+        if days is None:
+            days = _counted_at(found, start, catalog)
+        if days is not None:
+            return days
+    return None
+
+
+def _fixed_at(found: list[Word], start: int, catalog: Spans) -> float | None:
+    """The longest fixed phrase whose letters are those of the words from ``start``;
+    ``None`` where a phrase of ``not_spans`` begins there."""
+    letters, best = "", None
+    for end in range(start, min(len(found), start + catalog.longest)):
+        letters += found[end].whole
+        if letters in catalog.not_spans:
+            return None
+        best = catalog.fixed.get(letters, best)
+    return best
+
+
+def _counted_at(found: list[Word], start: int, catalog: Spans) -> float | None:
+    for template in catalog.counted:
+        days = _match(template, found[start : start + len(template)], catalog)
+        if days is not None:
+            return days
+    return None
+
+
+def _match(template: tuple[str, ...], run: list[Word], catalog: Spans) -> float | None:
+    """Days (the count times the unit's) when ``run`` spells ``template``, else ``None``."""
+    if len(run) < len(template):
+        return None
+    count, unit = None, None
+    for slot, word in zip(template, run, strict=False):
+        if slot == NUMBER:
+            count = int(word.whole) if word.whole.isdigit() else catalog.numbers.get(word.whole)
+        elif slot == UNIT:
+            unit = catalog.units.get(word.whole)
+        elif slot != word.whole:
+            return None
+    if count is None or unit is None:
+        return None
+    return count * unit

@@ -1,0 +1,154 @@
+"""Words as people write them: found with their spans, compared folded and by stem.
+
+Used to tell whether a word of an outgoing query is one the household wrote
+(:mod:`..approval.added_words`) and to find the time spans a question names
+(:mod:`..offer.time_spans`). Language-independent except for the stemmer, which is
+Snowball's for the question's language (``snowballstemmer``, the algorithms of
+snowballstem.org for English, German, French, Spanish, Dutch and Italian).
+
+- A **word** is a run of letters and digits (combining marks included), which may
+  hold apostrophes or hyphens between two of its characters (``week-end``,
+  ``quest'anno``, ``year's``): its **parts** are the pieces between them.
+- The **fold** compares spellings of one word: Unicode NFKC (full-width and other
+  compatibility forms), case folded, accents and other combining marks dropped
+  (``Café`` is ``cafe``), every decimal digit written as an ASCII one (``٢٠٢٣`` is
+  ``2023``). Letters of different scripts stay different: a Cyrillic a (U+0430)
+  is not a Latin ``a``, so a look-alike spelling is another word.
+- The **stem** is the Snowball stem of the case-folded word, then folded
+  (``Weihnachtsmärkte`` and ``Weihnachtsmarkt`` share one, so do ``markets`` and
+  ``market``). Irregular forms (``children``, ``mice``) keep their own.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import snowballstemmer
+
+__all__ = ["SNOWBALL", "Word", "fold", "joined", "spaceless", "stem", "words"]
+
+SNOWBALL = {
+    "en": "english",
+    "de": "german",
+    "fr": "french",
+    "es": "spanish",
+    "nl": "dutch",
+    "it": "italian",
+}
+"""The Snowball algorithm for each language the product speaks (ISO 639-1)."""
+CONNECTORS = frozenset("'\u2019\u02bc-\u2010\u2011")
+"""Apostrophes (ASCII, right single quotation mark, modifier letter) and hyphens
+(ASCII, Unicode hyphen, non-breaking hyphen) that join the parts of one word."""
+_SPACELESS = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+"""Thai, Lao, Myanmar, kana and Han code points: scripts written without spaces."""
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of a text: ``text[start:end]`` (code points), its parts as written
+    (NFKC, case folded: what a stemmer reads) and its folded parts."""
+
+    start: int
+    end: int
+    written: tuple[str, ...]
+    parts: tuple[str, ...]
+
+    @property
+    def whole(self) -> str:
+        """The folded parts run together (``week-end`` → ``weekend``)."""
+        return "".join(self.parts)
+
+
+def words(text: str) -> list[Word]:
+    """Every word of ``text`` in order (see the module docstring)."""
+    found = []
+    for start, end in _runs(text):
+        pieces = [_cased(piece) for piece in _split(text[start:end])]
+        kept = [piece for piece in pieces if fold(piece)]
+        if kept:
+            found.append(Word(start, end, tuple(kept), tuple(fold(piece) for piece in kept)))
+    return found
+
+
+def _cased(word: str) -> str:
+    return unicodedata.normalize("NFKC", word).casefold()
+
+
+def _inside(char: str) -> bool:
+    return char.isalnum() or unicodedata.combining(char) > 0
+
+
+def _runs(text: str) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each word: characters inside words, and single connectors
+    with such a character on each side."""
+    start = None
+    for index, char in enumerate(text):
+        joined_here = (
+            char in CONNECTORS
+            and start is not None
+            and index + 1 < len(text)
+            and _inside(text[index + 1])
+        )
+        if _inside(char) or joined_here:
+            start = index if start is None else start
+        elif start is not None:
+            yield start, index
+            start = None
+    if start is not None:
+        yield start, len(text)
+
+
+def _split(word: str) -> list[str]:
+    pieces, current = [], []
+    for char in word:
+        if char in CONNECTORS:
+            pieces.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    pieces.append("".join(current))
+    return pieces
+
+
+@functools.lru_cache(maxsize=16384)
+def fold(word: str) -> str:
+    """``word`` as compared: NFKC, case folded, marks dropped, digits ASCII."""
+    folded = unicodedata.normalize("NFKC", word).casefold()
+    bare = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
+    return "".join(_ascii_digit(c) for c in unicodedata.normalize("NFC", bare))
+
+
+def _ascii_digit(char: str) -> str:
+    value = unicodedata.decimal(char, None)
+    return str(value) if value is not None else char
+
+
+@functools.cache
+def _stemmer(language: str) -> snowballstemmer.Stemmer | None:
+    algorithm = SNOWBALL.get(language)
+    return snowballstemmer.stemmer(algorithm) if algorithm else None
+
+
+@functools.lru_cache(maxsize=16384)
+def stem(word: str, language: str) -> str:
+    """The folded Snowball stem of ``word`` in ``language`` (ISO 639-1); for a
+    language without a stemmer, the fold alone."""
+    stemmer = _stemmer(language)
+    if stemmer is None:
+        return fold(word)
+    return fold(stemmer.stemWord(_cased(word)))
+
+
+def joined(first: Word, second: Word) -> str:
+    """Two words run together (``week`` ``end`` → ``weekend``)."""
+    return first.whole + second.whole
+
+
+def spaceless(word: str) -> bool:
+    """Whether ``word`` holds a letter of a script written without spaces (CJK, Thai …),
+    where a word cannot be told from its neighbours by spaces."""
+    return _SPACELESS.search(word) is not None

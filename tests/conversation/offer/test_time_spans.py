@@ -1,0 +1,199 @@
+"""The time span a question names, from the catalog of six languages (offer/time_spans.py).
+
+Every spelling of a span names it: case, accents, hyphens of any kind, spaces inside
+the word, a possessive. Its neighbours do not: plurals that speak of habits ("on
+weekends"), compounds ("Wochenendhaus"), spans ahead of today, and "the last week
+of …", which names a part of something else.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sovereign.capabilities import pihole, web_search
+from sovereign.conversation.offer.guidance import ArgumentGuide, window_values
+from sovereign.conversation.offer.time_spans import UNIT_DAYS, named_span_days, spans
+
+WEEKEND = [
+    # English
+    "Are there engineering works this weekend?",
+    "are there engineering works THIS WEEKEND",
+    "engineering works this week-end",
+    "engineering works this week\u2011end",  # a non-breaking hyphen
+    "engineering works this week\u2010end",  # the Unicode hyphen
+    "engineering works this week\u2013end",  # an en dash between two words
+    "engineering works this week end",
+    "engineering works this week_end",
+    "engineering works #thisweekend",
+    "this weekend's engineering works",
+    "what's on at the weekend",
+    "is it open over the weekend?",
+    "trains last weekend",
+    # German
+    "Gibt es dieses Wochenende Bauarbeiten?",
+    "Hat dieses Wochenende der Markt offen?",
+    "Was ist am Wochenende los?",
+    "Was ist am WOCHENENDE los?",
+    "Was ist am Wochen-Ende los?",
+    "Bauarbeiten übers Wochenende",
+    "Bauarbeiten ubers Wochenende",  # typed without the umlaut
+    "Was war letztes Wochenende los?",
+    # French
+    "Y a-t-il des travaux ce week-end ?",
+    "Y a-t-il des travaux ce weekend ?",
+    "Y a-t-il des travaux ce week end ?",
+    "Y a-t-il des travaux ce WEEK-END ?",
+    "Y a-t-il des travaux ce week-end de Pâques ?",
+    "Qu'est-ce qu'on fait cette fin de semaine ?",
+    # Spanish
+    "¿Hay obras este fin de semana?",
+    "¿Qué hacemos el finde?",
+    "¿Está abierto el fin de semana?",
+    "¿Qué pasó el fin de semana pasado?",
+    # Dutch
+    "Zijn er dit weekend werkzaamheden?",
+    "Zijn er dit weekeinde werkzaamheden?",
+    "Zijn er dit week-end werkzaamheden?",
+    "Wat is er het weekend te doen?",
+    "Wat was er afgelopen weekend?",
+    # Italian
+    "Ci sono lavori questo fine settimana?",
+    "Ci sono lavori questo finesettimana?",
+    "Ci sono lavori questo fine-settimana?",
+    "Ci sono lavori questo weekend?",
+    "Ci sono lavori nel fine settimana?",
+    "Che cosa è successo lo scorso fine settimana?",
+]
+
+
+@pytest.mark.parametrize("question", WEEKEND)
+def test_every_spelling_of_the_weekend_names_a_week(question):
+    assert named_span_days(question) == 7
+
+
+@pytest.mark.parametrize(
+    ("question", "days"),
+    [
+        ("What is on today?", 1),
+        ("today's news", 1),
+        ("Was läuft heute Abend?", 1),
+        ("Qu'est-ce qu'il y a aujourd'hui ?", 1),
+        ("Qu'est-ce qu'il y a aujourd\u2019hui ?", 1),  # a typographic apostrophe
+        ("¿Qué hay hoy?", 1),
+        ("Wat is er vanavond?", 1),
+        ("Cosa c'è stasera?", 1),
+        ("How many this week?", 7),
+        ("Was gibt es diese Woche?", 7),
+        ("Quoi de neuf cette semaine ?", 7),
+        ("¿Qué hay esta semana?", 7),
+        ("Wat is er deze week?", 7),
+        ("Cosa c'è questa settimana?", 7),
+        ("What's on this month?", 30),
+        ("Was ist diesen Monat los?", 30),
+        ("Qu'y a-t-il ce mois-ci ?", 30),
+        ("Qu'y a-t-il ce mois ci ?", 30),
+        ("¿Qué hay este mes?", 30),
+        ("Wat is er deze maand?", 30),
+        ("Cosa c'è questo mese?", 30),
+        ("Is the market on this year?", 365),
+        ("Is the market on this years?", 365),
+        ("Gibt es dieses Jahr einen Markt?", 365),
+        ("Gibt es heuer einen Markt?", 365),
+        ("Y a-t-il un marché cette année ?", 365),
+        ("Y a-t-il un marché cette annee ?", 365),
+        ("¿Hay mercado este año?", 365),
+        ("¿Hay mercado este ano?", 365),  # typed without the tilde
+        ("Is er dit jaar een markt?", 365),
+        ("C'è il mercatino quest'anno?", 365),
+        ("C'è il mercatino quest\u2019anno?", 365),
+        ("C'è il mercatino questo anno?", 365),
+        ("news from the last 3 days", 3),
+        ("news from the past three days", 3),
+        ("news from the last \uff13 days", 3),  # full-width digit
+        ("in the last 24 hours", 1),
+        ("in den letzten 24 Stunden", 1),
+        ("die letzten zwei Wochen", 14),
+        ("les 3 derniers jours", 3),
+        ("les trois dernières semaines", 21),
+        ("los últimos dos meses", 60),
+        ("de afgelopen drie dagen", 3),
+        ("gli ultimi 3 giorni", 3),
+    ],
+)
+def test_spans_of_each_length_in_six_languages(question, days):
+    assert named_span_days(question) == pytest.approx(days)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is the tip open on weekends?",  # a habit, not a span
+        "cheap weekend breaks in Paris",
+        "The Weeknd tour dates",
+        "weekender bag reviews",
+        "Wochenendhaus am See mieten",
+        "Wochenenden in Berlin",
+        "week-ends à Paris pas chers",
+        "fines de semana baratos",
+        "weekendtas kopen",
+        "Is the market open next weekend?",  # ahead of today
+        "the weather in Berlin tomorrow",
+        "since Monday",
+        "in March",
+        "results from 2019",
+        "the latest news about the Raspberry Pi 5",
+        "When is the last day to post Christmas cards?",  # part of something else
+        "When does the last week of term start?",
+        "Was war in der letzten Woche vor Weihnachten?",
+        "notizie ultima ora Milano",
+        "this weekday timetable",
+        "",
+    ],
+)
+def test_neighbours_of_a_span_name_none(question):
+    assert named_span_days(question) is None
+
+
+def test_the_first_span_named_is_the_one():
+    assert named_span_days("this weekend, or else this month") == 7
+    assert named_span_days("this month, or else this weekend") == 30
+
+
+def test_every_catalog_unit_has_a_length_and_every_language_all_four_parts():
+    import json
+
+    from sovereign.conversation.offer.time_spans import CATALOG
+
+    catalog = json.loads(CATALOG.read_text(encoding="utf-8"))
+    languages = [language for language in catalog if not language.startswith("_")]
+    assert sorted(languages) == ["de", "en", "es", "fr", "it", "nl"]
+    for language in languages:
+        entry = catalog[language]
+        assert set(entry) == {"spans", "not_spans", "counted", "units", "numbers"}
+        assert set(entry["spans"]) | set(entry["units"]) <= set(UNIT_DAYS)
+        assert {"day", "week", "month", "year"} <= set(entry["spans"])
+    assert spans().fixed  # compiled
+
+
+@pytest.mark.parametrize(
+    ("question", "time_range", "period"),
+    [
+        ("this weekend", "week", "last_7_days"),
+        ("dieses Wochenende", "week", "last_7_days"),
+        ("ce week-end", "week", "last_7_days"),
+        ("este fin de semana", "week", "last_7_days"),
+        ("dit weekeinde", "week", "last_7_days"),
+        ("questo fine settimana", "week", "last_7_days"),
+        ("today", "day", "last_24_hours"),
+        ("this month", "month", "last_30_days"),
+        ("this year", "year", "last_30_days"),
+    ],
+)
+def test_the_window_offered_covers_the_span(question, time_range, period):
+    guide = ArgumentGuide.for_context([{"role": "user", "content": f"what's on {question}?"}])
+    search = guide.narrow(web_search.ARGUMENTS_SCHEMA)["properties"]["time_range"]["enum"]
+    summary = guide.narrow(pihole.ARGUMENTS_SCHEMA)["properties"]["period"]["enum"]
+    assert search == [time_range] and summary == [period]
+    assert guide.span_days is not None
+    covering = window_values(web_search.TIME_RANGE_DAYS, guide.span_days)
+    assert web_search.TIME_RANGE_DAYS[covering[0]] >= guide.span_days  # never shorter
