@@ -80,10 +80,10 @@ class TurnProgress:
     shown: int = 0
     """How many of :attr:`stated` were already streamed to the household."""
     stated_terms: set[str] = field(default_factory=set)
+    """The names and state words :attr:`stated` said (prose may not say them again)."""
     answered: set[str] = field(default_factory=set)
     """Ids of the calls whose facts the product stated and that answer all their
     question asked (``also_asked`` said ``nothing_else``)."""
-    """The names and state words :attr:`stated` said (prose may not say them again)."""
     sources: Sources = field(default_factory=Sources)
     """The web sources read this turn, cut into numbered passages (:mod:`.answer.passages`)."""
     reporter: ProgressReporter = field(

@@ -38,7 +38,7 @@ from .checks import (
     summary_problems,
     without_restatements,
 )
-from .passages import Selection
+from .passages import Selection, Source, speaks_to_the_assistant
 
 logger = logging.getLogger(__name__)
 
@@ -186,7 +186,8 @@ def quoted_answer(progress: TurnProgress, chosen: Selection) -> str:
     """A web answer: the chosen passages word for word, each with its source's host, then
     the model's own sentence when it holds nothing the passages do not (marked as the
     assistant's summary), or, with no passage chosen, that none answers and what was
-    found; and that a source's instructions were ignored, when one gave some."""
+    found (titles that give orders withheld); and that a source's instructions were
+    ignored, when one gave some."""
     voice, sources = progress.voice, progress.sources
     lines = [f"> {passage.text}\n> \u2014 {source.host}" for source, passage in chosen.quoted]
     if chosen.quoted and chosen.summary:
@@ -194,13 +195,21 @@ def quoted_answer(progress: TurnProgress, chosen: Selection) -> str:
         if not summary_problems(chosen.summary, quoted, voice.language):
             lines.append(own("summary", voice, summary=chosen.summary))
     if not chosen.quoted:
-        found = [f"- {s.title or s.host} \u2014 {s.host}" for s in sources.items[:5]]
+        found = [_found(source) for source in sources.items[:5]]
         lines = [own("no_passage", voice), "\n".join(found)]
         if not found:
             lines = [own("nothing_found", voice)]
     if sources.steered:
         lines.append(own("instructions_ignored", voice))
     return "\n\n".join(lines)
+
+
+def _found(source: Source) -> str:
+    """One line of "this is what I found": the source's title and host; a title that
+    gives the assistant orders is withheld (its host alone), as its passages are."""
+    if not source.title or speaks_to_the_assistant(source.title):
+        return f"- {source.host}"
+    return f"- {source.title} \u2014 {source.host}"
 
 
 def asked(progress: TurnProgress) -> list[str]:
