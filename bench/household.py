@@ -341,7 +341,7 @@ def _backend(options: argparse.Namespace) -> EmbeddedBackend:
 
 
 async def main_async(options: argparse.Namespace) -> None:
-    prompts = select(json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"], options)
+    prompts = select(json.loads(options.prompts.read_text(encoding="utf-8"))["prompts"], options)
     if options.rescore:
         rescored = rescore(options.rescore, prompts)
         report(summarise(rescored), None)
@@ -408,6 +408,12 @@ def _load() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--prompts",
+        type=Path,
+        default=PROMPTS,
+        help="a prompts file of the same shape (default: household_prompts.json)",
+    )
     parser.add_argument("--class", dest="klass", action="append", help="only this class")
     parser.add_argument("--id", action="append", help="only this prompt id")
     parser.add_argument("--limit", type=int, default=0, help="at most N prompts per class")
