@@ -105,8 +105,8 @@ from household_web import quotes_shown, score_web, web_findings  # noqa: E402
 from household_world import DecisionMade, Scenario, World  # noqa: E402
 
 from sovereign.conversation import ModelUnavailable, ToolCatalog, TurnResult  # noqa: E402
-from sovereign.conversation.answer.passages import QUOTE  # noqa: E402
 from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling  # noqa: E402
+from sovereign.conversation.sources import QUOTE  # noqa: E402
 from sovereign.service.wiring import embedded_load_options  # noqa: E402
 
 PROMPTS = Path(__file__).with_name("household_prompts.json")

@@ -18,8 +18,8 @@ from household_web import (
 )
 
 from sovereign.conversation.answer.finish import quoted_answer
-from sovereign.conversation.answer.passages import selection
 from sovereign.conversation.pending import TurnProgress
+from sovereign.conversation.sources import selection
 from sovereign.conversation.voice.catalogs import Voice
 
 RESULTS = {

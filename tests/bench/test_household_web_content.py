@@ -13,8 +13,8 @@ from household_web import fold, is_web_prompt
 from household_world import BenchPages, canned_hosts, canned_pages, canned_reply
 
 from sovereign.capabilities import web_search
-from sovereign.conversation.answer.passages import cut, speaks_to_the_assistant
 from sovereign.conversation.progress import Progress
+from sovereign.conversation.sources import cut, speaks_to_the_assistant
 from sovereign.executor import AuditLog, ConfirmationStore, Executor, Registry, TurnState
 from sovereign.net.extract import page_text, read_html
 from tests.fakes.searxng import FakeSearxng

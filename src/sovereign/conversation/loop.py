@@ -18,7 +18,6 @@ from sovereign.executor import (
 
 from .answer.finish import AnswerWriter, Ending, show_stated
 from .answer.finish import with_note as _with_note
-from .answer.passages import QUOTE, quote_tool, selection
 from .approval.card_words import card_flags
 from .approval.edit import check_edit, is_unchanged, typed_exactly
 from .approval.ledger import CallLedger
@@ -41,6 +40,7 @@ from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt, proposes_a_capability
 from .results import PendingConfirmation, TurnFailed, TurnResult
+from .sources import QUOTE, quote_tool, selection
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.language import question_language
 from .voice.prompts import (

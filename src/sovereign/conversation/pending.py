@@ -10,11 +10,11 @@ from typing import Any
 from sovereign.executor import TTL_SECONDS, TurnState
 from sovereign.expiring import ExpiringMap
 
-from .answer.passages import Sources
 from .backends.base import Message
 from .offer.catalog import ToolCatalog, ToolTarget
 from .progress import ProgressReporter
 from .results import Citation, Fact, InvalidConfirmation, Receipt
+from .sources import Sources
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 
 GRACE_SECONDS = 600.0
@@ -85,7 +85,7 @@ class TurnProgress:
     """Ids of the calls whose facts the product stated and that answer all their
     question asked (``also_asked`` said ``nothing_else``)."""
     sources: Sources = field(default_factory=Sources)
-    """The web sources read this turn, cut into numbered passages (:mod:`.answer.passages`)."""
+    """The web sources read this turn, cut into numbered passages (:mod:`.sources`)."""
     reporter: ProgressReporter = field(
         default_factory=lambda: ProgressReporter(None), compare=False, repr=False
     )

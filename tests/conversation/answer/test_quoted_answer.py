@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from sovereign.conversation.answer.finish import quoted_answer
-from sovereign.conversation.answer.passages import Selection
 from sovereign.conversation.offer.catalog import ToolCatalog
 from sovereign.conversation.pending import TurnProgress
+from sovereign.conversation.sources import Selection
 from sovereign.conversation.voice.catalogs import Voice
 
 NOTHING = Selection(quoted=(), summary="")

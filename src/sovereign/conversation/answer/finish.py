@@ -29,6 +29,7 @@ from sovereign.executor import ErrorCode, Registry
 
 from ..backends.base import Message, ModelReply, TokenSink
 from ..pending import TurnProgress
+from ..sources import Selection, Source, speaks_to_the_assistant
 from ..voice.sentences import own
 from .checks import (
     Grounds,
@@ -38,7 +39,6 @@ from .checks import (
     summary_problems,
     without_restatements,
 )
-from .passages import Selection, Source, speaks_to_the_assistant
 
 logger = logging.getLogger(__name__)
 

@@ -15,9 +15,9 @@ from sovereign.executor import (
 from sovereign.executor import canonical_arguments as canonical_json
 
 from ..answer.facts import render
-from ..answer.passages import for_the_model
 from ..backends.base import Message
 from ..pending import Proposal, TurnProgress
+from ..sources import for_the_model
 from ..voice.prompts import (
     denial_sentence,
     frame_denial,

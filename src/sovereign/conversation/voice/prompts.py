@@ -98,7 +98,7 @@ def frame_outcome(
         stated: the sentences the product already said to the person from this
             result (a household fact, :mod:`..answer.facts`): the model is given those
             instead of the result, so it has no figure to restate under another name.
-        passages: for a web source, its numbered passages (:mod:`..answer.passages`),
+        passages: for a web source, its numbered passages (:mod:`..sources`),
             given as the untrusted data instead of the raw result.
 
     Returns:
