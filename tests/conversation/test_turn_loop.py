@@ -111,6 +111,39 @@ async def test_approval_invokes_exactly_once_and_cites_the_results(world):
     assert len(world.calls.of("web.search")) == 1
 
 
+@pytest.mark.parametrize(
+    "again",
+    [
+        propose("web_search", {"query": "pi firmware"}),
+        propose("web.search", {"query": "pi firmware"}),  # the capability's own name
+    ],
+    ids=["same", "dotted-name"],
+)
+async def test_after_the_web_answered_a_repeated_call_is_not_asked_again_and_passages_are_chosen(
+    world, again
+):
+    loop, backend = world.loop([SEARCH, again, QUOTE_FIRST])
+    halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")
+
+    result = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="s1")
+
+    assert result.pending_confirmation is None  # no second card for what was already read
+    assert world.calls.of("web.search") == [{"query": "pi firmware"}]
+    assert result.text.startswith("> Bootloader update\n> \u2014 pi.example")
+    choosing = backend.requests[-1]  # the passages alone are offered, and a choice required
+    assert [t["function"]["name"] for t in choosing.tools] == ["quote_sources"]
+    assert choosing.tool_choice == "required"
+
+
+async def test_after_the_web_answered_a_new_search_is_still_asked_for(world):
+    loop, _ = world.loop([SEARCH, propose("web_search", {"query": "pi 5 bootloader"})])
+    halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")
+
+    again = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="s1")
+
+    assert again.pending_confirmation.arguments == {"query": "pi 5 bootloader"}
+
+
 async def test_the_model_never_sees_a_confirmation_token(world):
     loop, backend = world.loop([SEARCH, ModelReply(), "Done."])
     halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")

@@ -333,8 +333,10 @@ class TurnLoop:
             if progress.sources.steered:  # never a call a source asked for, in this turn
                 kept = tuple(c for c in reply.tool_calls if not self._calls_outside(progress, c))
                 reply = replace(reply, tool_calls=kept)
-            if quote is not None and not proposes_a_capability(progress, reply):
-                return await self._finish_quoting(progress, reply, on_token)
+            if quote is not None:
+                reply = await self._without_repeats(progress, reply, context, quote)
+                if not proposes_a_capability(progress, reply):
+                    return await self._finish_quoting(progress, reply, on_token)
             chosen = chosen_stand_ins(reply, standing)
             if ANSWER_THE_REST in chosen:
                 return await self._finish(progress, on_token, Ending())
@@ -363,6 +365,22 @@ class TurnLoop:
                 return await self._finish(progress, on_token, Ending(done=True))
             await show_stated(progress, on_token)  # the product's sentences appear at once
         return await self._finish(progress, on_token, Ending(note=BUDGET_SPENT_NOTE))
+
+    async def _without_repeats(
+        self,
+        progress: TurnProgress,
+        reply: ModelReply,
+        context: list[Message],
+        quote: ToolDefinition,
+    ) -> ModelReply:
+        """The web answered and the model must call: a call that asks again for what
+        this turn already read is never put to the household a second time. When the
+        reply asks for nothing else, the model chooses among the passages it has (the
+        quote tool alone, a call required)."""
+        fresh = tuple(c for c in reply.tool_calls if not self._ledger.ran_already(progress, c))
+        if fresh or not reply.tool_calls:
+            return replace(reply, tool_calls=fresh)
+        return await self._ask(progress, context, [quote], None, "writing", "required")
 
     async def _finish_quoting(
         self, progress: TurnProgress, reply: ModelReply, on_token: TokenSink | None
