@@ -239,3 +239,25 @@ async def test_a_required_decision_in_schema_mode_leaves_answer_out_of_the_gramm
     await backend(server, mode="schema").complete(ASK, tools=TOOLS, tool_choice="required")
     sent = json.dumps(server.requests[-1]["response_format"])
     assert '"home_assistant_get_state"' in sent and '"answer"' not in sent
+
+
+async def test_a_server_that_refuses_a_required_call_is_asked_with_auto_from_then_on(server):
+    refused = Canned(500, {})  # llama-cpp-python's server answers tool_choice "required" so
+    server.queue(*llama_cpp_python_probes(), refused, completion("Paris"), completion("Rome"))
+    model = backend(server, mode="native")
+    probes = len(llama_cpp_python_probes())
+
+    first = await model.complete(ASK, tools=TOOLS, tool_choice="required")
+    second = await model.complete(ASK, tools=TOOLS, tool_choice="required")
+
+    assert (first.content, second.content) == ("Paris", "Rome")
+    sent = [request["tool_choice"] for request in server.requests[probes:]]
+    assert sent == ["required", "auto", "auto"]  # refused once, remembered
+    assert model.features is not None  # a refusal of "required" is no reason to probe again
+
+
+async def test_a_refused_request_that_did_not_require_a_call_is_not_asked_again(server):
+    server.queue(*llama_cpp_python_probes(), Canned(500, {}), completion("Paris"))
+    with pytest.raises(ModelRejected):
+        await backend(server, mode="native").complete(ASK, tools=TOOLS, tool_choice="auto")
+    assert len(server.requests) == len(llama_cpp_python_probes()) + 1

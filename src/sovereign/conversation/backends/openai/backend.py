@@ -24,6 +24,7 @@ goes out as soon as it is certainly prose (:class:`~.openai_wire.ProseGate`).
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import replace
 from typing import Any, get_args
 
@@ -68,6 +69,8 @@ from .wire import (
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8081/v1"
 """llama-server on the appliance (DESIGN §6)."""
+logger = logging.getLogger(__name__)
+
 MODES: tuple[str, ...] = get_args(RequestedMode)
 
 
@@ -118,6 +121,9 @@ class OpenAIBackend:
         self._features = features
         self._pinned = features is not None
         self._probing = asyncio.Lock()
+        self._refuses_required = False
+        """The server refused a native request with ``tool_choice: "required"`` (not every
+        server takes it: llama-cpp-python's answers HTTP 500): such requests say "auto"."""
 
     async def plan(self, *, refresh: bool = False) -> ToolPlan:
         """The tool plan for this server, probing it first when not yet known.
@@ -138,6 +144,7 @@ class OpenAIBackend:
     def refresh(self) -> None:
         """Forget what the server can do; the next request probes it again."""
         self._features = None
+        self._refuses_required = False
 
     async def complete(
         self,
@@ -159,25 +166,42 @@ class OpenAIBackend:
         whether it queues a request.
         """
         plan = await self.plan()
-        messages, tools = prompt_messages(messages), prompt_tools(tools)
-        payload = self.payload(messages, tools, plan, tool_choice)
+        asked, offered = prompt_messages(messages), prompt_tools(tools)
+        native_required = bool(plan.mode == "native" and offered and tool_choice == "required")
+        if native_required and self._refuses_required:
+            tool_choice, native_required = "auto", False
         try:
-            if tools is not None and plan.mode == "schema":
-                body = await self.http.post(payload)
-                content = first_message(body).get("content") or ""
-                cut_off = is_cut_off(finish_reason(body))
-                return decision_or_cut_off(content, cut_off, tools, messages)
-            if plan.stream and on_token is not None:
-                return await self._streamed(payload, messages, tools, on_token)
-            body = await self.http.post(payload)
-            cut = is_cut_off(finish_reason(body))
-            return reply_from_message(first_message(body), tools, messages, cut_off=cut)
+            return await self._ask(asked, offered, plan, tool_choice, on_token)
         except ContextTooLong:
             raise
         except ModelRejected:
+            if native_required:  # asked as before, where the model may also answer in prose
+                logger.info("the model server refused tool_choice required; asking with auto")
+                self._refuses_required = True
+                return await self._ask(asked, offered, plan, "auto", on_token)
             if not self._pinned:
                 self.refresh()  # the server may have changed under us: ask it again next time
             raise
+
+    async def _ask(
+        self,
+        messages: list[Message],
+        tools: list[ToolDefinition] | None,
+        plan: ToolPlan,
+        tool_choice: ToolChoice,
+        on_token: TokenSink | None,
+    ) -> ModelReply:
+        payload = self.payload(messages, tools, plan, tool_choice)
+        if tools is not None and plan.mode == "schema":
+            body = await self.http.post(payload)
+            content = first_message(body).get("content") or ""
+            cut_off = is_cut_off(finish_reason(body))
+            return decision_or_cut_off(content, cut_off, tools, messages)
+        if plan.stream and on_token is not None:
+            return await self._streamed(payload, messages, tools, on_token)
+        body = await self.http.post(payload)
+        cut = is_cut_off(finish_reason(body))
+        return reply_from_message(first_message(body), tools, messages, cut_off=cut)
 
     def payload(
         self,
