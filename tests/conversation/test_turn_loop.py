@@ -144,6 +144,18 @@ async def test_after_the_web_answered_a_new_search_is_still_asked_for(world):
     assert again.pending_confirmation.arguments == {"query": "pi 5 bootloader"}
 
 
+async def test_after_the_web_answered_no_stand_in_is_offered(world):
+    loop, backend = world.loop([SEARCH, QUOTE_FIRST])
+    first = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")
+    await loop.resume_turn(first.pending_confirmation.token, True, policy=ON, owner="s1")
+
+    before, quoting = backend.requests[0], backend.requests[-1]
+    assert "change_something" in [t["function"]["name"] for t in before.tools]
+    offered = [t["function"]["name"] for t in quoting.tools]
+    assert offered[0] == "quote_sources" and "change_something" not in offered
+    assert "web_fetch" in offered  # what can still be read stays offered
+
+
 async def test_the_model_never_sees_a_confirmation_token(world):
     loop, backend = world.loop([SEARCH, ModelReply(), "Done."])
     halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")

@@ -126,5 +126,8 @@ async def test_a_model_server_answering_500_after_the_search_still_reports_it(
     assert body["receipts"] == [EXECUTED]
     assert harness.searxng.queries == [pending["arguments"]["query"]]
     assert body["citations"] and body["citations"][0]["capability"] == "web.search"
-    assert len(model_server.requests) == 2  # the proposal, then the follow-up, refused
+    # The proposal; the follow-up, refused with tool_choice "required" (a server may not
+    # take it); once more with "auto", refused too: then the error, never another retry.
+    sent = [request.get("tool_choice") for request in model_server.requests]
+    assert sent == ["auto", "required", "auto"]
 

@@ -316,7 +316,9 @@ class TurnLoop:
             quote = quote_tool(progress.sources)
             if quote is not None:  # the web answered: the model chooses what to quote
                 tools = [quote, *tools]
-            standing = stand_ins(progress.catalog, progress.voice)
+            # Stand-ins answer for what the question needs and cannot have: once the web
+            # answered, the choice is among its passages and what can still be read.
+            standing = stand_ins(progress.catalog, progress.voice) if quote is None else ()
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
