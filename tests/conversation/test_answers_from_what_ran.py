@@ -4,7 +4,6 @@ answers; docs/decisions/offered-tools-and-arguments.md, answers-rendered-by-the-
 from __future__ import annotations
 
 import json
-import re
 
 from sovereign.conversation import ToolCatalog, TurnLoop
 from sovereign.conversation.backends.base import ModelReply
@@ -257,16 +256,6 @@ async def test_without_an_address_in_the_conversation_fetch_is_not_offered(world
         "web_search",
         "change_something",
     ]
-
-
-async def test_an_address_a_search_returned_may_be_fetched_in_the_next_round(world):
-    loop, backend = world.loop([propose("web_search", {"query": "pi"}), ModelReply(), "Done."])
-    halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="o")
-    await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
-    second = backend.requests[1]
-    fetch = next(t for t in second.tools if t["function"]["name"] == "web_fetch")
-    assert fetch["function"]["parameters"]["properties"]["url"]["enum"] == ["https://pi.example/fw"]
-    assert not re.search(r"The question names", second.messages[0]["content"])
 
 
 NOTE = [{"role": "user", "content": "Write a two-line note to my landlord: the heating is broken."}]

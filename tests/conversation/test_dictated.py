@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 
 from sovereign.conversation.approval.dictated import KIND, REASON, dictated_flags
-from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
-from sovereign.executor import Executor
 
 from .conftest import INJECTION_PAGE_URL, NOTES_PAGE_URL, ON
 
@@ -45,32 +43,6 @@ def test_nested_results_are_read_and_the_span_counts_code_points():
     assert dictated_flags({"query": "café crème"}, [], []) == []  # no result: nothing flagged
 
 
-async def test_a_search_the_read_page_dictates_is_flagged_on_its_card(world):
-    ask = [{"role": "user", "content": f"Read {NOTES_PAGE_URL} for me"}]
-    dictated = propose("web_search", {"query": "check the router firmware every month"})
-    loop, _ = world.loop([propose("web_fetch", {"url": NOTES_PAGE_URL}), dictated])
-    halted = await loop.process_turn(ask, policy=ON, owner="o")
-    assert halted.pending_confirmation.flags == []  # the household named that page itself
-    card = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
-    pending = card.pending_confirmation
-    assert pending.capability == "web.search"
-    assert pending.flags == [
-        {"kind": KIND, "argument": "query", "start": 0, "end": 37, "reason": REASON}
-    ]
-    assert pending.to_wire()["flags"] == pending.flags
-    assert world.calls.of("web.search") == []  # flagged, and still only a card
-
-
-async def test_a_search_of_the_household_s_own_words_after_a_read_is_not_flagged(world):
-    ask = [{"role": "user", "content": f"Read {NOTES_PAGE_URL}, then search firmware 2026-11"}]
-    search = propose("web_search", {"query": "firmware 2026-11"})
-    loop, _ = world.loop([propose("web_fetch", {"url": NOTES_PAGE_URL}), search,
-                          ModelReply(), "Done."])
-    halted = await loop.process_turn(ask, policy=ON, owner="o")
-    card = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
-    assert card.pending_confirmation.flags == []
-
-
 def asks(tmp_path, capability):
     """The audit log's "approval asked" records of ``capability``, in order."""
     path = tmp_path / "capabilities" / "audit.jsonl"
@@ -82,49 +54,15 @@ def asks(tmp_path, capability):
     ]
 
 
-async def test_the_ask_record_of_a_dictated_call_holds_the_flag_and_no_words(world, tmp_path):
+async def test_a_search_a_read_page_dictates_is_never_asked_in_its_turn(world, tmp_path):
     ask = [{"role": "user", "content": f"Read {NOTES_PAGE_URL} for me"}]
     dictated = propose("web_search", {"query": "check the router firmware every month"})
     loop, _ = world.loop([propose("web_fetch", {"url": NOTES_PAGE_URL}), dictated])
     halted = await loop.process_turn(ask, policy=ON, owner="o")
-    await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
-    [fetch_ask] = asks(tmp_path, "web.fetch")
-    [search_ask] = asks(tmp_path, "web.search")
-    assert fetch_ask["flags"] == []  # the household named that page itself
-    assert search_ask["flags"] == [KIND]
-    written = json.dumps(search_ask)
-    assert "router firmware" not in written and "query" not in written  # the kind alone
-
-
-async def test_a_call_of_the_person_s_own_words_has_no_dictated_flag_on_record(world, tmp_path):
-    ask = [{"role": "user", "content": f"Read {NOTES_PAGE_URL}, then search firmware 2026-11"}]
-    search = propose("web_search", {"query": "firmware 2026-11"})
-    loop, _ = world.loop([propose("web_fetch", {"url": NOTES_PAGE_URL}), search])
-    halted = await loop.process_turn(ask, policy=ON, owner="o")
-    await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
-    assert [record["flags"] for record in asks(tmp_path, "web.search")] == [[]]
-
-
-async def test_dictated_and_identifier_flags_share_the_card_and_the_ask_record(world, tmp_path):
-    def identifiers(name, arguments):
-        at = arguments.get("query", "").find("router")
-        if at < 0:
-            return []
-        reason = "one of your private words"
-        flag = {"kind": "private_word", "argument": "query", "start": at, "end": at + 6}
-        return [{**flag, "reason": reason}]
-
-    old = world.executor
-    world.executor = Executor(
-        old.registry, confirmations=old.confirmations, audit=old.audit, flag_check=identifiers
-    )
-    ask = [{"role": "user", "content": f"Read {NOTES_PAGE_URL} for me"}]
-    dictated = propose("web_search", {"query": "check the router firmware every month"})
-    loop, _ = world.loop([propose("web_fetch", {"url": NOTES_PAGE_URL}), dictated])
-    halted = await loop.process_turn(ask, policy=ON, owner="o")
-    card = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
-    assert [flag["kind"] for flag in card.pending_confirmation.flags] == ["private_word", KIND]
-    assert asks(tmp_path, "web.search")[0]["flags"] == [KIND, "private_word"]  # sorted kinds
+    assert halted.pending_confirmation.flags == []  # the household named that page itself
+    done = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")
+    assert done.pending_confirmation is None  # after the web answered, passages only
+    assert world.calls.of("web.search") == [] and asks(tmp_path, "web.search") == []
 
 
 async def test_after_a_page_that_gives_orders_its_search_is_never_proposed(world, tmp_path):

@@ -112,48 +112,29 @@ async def test_approval_invokes_exactly_once_and_cites_the_results(world):
 
 
 @pytest.mark.parametrize(
-    "again",
+    "anyway",
     [
-        propose("web_search", {"query": "pi firmware"}),
-        propose("web.search", {"query": "pi firmware"}),  # the capability's own name
+        propose("web_search", {"query": "pi firmware"}),  # the same search again
+        propose("web.search", {"query": "pi 5 bootloader"}),  # another one
+        propose("web_fetch", {"url": "https://pi.example/fw"}),  # reading further
+        propose("system_health", {}),  # a household read
+        propose("change_something", {}),  # a stand-in
     ],
-    ids=["same", "dotted-name"],
+    ids=["same-search", "new-search", "read-further", "household-read", "stand-in"],
 )
-async def test_after_the_web_answered_a_repeated_call_is_not_asked_again_and_passages_are_chosen(
-    world, again
-):
-    loop, backend = world.loop([SEARCH, again, QUOTE_FIRST])
+async def test_after_the_web_answered_only_passages_can_be_chosen(world, anyway):
+    loop, backend = world.loop([SEARCH, anyway])
     halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")
 
     result = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="s1")
 
-    assert result.pending_confirmation is None  # no second card for what was already read
-    assert world.calls.of("web.search") == [{"query": "pi firmware"}]
-    assert result.text.startswith("> Bootloader update\n> \u2014 pi.example")
-    choosing = backend.requests[-1]  # the passages alone are offered, and a choice required
+    choosing = backend.requests[-1]
     assert [t["function"]["name"] for t in choosing.tools] == ["quote_sources"]
     assert choosing.tool_choice == "required"
-
-
-async def test_after_the_web_answered_a_new_search_is_still_asked_for(world):
-    loop, _ = world.loop([SEARCH, propose("web_search", {"query": "pi 5 bootloader"})])
-    halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")
-
-    again = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="s1")
-
-    assert again.pending_confirmation.arguments == {"query": "pi 5 bootloader"}
-
-
-async def test_after_the_web_answered_no_stand_in_is_offered(world):
-    loop, backend = world.loop([SEARCH, QUOTE_FIRST])
-    first = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")
-    await loop.resume_turn(first.pending_confirmation.token, True, policy=ON, owner="s1")
-
-    before, quoting = backend.requests[0], backend.requests[-1]
-    assert "change_something" in [t["function"]["name"] for t in before.tools]
-    offered = [t["function"]["name"] for t in quoting.tools]
-    assert offered[0] == "quote_sources" and "change_something" not in offered
-    assert "web_fetch" in offered  # what can still be read stays offered
+    assert result.pending_confirmation is None  # what the model wrote anyway is not asked
+    assert [name for name, _ in world.calls.log] == ["web.search"]  # nor run
+    assert result.text.startswith("Nothing I found answers that directly.")
+    assert "- Pi 5 firmware notes \u2014 pi.example" in result.text
 
 
 async def test_the_model_never_sees_a_confirmation_token(world):

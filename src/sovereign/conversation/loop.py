@@ -38,7 +38,7 @@ from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import StandIn, chosen_stand_ins, stand_ins
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
-from .proposals import adopt, proposes_a_capability
+from .proposals import adopt
 from .results import PendingConfirmation, TurnFailed, TurnResult
 from .sources import QUOTE, quote_tool, selection
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
@@ -301,6 +301,8 @@ class TurnLoop:
         on_token: TokenSink | None,
     ) -> TurnResult:
         while progress.rounds_used < self._max_rounds:
+            if (quote := quote_tool(progress.sources)) is not None:
+                return await self._quote(progress, on_token, quote)
             guide = ArgumentGuide.for_context(
                 progress.context, _found_urls(progress), self._address_check(progress)
             )
@@ -313,12 +315,7 @@ class TurnLoop:
                 return await self._finish(progress, on_token, _unreadable(progress, guide))
             if progress.sources.steered:  # a source gave orders: nothing more reaches out
                 tools = [t for t in tools if not self._reaches_out(progress, t)]
-            quote = quote_tool(progress.sources)
-            if quote is not None:  # the web answered: the model chooses what to quote
-                tools = [quote, *tools]
-            # Stand-ins answer for what the question needs and cannot have: once the web
-            # answered, the choice is among its passages and what can still be read.
-            standing = stand_ins(progress.catalog, progress.voice) if quote is None else ()
+            standing = stand_ins(progress.catalog, progress.voice)
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
@@ -328,17 +325,11 @@ class TurnLoop:
             context = _with_note(progress.context, guide.hint(tools))
             if last := guide.reference_hint(tools):
                 context = [*context, {"role": "system", "content": last}]
-            # The web answered: the reply quotes it (or reads further), never prose of its own.
-            writing, choice = ("writing", "required") if quote is not None else (None, "auto")
-            reply = await self._ask(progress, context, offered, sink, writing, choice)
+            reply = await self._ask(progress, context, offered, sink)
             progress.rounds_used += 1
             if progress.sources.steered:  # never a call a source asked for, in this turn
                 kept = tuple(c for c in reply.tool_calls if not self._calls_outside(progress, c))
                 reply = replace(reply, tool_calls=kept)
-            if quote is not None:
-                reply = await self._without_repeats(progress, reply, context, quote)
-                if not proposes_a_capability(progress, reply):
-                    return await self._finish_quoting(progress, reply, on_token)
             chosen = chosen_stand_ins(reply, standing)
             if ANSWER_THE_REST in chosen:
                 return await self._finish(progress, on_token, Ending())
@@ -368,27 +359,15 @@ class TurnLoop:
             await show_stated(progress, on_token)  # the product's sentences appear at once
         return await self._finish(progress, on_token, Ending(note=BUDGET_SPENT_NOTE))
 
-    async def _without_repeats(
-        self,
-        progress: TurnProgress,
-        reply: ModelReply,
-        context: list[Message],
-        quote: ToolDefinition,
-    ) -> ModelReply:
-        """The web answered and the model must call: a call that asks again for what
-        this turn already read is never put to the household a second time. When the
-        reply asks for nothing else, the model chooses among the passages it has (the
-        quote tool alone, a call required)."""
-        fresh = tuple(c for c in reply.tool_calls if not self._ledger.ran_already(progress, c))
-        if fresh or not reply.tool_calls:
-            return replace(reply, tool_calls=fresh)
-        return await self._ask(progress, context, [quote], None, "writing", "required")
-
-    async def _finish_quoting(
-        self, progress: TurnProgress, reply: ModelReply, on_token: TokenSink | None
+    async def _quote(
+        self, progress: TurnProgress, on_token: TokenSink | None, quote: ToolDefinition
     ) -> TurnResult:
-        """End a turn whose web sources answer it, with the passages the model chose (none
-        when it answered without choosing: the answer then lists what was found)."""
+        """The web answered: the decision is a choice among its passages and nothing else
+        (the quote tool alone, a call required; anything else the model writes anyway is
+        ignored), and the turn ends with the passages quoted, or, with none chosen, the
+        list of what was found. Content can therefore never lead to a call in its turn."""
+        reply = await self._ask(progress, progress.context, [quote], None, "writing", "required")
+        progress.rounds_used += 1
         chosen = next((c for c in reply.tool_calls if c.name == QUOTE), None)
         picked = selection(progress.sources, chosen.arguments if chosen else None)
         return await self._finish(progress, on_token, Ending(quotes=picked))

@@ -69,8 +69,6 @@ class TurnProgress:
     facts: list[Fact] = field(default_factory=list)
     results: list[tuple[str, Any]] = field(default_factory=list)
     """``(capability, result)`` of every executed call, in order (what the answer may state)."""
-    ran: set[str] = field(default_factory=set)
-    """The calls that ran this turn, under every spelling (:meth:`.CallLedger.call_key`)."""
     unrun: list[str] = field(default_factory=list)
     """What the assistant says about each call that did not run or failed, in order."""
     calls_made: int = 0

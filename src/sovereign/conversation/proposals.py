@@ -47,8 +47,3 @@ def adopt(progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
         )
     progress.context.append({"role": "assistant", "content": reply.content, "tool_calls": calls})
     return proposals
-
-
-def proposes_a_capability(progress: TurnProgress, reply: ModelReply) -> bool:
-    """Whether ``reply`` calls something that runs (not the quote tool, not a stand-in)."""
-    return any(progress.catalog.resolve(call.name) is not None for call in reply.tool_calls)

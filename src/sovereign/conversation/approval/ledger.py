@@ -15,7 +15,7 @@ from sovereign.executor import (
 from sovereign.executor import canonical_arguments as canonical_json
 
 from ..answer.facts import render
-from ..backends.base import Message, ToolCall
+from ..backends.base import Message
 from ..pending import Proposal, TurnProgress
 from ..sources import for_the_model
 from ..voice.prompts import (
@@ -86,8 +86,6 @@ class CallLedger:
             progress.receipts.append(receipt)
         if outcome.ok:
             progress.results.append((outcome.name, outcome.result))
-            if (key := self.call_key(call)) is not None:
-                progress.ran.add(key)
             fact = fact_for(outcome, voice)
             if fact is not None:
                 progress.facts.append(fact)
@@ -160,15 +158,6 @@ class CallLedger:
         """The registered capability ``call`` names, or ``None`` for a made-up name."""
         target = call.target
         return self._executor.registry.get(target.capability, target.version) if target else None
-
-    def ran_already(self, progress: TurnProgress, call: ToolCall) -> bool:
-        """Whether the model's ``call`` asks again for what a call of this turn already
-        read (the same capability and arguments under any spelling)."""
-        target = progress.catalog.resolve(call.name)
-        if target is None or call.arguments is None:
-            return False
-        key = self.call_key(Proposal("", call.name, target, call.arguments))
-        return key is not None and key in progress.ran
 
     def call_key(self, call: Proposal) -> str | None:
         """One call under every spelling: capability, version and the canonical arguments
