@@ -56,6 +56,7 @@ from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sa
 from sovereign.conversation.backends.embedded.llama import LlamaModel  # noqa: E402
 from sovereign.conversation.backends.embedded.load import load_llama  # noqa: E402
 from sovereign.conversation.offer.guidance import ArgumentGuide  # noqa: E402
+from sovereign.conversation.voice.catalogs import DEFAULT_LANGUAGE, Voice  # noqa: E402
 from sovereign.conversation.voice.prompts import DEFAULT_SYSTEM_PROMPT, system_prompt  # noqa: E402
 from sovereign.service.settings import Settings  # noqa: E402
 from sovereign.service.wiring import build_registry, embedded_load_options  # noqa: E402
@@ -77,7 +78,9 @@ def production_catalog(data_dir: Path) -> ToolCatalog:
 
 with tempfile.TemporaryDirectory() as _data_dir:
     CATALOG = production_catalog(Path(_data_dir))
-SYSTEM = system_prompt(DEFAULT_SYSTEM_PROMPT, CATALOG.unavailable_sentences())
+SYSTEM = system_prompt(
+    DEFAULT_SYSTEM_PROMPT, CATALOG.unavailable_sentences(Voice(DEFAULT_LANGUAGE))
+)
 
 
 def messages(question: str) -> list[dict[str, str]]:

@@ -55,6 +55,7 @@ from sovereign.conversation import ToolCatalog
 from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling
 from sovereign.conversation.backends.openai.backend import OpenAIBackend
 from sovereign.conversation.offer.guidance import ArgumentGuide
+from sovereign.conversation.voice.catalogs import DEFAULT_LANGUAGE, Voice
 from sovereign.conversation.voice.prompts import DEFAULT_SYSTEM_PROMPT, system_prompt
 from sovereign.service.app import create_app
 from sovereign.service.server import server_config
@@ -126,7 +127,8 @@ def serve(data_dir: Path, backend: Any) -> Iterator[Service]:
 
 
 def conversation(catalog: ToolCatalog, question: str) -> list[dict[str, str]]:
-    system = system_prompt(DEFAULT_SYSTEM_PROMPT, catalog.unavailable_sentences())
+    unavailable = catalog.unavailable_sentences(Voice(DEFAULT_LANGUAGE))
+    system = system_prompt(DEFAULT_SYSTEM_PROMPT, unavailable)
     return [{"role": "system", "content": system}, {"role": "user", "content": question}]
 
 
