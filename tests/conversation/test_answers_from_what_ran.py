@@ -255,6 +255,7 @@ async def test_without_an_address_in_the_conversation_fetch_is_not_offered(world
         "system_health",
         "web_search",
         "change_something",
+        "general_knowledge",
     ]
 
 

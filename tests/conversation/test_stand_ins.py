@@ -125,7 +125,7 @@ async def test_choosing_a_stand_in_runs_nothing_and_answers_with_its_sentence(tm
     assert not audit.path.exists() or audit.path.read_text() == ""
     offered = [t["function"]["name"] for t in backend.requests[0].tools]
     assert offered == ["system_health", "web_switched_off", "pihole_not_set_up",
-                       "home_assistant_not_set_up", "change_something"]
+                       "home_assistant_not_set_up", "change_something", "general_knowledge"]
 
 
 async def test_a_stand_in_beside_a_real_call_lets_the_real_call_run(tmp_path):
@@ -171,3 +171,36 @@ def test_a_family_without_words_of_its_own_gets_no_stand_in_but_a_plain_sentence
     assert catalog.unavailable_sentences(Voice("en")) == [
         "That is switched off on this device, so I can't do it."
     ]
+
+
+ASK_AUTHOR = [{"role": "user", "content": "Who wrote Pride and Prejudice?"}]
+
+
+async def test_choosing_general_knowledge_runs_nothing_and_the_model_answers(tmp_path):
+    loop, backend, audit = loop_for(
+        household(), [propose("general_knowledge"), "Jane Austen wrote it."], tmp_path
+    )
+    result = await loop.process_turn(ASK_AUTHOR, policy=OFF, owner="o")
+    assert result.text == "Jane Austen wrote it."
+    assert result.receipts == [] and result.pending_confirmation is None
+    assert backend.remaining == 0  # the model was asked for its prose
+    assert backend.requests[1].tools is None  # ... without tools
+    assert not audit.path.exists() or audit.path.read_text() == ""
+
+
+async def test_general_knowledge_beside_a_real_call_lets_the_real_call_run(tmp_path):
+    both = reply(("system_health", {}), ("general_knowledge", {}))
+    loop, backend, _ = loop_for(household(), [both, ModelReply(), "Your CPU is fine."], tmp_path)
+    ask = [{"role": "user", "content": "How is the device, and who wrote Emma?"}]
+    result = await loop.process_turn(ask, policy=OFF, owner="o")
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert "general_knowledge" not in [t["function"]["name"] for t in backend.requests[1].tools]
+
+
+async def test_general_knowledge_is_offered_only_before_anything_ran(tmp_path):
+    script = [propose("system_health"), ModelReply(), "Fine."]
+    loop, backend, _ = loop_for(household(), script, tmp_path)
+    await loop.process_turn(ASK_KITCHEN, policy=OFF, owner="o")
+    offered = [[t["function"]["name"] for t in r.tools or []] for r in backend.requests]
+    assert "general_knowledge" in offered[0]
+    assert all("general_knowledge" not in names for names in offered[1:])

@@ -242,7 +242,8 @@ async def test_with_search_switched_off_it_is_not_offered_and_the_prompt_says_so
 
     offered = [t["function"]["name"] for t in backend.requests[0].tools]
     # stand-ins, never a capability: web search is off, and nothing here changes anything
-    assert offered == ["system_health", "web_switched_off", "change_something"]
+    assert offered == ["system_health", "web_switched_off", "change_something",
+                       "general_knowledge"]
     system = backend.requests[0].messages[0]["content"]
     assert "Web search is switched off, so I can't search the web or read web pages" in system
     assert result.receipts == [] and world.calls.log == []

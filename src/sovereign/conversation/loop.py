@@ -60,6 +60,16 @@ ANSWER_THE_REST = StandIn(
 )
 """Offered once the product has stated household facts: then an answer without a tool ends
 the turn with those facts, and only this choice asks the model for prose of its own."""
+GENERAL_KNOWLEDGE = StandIn(
+    "general_knowledge",
+    "",
+    "general knowledge answers, with no need for this home, this device or current "
+    "information: who wrote, painted or invented something, capitals, history, science, "
+    "words and translations, arithmetic and conversions",
+)
+"""Offered before anything ran in a turn: a named door for what needs no tool. Offered
+only "answer", a 1.5B model sent most general-knowledge questions in every language to
+web search; choosing this is the same as answering without a tool (the model's prose)."""
 
 
 class TurnLoop:
@@ -318,6 +328,8 @@ class TurnLoop:
             standing = stand_ins(progress.catalog, progress.voice)
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)
+            elif not progress.results and not progress.unrun:
+                standing = (*standing, GENERAL_KNOWLEDGE)
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
             # Prose written with a decision is streamed only before anything ran: after a
             # call, prose goes through the checks of the answer writer.
@@ -333,6 +345,10 @@ class TurnLoop:
             chosen = chosen_stand_ins(reply, standing)
             if ANSWER_THE_REST in chosen:
                 return await self._finish(progress, on_token, Ending())
+            if GENERAL_KNOWLEDGE in chosen:  # the same as no call: the model's prose
+                chosen.remove(GENERAL_KNOWLEDGE)
+                calls = tuple(c for c in reply.tool_calls if c.name != GENERAL_KNOWLEDGE.name)
+                reply = replace(reply, tool_calls=calls)
             if progress.stated and not reply.tool_calls and not reply.content.strip():
                 # The facts the product stated answer the question: no prose of the model's.
                 return await self._finish(progress, on_token, Ending(done=True))
