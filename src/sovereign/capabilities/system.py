@@ -327,9 +327,11 @@ def register(
             name="system.health",
             version=1,
             description=(
-                "Read this device's health (the box this assistant runs on): CPU "
-                "temperature, load averages, memory and disk use, uptime. Use it for "
-                "questions like 'how hot is my device?' or 'is the disk full?'."
+                "Read the health of this device itself (the appliance, box or server "
+                "this assistant runs on): CPU temperature, load averages, memory and "
+                "disk use, uptime. Use it for any question about how this device is "
+                "doing, e.g. 'how hot is my device?', 'is the disk full?' or 'is the box "
+                "alright?'."
             ),
             arguments_schema={"type": "object", "properties": {}, "additionalProperties": False},
             result_schema=RESULT_SCHEMA,
