@@ -246,3 +246,19 @@ def test_field_paths_read_nested_objects_and_give_none_for_what_is_missing():
     assert field_value({"a": {"b": 2}}, "a.b") == 2
     assert field_value({"a": {"b": 2}}, "a.c") is None
     assert field_value({"a": 1}, "a.b") is None
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
+@pytest.mark.parametrize(
+    ("domain", "state"), [("light", "on"), ("lock", "locked"), ("climate", "heat"), ("sun", "x")]
+)
+def test_a_state_named_in_english_is_still_said_in_the_households_language(
+    language, domain, state
+):
+    # Households often keep English names in Home Assistant; the sentence around the
+    # name must still be in their language, not "Landing light: encendido."
+    result = entity(state, domain=domain, name="Landing light")
+    said = " ".join(render(home_assistant_facts.GET_STATE_FACTS, result, [], Voice(language)))
+    around = [w for w in said.replace("Landing light", " ").split() if any(map(str.isalpha, w))]
+    # more than the state's own word: a sentence of the language around the name
+    assert said.count("Landing light") == 1 and len(around) >= 2, said
