@@ -325,15 +325,16 @@ class TurnLoop:
                 return await self._finish(progress, on_token, _unreadable(progress, guide))
             if progress.sources.steered:  # a source gave orders: nothing more reaches out
                 tools = [t for t in tools if not self._reaches_out(progress, t)]
+            nothing_ran = not progress.results and not progress.unrun
             standing = stand_ins(progress.catalog, progress.voice)
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)
-            elif not progress.results and not progress.unrun:
+            elif nothing_ran:
                 standing = (*standing, GENERAL_KNOWLEDGE)
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
             # Prose written with a decision is streamed only before anything ran: after a
             # call, prose goes through the checks of the answer writer.
-            sink = on_token if not progress.results and not progress.unrun else None
+            sink = on_token if nothing_ran else None
             context = _with_note(progress.context, guide.hint(tools))
             if last := guide.reference_hint(tools):
                 context = [*context, {"role": "system", "content": last}]
