@@ -128,14 +128,24 @@ async def test_choosing_a_stand_in_runs_nothing_and_answers_with_its_sentence(tm
                        "home_assistant_not_set_up", "change_something", "general_knowledge"]
 
 
-async def test_a_stand_in_beside_a_real_call_lets_the_real_call_run(tmp_path):
-    both = reply(("system_health", {}), ("web_switched_off", {}))
+@pytest.mark.parametrize(
+    ("stand_in", "question", "said"),
+    [
+        ("web_switched_off", "what's the weather?", f"{WEB_OFF}\n\nYour CPU is fine."),
+        ("general_knowledge", "who wrote Emma?", "Your CPU is fine."),
+    ],
+)
+async def test_a_stand_in_beside_a_real_call_lets_the_real_call_run(
+    tmp_path, stand_in, question, said
+):
+    both = reply(("system_health", {}), (stand_in, {}))
     loop, backend, _ = loop_for(household(), [both, ModelReply(), "Your CPU is fine."], tmp_path)
-    ask = [{"role": "user", "content": "How is the device, and what's the weather?"}]
+    ask = [{"role": "user", "content": f"How is the device, and {question}"}]
     result = await loop.process_turn(ask, policy=OFF, owner="o")
     assert [r.capability for r in result.receipts] == ["system.health"]
-    assert result.text == f"{WEB_OFF}\n\nYour CPU is fine."
+    assert result.text == said
     assert backend.remaining == 0
+    assert "general_knowledge" not in [t["function"]["name"] for t in backend.requests[1].tools]
 
 
 async def test_a_stand_in_after_a_result_leaves_the_answer_to_the_model(tmp_path):
@@ -186,15 +196,6 @@ async def test_choosing_general_knowledge_runs_nothing_and_the_model_answers(tmp
     assert backend.remaining == 0  # the model was asked for its prose
     assert backend.requests[1].tools is None  # ... without tools
     assert not audit.path.exists() or audit.path.read_text() == ""
-
-
-async def test_general_knowledge_beside_a_real_call_lets_the_real_call_run(tmp_path):
-    both = reply(("system_health", {}), ("general_knowledge", {}))
-    loop, backend, _ = loop_for(household(), [both, ModelReply(), "Your CPU is fine."], tmp_path)
-    ask = [{"role": "user", "content": "How is the device, and who wrote Emma?"}]
-    result = await loop.process_turn(ask, policy=OFF, owner="o")
-    assert [r.capability for r in result.receipts] == ["system.health"]
-    assert "general_knowledge" not in [t["function"]["name"] for t in backend.requests[1].tools]
 
 
 async def test_general_knowledge_is_offered_only_before_anything_ran(tmp_path):
