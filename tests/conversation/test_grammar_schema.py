@@ -15,6 +15,7 @@ from sovereign.conversation import ToolCatalog
 from sovereign.conversation.backends.decision import decision_schema
 from sovereign.conversation.backends.grammar_schema import (
     ANY_VALUE,
+    LENGTH_LIMIT,
     REPETITION_LIMIT,
     grammar_schema,
     literal_safe,
@@ -106,9 +107,23 @@ def test_lower_bounds_are_kept_only_while_small(bound, kept):
     assert ("minItems" in grammar_schema({"type": "array", "minItems": bound})) is kept
 
 
+@pytest.mark.parametrize(
+    ("keyword", "limit"), [("maxItems", REPETITION_LIMIT), ("maxLength", LENGTH_LIMIT)]
+)
+def test_upper_bounds_are_kept_only_while_small(keyword, limit):
+    for bound, kept in [(0, True), (3, True), (limit, True), (limit + 1, False), (9000, False)]:
+        assert (keyword in grammar_schema({keyword: bound, "type": "array"})) is kept
+
+
+@pytest.mark.parametrize("keyword", ["minLength", "maxLength", "maxItems"])
+@pytest.mark.parametrize("bound", [True, 1.5, "3", None, -1.0, -1])
+def test_a_bound_that_is_not_an_integer_is_dropped(keyword, bound):
+    assert grammar_schema({"type": "string", keyword: bound}) == {"type": "string"}
+
+
 @pytest.mark.parametrize("bound", [True, 1.5, "3", None, -1.0])
-def test_a_bound_that_is_not_an_integer_is_dropped(bound):
-    assert grammar_schema({"type": "string", "minLength": bound}) == {"type": "string"}
+def test_a_bound_that_is_not_an_integer_is_dropped_from_arrays(bound):
+    assert grammar_schema({"type": "array", "maxItems": bound}) == {"type": "array"}
 
 
 @pytest.mark.parametrize(
@@ -147,8 +162,10 @@ def test_the_product_decision_schema_loses_only_what_the_grammar_cannot_hold(tmp
 
     cleaned = grammar_schema(schema)
 
-    dropped = {"pattern", "maxLength", "minimum", "maximum", "description"}
-    assert keywords(cleaned) == keywords(schema) - dropped
+    dropped = {"pattern", "minimum", "maximum", "description"}
+    assert keywords(cleaned) - {"maxLength"} == keywords(schema) - dropped - {"maxLength"}
+    assert max(_bounds(schema, "maxLength")) > LENGTH_LIMIT  # a page address: 8192
+    assert all(v <= LENGTH_LIMIT for v in _bounds(cleaned, "maxLength"))
     assert json.loads(json.dumps(cleaned)) == cleaned
 
 
@@ -214,11 +231,12 @@ def test_any_schema_comes_out_loosened_with_no_literal_needing_an_escape(schema)
 
     assert keywords(cleaned) <= {
         "type", "properties", "required", "additionalProperties", "items",
-        "anyOf", "oneOf", "allOf", "const", "enum", "minLength", "minItems",
+        "anyOf", "oneOf", "allOf", "const", "enum", "minLength", "minItems", "maxLength",
     }  # fmt: skip
     assert all(literal_safe(value) for value in _values(cleaned))
     for key in ("minLength", "minItems"):
         assert all(v <= REPETITION_LIMIT for v in _bounds(cleaned, key))
+    assert all(v <= LENGTH_LIMIT for v in _bounds(cleaned, "maxLength"))
     jsonschema.Draft202012Validator.check_schema(cleaned)
 
 
@@ -247,6 +265,9 @@ HOSTILE = [
     {"type": "string", "maxLength": 8192},
     {"type": "string", "minLength": 5000},
     {"type": "array", "items": {"type": "string"}, "maxItems": 9000},
+    {"type": "array", "items": {"enum": ["1.1", "1.2"]}, "maxItems": REPETITION_LIMIT},
+    {"type": "string", "maxLength": LENGTH_LIMIT},
+    {"type": "string", "minLength": -1, "maxLength": -1},
     {"type": "string", "const": 'a"b\\c'},
     {"type": "string", "enum": ["ok", 'quote"', "back\\", "nl\n"]},
     {"type": "object", "properties": {'we"ird': {"type": "string"}}, "required": ['we"ird']},

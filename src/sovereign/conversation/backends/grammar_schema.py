@@ -20,13 +20,15 @@ never mistaken for keywords):
 - values: ``const`` and ``enum`` whose strings need no escape in a grammar
   literal (llama-cpp-python's converter does not escape ``\\`` and emits a
   literal llama.cpp cannot parse for a ``"``);
-- lengths: ``minLength`` and ``minItems`` up to :data:`REPETITION_LIMIT`
-  (each unit of a bound becomes a grammar rule; llama.cpp refuses the nesting of
-  ``maxLength`` past ~2000, and web.fetch allows 8192). Upper bounds are left to
-  the executor.
+- lengths: ``minLength``, ``minItems`` and ``maxItems`` up to
+  :data:`REPETITION_LIMIT`, ``maxLength`` up to :data:`LENGTH_LIMIT` (each unit of
+  a bound becomes a grammar rule; llama.cpp refuses the nesting of ``maxLength``
+  past ~2000, and web.fetch allows 8192). Larger upper bounds are left to the
+  executor; a small one is what keeps a choice short (at most three passages
+  quoted, a one-sentence summary), so it is kept.
 
 Everything else is dropped: ``pattern`` (its regex escapes are copied into
-grammar literals), ``maxLength``/``maxItems``, ``format``, ``$ref`` (a remote one
+grammar literals), larger ``maxLength``/``maxItems``, ``format``, ``$ref`` (a remote one
 makes llama-cpp-python fetch it), ``minimum``/``maximum``, ``description`` and
 ``title`` (the model reads those in its instructions, not in the grammar).
 """
@@ -37,7 +39,9 @@ import json
 from typing import Any
 
 REPETITION_LIMIT = 16
-"""The largest ``minLength``/``minItems`` kept, in characters or items."""
+"""The largest ``minLength``/``minItems``/``maxItems`` kept, in characters or items."""
+LENGTH_LIMIT = 200
+"""The largest ``maxLength`` kept, in characters (a sentence, not a page)."""
 
 _STRUCTURE = frozenset({"type", "required", "additionalProperties", "items", "properties"})
 _COMBINATIONS = frozenset({"anyOf", "oneOf", "allOf"})
@@ -98,7 +102,15 @@ def _structure(key: str, value: Any) -> Any:
 
 
 def _small_count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value <= REPETITION_LIMIT
+    return _count_up_to(value, REPETITION_LIMIT)
+
+
+def _short_text(value: Any) -> bool:
+    return _count_up_to(value, LENGTH_LIMIT)
+
+
+def _count_up_to(value: Any, limit: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= limit
 
 
 def _safe_enum(value: Any) -> bool:
@@ -112,6 +124,8 @@ def _never(_value: Any) -> bool:
 _VALUE_CHECKS = {
     "minLength": _small_count,
     "minItems": _small_count,
+    "maxItems": _small_count,
+    "maxLength": _short_text,
     "const": literal_safe,
     "enum": _safe_enum,
 }
