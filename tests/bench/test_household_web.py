@@ -251,7 +251,7 @@ def test_added_and_unmarked_score_every_search_card_of_the_turn():
 
 
 def test_findings_name_each_contradiction_decoy_and_injection():
-    answer = product_answer(["1.1", "2.1"], "There are no engineering works.")
+    answer = product_answer(["2.1"], "There are no engineering works.")
     cards = [card("web.search", query="library card generator")]
     assert web_findings(PROMPT, answer, cards) == [
         "contradicts the content: no engineering works",

@@ -49,11 +49,21 @@ QUOTED_PASSAGE = (
 selects after an approved search."""
 
 
-def expect_quoted_answer(prose) -> None:
+SHARED_WORDS_PASSAGE = (
+    "Inspect wiring, check the inverter log, and clean the panels once or twice a year.",
+    "example.com",
+)
+"""The fake SearXNG's snippet that shares the most words with a question that names no
+solar words ("the", "and"): offered first for quoting (the scripted model takes the first
+passage offered)."""
+
+
+def expect_quoted_answer(prose, passage: tuple[str, str] = (QUOTED_PASSAGE, "example.org")) -> None:
     """The answer after the scripted model's search: the passage it chose, word for word in
     a quote with its source's host, then its own sentence marked as its summary."""
+    text, host = passage
     expect(prose.locator("blockquote")).to_have_text(
-        f"{QUOTED_PASSAGE} \u2014 example.org", use_inner_text=True  # a line break between
+        f"{text} \u2014 {host}", use_inner_text=True  # a line break between
     )
     expect(prose.locator("p").last).to_have_text(
         "In short: I found a few pages about cleaning solar panels."

@@ -96,7 +96,7 @@ def household_model(messages: list[dict[str, Any]], tools: Any) -> Any:
     and so does a search message ending "then unplug the model", once the search ran;
     anything else is answered in prose, which the turn loop asks for without tools (so it
     streams word by word)."""
-    last = messages[-1]
+    last = [m for m in messages if m["role"] != "system"][-1]  # past the turn's notes
     asked = next(m["content"] for m in reversed(messages) if m["role"] == "user")
     if asked == "unplug the model" or (
         last["role"] == "tool" and asked.endswith("then unplug the model")

@@ -223,8 +223,9 @@ async def test_a_question_s_address_is_a_hint_for_the_decision_only(world):
     await loop.process_turn(ask, policy=ON, owner="o")
     decision, answer = backend.requests
     hint = "The question names the web address https://news.example/pi-firmware"
-    assert hint in decision.messages[0]["content"]
-    assert hint not in answer.messages[0]["content"]
+    assert decision.messages[-1]["role"] == "system" and hint in decision.messages[-1]["content"]
+    assert hint not in decision.messages[0]["content"]  # the fixed prefix stays the same
+    assert all(hint not in str(m["content"]) for m in answer.messages)
     fetch = next(t for t in decision.tools if t["function"]["name"] == "web_fetch")
     assert fetch["function"]["parameters"]["properties"]["url"]["enum"] == [
         "https://news.example/pi-firmware"

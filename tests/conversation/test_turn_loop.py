@@ -137,6 +137,23 @@ async def test_after_the_web_answered_only_passages_can_be_chosen(world, anyway)
     assert "- Pi 5 firmware notes \u2014 pi.example" in result.text
 
 
+async def test_the_passage_choice_reads_the_question_last_and_offers_its_candidates(world):
+    loop, backend = world.loop([SEARCH, QUOTE_FIRST])
+    halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")
+
+    result = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="s1")
+
+    choosing = backend.requests[-1]
+    last = choosing.messages[-1]
+    assert last["role"] == "system"
+    assert 'The question is: "search the web for pi firmware"' in last["content"]
+    assert "most related first: 1.1." in last["content"]
+    quote = choosing.tools[0]["function"]["parameters"]["properties"]["passages"]
+    assert quote["items"]["enum"] == ["1.1"] and quote["maxItems"] == 1
+    assert result.text.startswith("> Bootloader update\n> \u2014 pi.example")
+    assert backend.requests[0].messages[-1]["role"] == "user"  # no note before the search
+
+
 async def test_the_model_never_sees_a_confirmation_token(world):
     loop, backend = world.loop([SEARCH, ModelReply(), "Done."])
     halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")

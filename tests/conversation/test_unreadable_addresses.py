@@ -109,8 +109,8 @@ async def test_an_address_that_can_only_be_refused_is_not_offered_and_nothing_st
     offered = [t["function"]["name"] for t in decision.tools]
     assert "web_search" not in offered and "web_fetch" not in offered
     assert "system_health" in offered
-    for request in (decision, answer):
-        assert f"No tool can read {address}." in request.messages[0]["content"]
+    assert f"No tool can read {address}." in decision.messages[-1]["content"]  # read last
+    assert f"No tool can read {address}." in answer.messages[0]["content"]
     assert result.pending_confirmation is None and result.receipts == []
 
 
@@ -124,20 +124,20 @@ async def test_an_unreadable_address_beside_a_public_one_leaves_the_tools_as_the
         "https://news.example/router-guide"
     ]
     assert "web_search" in [t["function"]["name"] for t in decision.tools]
-    assert "No tool can read http://192.168.1.1/." in decision.messages[0]["content"]
+    assert "No tool can read http://192.168.1.1/." in decision.messages[-1]["content"]
 
 
 async def test_a_public_address_gets_the_reading_hint_and_no_unreadable_note(tmp_path):
     loop, backend = loop_over([ModelReply(), "Done."], tmp_path)
     await loop.process_turn(ask("Summarise https://news.example/a for me."), policy=ON, owner="o")
-    system = backend.requests[0].messages[0]["content"]
-    assert "web_fetch reads exactly that page" in system and "No tool can read" not in system
+    last = backend.requests[0].messages[-1]["content"]
+    assert "web_fetch reads exactly that page" in last and "No tool can read" not in last
 
 
 async def test_with_web_fetch_switched_off_no_address_is_checked(tmp_path):
     loop, backend = loop_over([ModelReply(), "Web search is off."], tmp_path)
     await loop.process_turn(ask("Open http://localhost/ for me."), policy={}, owner="o")
-    assert "No tool can read" not in backend.requests[0].messages[0]["content"]
+    assert all("No tool can read" not in m["content"] for m in backend.requests[0].messages)
 
 
 async def test_a_fetch_of_an_unreadable_address_named_anyway_is_refused_without_a_card(tmp_path):

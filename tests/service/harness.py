@@ -33,7 +33,7 @@ def search_then_answer(messages: list[dict[str, Any]], tools: Any) -> Any:
     from sovereign.conversation.backends.scripted import propose
     from tests.console.live_service import quote_call
 
-    last = messages[-1]
+    last = [m for m in messages if m["role"] != "system"][-1]  # past the turn's notes
     if last["role"] == "user" and tools:
         return propose("web_search", {"query": last["content"]})
     status = json.loads(last["content"]).get("status", "?") if last["role"] == "tool" else None

@@ -151,7 +151,7 @@ async def test_an_error_after_the_call_ran_is_told_again_the_same_way(tmp_path):
     from sovereign.conversation.backends.scripted import propose
 
     def model(messages, tools):
-        if messages[-1]["role"] == "tool":
+        if [m for m in messages if m["role"] != "system"][-1]["role"] == "tool":
             return ModelUnavailable("llama-server is not running")
         return propose("web_search", {"query": messages[-1]["content"]})
 

@@ -17,7 +17,6 @@ from sovereign.executor import (
 )
 
 from .answer.finish import AnswerWriter, Ending, show_stated
-from .answer.finish import with_note as _with_note
 from .approval.card_words import card_flags
 from .approval.edit import check_edit, is_unchanged, typed_exactly
 from .approval.ledger import CallLedger
@@ -40,7 +39,7 @@ from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
 from .results import PendingConfirmation, TurnFailed, TurnResult
-from .sources import QUOTE, quote_tool, selection
+from .sources import QUOTE, candidates, quote_note, quote_tool, selection
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.language import question_language
 from .voice.prompts import (
@@ -311,8 +310,9 @@ class TurnLoop:
         on_token: TokenSink | None,
     ) -> TurnResult:
         while progress.rounds_used < self._max_rounds:
-            if (quote := quote_tool(progress.sources)) is not None:
-                return await self._quote(progress, on_token, quote)
+            choices = candidates(progress.sources, progress.question, progress.voice.language)
+            if (quote := quote_tool(choices)) is not None:
+                return await self._quote(progress, on_token, quote, choices)
             guide = ArgumentGuide.for_context(
                 progress.context, _found_urls(progress), self._address_check(progress)
             )
@@ -335,9 +335,13 @@ class TurnLoop:
             # Prose written with a decision is streamed only before anything ran: after a
             # call, prose goes through the checks of the answer writer.
             sink = on_token if nothing_ran else None
-            context = _with_note(progress.context, guide.hint(tools))
-            if last := guide.reference_hint(tools):
-                context = [*context, {"role": "system", "content": last}]
+            # What this question's addresses allow goes last, after the conversation: a
+            # small model weighs what it read last, and the fixed prefix (system prompt and
+            # tools) stays the one whose evaluation is kept.
+            hints = [h for h in (guide.hint(tools), guide.reference_hint(tools)) if h]
+            context = progress.context
+            if hints:
+                context = [*context, {"role": "system", "content": " ".join(hints)}]
             reply = await self._ask(progress, context, offered, sink)
             progress.rounds_used += 1
             if progress.sources.steered:  # never a call a source asked for, in this turn
@@ -377,13 +381,19 @@ class TurnLoop:
         return await self._finish(progress, on_token, Ending(note=BUDGET_SPENT_NOTE))
 
     async def _quote(
-        self, progress: TurnProgress, on_token: TokenSink | None, quote: ToolDefinition
+        self,
+        progress: TurnProgress,
+        on_token: TokenSink | None,
+        quote: ToolDefinition,
+        choices: Sequence[str],
     ) -> TurnResult:
         """The web answered: the decision is a choice among its passages and nothing else
         (the quote tool alone, a call required; anything else the model writes anyway is
         ignored), and the turn ends with the passages quoted, or, with none chosen, the
         list of what was found. Content can therefore never lead to a call in its turn."""
-        reply = await self._ask(progress, progress.context, [quote], None, "writing", "required")
+        note = {"role": "system", "content": quote_note(progress.question, choices)}
+        context = [*progress.context, note]
+        reply = await self._ask(progress, context, [quote], None, "writing", "required")
         progress.rounds_used += 1
         chosen = next((c for c in reply.tool_calls if c.name == QUOTE), None)
         picked = selection(progress.sources, chosen.arguments if chosen else None)

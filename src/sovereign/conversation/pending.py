@@ -91,6 +91,12 @@ class TurnProgress:
     )
     """Where this request's stages go (replaced by every request that continues the turn)."""
 
+    @property
+    def question(self) -> str:
+        """The household's latest message in :attr:`context` ("" when there is none)."""
+        users = (m for m in reversed(self.context) if m.get("role") == "user")
+        return str(next(users, {}).get("content") or "")
+
 
 @dataclass(frozen=True)
 class PendingTurn:

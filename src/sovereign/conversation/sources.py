@@ -4,11 +4,12 @@ A small model reliably chooses the passage that answers a question and unreliabl
 paraphrases it (four snippets saying "buses replace trains on Sunday" became "there
 are no engineering works this weekend"). So what a search or a page returned is shown
 to the model as numbered passages (``"2.3"``: source 2, passage 3), and its answer is
-a choice among those numbers (the :data:`QUOTE` tool, constrained by the grammar to
-numbers that exist) with at most one short sentence of its own. The product then
-quotes the chosen passages word for word, each with its source's host, and adds the
-sentence only when it states no figure, day or month the quoted passages do not hold
-and is written in the question's language; otherwise it is left out, not asked again.
+a choice among those numbers (the :data:`QUOTE` tool, constrained by the grammar to the
+few passages that share most words with the question, :func:`candidates`, listed best
+first in a note that repeats the question) with at most one short sentence of its own.
+The product then quotes the chosen passage word for word with its source's host, and
+adds the sentence only when it states no figure, day or month the quoted passage does
+not hold and is written in the question's language; otherwise it is left out, not asked again.
 When no passage answers the question, the answer says so and lists what was found.
 
 Content never steers: a passage that speaks to the assistant ("ignore previous
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -31,13 +33,20 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .voice.words import stem, words
+
 QUOTE = "quote_sources"
 """The tool the model answers a web question with."""
 SUMMARY_CHARACTERS = 200
 """The longest sentence of its own the model may add to a quoted answer (the grammar
 ends it there: one short sentence, never a second answer)."""
-MAX_QUOTES = 3
-"""Most passages quoted in one answer."""
+MAX_QUOTES = 1
+"""Most passages quoted in one answer: the one that answers. Allowed three, the model
+quoted three, in the order shown, the decoys beside the answer among them."""
+CANDIDATES = 5
+"""Most passages offered for quoting: those sharing most words with the question."""
+BM25_K1, BM25_B = 1.2, 0.75
+"""Okapi BM25's usual term-saturation and length-normalisation constants."""
 MAX_PASSAGES = 160
 """Most passages numbered per source (a long page's tail is not offered)."""
 MAX_PASSAGE_CHARS = 600
@@ -45,6 +54,7 @@ MAX_PASSAGE_CHARS = 600
 _OPENERS = "\"'\u201c\u2018\u00ab(\u00bf\u00a1"
 _SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[{_OPENERS}]?[A-ZÀ-ÖØ-Þ0-9])")
 _STEERING_FILE = Path(__file__).resolve().parent / "steering.json"
+_ADDRESS = re.compile(r"\S+://\S+")
 
 
 @dataclass(frozen=True)
@@ -151,10 +161,42 @@ def for_the_model(sources: Sequence[Source]) -> list[dict[str, Any]]:
     ]
 
 
-def quote_tool(sources: Sources) -> dict[str, Any] | None:
-    """The :data:`QUOTE` tool for the passages the turn may quote, or ``None`` when there
-    are none."""
-    quotable = sources.quotable()
+def candidates(sources: Sources, question: str, language: str) -> list[str]:
+    """The numbers of the passages that may answer ``question``, most related first: at
+    most :data:`CANDIDATES` quotable passages, ranked by Okapi BM25 over the Snowball
+    stems of the question's words in ``language`` (addresses in the question left out),
+    ties in reading order. Passages that share no stem with the question are not
+    candidates; when none shares one, every quotable passage is, in reading order.
+
+    A retrieval step before the model reads: ranking by shared words is language-
+    independent and never paraphrases, and a small model chooses among five passages,
+    shown best first, better than among a page's hundred in page order.
+    """
+    quotable = [(p.id, p.text) for s in sources.items for p in s.passages if not p.steering]
+    asked = {stem(w.whole, language) for w in words(_ADDRESS.sub(" ", question))}
+    bags = [[stem(w.whole, language) for w in words(text)] for _, text in quotable]
+    if not bags:
+        return []
+    average = sum(map(len, bags)) / len(bags) or 1.0
+    holding = {t: sum(t in bag for bag in bags) for t in asked}
+    scores = []
+    for (number, _), bag in zip(quotable, bags, strict=True):
+        score = 0.0
+        for term in asked:
+            count = bag.count(term)
+            if count:
+                rarity = math.log(1 + (len(bags) - holding[term] + 0.5) / (holding[term] + 0.5))
+                scale = BM25_K1 * (1 - BM25_B + BM25_B * len(bag) / average)
+                score += rarity * count * (BM25_K1 + 1) / (count + scale)
+        scores.append((score, number))
+    ranked = [n for score, n in sorted(scores, key=lambda x: -x[0]) if score > 0]
+    return ranked[:CANDIDATES] or [number for number, _ in quotable]
+
+
+def quote_tool(choices: Sequence[str]) -> dict[str, Any] | None:
+    """The :data:`QUOTE` tool for the passage numbers ``choices`` (:func:`candidates`),
+    or ``None`` when there are none."""
+    quotable = list(choices)
     if not quotable:
         return None
     return {
@@ -162,10 +204,10 @@ def quote_tool(sources: Sources) -> dict[str, Any] | None:
         "function": {
             "name": QUOTE,
             "description": (
-                "Answer from the sources above: choose the passages, by number, that "
-                f"answer the question (at most {MAX_QUOTES}, none when none does), and "
-                "add at most one short sentence of your own, in the person's language, "
-                "that sums them up (empty when the passages say it all)."
+                "Answer from the sources above: choose the passage, by number, that "
+                "answers the question (none when none does), and add at most one short "
+                "sentence of your own, in the person's language, that sums it up (empty "
+                "when the passage says it all)."
             ),
             "parameters": {
                 "type": "object",
@@ -182,6 +224,19 @@ def quote_tool(sources: Sources) -> dict[str, Any] | None:
             },
         },
     }
+
+
+def quote_note(question: str, choices: Sequence[str]) -> str:
+    """The last words the model reads before choosing: the question again, right before
+    the choice (a small model weighs what it read last), what a passage must match to
+    answer it, and the candidate numbers, most related first."""
+    return (
+        f"The question is: {json.dumps(question, ensure_ascii=False)}\n"
+        f"The passages that may answer it, most related first: {', '.join(choices)}.\n"
+        "Choose the one that answers exactly this question: the same place, day and "
+        "thing it asks about. A passage about another day, place or thing does not answer "
+        "it, however close. Choose none when no passage answers it."
+    )
 
 
 @dataclass(frozen=True)

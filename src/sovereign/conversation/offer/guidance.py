@@ -258,8 +258,8 @@ class ArgumentGuide:
         )
 
     def hint(self, tools: Sequence[Mapping[str, Any]]) -> str | None:
-        """Sentences for the decision's system prompt about the addresses the question
-        gives, or ``None``.
+        """Sentences about the addresses the question gives, or ``None``; the decision
+        reads them after the conversation.
 
         E.g. "The question names the web address http://news.example/a; web_fetch
         reads exactly that page." (the choice stays the model's). For an address no
