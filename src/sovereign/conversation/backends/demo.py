@@ -3,7 +3,7 @@
 Proposes ``system_health`` for questions about heat, temperature or health,
 ``web_search`` for "search (the web) for …", ``web_fetch`` for "read/fetch/open
 <url>", and otherwise answers. After a search or a page read it quotes the first
-passages found; a household reading is said by the product itself.
+passage offered; a household reading is said by the product itself.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ def demo_script(messages: list[Message], tools: list[ToolDefinition] | None) -> 
         return ModelReply(content=_answer(messages, results))
     offered = {tool["function"]["name"] for tool in tools}
     quotable = _quotable(tools)
-    if quotable:  # a web answer: quote the first passages found
-        arguments = {"passages": quotable[:2], "summary": ""}
+    if quotable:  # a web answer: quote the first candidate offered
+        arguments = {"passages": quotable[:1], "summary": ""}
         return ModelReply(tool_calls=(ToolCall("call_0", "quote_sources", arguments),))
     if results:  # what the product already said answers it, or the answer comes next
         return ModelReply()
