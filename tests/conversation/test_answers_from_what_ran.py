@@ -224,12 +224,24 @@ async def test_a_question_s_address_is_a_hint_for_the_decision_only(world):
     decision, answer = backend.requests
     hint = "The question names the web address https://news.example/pi-firmware"
     assert decision.messages[-1]["role"] == "system" and hint in decision.messages[-1]["content"]
-    assert hint not in decision.messages[0]["content"]  # the fixed prefix stays the same
+    assert hint in decision.messages[0]["content"]  # said with the instructions, and last
     assert all(hint not in str(m["content"]) for m in answer.messages)
     fetch = next(t for t in decision.tools if t["function"]["name"] == "web_fetch")
     assert fetch["function"]["parameters"]["properties"]["url"]["enum"] == [
         "https://news.example/pi-firmware"
     ]
+
+
+async def test_after_a_result_the_result_is_read_last_not_the_address_note(world):
+    ask = [{"role": "user", "content": "How hot is it, and what does https://news.example/a say?"}]
+    health = propose("system_health", {})
+    loop, backend = world.loop([health, ModelReply(), "Done."])
+    await loop.process_turn(ask, policy=ON, owner="o")
+    first, second = backend.requests[0], backend.requests[1]
+    hint = "The question names the web address https://news.example/a"
+    assert hint in first.messages[-1]["content"] and hint in first.messages[0]["content"]
+    assert second.messages[-1]["role"] == "tool"  # the result, read last
+    assert hint in second.messages[0]["content"]
 
 
 async def test_a_question_referring_to_an_earlier_page_is_pointed_at_it_last(world):

@@ -17,6 +17,7 @@ from sovereign.executor import (
 )
 
 from .answer.finish import AnswerWriter, Ending, show_stated
+from .answer.finish import with_note as _with_note
 from .approval.card_words import card_flags
 from .approval.edit import check_edit, is_unchanged, typed_exactly
 from .approval.ledger import CallLedger
@@ -335,11 +336,16 @@ class TurnLoop:
             # Prose written with a decision is streamed only before anything ran: after a
             # call, prose goes through the checks of the answer writer.
             sink = on_token if nothing_ran else None
-            # What this question's addresses allow goes last, after the conversation: a
-            # small model weighs what it read last, and the fixed prefix (system prompt and
-            # tools) stays the one whose evaluation is kept.
-            hints = [h for h in (guide.hint(tools), guide.reference_hint(tools)) if h]
-            context = progress.context
+            # What this question's addresses allow is said with the instructions and, until
+            # something ran, again after the question: a small model weighs what it read
+            # last ("What oven temperature does the recipe at http://… ask for?" was
+            # searched with the note only in the system message), and a bare "fetch
+            # http://…" was answered without a call with the note only last. After a
+            # result, the result is read last (a redirect's note led to the same page
+            # proposed again).
+            context = _with_note(progress.context, guide.hint(tools))
+            first = guide.hint(tools) if nothing_ran else None
+            hints = [h for h in (first, guide.reference_hint(tools)) if h]
             if hints:
                 context = [*context, {"role": "system", "content": " ".join(hints)}]
             reply = await self._ask(progress, context, offered, sink)

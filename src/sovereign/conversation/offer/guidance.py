@@ -259,7 +259,7 @@ class ArgumentGuide:
 
     def hint(self, tools: Sequence[Mapping[str, Any]]) -> str | None:
         """Sentences about the addresses the question gives, or ``None``; the decision
-        reads them after the conversation.
+        reads them with its instructions and again after the conversation.
 
         E.g. "The question names the web address http://news.example/a; web_fetch
         reads exactly that page." (the choice stays the model's). For an address no
