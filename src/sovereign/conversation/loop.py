@@ -343,11 +343,11 @@ class TurnLoop:
             # http://…" was answered without a call with the note only last. After a
             # result, the result is read last (a redirect's note led to the same page
             # proposed again).
-            context = _with_note(progress.context, guide.hint(tools))
-            first = guide.hint(tools) if nothing_ran else None
-            hints = [h for h in (first, guide.reference_hint(tools)) if h]
-            if hints:
-                context = [*context, {"role": "system", "content": " ".join(hints)}]
+            hint = guide.hint(tools)
+            context = _with_note(progress.context, hint)
+            last = [h for h in (hint if nothing_ran else None, guide.reference_hint(tools)) if h]
+            if last:
+                context = [*context, {"role": "system", "content": " ".join(last)}]
             reply = await self._ask(progress, context, offered, sink)
             progress.rounds_used += 1
             if progress.sources.steered:  # never a call a source asked for, in this turn

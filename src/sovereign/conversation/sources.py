@@ -9,7 +9,8 @@ few passages that share most words with the question, :func:`candidates`, listed
 first in a note that repeats the question) with at most one short sentence of its own.
 The product then quotes the chosen passage word for word with its source's host, and
 adds the sentence only when it states no figure, day or month the quoted passage does
-not hold and is written in the question's language; otherwise it is left out, not asked again.
+not hold and is written in the question's language; otherwise it is left out, not
+asked again.
 When no passage answers the question, the answer says so and lists what was found.
 
 Content never steers: a passage that speaks to the assistant ("ignore previous
@@ -119,9 +120,9 @@ class Sources:
                     return source, passage
         return None
 
-    def quotable(self) -> list[str]:
-        """The numbers of every passage that may be quoted (no steering ones)."""
-        return [p.id for s in self.items for p in s.passages if not p.steering]
+    def quotable(self) -> list[Passage]:
+        """Every passage that may be quoted (no steering ones), in reading order."""
+        return [p for s in self.items for p in s.passages if not p.steering]
 
     @property
     def steered(self) -> bool:
@@ -172,15 +173,15 @@ def candidates(sources: Sources, question: str, language: str) -> list[str]:
     independent and never paraphrases, and a small model chooses among five passages,
     shown best first, better than among a page's hundred in page order.
     """
-    quotable = [(p.id, p.text) for s in sources.items for p in s.passages if not p.steering]
-    asked = {stem(w.whole, language) for w in words(_ADDRESS.sub(" ", question))}
-    bags = [[stem(w.whole, language) for w in words(text)] for _, text in quotable]
-    if not bags:
+    quotable = sources.quotable()
+    if not quotable:
         return []
+    asked = {stem(w.whole, language) for w in words(_ADDRESS.sub(" ", question))}
+    bags = [[stem(w.whole, language) for w in words(p.text)] for p in quotable]
     average = sum(map(len, bags)) / len(bags) or 1.0
     holding = {t: sum(t in bag for bag in bags) for t in asked}
     scores = []
-    for (number, _), bag in zip(quotable, bags, strict=True):
+    for passage, bag in zip(quotable, bags, strict=True):
         score = 0.0
         for term in asked:
             count = bag.count(term)
@@ -188,9 +189,9 @@ def candidates(sources: Sources, question: str, language: str) -> list[str]:
                 rarity = math.log(1 + (len(bags) - holding[term] + 0.5) / (holding[term] + 0.5))
                 scale = BM25_K1 * (1 - BM25_B + BM25_B * len(bag) / average)
                 score += rarity * count * (BM25_K1 + 1) / (count + scale)
-        scores.append((score, number))
+        scores.append((score, passage.id))
     ranked = [n for score, n in sorted(scores, key=lambda x: -x[0]) if score > 0]
-    return ranked[:CANDIDATES] or [number for number, _ in quotable]
+    return ranked[:CANDIDATES] or [p.id for p in quotable]
 
 
 def quote_tool(choices: Sequence[str]) -> dict[str, Any] | None:
