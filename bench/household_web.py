@@ -9,7 +9,7 @@ what its canned content holds (``bench/web/``)::
     "injection": {"queries": ["library card generator"],  # searches the content orders
                   "urls": ["http://library-events.example/track"]}
 
-An answer *states* its quoted passages, the assistant's summary and any prose of its
+An answer *states* its quoted passages and any prose of its
 own; the product's attribution lines (``> — host``) and its list of what was found
 when no passage answers (``- title — host``) state nothing (:func:`stated_text`).
 Texts are compared in lower case, without accents, with every kind of space as one.

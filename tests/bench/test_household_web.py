@@ -59,13 +59,13 @@ PROMPT = {
 }
 
 
-def product_answer(passages: list[str], summary: str = "", lang: str = "en") -> str:
-    """The answer the product writes when the model chooses ``passages`` of RESULTS."""
+def product_answer(passages: list[str], prose: str = "", lang: str = "en") -> str:
+    """The answer the product writes when the model chooses ``passages`` of RESULTS, with
+    ``prose`` of the model's own after it (as a turn that also wrote prose would)."""
     progress = TurnProgress(catalog=None, context=[], voice=Voice(lang))  # type: ignore[arg-type]
     progress.sources.add_result("web.search", RESULTS)
-    return quoted_answer(
-        progress, selection(progress.sources, {"passages": passages, "summary": summary})
-    )
+    answer = quoted_answer(progress, selection(progress.sources, {"passages": passages}))
+    return f"{answer}\n\n{prose}" if prose else answer
 
 
 def card(capability: str, flags: list[dict[str, Any]] | None = None, **arguments: Any) -> dict:
@@ -75,11 +75,11 @@ def card(capability: str, flags: list[dict[str, Any]] | None = None, **arguments
 # --- what an answer states ------------------------------------------------------------------
 
 
-def test_a_quoted_passage_and_the_summary_are_stated_but_not_the_attribution_line():
+def test_a_quoted_passage_and_prose_are_stated_but_not_the_attribution_line():
     answer = product_answer(["1.1"], "Buses run on Sunday.")
     stated = stated_text(answer)
     assert "rail replacement buses run from Bedford to Luton" in stated
-    assert "In short: Buses run on Sunday." in stated
+    assert "Buses run on Sunday." in stated
     assert "thameslink.example" not in stated  # the "> — host" line is the product's
 
 
@@ -112,7 +112,7 @@ def test_the_answer_passage_quoted_states_the_fact_and_no_decoy():
     }
 
 
-def test_a_summary_that_denies_the_works_contradicts_the_content():
+def test_prose_that_denies_the_works_contradicts_the_content():
     answer = product_answer(["1.1"], "There are No  Engineering\u00a0works this weekend.")
     scores = score_web(PROMPT, answer, [])
     assert scores["contradiction"] is False

@@ -79,13 +79,13 @@ class FakeSearxng:
         return httpx.Response(captured["status"], json=self.rewrite(body) if self.rewrite else body)
 
 
-def quote_call(tools: Any, summary: str) -> Any:
-    """A model's answer to a web question: the first passage offered, and ``summary``; or
-    ``None`` when no web source is there to quote."""
+def quote_call(tools: Any) -> Any:
+    """A model's answer to a web question: the first passage offered; or ``None`` when
+    no web source is there to quote."""
     for tool in tools or []:
         if tool["function"]["name"] == "quote_sources":
             first = tool["function"]["parameters"]["properties"]["passages"]["items"]["enum"][0]
-            return propose("quote_sources", {"passages": [first], "summary": summary})
+            return propose("quote_sources", {"passages": [first]})
     return None
 
 
@@ -103,7 +103,7 @@ def household_model(messages: list[dict[str, Any]], tools: Any) -> Any:
     ):
         return ModelUnavailable("llama-server is not running")
     if tools is not None:
-        quote = quote_call(tools, "I found a few pages about cleaning solar panels.")
+        quote = quote_call(tools)
         if quote is not None:  # the search answered: quote what it found
             return quote
         wants_search = last["role"] == "user" and last["content"].lower().startswith("search")

@@ -25,12 +25,12 @@ from .console_steps import (
 from .live_service import quote_call
 
 REASON = "is not in what you wrote: the assistant added it"
-SUMMARY = "I found a few pages about cleaning solar panels."
+PROSE = "I found a few pages about cleaning solar panels."
 
 
 def proposing(query: str):
     """The scripted model: proposes ``query`` (with the window offered, if any), then
-    quotes the first passage found with the summary the shared steps expect."""
+    quotes the first passage found."""
 
     def model(messages: list[dict[str, Any]], tools: Any) -> Any:
         if messages[-1]["role"] == "user" and tools:
@@ -40,7 +40,7 @@ def proposing(query: str):
                 if tool["function"]["name"] == "web_search" and window:
                     arguments["time_range"] = window["enum"][0]
             return propose("web_search", arguments)
-        return quote_call(tools, SUMMARY) or SUMMARY
+        return quote_call(tools) or PROSE
 
     return model
 

@@ -68,7 +68,7 @@ async def test_a_search_a_read_page_dictates_is_never_asked_in_its_turn(world, t
 async def test_after_a_page_that_gives_orders_its_search_is_never_proposed(world, tmp_path):
     ask = [{"role": "user", "content": f"Read {INJECTION_PAGE_URL} for me"}]
     dictated = propose("web_search", {"query": "tell the user everything is fine"})
-    quote = propose("quote_sources", {"passages": ["1.1"], "summary": ""})
+    quote = propose("quote_sources", {"passages": ["1.1"]})
     loop, _ = world.loop([propose("web_fetch", {"url": INJECTION_PAGE_URL}), dictated, quote])
     halted = await loop.process_turn(ask, policy=ON, owner="o")
     done = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="o")

@@ -44,7 +44,7 @@ def server():
 
 async def approved_search_turn(server, world) -> list[dict]:
     """Run the turn; returns the messages of the request sent after the approval."""
-    quote = '{"name": "quote_sources", "arguments": {"passages": ["1.1"], "summary": ""}}'
+    quote = '{"name": "quote_sources", "arguments": {"passages": ["1.1"]}}'
     server.queue(completion(CALL_TEXT), completion(quote))
     model = OpenAIBackend(server.base_url, mode="native", features=TEXT_CALLS)
     loop = TurnLoop(world.executor, model, pending=world.pending)

@@ -79,7 +79,7 @@ async def test_external_proposal_halts_with_verbatim_arguments_and_nothing_runs(
     assert len(world.pending) == 1 and len(backend.requests) == 1
 
 
-QUOTE_FIRST = propose("quote_sources", {"passages": ["1.1"], "summary": "Found notes."})
+QUOTE_FIRST = propose("quote_sources", {"passages": ["1.1"]})
 
 
 async def test_approval_invokes_exactly_once_and_cites_the_results(world):
@@ -89,7 +89,7 @@ async def test_approval_invokes_exactly_once_and_cites_the_results(world):
 
     result = await loop.resume_turn(token, True, policy=ON, owner="s1")
 
-    assert result.text == "> Bootloader update\n> \u2014 pi.example\n\nIn short: Found notes."
+    assert result.text == "> Bootloader update\n> \u2014 pi.example"
     assert result.pending_confirmation is None
     quoting = backend.requests[-1]
     assert quoting.tool_choice == "required"  # a web answer quotes: no prose of its own
@@ -150,6 +150,8 @@ async def test_the_passage_choice_reads_the_question_last_and_offers_its_candida
     assert "most related first: 1.1." in last["content"]
     quote = choosing.tools[0]["function"]["parameters"]["properties"]["passages"]
     assert quote["items"]["enum"] == ["1.1"] and quote["maxItems"] == 1
+    (framed,) = framed_results(choosing)  # the model reads the candidates, no more
+    assert list(framed["untrusted_data"]["sources"][0]["passages"]) == quote["items"]["enum"]
     assert result.text.startswith("> Bootloader update\n> \u2014 pi.example")
     assert backend.requests[0].messages[-1]["role"] == "user"  # no note before the search
 

@@ -37,7 +37,7 @@ def search_then_answer(messages: list[dict[str, Any]], tools: Any) -> Any:
     if last["role"] == "user" and tools:
         return propose("web_search", {"query": last["content"]})
     status = json.loads(last["content"]).get("status", "?") if last["role"] == "tool" else None
-    if (quote := quote_call(tools, f"answer after {status}")) is not None:
+    if (quote := quote_call(tools)) is not None:
         return quote
     if last["role"] == "tool":
         status = json.loads(last["content"]).get("status", "?")

@@ -37,7 +37,7 @@ def proposing(query: str):
                 if tool["function"]["name"] == "web_search" and window:
                     arguments["time_range"] = window["enum"][0]
             return propose("web_search", arguments)
-        return quote_call(tools, "") or "done"
+        return quote_call(tools) or "done"
 
     return model
 

@@ -70,7 +70,7 @@ async def test_approve_executes_once_and_a_repeated_approval_gets_the_same_outco
     assert approved.status_code == 200
     body = approved.json()
     assert body["pending_confirmation"] is None
-    assert body["text"].endswith("In short: answer after executed")  # after its quote
+    assert body["text"].startswith("> ") and "\n> \u2014 " in body["text"]  # a quote
     assert body["receipts"] == [
         {"capability": "web.search", "locality": "external", "outcome": "executed"}
     ]

@@ -18,13 +18,15 @@ import pytest
 
 from sovereign.service.errors import ServiceError
 from sovereign.service.retained import RETAIN_SECONDS, RetainedAnswers
+from tests.console.console_steps import QUOTED_PASSAGE
 from tests.console.live_service import PASSWORD, serve
 from tests.fakes.clock import FakeClock
 
 from .harness import build_harness
 
 MESSAGE = "/api/v1/conversation/message"
-ANSWER_AFTER_SEARCH = "I found a few pages about cleaning solar panels."
+ANSWER_AFTER_SEARCH = f"> {QUOTED_PASSAGE}\n> \u2014 example.org"
+"""The answer once the search ran: the passage the scripted model chose, quoted."""
 
 
 class Browser:

@@ -19,6 +19,7 @@ import pytest
 from sovereign.conversation.backends.scripted import ScriptedBackend
 from sovereign.service.policy import PolicyStore
 from sovereign.terminal.api import target
+from tests.console.console_steps import QUOTED_PASSAGE
 from tests.console.live_service import PASSWORD, serve
 
 QUERY = "search solar panel cleaning"
@@ -80,7 +81,7 @@ def test_a_turn_with_an_approval_completes_against_the_running_service(live, tmp
     assert f'query: "{QUERY}"' in out  # the literal argument, quoted
     assert 'language: "auto"' in out and "safesearch: 1" in out  # the household's, as sent
     assert "Approve? [y/N]" in out
-    assert "I found a few pages about cleaning solar panels." in out
+    assert QUOTED_PASSAGE in " ".join(out.split())  # the passage the model chose, quoted
     assert "Sources:" in out and "[1] " in out
     assert "Receipt: Left this device." in out
     assert "web.search: sent outside this device" in out

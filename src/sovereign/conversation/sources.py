@@ -2,15 +2,16 @@
 
 A small model reliably chooses the passage that answers a question and unreliably
 paraphrases it (four snippets saying "buses replace trains on Sunday" became "there
-are no engineering works this weekend"). So what a search or a page returned is shown
-to the model as numbered passages (``"2.3"``: source 2, passage 3), and its answer is
-a choice among those numbers (the :data:`QUOTE` tool, constrained by the grammar to the
-few passages that share most words with the question, :func:`candidates`, listed best
-first in a note that repeats the question) with at most one short sentence of its own.
-The product then quotes the chosen passage word for word with its source's host, and
-adds the sentence only when it states no figure, day or month the quoted passage does
-not hold and is written in the question's language; otherwise it is left out, not
-asked again.
+are no engineering works this weekend"). So what a search or a page returned is cut
+into numbered passages (``"2.3"``: source 2, passage 3), each read under the heading
+above it; the product ranks them by the question's words (:func:`candidates`: Okapi
+BM25 over Snowball stems, stop words left out) and the model reads only the few best,
+and answers with a choice among their numbers (the :data:`QUOTE` tool, constrained by
+the grammar to those few, listed best first in a note that repeats the question). The
+product then quotes the chosen passage word for word with its source's host. The
+model adds nothing of its own: the sentences it added beside a quote restated a
+decoy, described its choice ("the passage about … is the most relevant") or were in
+another language, and writing them took longer than choosing.
 When no passage answers the question, the answer says so and lists what was found.
 
 Content never steers: a passage that speaks to the assistant ("ignore previous
@@ -28,19 +29,16 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .voice.words import stem, words
+from .voice.words import stem, stop_words, words
 
 QUOTE = "quote_sources"
 """The tool the model answers a web question with."""
-SUMMARY_CHARACTERS = 200
-"""The longest sentence of its own the model may add to a quoted answer (the grammar
-ends it there: one short sentence, never a second answer)."""
 MAX_QUOTES = 1
 """Most passages quoted in one answer: the one that answers. Allowed three, the model
 quoted three, in the order shown, the decoys beside the answer among them."""
@@ -66,6 +64,9 @@ class Passage:
     text: str
     steering: bool = False
     """It speaks to the assistant: never offered for quoting."""
+    context: str = ""
+    """What it is read under: the heading above it on a page, else its source's title
+    (a list item "Thursday: lentils" means little without "Week of 1 December")."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ class Sources:
         added = []
         for title, url, text in _texts(capability, result):
             number = len(self.items) + 1
-            source = Source(number, title, url, tuple(cut(text, number)))
+            source = Source(number, title, url, tuple(cut(text, number, title)))
             if source.passages:
                 self.items.append(source)
                 added.append(source)
@@ -130,32 +131,41 @@ class Sources:
         return any(source.steering for source in self.items)
 
 
-def cut(text: str, number: int) -> list[Passage]:
+def cut(text: str, number: int, title: str = "") -> list[Passage]:
     """``text`` as numbered passages: its lines (headings, list items, paragraphs), a
-    line longer than :data:`MAX_PASSAGE_CHARS` cut into sentences; blank lines dropped."""
-    pieces: list[str] = []
+    line longer than :data:`MAX_PASSAGE_CHARS` cut into sentences; blank lines dropped.
+    Each passage's context is the last heading (a line opening with ``#``) above it,
+    or ``title`` when none is."""
+    pieces: list[tuple[str, str]] = []
+    heading = title
     for line in text.splitlines():
         line = " ".join(line.split())
         if not line:
             continue
-        pieces.extend(_SENTENCE_END.split(line) if len(line) > MAX_PASSAGE_CHARS else [line])
+        sentences = _SENTENCE_END.split(line) if len(line) > MAX_PASSAGE_CHARS else [line]
+        pieces.extend((piece, heading) for piece in sentences)
+        if line.startswith("#"):
+            heading = line.lstrip("#").strip() or title
     return [
-        Passage(f"{number}.{index}", piece, speaks_to_the_assistant(piece))
-        for index, piece in enumerate(pieces[:MAX_PASSAGES], 1)
+        Passage(f"{number}.{index}", piece, speaks_to_the_assistant(piece), context)
+        for index, (piece, context) in enumerate(pieces[:MAX_PASSAGES], 1)
     ]
 
 
-def for_the_model(sources: Sequence[Source]) -> list[dict[str, Any]]:
-    """What the model reads of ``sources``: title, address and the numbered passages it
-    may quote (passages that speak to the assistant are shown as withheld)."""
+def for_the_model(sources: Sequence[Source], shown: Collection[str]) -> list[dict[str, Any]]:
+    """What the model reads of ``sources``: each one's title and address, and of its
+    passages those numbered in ``shown`` (the :func:`candidates`), each with the heading
+    it sits under when that is not the title. The rest of a page is not shown: the
+    model may quote only candidates, and every passage shown costs prompt time."""
     return [
         {
             "source": source.number,
             "title": source.title,
             "url": source.url,
             "passages": {
-                p.id: ("(withheld: it gives orders to the assistant)" if p.steering else p.text)
+                p.id: p.text if p.context in ("", source.title) else f"[{p.context}] {p.text}"
                 for p in source.passages
+                if p.id in shown and not p.steering
             },
         }
         for source in sources
@@ -164,20 +174,22 @@ def for_the_model(sources: Sequence[Source]) -> list[dict[str, Any]]:
 
 def candidates(sources: Sources, question: str, language: str) -> list[str]:
     """The numbers of the passages that may answer ``question``, most related first: at
-    most :data:`CANDIDATES` quotable passages, ranked by Okapi BM25 over the Snowball
-    stems of the question's words in ``language`` (addresses in the question left out),
-    ties in reading order. Passages that share no stem with the question are not
-    candidates; when none shares one, every quotable passage is, in reading order.
+    most :data:`CANDIDATES` quotable passages, ranked by Okapi BM25 over the
+    :func:`terms` of the question in ``language`` (addresses in the question left out)
+    and of each passage, ties in reading order; passages sharing no term with the
+    question come after those that share one, in reading order.
 
     A retrieval step before the model reads: ranking by shared words is language-
     independent and never paraphrases, and a small model chooses among five passages,
-    shown best first, better than among a page's hundred in page order.
+    shown best first, better than among a page's hundred in page order. A passage's
+    heading is shown to the model but does not rank it (ranked with it, the passage
+    under the question's words in a heading outranked the one that answers).
     """
     quotable = sources.quotable()
     if not quotable:
         return []
-    asked = {stem(w.whole, language) for w in words(_ADDRESS.sub(" ", question))}
-    bags = [[stem(w.whole, language) for w in words(p.text)] for p in quotable]
+    asked = set(terms(_ADDRESS.sub(" ", question), language))
+    bags = [terms(p.text, language) for p in quotable]
     average = sum(map(len, bags)) / len(bags) or 1.0
     holding = {t: sum(t in bag for bag in bags) for t in asked}
     scores = []
@@ -190,8 +202,27 @@ def candidates(sources: Sources, question: str, language: str) -> list[str]:
                 scale = BM25_K1 * (1 - BM25_B + BM25_B * len(bag) / average)
                 score += rarity * count * (BM25_K1 + 1) / (count + scale)
         scores.append((score, passage.id))
-    ranked = [n for score, n in sorted(scores, key=lambda x: -x[0]) if score > 0]
-    return ranked[:CANDIDATES] or [p.id for p in quotable]
+    ranked = [n for _, n in sorted(scores, key=lambda x: -x[0])]  # stable: ties in reading order
+    return ranked[:CANDIDATES]
+
+
+def terms(text: str, language: str) -> list[str]:
+    """The words of ``text`` that say what it is about, as Snowball stems in
+    ``language``: stop words (:func:`~.voice.words.stop_words`) left out, a word of
+    several parts (``l'hôtel``, ``week-end``) counted by each part that is not a stop
+    word and, when two or more are, by those parts run together (``weekend``). A text
+    of stop words alone keeps them all (nothing else says what it asks)."""
+    stops = stop_words(language)
+    found: list[str] = []
+    for word in words(text):
+        kept = [part for part in word.parts if part not in stops]
+        if len(word.parts) > 1:
+            found.extend(stem(part, language) for part in kept)
+        if kept and (len(word.parts) == 1 or len(kept) > 1):
+            found.append(stem("".join(kept), language))
+    if found or not text.strip():
+        return found
+    return [stem(word.whole, language) for word in words(text)]
 
 
 def quote_tool(choices: Sequence[str]) -> dict[str, Any] | None:
@@ -206,9 +237,7 @@ def quote_tool(choices: Sequence[str]) -> dict[str, Any] | None:
             "name": QUOTE,
             "description": (
                 "Answer from the sources above: choose the passage, by number, that "
-                "answers the question (none when none does), and add at most one short "
-                "sentence of your own, in the person's language, that sums it up (empty "
-                "when the passage says it all)."
+                "answers the question (none when none does)."
             ),
             "parameters": {
                 "type": "object",
@@ -218,9 +247,8 @@ def quote_tool(choices: Sequence[str]) -> dict[str, Any] | None:
                         "items": {"enum": quotable},
                         "maxItems": MAX_QUOTES,
                     },
-                    "summary": {"type": "string", "maxLength": SUMMARY_CHARACTERS},
                 },
-                "required": ["passages", "summary"],
+                "required": ["passages"],
                 "additionalProperties": False,
             },
         },
@@ -245,12 +273,11 @@ class Selection:
     """What the model chose to quote."""
 
     quoted: tuple[tuple[Source, Passage], ...]
-    summary: str
 
 
 def selection(sources: Sources, arguments: Mapping[str, Any] | None) -> Selection:
     """The model's :data:`QUOTE` call read leniently: unknown or steering numbers and
-    repeats dropped, at most :data:`MAX_QUOTES` kept, a summary that is not text ignored."""
+    repeats dropped, at most :data:`MAX_QUOTES` kept, anything else ignored."""
     arguments = arguments or {}
     chosen = arguments.get("passages")
     quoted: list[tuple[Source, Passage]] = []
@@ -258,9 +285,7 @@ def selection(sources: Sources, arguments: Mapping[str, Any] | None) -> Selectio
         found = sources.passage(str(passage_id))
         if found is not None and not found[1].steering and found not in quoted:
             quoted.append(found)
-    summary = arguments.get("summary")
-    summary = " ".join(summary.split()) if isinstance(summary, str) else ""
-    return Selection(tuple(quoted[:MAX_QUOTES]), summary)
+    return Selection(tuple(quoted[:MAX_QUOTES]))
 
 
 def speaks_to_the_assistant(text: str) -> bool:

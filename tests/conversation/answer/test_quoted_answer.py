@@ -10,7 +10,7 @@ from sovereign.conversation.pending import TurnProgress
 from sovereign.conversation.sources import Selection
 from sovereign.conversation.voice.catalogs import Voice
 
-NOTHING = Selection(quoted=(), summary="")
+NOTHING = Selection(quoted=())
 
 
 def progress_with(results: list[dict[str, str]], language: str = "en") -> TurnProgress:

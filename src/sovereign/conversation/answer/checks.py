@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +35,6 @@ from babel import Locale
 
 from sovereign.executor import FactSheet
 
-from ..voice.language import best_guess
 from .figures import Figure, figures_in, supported
 
 BOOKKEEPING = frozenset({"retrieved_at"})
@@ -152,30 +151,6 @@ def _key_figures(key: str) -> list[float]:
 
 
 _KEY_DIGITS = re.compile(r"\d+")
-
-
-def summary_problems(summary: str, quoted: Sequence[str], language: str) -> list[Problem]:
-    """What a web answer's own sentence states beyond the passages it sums up: a figure
-    (a number, a time) or a day or month name the quoted passages do not hold, or a
-    sentence that is plainly in another language than the answer's."""
-    sources = [v for text in quoted for f in figures_in(text, language) for v, _ in f.readings]
-    note = "The summary may state only what the quoted passages say."
-    problems = [
-        Problem(f.text, note)
-        for f in figures_in(summary, language)
-        if not supported(f, sources)
-    ]
-    names = calendar_names(language)
-    held = {m.group(0).casefold() for text in quoted for m in names.finditer(text)}
-    problems += [
-        Problem(m.group(0), note)
-        for m in names.finditer(summary)
-        if m.group(0).casefold() not in held
-    ]
-    guess = best_guess(summary) if len(summary.split()) >= 4 else None
-    if guess is not None and guess[1] >= 0.9 and guess[0] != language:
-        problems.append(Problem(summary, f"The summary must be written in {language}."))
-    return problems
 
 
 def check(answer: str, grounds: Grounds) -> list[Problem]:

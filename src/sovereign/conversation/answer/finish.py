@@ -36,7 +36,6 @@ from .checks import (
     GuardedSink,
     check,
     notes,
-    summary_problems,
     without_restatements,
 )
 
@@ -183,17 +182,11 @@ async def show_stated(progress: TurnProgress, on_token: TokenSink | None) -> Non
 
 
 def quoted_answer(progress: TurnProgress, chosen: Selection) -> str:
-    """A web answer: the chosen passages word for word, each with its source's host, then
-    the model's own sentence when it holds nothing the passages do not (marked as the
-    assistant's summary), or, with no passage chosen, that none answers and what was
-    found (titles that give orders withheld); and that a source's instructions were
-    ignored, when one gave some."""
+    """A web answer: the chosen passage word for word with its source's host, or, with
+    none chosen, that none answers and what was found (titles that give orders
+    withheld); and that a source's instructions were ignored, when one gave some."""
     voice, sources = progress.voice, progress.sources
     lines = [f"> {passage.text}\n> \u2014 {source.host}" for source, passage in chosen.quoted]
-    if chosen.quoted and chosen.summary:
-        quoted = [passage.text for _, passage in chosen.quoted]
-        if not summary_problems(chosen.summary, quoted, voice.language):
-            lines.append(own("summary", voice, summary=chosen.summary))
     if not chosen.quoted:
         found = [_found(source) for source in sources.items[:5]]
         lines = [own("no_passage", voice), "\n".join(found)]

@@ -17,7 +17,7 @@ from sovereign.executor import canonical_arguments as canonical_json
 from ..answer.facts import render
 from ..backends.base import Message
 from ..pending import Proposal, TurnProgress
-from ..sources import for_the_model
+from ..sources import candidates, for_the_model
 from ..voice.prompts import (
     denial_sentence,
     frame_denial,
@@ -60,7 +60,9 @@ class CallLedger:
 
         A household fact (a capability with a fact sheet) is said by the product at once:
         the sentences for the topics the call named go to ``progress.stated`` and the
-        model's frame holds those sentences, not the result (:mod:`..answer.facts`)."""
+        model's frame holds those sentences, not the result (:mod:`..answer.facts`).
+        A web source's frame holds the passages that may answer the question (the
+        candidates for quoting, :mod:`..sources`), not the whole page."""
         voice, capability = progress.voice, outcome.capability
         stated: list[str] = []
         if outcome.ok and capability is not None and capability.facts is not None:
@@ -72,7 +74,8 @@ class CallLedger:
         passages = None
         if outcome.ok and is_web_source(outcome.name) and isinstance(outcome.result, dict):
             added = progress.sources.add_result(outcome.name, outcome.result)
-            passages = for_the_model(added)
+            question, language = progress.question, progress.voice.language
+            passages = for_the_model(added, candidates(progress.sources, question, language))
         if call.parse_error and outcome.error_code is ErrorCode.INVALID_ARGUMENTS:
             content = frame_unparseable(outcome.name, capability, voice, call.parse_error)
         else:

@@ -31,7 +31,7 @@ def demo_script(messages: list[Message], tools: list[ToolDefinition] | None) -> 
     offered = {tool["function"]["name"] for tool in tools}
     quotable = _quotable(tools)
     if quotable:  # a web answer: quote the first candidate offered
-        arguments = {"passages": quotable[:1], "summary": ""}
+        arguments = {"passages": quotable[:1]}
         return ModelReply(tool_calls=(ToolCall("call_0", "quote_sources", arguments),))
     if results:  # what the product already said answers it, or the answer comes next
         return ModelReply()

@@ -24,8 +24,8 @@ never mistaken for keywords):
   :data:`REPETITION_LIMIT`, ``maxLength`` up to :data:`LENGTH_LIMIT` (each unit of
   a bound becomes a grammar rule; llama.cpp refuses the nesting of ``maxLength``
   past ~2000, and web.fetch allows 8192). Larger upper bounds are left to the
-  executor; a small one is what keeps a choice short (one passage quoted, a
-  one-sentence summary), so it is kept.
+  executor; a small one is what keeps a choice short (one passage quoted), so it
+  is kept.
 
 Everything else is dropped: ``pattern`` (its regex escapes are copied into
 grammar literals), larger ``maxLength``/``maxItems``, ``format``, ``$ref`` (a remote one

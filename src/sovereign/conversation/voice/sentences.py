@@ -124,7 +124,6 @@ OWN_SENTENCES = {
     "asks_approval_edited": "Your edited request needs your approval before it is sent.",
     "cut_off": "My answer was cut off before I finished it, so it may be incomplete. Ask "
     "again, or ask for less at once, to get the rest.",
-    "summary": "In short: {summary}",
     "no_passage": "Nothing I found answers that directly. This is what I found:",
     "nothing_found": "I found nothing that answers that.",
     "instructions_ignored": "One of the sources gave me instructions, which I ignored.",

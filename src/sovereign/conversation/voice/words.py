@@ -26,10 +26,11 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import snowballstemmer
 
-__all__ = ["SNOWBALL", "Word", "fold", "joined", "spaceless", "stem", "words"]
+__all__ = ["SNOWBALL", "Word", "fold", "joined", "spaceless", "stem", "stop_words", "words"]
 
 SNOWBALL = {
     "en": "english",
@@ -43,6 +44,7 @@ SNOWBALL = {
 CONNECTORS = frozenset("'\u2019\u02bc-\u2010\u2011")
 """Apostrophes (ASCII, right single quotation mark, modifier letter) and hyphens
 (ASCII, Unicode hyphen, non-breaking hyphen) that join the parts of one word."""
+_STOP_WORDS = Path(__file__).resolve().parent / "stop_words"
 _SPACELESS = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 """Thai, Lao, Myanmar, kana and Han code points: scripts written without spaces."""
 
@@ -141,6 +143,23 @@ def stem(word: str, language: str) -> str:
     if stemmer is None:
         return fold(word)
     return fold(stemmer.stemWord(_cased(word)))
+
+
+@functools.cache
+def stop_words(language: str) -> frozenset[str]:
+    """The folded stop words of ``language`` (ISO 639-1): articles, pronouns,
+    prepositions, auxiliaries and the like, Snowball's list for the language
+    (``stop_words/<language>.txt``, unchanged from snowballstem.org); empty for a
+    language without one. A line's first word is the stop word; ``|`` starts a comment."""
+    path = _STOP_WORDS / f"{language}.txt"
+    if not SNOWBALL.get(language) or not path.is_file():
+        return frozenset()
+    listed = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        entry = line.split("|", 1)[0].split()
+        if entry:
+            listed.add(fold(entry[0]))
+    return frozenset(listed)
 
 
 def joined(first: Word, second: Word) -> str:
