@@ -31,3 +31,26 @@ export function byId(id) {
 export function showOnly(visible, all) {
   for (const element of all) element.hidden = element !== visible;
 }
+
+/**
+ * Fill #id with a settings section: title, intro, then #id-problem (hidden until
+ * set), an inline form of [label, control] fields and the save button (its submit
+ * calls onSubmit), #id-error and #id-status. Returns those three paragraphs.
+ */
+export function settingsSection(id, { title, intro, fields, save, onSubmit }) {
+  const paragraph = (name, className, role, hidden) =>
+    el("p", { id: `${id}-${name}`, className, role, hidden });
+  const problem = paragraph("problem", "error", "alert", true);
+  const error = paragraph("error", "error", "alert");
+  const status = paragraph("status", "hint", "status");
+  const form = el("form", { className: "inline-form", novalidate: true },
+    ...fields.flatMap(([label, control]) => [el("label", { for: control.id }, label), control]),
+    save);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    onSubmit();
+  });
+  byId(id).append(el("h3", { id: `${id}-title` }, title), el("p", {}, intro),
+    problem, form, error, status);
+  return { problem, error, status };
+}

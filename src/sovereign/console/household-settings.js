@@ -4,7 +4,7 @@
 // (CLDR's names, through Babel); the page keeps no list of its own.
 
 import { loadSection, request } from "./api.js";
-import { el } from "./dom.js";
+import { el, settingsSection } from "./dom.js";
 
 const PATH = "/settings/household";
 
@@ -16,24 +16,14 @@ export class HouseholdSettingsSection {
     this.language = el("select", { id: "household-language" });
     this.save = el("button", { type: "submit", id: "household-language-save" },
       "Save language");
-    this.problem = el("p", { id: "household-settings-problem", className: "error",
-      role: "alert", hidden: true });
-    this.error = el("p", { id: "household-settings-error", className: "error", role: "alert" });
-    this.status = el("p", { id: "household-settings-status", className: "hint",
-      role: "status" });
-    const form = el("form", { className: "inline-form", novalidate: true },
-      el("label", { for: "household-language" },
-        "Language for answers when a question is too short to tell"),
-      this.language, this.save);
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.store();
-    });
-    document.getElementById("household-settings").append(
-      el("h3", { id: "household-settings-title" }, "Language of answers"),
-      el("p", {}, "The assistant answers in the language you ask in. When a question is too "
-        + "short to tell, such as \u201cRAM info\u201d, it answers in this language."),
-      this.problem, form, this.error, this.status);
+    Object.assign(this, settingsSection("household-settings", {
+      title: "Language of answers",
+      intro: "The assistant answers in the language you ask in. When a question is too "
+        + "short to tell, such as \u201cRAM info\u201d, it answers in this language.",
+      fields: [["Language for answers when a question is too short to tell", this.language]],
+      save: this.save,
+      onSubmit: () => this.store(),
+    }));
   }
 
   load() {

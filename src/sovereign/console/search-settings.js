@@ -3,7 +3,7 @@
 // The household sets both; every search card shows them and the approval binds them.
 
 import { loadSection, request } from "./api.js";
-import { el } from "./dom.js";
+import { el, settingsSection } from "./dom.js";
 
 const PATH = "/settings/search";
 const LEVELS = { 0: "off", 1: "moderate", 2: "strict" };
@@ -53,22 +53,14 @@ export class SearchSettingsSection {
     this.safesearch = el("select", { id: "search-safesearch" },
       ...Object.entries(LEVELS).map(([value, name]) => el("option", { value }, name)));
     this.save = el("button", { type: "submit", id: "search-settings-save" }, "Save");
-    this.problem = el("p", { id: "search-settings-problem", className: "error", role: "alert",
-      hidden: true });
-    this.error = el("p", { id: "search-settings-error", className: "error", role: "alert" });
-    this.status = el("p", { id: "search-settings-status", className: "hint", role: "status" });
-    const form = el("form", { className: "inline-form", novalidate: true },
-      el("label", { for: "search-language" }, "Language"), this.language,
-      el("label", { for: "search-safesearch" }, "Safe search"), this.safesearch, this.save);
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.store();
-    });
-    document.getElementById("search-settings").append(
-      el("h3", { id: "search-settings-title" }, "Search language and safe search"),
-      el("p", {}, "Sent to the search engines with every web search, beside the query. The "
-        + "request card shows them; the assistant cannot change them."),
-      this.problem, form, this.error, this.status);
+    Object.assign(this, settingsSection("search-settings", {
+      title: "Search language and safe search",
+      intro: "Sent to the search engines with every web search, beside the query. The "
+        + "request card shows them; the assistant cannot change them.",
+      fields: [["Language", this.language], ["Safe search", this.safesearch]],
+      save: this.save,
+      onSubmit: () => this.store(),
+    }));
   }
 
   load() {
