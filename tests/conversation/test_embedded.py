@@ -14,7 +14,12 @@ from typing import Any
 
 import pytest
 
-from sovereign.conversation.backends.base import ModelError, ModelUnavailable, ToolCall
+from sovereign.conversation.backends.base import (
+    ModelError,
+    ModelUnavailable,
+    ToolCall,
+    named_choice,
+)
 from sovereign.conversation.backends.embedded.backend import (
     EmbeddedBackend,
     Sampling,
@@ -107,6 +112,33 @@ async def test_a_decision_request_is_constrained_by_a_grammar_of_the_offered_too
     assert fake.chats == []  # the tools are described in the system message instead
     assert request["text"].startswith("<system>") and "web_search" in request["text"]
     assert request["text"].endswith("<user>how hot is my device?</user><assistant>")
+
+
+async def test_a_named_choice_admits_that_tool_alone_and_keeps_the_prompt_of_the_others():
+    fake = FakeModel(
+        replies=[
+            '{"action": "system_health", "arguments": {}}',
+            '{"action": "web_search", "arguments": {"query": "pi"}}',
+        ]
+    )
+    backend, _ = backend_with(fake)
+    await backend.complete(ASK, tools=[TOOLS[0]])  # the decision before: one tool
+    reply = await backend.complete(ASK, tools=TOOLS, tool_choice=named_choice("web_search"))
+
+    assert reply.tool_calls == (ToolCall("call_0", "web_search", {"query": "pi"}),)
+    before, forced = fake.prompts
+    assert forced["text"] == before["text"]  # the same instructions: its prefix is cached
+    grammar_text = forced["grammar"]._grammar
+    assert '\\"web_search\\"' in grammar_text
+    assert '\\"system_health\\"' not in grammar_text and '\\"answer\\"' not in grammar_text
+
+
+async def test_a_named_choice_in_native_mode_offers_that_tool_alone():
+    fake = FakeModel(replies=["Paris"])
+    backend, _ = backend_with(fake, mode="native")
+    await backend.complete(ASK, tools=TOOLS, tool_choice=named_choice("web_search"))
+    [request] = fake.chats
+    assert [t["function"]["name"] for t in request["tools"]] == ["web_search"]
 
 
 def test_the_grammar_drops_string_keywords_llama_cpp_cannot_compile_but_keeps_the_rest():

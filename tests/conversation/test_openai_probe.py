@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from sovereign.conversation.backends.base import ModelRejected, ModelUnavailable
+from sovereign.conversation.backends.base import ModelRejected, ModelUnavailable, named_choice
 from sovereign.conversation.backends.openai.backend import OpenAIBackend
 from sovereign.conversation.backends.openai.probe import (
     PROBE_SCHEMA,
@@ -232,6 +232,15 @@ async def test_a_required_call_is_sent_as_the_servers_own_tool_choice(server):
     server.queue(*llama_server_probes(), completion("Paris"))
     await backend(server, mode="native").complete(ASK, tools=TOOLS, tool_choice="required")
     assert server.requests[-1]["tool_choice"] == "required"
+
+
+async def test_a_named_choice_is_sent_as_that_tool_alone_required(server):
+    server.queue(*llama_server_probes(), completion("Paris"))
+    name = TOOLS[-1]["function"]["name"]
+    await backend(server, mode="native").complete(ASK, tools=TOOLS, tool_choice=named_choice(name))
+    sent = server.requests[-1]
+    assert sent["tool_choice"] == "required"
+    assert [t["function"]["name"] for t in sent["tools"]] == [name]
 
 
 async def test_a_required_decision_in_schema_mode_leaves_answer_out_of_the_grammar(server):

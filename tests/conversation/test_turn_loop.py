@@ -8,7 +8,7 @@ import json
 import pytest
 
 from sovereign.conversation import InvalidConfirmation, ModelUnavailable, TurnFailed, TurnResult
-from sovereign.conversation.backends.base import ModelError, ModelReply, ToolCall
+from sovereign.conversation.backends.base import ModelError, ModelReply, ToolCall, named_choice
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.loop import BUDGET_SPENT_NOTE
 
@@ -92,7 +92,7 @@ async def test_approval_invokes_exactly_once_and_cites_the_results(world):
     assert result.text == "> Bootloader update\n> \u2014 pi.example"
     assert result.pending_confirmation is None
     quoting = backend.requests[-1]
-    assert quoting.tool_choice == "required"  # a web answer quotes: no prose of its own
+    assert quoting.tool_choice == named_choice("quote_sources")  # a quote: no prose of its own
     assert backend.requests[0].tool_choice == "auto"
     assert world.calls.of("web.search") == [{"query": "pi firmware"}]
     assert [c.to_wire() for c in result.citations] == [
@@ -129,8 +129,8 @@ async def test_after_the_web_answered_only_passages_can_be_chosen(world, anyway)
     result = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="s1")
 
     choosing = backend.requests[-1]
-    assert [t["function"]["name"] for t in choosing.tools] == ["quote_sources"]
-    assert choosing.tool_choice == "required"
+    assert [t["function"]["name"] for t in choosing.tools][-1] == "quote_sources"
+    assert choosing.tool_choice == named_choice("quote_sources")  # that one alone
     assert result.pending_confirmation is None  # what the model wrote anyway is not asked
     assert [name for name, _ in world.calls.log] == ["web.search"]  # nor run
     assert result.text.startswith("Nothing I found answers that directly.")
@@ -148,12 +148,16 @@ async def test_the_passage_choice_reads_the_question_last_and_offers_its_candida
     assert last["role"] == "system"
     assert 'The question is: "search the web for pi firmware"' in last["content"]
     assert "most related first: 1.1." in last["content"]
-    quote = choosing.tools[0]["function"]["parameters"]["properties"]["passages"]
+    (quote_tool,) = [t for t in choosing.tools if t["function"]["name"] == "quote_sources"]
+    quote = quote_tool["function"]["parameters"]["properties"]["passages"]
     assert quote["items"]["enum"] == ["1.1"] and quote["maxItems"] == 1
     (framed,) = framed_results(choosing)  # the model reads the candidates, no more
     assert list(framed["untrusted_data"]["sources"][0]["passages"]) == quote["items"]["enum"]
     assert result.text.startswith("> Bootloader update\n> \u2014 pi.example")
     assert backend.requests[0].messages[-1]["role"] == "user"  # no note before the search
+    deciding = backend.requests[0]  # the choice reads what the search decision read, and more
+    assert choosing.tools[:-1] == deciding.tools
+    assert choosing.messages[: len(deciding.messages)] == deciding.messages
 
 
 async def test_the_model_never_sees_a_confirmation_token(world):
@@ -261,8 +265,7 @@ async def test_with_search_switched_off_it_is_not_offered_and_the_prompt_says_so
 
     offered = [t["function"]["name"] for t in backend.requests[0].tools]
     # stand-ins, never a capability: web search is off, and nothing here changes anything
-    assert offered == ["system_health", "web_switched_off", "change_something",
-                       "general_knowledge"]
+    assert offered == ["system_health", "web_switched_off", "change_something", "general_knowledge"]
     system = backend.requests[0].messages[0]["content"]
     assert "Web search is switched off, so I can't search the web or read web pages" in system
     assert result.receipts == [] and world.calls.log == []

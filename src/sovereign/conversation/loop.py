@@ -32,6 +32,7 @@ from .backends.base import (
     ToolCall,
     ToolChoice,
     ToolDefinition,
+    named_choice,
 )
 from .offer.catalog import ToolCatalog
 from .offer.guidance import ArgumentGuide
@@ -348,6 +349,7 @@ class TurnLoop:
             last = [h for h in (hint if nothing_ran else None, guide.reference_hint(tools)) if h]
             if last:
                 context = [*context, {"role": "system", "content": " ".join(last)}]
+            progress.decided_with = (offered, hint)
             reply = await self._ask(progress, context, offered, sink)
             progress.rounds_used += 1
             if progress.sources.steered:  # never a call a source asked for, in this turn
@@ -397,9 +399,11 @@ class TurnLoop:
         (the quote tool alone, a call required; anything else the model writes anyway is
         ignored), and the turn ends with the passages quoted, or, with none chosen, the
         list of what was found. Content can therefore never lead to a call in its turn."""
+        offered, hint = progress.decided_with
         note = {"role": "system", "content": quote_note(progress.question, choices)}
-        context = [*progress.context, note]
-        reply = await self._ask(progress, context, [quote], None, "writing", "required")
+        context = [*_with_note(progress.context, hint), note]
+        tools = [*(t for t in offered if t["function"]["name"] != QUOTE), quote]
+        reply = await self._ask(progress, context, tools, None, "writing", named_choice(QUOTE))
         progress.rounds_used += 1
         chosen = next((c for c in reply.tool_calls if c.name == QUOTE), None)
         picked = selection(progress.sources, chosen.arguments if chosen else None)
@@ -585,8 +589,6 @@ def _checked(messages: list[dict[str, Any]]) -> list[Message]:
             raise ValueError(f"message {number} must be a user or assistant message with text")
         checked.append({"role": role, "content": content})
     return checked
-
-
 
 
 def _unreadable(progress: TurnProgress, guide: ArgumentGuide) -> Ending:

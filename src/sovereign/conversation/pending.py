@@ -10,7 +10,7 @@ from typing import Any
 from sovereign.executor import TTL_SECONDS, TurnState
 from sovereign.expiring import ExpiringMap
 
-from .backends.base import Message
+from .backends.base import Message, ToolDefinition
 from .offer.catalog import ToolCatalog, ToolTarget
 from .progress import ProgressReporter
 from .results import Citation, Fact, InvalidConfirmation, Receipt
@@ -86,6 +86,12 @@ class TurnProgress:
     question asked (``also_asked`` said ``nothing_else``)."""
     sources: Sources = field(default_factory=Sources)
     """The web sources read this turn, cut into numbered passages (:mod:`.sources`)."""
+    decided_with: tuple[list[ToolDefinition], str | None] = field(
+        default_factory=lambda: ([], None)
+    )
+    """The tools the last decision was offered and the note its instructions carried:
+    the passage choice after a web result is shown the same (its own tool forced), so
+    the prompt it shares with that decision is not evaluated again."""
     reporter: ProgressReporter = field(
         default_factory=lambda: ProgressReporter(None), compare=False, repr=False
     )

@@ -95,9 +95,35 @@ def is_context_overflow(message: str) -> bool:
     return "exceed" in text and "context" in text
 
 
-ToolChoice = Literal["auto", "required"]
+ToolChoice = Literal["auto", "required"] | dict[str, Any]
 """OpenAI's ``tool_choice``: ``auto``, the model may call a tool or answer in prose;
-``required``, its reply must call one of the tools offered."""
+``required``, its reply must call one of the tools offered; a named function
+(``{"type": "function", "function": {"name": …}}``, :func:`named_choice`), its reply
+must call that tool."""
+
+
+def named_choice(name: str) -> dict[str, Any]:
+    """The ``tool_choice`` that requires a call of the tool ``name``."""
+    return {"type": "function", "function": {"name": name}}
+
+
+def forced_tool(tool_choice: ToolChoice) -> str | None:
+    """The name of the tool ``tool_choice`` requires, or ``None`` for ``auto``/``required``."""
+    if isinstance(tool_choice, dict):
+        function = tool_choice.get("function")
+        return str(function.get("name")) if isinstance(function, dict) else None
+    return None
+
+
+def only_forced(
+    tools: list[ToolDefinition] | None, tool_choice: ToolChoice
+) -> tuple[list[ToolDefinition] | None, ToolChoice]:
+    """``tools`` and ``tool_choice`` with a named choice made plain: the named tool alone,
+    ``required`` (for a backend that lists to the model only what it may call)."""
+    name = forced_tool(tool_choice)
+    if name is None or tools is None:
+        return tools, tool_choice
+    return [t for t in tools if t["function"]["name"] == name], "required"
 
 
 class ModelBackend(Protocol):
@@ -125,7 +151,10 @@ class ModelBackend(Protocol):
                 :data:`BackendProgress`); a backend that never waits may ignore it.
             tool_choice: ``required`` when the reply must be a call of ``tools`` (the
                 decision grammar then has no "answer"; a server's native tool calling is
-                sent ``tool_choice: "required"``).
+                sent ``tool_choice: "required"``); a named function when it must be a
+                call of that one of ``tools`` (the others are context: the same list as
+                the decision before, so a backend that caches the prompt's prefix reuses
+                it; a backend may instead offer the named tool alone, required).
 
         Returns:
             A :class:`ModelReply`.

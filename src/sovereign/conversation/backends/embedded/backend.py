@@ -49,7 +49,9 @@ from ..base import (
     TokenSink,
     ToolChoice,
     ToolDefinition,
+    forced_tool,
     is_context_overflow,
+    only_forced,
 )
 from ..call_markup import MarkupGate, without_call_markup
 from ..decision import (
@@ -167,9 +169,14 @@ class EmbeddedBackend:
         self._in_flight += 1
         try:
             if tools:
-                job = self._native
                 if self.mode == "schema":
-                    job = functools.partial(self._decide, required=tool_choice == "required")
+                    job = functools.partial(
+                        self._decide,
+                        required=tool_choice == "required",
+                        forced=forced_tool(tool_choice),
+                    )
+                else:
+                    job, (tools, _) = self._native, only_forced(tools, tool_choice)
                 return await self._in_worker(announce.started(self._loaded, job), messages, tools)
             shown = MarkupGate(on_token) if on_token is not None else None
             text, cut_off = await self._stream(messages, shown, announce)
@@ -216,11 +223,25 @@ class EmbeddedBackend:
         return self._runner
 
     def _decide(
-        self, messages: list[Message], tools: list[ToolDefinition], *, required: bool = False
+        self,
+        messages: list[Message],
+        tools: list[ToolDefinition],
+        *,
+        required: bool = False,
+        forced: str | None = None,
     ) -> ModelReply:
+        """One decision under the grammar of ``tools``. With ``forced`` (a tool's name),
+        the grammar admits a call of that tool alone, and the instructions list the
+        other tools, as the decision before did: the prompt up to the new messages is
+        the one already evaluated (the prefix cache serves it), and the grammar writes
+        the forced call's name and shape (what to choose is said in the messages)."""
+        listed = tools
+        if forced is not None:
+            listed = [t for t in tools if t["function"]["name"] != forced]
+            tools, required = [t for t in tools if t["function"]["name"] == forced], True
         schema_json = json.dumps(decision_schema(tools, required=required), sort_keys=True)
         request = Generation(
-            messages=decision_messages(messages, tools),
+            messages=decision_messages(messages, listed),
             grammar=self._grammar(schema_json),
             max_tokens=self.sampling.decision_max_tokens,
             temperature=self.sampling.decision_temperature,

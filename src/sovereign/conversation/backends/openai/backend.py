@@ -39,6 +39,7 @@ from ..base import (
     TokenSink,
     ToolChoice,
     ToolDefinition,
+    only_forced,
 )
 from ..call_markup import MarkupGate
 from ..decision import (
@@ -166,6 +167,7 @@ class OpenAIBackend:
         whether it queues a request.
         """
         plan = await self.plan()
+        tools, tool_choice = only_forced(tools, tool_choice)
         asked, offered = prompt_messages(messages), prompt_tools(tools)
         native_required = bool(plan.mode == "native" and offered and tool_choice == "required")
         if native_required and self._refuses_required:
@@ -228,9 +230,7 @@ class OpenAIBackend:
         history = text_call_messages if plan.history == "text" else wire_messages
         body["messages"] = history(messages)
         if tools is not None:
-            body.update(
-                tools=[_grammar_safe_tool(tool) for tool in tools], tool_choice=tool_choice
-            )
+            body.update(tools=[_grammar_safe_tool(tool) for tool in tools], tool_choice=tool_choice)
         return body
 
     async def _streamed(
