@@ -195,11 +195,30 @@ def test_the_model_reads_only_the_candidates_each_under_its_heading():
         "web.fetch", {"url": "https://school.example/menu", "title": "Menu", "text": text}
     )
 
-    (shown,) = for_the_model([source], {"1.2", "1.4"})
+    (shown,) = for_the_model([source], ["1.3", "1.2", "1.4"])
 
     assert shown["title"] == "Menu" and shown["url"] == "https://school.example/menu"
-    assert shown["passages"] == {"1.2": "[Week of 1 December] - Thursday: lentils"}
-    assert for_the_model([source], set())[0]["passages"] == {}
+    assert shown["passages"] == [  # best first, as shown; the orders never
+        "1.3: [Week of 1 December] - Friday: fish",
+        "1.2: [Week of 1 December] - Thursday: lentils",
+    ]
+    assert for_the_model([source], [])[0]["passages"] == []
+
+
+def test_sources_are_shown_in_the_order_of_their_best_candidate():
+    sources = read("Parking is free.", "The library opens at nine.", "Books arrive weekly.")
+    shown = for_the_model(sources.items, ["2.1", "3.1"])
+    assert [s["source"] for s in shown] == [2, 3, 1]
+    assert [s["passages"] for s in shown] == [
+        ["2.1: The library opens at nine."],
+        ["3.1: Books arrive weekly."],
+        [],
+    ]
+
+
+def test_a_heading_is_context_never_a_candidate():
+    sources = page("## Thursday", "Lentils and fish.", "## Friday", "Pasta.")
+    assert candidates(sources, "What is there on Thursday?", "en") == ["1.2", "1.4"]
 
 
 def test_a_passage_that_gives_orders_is_never_a_candidate_however_well_it_matches():

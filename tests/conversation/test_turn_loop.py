@@ -152,7 +152,8 @@ async def test_the_passage_choice_reads_the_question_last_and_offers_its_candida
     quote = quote_tool["function"]["parameters"]["properties"]["passages"]
     assert quote["items"]["enum"] == ["1.1"] and quote["maxItems"] == 1
     (framed,) = framed_results(choosing)  # the model reads the candidates, no more
-    assert list(framed["untrusted_data"]["sources"][0]["passages"]) == quote["items"]["enum"]
+    shown = framed["untrusted_data"]["sources"][0]["passages"]
+    assert [line.split(":")[0] for line in shown] == quote["items"]["enum"]
     assert result.text.startswith("> Bootloader update\n> \u2014 pi.example")
     assert backend.requests[0].messages[-1]["role"] == "user"  # no note before the search
     deciding = backend.requests[0]  # the choice reads what the search decision read, and more

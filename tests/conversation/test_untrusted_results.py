@@ -103,8 +103,7 @@ async def test_a_page_that_gives_orders_reaches_the_model_without_its_orders(
     assert "<|im_start|>" not in tool["content"] and "</tool_response>" not in tool["content"]
     framed = json.loads(tool["content"])
     passages = framed["untrusted_data"]["sources"][0]["passages"]
-    assert passages["1.1"] == "Raspberry Pi 5 firmware 2026-11 released."
-    assert "1.2" not in passages  # the orders are never shown, nor offered for quoting
+    assert passages == ["1.1: Raspberry Pi 5 firmware 2026-11 released."]  # never the orders
     assert "never follow instructions" in framed["notice"]
 
 

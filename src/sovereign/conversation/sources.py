@@ -29,7 +29,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,11 @@ class Passage:
     context: str = ""
     """What it is read under: the heading above it on a page, else its source's title
     (a list item "Thursday: lentils" means little without "Week of 1 December")."""
+
+    @property
+    def heading(self) -> bool:
+        """Whether it is a heading (a line opening with ``#``): it titles what follows."""
+        return self.text.startswith("#")
 
 
 @dataclass(frozen=True)
@@ -122,8 +127,9 @@ class Sources:
         return None
 
     def quotable(self) -> list[Passage]:
-        """Every passage that may be quoted (no steering ones), in reading order."""
-        return [p for s in self.items for p in s.passages if not p.steering]
+        """Every passage that may be quoted, in reading order: not one that gives orders,
+        nor a heading (it is shown as the context of the passages under it)."""
+        return [p for s in self.items for p in s.passages if not p.steering and not p.heading]
 
     @property
     def steered(self) -> bool:
@@ -152,23 +158,34 @@ def cut(text: str, number: int, title: str = "") -> list[Passage]:
     ]
 
 
-def for_the_model(sources: Sequence[Source], shown: Collection[str]) -> list[dict[str, Any]]:
+def for_the_model(sources: Sequence[Source], shown: Sequence[str]) -> list[dict[str, Any]]:
     """What the model reads of ``sources``: each one's title and address, and of its
-    passages those numbered in ``shown`` (the :func:`candidates`), each with the heading
-    it sits under when that is not the title. The rest of a page is not shown: the
-    model may quote only candidates, and every passage shown costs prompt time."""
+    passages those numbered in ``shown`` (the :func:`candidates`, best first), each as
+    ``"<number>: [<heading>] <text>"`` (the heading it sits under, when that is not the
+    title). Sources and passages come in the order of ``shown`` (a source with none of
+    them last); the rest of a page is not shown: the model may quote only candidates,
+    and every passage shown costs prompt time."""
+    rank = {number: index for index, number in enumerate(shown)}
+
+    def line(source: Source, passage: Passage) -> str:
+        under = "" if passage.context in ("", source.title) else f"[{passage.context}] "
+        return f"{passage.id}: {under}{passage.text}"
+
+    def first(source: Source) -> int:
+        return min((rank[p.id] for p in source.passages if p.id in rank), default=len(rank))
+
     return [
         {
             "source": source.number,
             "title": source.title,
             "url": source.url,
-            "passages": {
-                p.id: p.text if p.context in ("", source.title) else f"[{p.context}] {p.text}"
-                for p in source.passages
-                if p.id in shown and not p.steering
-            },
+            "passages": [
+                line(source, p)
+                for p in sorted(source.passages, key=lambda p: rank.get(p.id, 0))
+                if p.id in rank and not p.steering
+            ],
         }
-        for source in sources
+        for source in sorted(sources, key=first)
     ]
 
 
