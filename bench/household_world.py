@@ -27,6 +27,7 @@ import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from ipaddress import ip_address
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,10 @@ from sovereign.service.wiring import build_registry, policy_reader
 WEB_HOST = "news.example"
 WEB_CONTENT = Path(__file__).with_name("web")
 """The web groups' canned search results and pages (see its README)."""
+CONTENT_DAY = date(2025, 12, 3)
+"""The day the canned web content was written for (Wednesday 3 December 2025: "this
+weekend" is Saturday 6 and Sunday 7 December, see bench/web/README.md): every turn of
+the benchmark is asked on it, whatever the machine's date."""
 HA_TOKEN = "bench-long-lived-token"
 HA_ALLOWLIST = [
     "sensor.kitchen_temperature",
@@ -347,7 +352,12 @@ class World:
             safe = tool["function"]["name"]
             target = ToolCatalog.from_registry(registry).resolve(safe)
             self.capability_names[safe] = target.capability if target else safe
-        loop = build_turn_loop(settings, backend=self.backend, registry=registry)  # type: ignore[arg-type]
+        loop = build_turn_loop(
+            settings,
+            backend=self.backend,  # type: ignore[arg-type]
+            registry=registry,
+            today=lambda: CONTENT_DAY,
+        )
         return loop, policy_reader(settings, store)
 
     def is_tool(self, tool_name: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from datetime import date
 from typing import Any
 
 from sovereign.executor import (
@@ -41,7 +42,7 @@ from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
 from .results import PendingConfirmation, TurnFailed, TurnResult
-from .sources import QUOTE, candidates, quote_note, quote_tool, selection
+from .sources import QUOTE, quote_note, quote_tool, selection
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.language import question_language
 from .voice.prompts import (
@@ -90,6 +91,8 @@ class TurnLoop:
         household_language: the household's language setting (ISO 639-1), read for
             every turn; the answer's language is the question's when it can be told
             (:mod:`.voice.language`), else this (default English).
+        today: the household's date, read once per turn (a web answer prefers the
+            passages about the days a question names, :mod:`.days`).
     """
 
     def __init__(
@@ -102,6 +105,7 @@ class TurnLoop:
         system_prompt: str | None = None,
         model_retries: int = 1,
         household_language: Callable[[], str] | None = None,
+        today: Callable[[], date] = date.today,
     ) -> None:
         if max_rounds < 1:
             raise ValueError("max_rounds must be >= 1")
@@ -118,6 +122,7 @@ class TurnLoop:
         self._system_prompt = system_prompt or DEFAULT_SYSTEM_PROMPT
         self._attempts = 1 + max(0, model_retries)
         self._household_language = household_language or (lambda: DEFAULT_LANGUAGE)
+        self._today = today
         self._writer = AnswerWriter(executor.registry)
 
     async def process_turn(
@@ -164,6 +169,7 @@ class TurnLoop:
             ],
             reporter=ProgressReporter(on_progress),
             voice=voice,
+            today=self._today(),
         )
         try:
             return await self._continue(progress, policy, owner, on_token)
@@ -312,7 +318,7 @@ class TurnLoop:
         on_token: TokenSink | None,
     ) -> TurnResult:
         while progress.rounds_used < self._max_rounds:
-            choices = candidates(progress.sources, progress.question, progress.voice.language)
+            choices = progress.candidates()
             if (quote := quote_tool(choices)) is not None:
                 return await self._quote(progress, on_token, quote, choices)
             guide = ArgumentGuide.for_context(

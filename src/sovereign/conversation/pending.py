@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from sovereign.executor import TTL_SECONDS, TurnState
@@ -14,7 +15,7 @@ from .backends.base import Message, ToolDefinition
 from .offer.catalog import ToolCatalog, ToolTarget
 from .progress import ProgressReporter
 from .results import Citation, Fact, InvalidConfirmation, Receipt
-from .sources import Sources
+from .sources import Sources, candidates
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 
 GRACE_SECONDS = 600.0
@@ -86,6 +87,8 @@ class TurnProgress:
     question asked (``also_asked`` said ``nothing_else``)."""
     sources: Sources = field(default_factory=Sources)
     """The web sources read this turn, cut into numbered passages (:mod:`.sources`)."""
+    today: date = field(default_factory=date.today)
+    """The household's date when the turn began (the days a question names count from it)."""
     decided_with: tuple[list[ToolDefinition], str | None] = field(
         default_factory=lambda: ([], None)
     )
@@ -96,6 +99,11 @@ class TurnProgress:
         default_factory=lambda: ProgressReporter(None), compare=False, repr=False
     )
     """Where this request's stages go (replaced by every request that continues the turn)."""
+
+    def candidates(self) -> list[str]:
+        """The passages of :attr:`sources` that may answer :attr:`question`, best first
+        (:func:`.sources.candidates`)."""
+        return candidates(self.sources, self.question, self.voice.language, self.today)
 
     @property
     def question(self) -> str:

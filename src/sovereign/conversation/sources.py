@@ -31,10 +31,12 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .days import asked_days, off_day
 from .voice.words import stem, stop_words, words
 
 QUOTE = "quote_sources"
@@ -189,12 +191,16 @@ def for_the_model(sources: Sequence[Source], shown: Sequence[str]) -> list[dict[
     ]
 
 
-def candidates(sources: Sources, question: str, language: str) -> list[str]:
+def candidates(
+    sources: Sources, question: str, language: str, today: date | None = None
+) -> list[str]:
     """The numbers of the passages that may answer ``question``, most related first: at
     most :data:`CANDIDATES` quotable passages, ranked by Okapi BM25 over the
     :func:`terms` of the question in ``language`` (addresses in the question left out)
     and of each passage, ties in reading order; passages sharing no term with the
-    question come after those that share one, in reading order.
+    question come after those that share one, in reading order. Given ``today``, a
+    passage dated only on days the question does not name (:func:`.days.off_day`)
+    comes after every other.
 
     A retrieval step before the model reads: ranking by shared words is language-
     independent and never paraphrases, and a small model chooses among five passages,
@@ -219,8 +225,12 @@ def candidates(sources: Sources, question: str, language: str) -> list[str]:
                 scale = BM25_K1 * (1 - BM25_B + BM25_B * len(bag) / average)
                 score += rarity * count * (BM25_K1 + 1) / (count + scale)
         scores.append((score, passage.id))
-    ranked = [n for _, n in sorted(scores, key=lambda x: -x[0])]  # stable: ties in reading order
-    return ranked[:CANDIDATES]
+    asked = asked_days(question, language, today) if today is not None else frozenset()
+    late = {
+        p.id for p in quotable if today and off_day(p.text, p.context, asked, language, today)
+    }
+    ranked = sorted(scores, key=lambda x: (x[1] in late, -x[0]))  # stable: reading order
+    return [number for _, number in ranked[:CANDIDATES]]
 
 
 def terms(text: str, language: str) -> list[str]:

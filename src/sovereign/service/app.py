@@ -16,6 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
+from datetime import date
 from pathlib import Path
 
 from argon2 import PasswordHasher
@@ -213,6 +214,7 @@ def build_turn_loop(
     registry: Registry | None = None,
     audit: AuditLog | None = None,
     household: HouseholdSources | None = None,
+    today: Callable[[], date] = date.today,
 ) -> TurnLoop:
     """The turn loop over every capability family, audited into ``settings.data_dir``.
 
@@ -220,7 +222,8 @@ def build_turn_loop(
     :func:`create_app`; ``audit`` defaults to a log in ``settings.data_dir``;
     ``household`` are the sources of the household-identifier check run on every
     card (default: this device's, for ``settings.data_dir``). The household's language
-    (:mod:`.household_settings`) is read from ``settings.data_dir`` for every turn.
+    (:mod:`.household_settings`) is read from ``settings.data_dir`` for every turn;
+    ``today`` is the household's date (default: this device's).
     """
     household = household or HouseholdSources(settings.data_dir)
     confirmations = ConfirmationStore(clock=clock)
@@ -240,4 +243,5 @@ def build_turn_loop(
         backend or make_backend(settings),
         pending=pending,
         household_language=HouseholdSettingsStore(settings.data_dir).language,
+        today=today,
     )

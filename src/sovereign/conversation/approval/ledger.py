@@ -17,7 +17,7 @@ from sovereign.executor import canonical_arguments as canonical_json
 from ..answer.facts import render
 from ..backends.base import Message
 from ..pending import Proposal, TurnProgress
-from ..sources import candidates, for_the_model
+from ..sources import for_the_model
 from ..voice.prompts import (
     denial_sentence,
     frame_denial,
@@ -74,8 +74,7 @@ class CallLedger:
         passages = None
         if outcome.ok and is_web_source(outcome.name) and isinstance(outcome.result, dict):
             added = progress.sources.add_result(outcome.name, outcome.result)
-            question, language = progress.question, progress.voice.language
-            passages = for_the_model(added, candidates(progress.sources, question, language))
+            passages = for_the_model(added, progress.candidates())
         if call.parse_error and outcome.error_code is ErrorCode.INVALID_ARGUMENTS:
             content = frame_unparseable(outcome.name, capability, voice, call.parse_error)
         else:

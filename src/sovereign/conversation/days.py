@@ -1,0 +1,202 @@
+"""The days a question asks about and the days a passage is about (DESIGN §4).
+
+A web page answers "are there works this weekend?" with the passage about this
+weekend, not the one about the next ("13 and 14 December") that shares more of the
+question's words. So the passage ranking (:func:`.sources.candidates`) puts after the
+others a passage whose dates all fall outside the days the question names. Only
+explicit dates count (a day's number beside its month's name, "Sunday 7 December",
+"6./7. Dezember", "del 1 al 5 de diciembre"): a passage with none, or with one of the
+asked days, keeps its place. A passage with no date of its own is dated by the
+heading it sits under ("Semana del 1 al 5 de diciembre" for "- Jueves: lentejas").
+
+The days a question names: a weekday ("on Sunday", "sonntags", by its Snowball stem,
+the next one from today, today included; a week later after "next"), the weekend
+(the coming Saturday and Sunday, or the one under way), today, tomorrow, and explicit
+dates. Weekday and month names come from Babel's CLDR data in the question's language
+and English; the phrases for the weekend, today and tomorrow, and the words that may
+stand between a day and its month, are data per language (``days.json``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+
+from babel import Locale
+
+from .voice.words import Word, fold, stem, words
+
+CATALOG = Path(__file__).resolve().parent / "days.json"
+MAX_RANGE_DAYS = 31
+"""A span of more days than this between two numbers is two dates, not a range."""
+_DAY_NUMBER = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|e|o|a|º|ª)?")
+_SATURDAY = 5
+
+
+@dataclass(frozen=True)
+class DayWords:
+    """The catalog of one language (and English), compiled: phrases by their letters."""
+
+    phrases: dict[str, str]
+    """A phrase's letters → ``weekend``, ``today`` or ``tomorrow``."""
+    longest: int
+    next: frozenset[str]
+    joins: frozenset[str]
+    weekdays: dict[str, int]
+    """A weekday name's Snowball stem → its number (Monday 0)."""
+    months: dict[str, int]
+    """A month name's fold, wide or abbreviated (no final dot) → its number (January 1)."""
+
+
+def asked_days(question: str, language: str, today: date) -> frozenset[date]:
+    """The days ``question`` names, in ``language`` (ISO 639-1), counted from ``today``;
+    empty when it names none."""
+    catalog = day_words(language)
+    found = words(question)
+    days: set[date] = set(stated_days(question, language, today))
+    start = 0
+    while start < len(found):
+        kind, end = _phrase_at(found, start, catalog)
+        later = start > 0 and found[start - 1].whole in catalog.next
+        if kind == "today":
+            days.add(today)
+        elif kind == "tomorrow":
+            days.add(today + timedelta(days=1))
+        elif kind == "weekend":
+            saturday = today + timedelta(days=(_SATURDAY - today.weekday()) % 7)
+            if today.weekday() == 6:  # Sunday: the weekend under way
+                saturday -= timedelta(days=7)
+            saturday += timedelta(days=7 if later else 0)
+            days.update({saturday, saturday + timedelta(days=1)})
+        elif (weekday := catalog.weekdays.get(stem(found[start].whole, language))) is not None:
+            ahead = (weekday - today.weekday()) % 7 + (7 if later else 0)
+            days.add(today + timedelta(days=ahead))
+        start = max(end, start + 1)
+    return frozenset(days)
+
+
+def stated_days(text: str, language: str, today: date) -> frozenset[date]:
+    """The explicit dates ``text`` states (a day number beside a month name in
+    ``language`` or English; two numbers before one month a range, "13 and 14
+    December", "1 al 5 de diciembre"), each in the year that puts it nearest ``today``."""
+    catalog = day_words(language)
+    found = words(text)
+    days: set[date] = set()
+    for index, word in enumerate(found):
+        month = catalog.months.get(word.whole)
+        if month is None:
+            continue
+        numbers = _numbers_before(found, index, catalog, language) or _numbers_after(found, index)
+        if len(numbers) == 2 and 0 <= numbers[1] - numbers[0] <= MAX_RANGE_DAYS:
+            numbers = list(range(numbers[0], numbers[1] + 1))
+        for number in numbers:
+            day = _nearest(today, month, number)
+            if day is not None:
+                days.add(day)
+    return frozenset(days)
+
+
+def off_day(passage: str, heading: str, asked: frozenset[date], language: str, today: date) -> bool:
+    """Whether a passage is dated only on days the question does not ask about: its own
+    explicit dates, else its heading's, all outside ``asked`` (``False`` when ``asked``
+    is empty or the passage and its heading state no date)."""
+    if not asked:
+        return False
+    dated = stated_days(passage, language, today) or stated_days(heading, language, today)
+    return bool(dated) and not dated & asked
+
+
+@functools.cache
+def day_words(language: str) -> DayWords:
+    """The catalog for ``language`` with English's, and Babel's weekday and month names."""
+    data = json.loads(CATALOG.read_text(encoding="utf-8"))
+    languages = [code for code in dict.fromkeys([language, "en"]) if code in data]
+    phrases: dict[str, str] = {}
+    longest = 1
+    for code in languages:
+        for kind in ("weekend", "today", "tomorrow"):
+            for phrase in data[code][kind]:
+                phrases.setdefault(_letters(phrase), kind)
+                longest = max(longest, len(words(phrase)))
+    weekdays: dict[str, int] = {}
+    months: dict[str, int] = {}
+    for code in dict.fromkeys([language, "en"]):
+        try:
+            locale = Locale.parse(code)
+        except (ValueError, TypeError):
+            continue
+        for context in ("format", "stand-alone"):
+            for number, name in locale.days[context]["wide"].items():
+                weekdays.setdefault(stem(fold(name), code), number)
+            for width in ("wide", "abbreviated"):
+                for number, name in locale.months[context][width].items():
+                    months.setdefault(fold(name).rstrip("."), number)
+    return DayWords(
+        phrases=phrases,
+        longest=longest,
+        next=frozenset(fold(w) for code in languages for w in data[code]["next"]),
+        joins=frozenset(fold(w) for code in languages for w in data[code]["joins"]),
+        weekdays=weekdays,
+        months=months,
+    )
+
+
+def _letters(phrase: str) -> str:
+    return "".join(word.whole for word in words(phrase))
+
+
+def _phrase_at(found: list[Word], start: int, catalog: DayWords) -> tuple[str | None, int]:
+    """The longest catalog phrase spelled by the words from ``start`` and where it ends."""
+    letters, best = "", (None, start)
+    for end in range(start, min(len(found), start + catalog.longest)):
+        letters += found[end].whole
+        if letters in catalog.phrases:
+            best = (catalog.phrases[letters], end + 1)
+    return best
+
+
+def _day_number(word: Word) -> int | None:
+    match = _DAY_NUMBER.fullmatch(word.whole)
+    number = int(match.group(1)) if match else 0
+    return number if 1 <= number <= 31 else None
+
+
+def _numbers_before(found: list[Word], index: int, catalog: DayWords, language: str) -> list[int]:
+    """The day numbers (at most two) just before the month at ``index``, read back over
+    the joining words and weekday names ("13 and 14", "1 al 5 de", "6 e domenica 7")."""
+    numbers: list[int] = []
+    position = index - 1
+    while position >= 0 and len(numbers) < 2:
+        word = found[position]
+        number = _day_number(word)
+        if number is not None:
+            numbers.insert(0, number)
+        elif word.whole not in catalog.joins and stem(word.whole, language) not in catalog.weekdays:
+            break
+        position -= 1
+    return numbers
+
+
+def _numbers_after(found: list[Word], index: int) -> list[int]:
+    """The day number right after the month at ``index`` ("December 13")."""
+    if index + 1 < len(found):
+        number = _day_number(found[index + 1])
+        if number is not None:
+            return [number]
+    return []
+
+
+def _nearest(today: date, month: int, day: int) -> date | None:
+    """``day``/``month`` in the year (this, last or next) nearest ``today``; ``None``
+    for a day the month lacks in all three."""
+    found = []
+    for year in (today.year - 1, today.year, today.year + 1):
+        try:
+            found.append(date(year, month, day))
+        except ValueError:
+            continue
+    return min(found, key=lambda d: abs(d - today)) if found else None

@@ -1,0 +1,153 @@
+"""The days a question names and the days a passage states, in six languages."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from sovereign.conversation.days import asked_days, off_day, stated_days
+from sovereign.conversation.offer.catalog import ToolCatalog
+from sovereign.conversation.pending import TurnProgress
+from sovereign.conversation.sources import Sources, candidates
+
+WEDNESDAY = date(2025, 12, 3)
+WEEKEND = {date(2025, 12, 6), date(2025, 12, 7)}
+
+
+@pytest.mark.parametrize(
+    ("language", "question"),
+    [
+        ("en", "Is the market open this weekend?"),
+        ("en", "Any works at the weekend?"),
+        ("de", "Gibt es an diesem Wochenende Bauarbeiten?"),
+        ("fr", "Y a-t-il des travaux ce week-end ?"),
+        ("fr", "Des travaux ce weekend ?"),
+        ("es", "¿Hay obras este fin de semana?"),
+        ("nl", "Zijn er dit weekend werkzaamheden?"),
+        ("it", "Ci sono lavori questo fine settimana?"),
+    ],
+)
+def test_the_weekend_is_the_coming_saturday_and_sunday(language, question):
+    assert asked_days(question, language, WEDNESDAY) == WEEKEND
+
+
+def test_on_a_sunday_the_weekend_is_the_one_under_way_and_next_is_a_week_on():
+    sunday = date(2025, 12, 7)
+    assert asked_days("this weekend", "en", sunday) == WEEKEND
+    assert asked_days("am nächsten Wochenende", "de", WEDNESDAY) == {
+        date(2025, 12, 13),
+        date(2025, 12, 14),
+    }
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "day"),
+    [
+        ("en", "When is the library open on Saturdays?", date(2025, 12, 6)),
+        ("de", "Wann hat das Bad sonntags geöffnet?", date(2025, 12, 7)),
+        ("es", "¿Qué hay de comer el jueves?", date(2025, 12, 4)),
+        ("nl", "Hoe laat opent de bibliotheek op dinsdag?", date(2025, 12, 9)),
+        ("it", "Cosa c'è a pranzo mercoledì?", WEDNESDAY),  # today's weekday: today
+        ("fr", "Que mange-t-on vendredi prochain ?", date(2025, 12, 5)),  # after: not read
+        ("en", "Is it open next Friday?", date(2025, 12, 12)),
+        ("en", "What is on today?", WEDNESDAY),
+        ("es", "¿Abre mañana?", date(2025, 12, 4)),
+        ("es", "¿Qué pasó esta mañana?", WEDNESDAY),  # this morning, not tomorrow
+        ("fr", "Le marché du 20 décembre ?", date(2025, 12, 20)),
+    ],
+)
+def test_a_named_day_is_the_next_such_day_from_today(language, question, day):
+    assert asked_days(question, language, WEDNESDAY) == {day}
+
+
+def test_a_question_naming_no_day_asks_about_none():
+    assert asked_days("How long do I bake a tarte Tatin?", "en", WEDNESDAY) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "days"),
+    [
+        ("en", "Next weekend, 13 and 14 December, no trains run.", [13, 14]),
+        ("en", "Saturday 6 and Sunday 7 December: buses.", [6, 7]),
+        ("en", "Closed on December 24th.", [24]),
+        ("de", "Am 6./7. Dezember fahren Busse.", [6, 7]),
+        ("fr", "Le 1er décembre, la médiathèque est fermée.", [1]),
+        ("es", "Semana del 1 al 5 de diciembre", [1, 2, 3, 4, 5]),
+        ("nl", "Zaterdag 6 en zondag 7 december rijden er geen treinen.", [6, 7]),
+        ("it", "Sabato 6 e domenica 7 dicembre i treni sono sostituiti.", [6, 7]),
+        ("it", "Il 13 e 14 dic. la linea è interrotta.", [13, 14]),
+    ],
+)
+def test_explicit_dates_and_ranges_are_read_in_each_language(language, text, days):
+    assert stated_days(text, language, WEDNESDAY) == {date(2025, 12, d) for d in days}
+
+
+def test_a_date_is_placed_in_the_year_nearest_today_and_nonsense_is_no_date():
+    assert stated_days("Jueves 8 de enero: paella", "es", WEDNESDAY) == {date(2026, 1, 8)}
+    assert stated_days("Open 31 February", "en", WEDNESDAY) == frozenset()
+    assert stated_days("Two years ago, 40 minutes late", "en", WEDNESDAY) == frozenset()
+    assert stated_days("Trains every 15 minutes", "en", WEDNESDAY) == frozenset()
+
+
+def test_a_passage_is_off_day_only_when_every_date_it_or_its_heading_states_is_not_asked():
+    asked = frozenset(WEEKEND)
+    assert off_day("13 and 14 December: no trains.", "", asked, "en", WEDNESDAY)
+    assert not off_day("6 and 14 December: no trains.", "", asked, "en", WEDNESDAY)
+    assert not off_day("Buses replace trains.", "", asked, "en", WEDNESDAY)  # no date
+    assert off_day("- Thursday: lentils", "Week of 8 to 12 December", asked, "en", WEDNESDAY)
+    assert not off_day("- Sunday: roast", "6 to 7 December", asked, "en", WEDNESDAY)
+    assert not off_day("13 December", "", frozenset(), "en", WEDNESDAY)  # nothing asked
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "other_weekend", "this_weekend"),
+    [
+        (
+            "en",
+            "Are there engineering works between Bedford and Luton this weekend?",
+            "Engineering works between Bedford and Luton on 13 and 14 December.",
+            "Sunday 7 December: buses replace trains.",
+        ),
+        (
+            "it",
+            "Ci sono lavori sulla linea Firenze \u2013 Pisa questo fine settimana?",
+            "Il 13 e 14 dicembre lavori sulla linea Firenze \u2013 Pisa.",
+            "Sabato 6 e domenica 7 dicembre: autobus tra Empoli e Pisa.",
+        ),
+        (
+            "es",
+            "¿Hay obras entre Madrid y Alcalá este fin de semana?",
+            "Obras entre Madrid y Alcalá el 13 y 14 de diciembre.",
+            "Sábado 6 y domingo 7 de diciembre: autobuses.",
+        ),
+    ],
+)
+def test_a_passage_about_other_days_ranks_after_one_about_the_asked_days(
+    language, question, other_weekend, this_weekend
+):
+    sources = Sources()
+    results = [
+        {"title": "a", "url": "https://a.example/", "snippet": other_weekend},
+        {"title": "b", "url": "https://b.example/", "snippet": this_weekend},
+    ]
+    sources.add_result("web.search", {"results": results})
+
+    assert candidates(sources, question, language)[0] == "1.1"  # more shared words
+    assert candidates(sources, question, language, WEDNESDAY)[0] == "2.1"
+
+
+def test_a_turn_ranks_its_passages_by_the_day_it_began():
+    progress = TurnProgress(
+        ToolCatalog([]),
+        [{"role": "user", "content": "Is the market open this weekend?"}],
+        today=WEDNESDAY,
+    )
+    results = [
+        {"title": "a", "url": "https://a.example/", "snippet": "Market open 13 December."},
+        {"title": "b", "url": "https://b.example/", "snippet": "Sunday 7 December: closed."},
+    ]
+    progress.sources.add_result("web.search", {"results": results})
+    assert progress.candidates()[0] == "2.1"
+    progress.today = date(2025, 12, 10)  # a week on, "this weekend" is the 13th
+    assert progress.candidates()[0] == "1.1"
