@@ -191,9 +191,21 @@ def test_every_catalog_unit_has_a_length_and_every_language_all_four_parts():
 )
 def test_the_window_offered_covers_the_span(question, time_range, period):
     guide = ArgumentGuide.for_context([{"role": "user", "content": f"what's on {question}?"}])
-    search = guide.narrow(web_search.ARGUMENTS_SCHEMA)["properties"]["time_range"]["enum"]
-    summary = guide.narrow(pihole.ARGUMENTS_SCHEMA)["properties"]["period"]["enum"]
+    searching, summing = (
+        guide.narrow(web_search.ARGUMENTS_SCHEMA),
+        guide.narrow(pihole.ARGUMENTS_SCHEMA),
+    )
+    search = searching["properties"]["time_range"]["enum"]
+    summary = summing["properties"]["period"]["enum"]
     assert search == [time_range] and summary == [period]
+    assert "time_range" in searching["required"] and summing["required"] == ["period"]
     assert guide.span_days is not None
     covering = window_values(web_search.TIME_RANGE_DAYS, guide.span_days)
     assert web_search.TIME_RANGE_DAYS[covering[0]] >= guide.span_days  # never shorter
+
+
+def test_a_window_stays_optional_when_the_question_names_a_scope_but_no_span():
+    guide = ArgumentGuide.for_context([{"role": "user", "content": "blocked since Monday?"}])
+    summing = guide.narrow(pihole.ARGUMENTS_SCHEMA)
+    assert guide.span_days is None and "period" in summing["properties"]
+    assert "period" not in summing.get("required", [])

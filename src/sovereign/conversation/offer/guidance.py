@@ -13,8 +13,9 @@ tool's parameters offered in one round, never to the capability's own schema
   applies. When the annotation maps each value to its span in days and the
   question names a span (:func:`~.time_spans.named_span_days`, from a catalog
   of the six languages: "this weekend", "dieses Jahr", "ce mois-ci"), the values
-  offered are those that cover it (:func:`window_values`): "this weekend" is
-  a week, never a day. A window marked ``"x-named-window-only"`` as well
+  offered are those that cover it (:func:`window_values`), and it is required, so
+  the grammar writes it: "this weekend" is a week, never a day, and "last week"
+  is never left to the default. A window marked ``"x-named-window-only"`` as well
   (web.search's, which only hides results) is offered only for a named span.
 - A property with ``"format": "uri"`` (web.fetch's ``url``) may only hold an
   address the conversation holds (:func:`conversation_urls`): one the household
@@ -304,7 +305,10 @@ class ArgumentGuide:
             if window and (not self.time_scoped or unnamed) and name not in required:
                 del properties[name]
             elif isinstance(window, Mapping) and self.span_days is not None:
+                # The question names a span: the window is the one that fits, required,
+                # so the grammar writes it (left optional, "last week" was omitted).
                 schema["enum"] = window_values(window, self.span_days)
+                offered["required"] = [*offered.get("required", []), name]
             elif schema.get("format") == "uri":
                 if self.urls:
                     schema.pop("format")
