@@ -11,7 +11,7 @@ from typing import Any
 from sovereign.executor import TTL_SECONDS, TurnState
 from sovereign.expiring import ExpiringMap
 
-from .backends.base import Message, ToolDefinition
+from .backends.base import Message, ToolDefinition, latest_user_text
 from .offer.catalog import ToolCatalog, ToolTarget
 from .progress import ProgressReporter
 from .results import Citation, Fact, InvalidConfirmation, Receipt
@@ -108,8 +108,7 @@ class TurnProgress:
     @property
     def question(self) -> str:
         """The household's latest message in :attr:`context` ("" when there is none)."""
-        users = (m for m in reversed(self.context) if m.get("role") == "user")
-        return str(next(users, {}).get("content") or "")
+        return latest_user_text(self.context)
 
 
 @dataclass(frozen=True)

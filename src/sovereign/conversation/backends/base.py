@@ -10,7 +10,7 @@ loop's job, not the backend's.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -85,6 +85,13 @@ class ModelRejected(ModelError):
 class ContextTooLong(ModelRejected):
     """The conversation no longer fits the model's context window (a retry cannot help;
     the service answers 413 CONVERSATION_TOO_LONG)."""
+
+
+def latest_user_text(messages: Sequence[Message]) -> str:
+    """The content of the last ``user`` message of ``messages`` ("" when there is none):
+    the question a round answers."""
+    users = (m for m in reversed(messages) if m.get("role") == "user")
+    return str(next(users, {}).get("content") or "")
 
 
 def is_context_overflow(message: str) -> bool:

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from .base import Message, ModelReply, ToolCall, ToolDefinition
+from .base import Message, ModelReply, ToolCall, ToolDefinition, latest_user_text
 
 _HEALTH = re.compile(r"\b(hot|heat|temperature|temp|health|cpu|memory|disk|load)\b", re.I)
 _SEARCH = re.compile(r"\b(?:search(?: the web)?(?: for)?|look up|google)\s+(.+)", re.I)
@@ -35,7 +35,7 @@ def demo_script(messages: list[Message], tools: list[ToolDefinition] | None) -> 
         return ModelReply(tool_calls=(ToolCall("call_0", "quote_sources", arguments),))
     if results:  # what the product already said answers it, or the answer comes next
         return ModelReply()
-    call = _choose(_last_user_text(messages), offered)
+    call = _choose(latest_user_text(messages), offered)
     return ModelReply(tool_calls=(call,)) if call else ModelReply()
 
 
@@ -59,10 +59,6 @@ def _quotable(tools: list[ToolDefinition]) -> list[str]:
     return []
 
 
-def _last_user_text(messages: list[Message]) -> str:
-    return next((m["content"] for m in reversed(messages) if m["role"] == "user"), "") or ""
-
-
 def _results_since_user(messages: list[Message]) -> list[dict[str, Any]]:
     results = []
     for message in reversed(messages):
@@ -81,8 +77,8 @@ _SWITCHED_OFF = re.compile(r"Web search is switched off[^.]*\.(?: You can switch
 
 def _answer(messages: list[Message], results: list[dict[str, Any]]) -> str:
     if not results:
-        wants_web = _SEARCH.search(_last_user_text(messages)) or _FETCH.search(
-            _last_user_text(messages)
+        wants_web = _SEARCH.search(latest_user_text(messages)) or _FETCH.search(
+            latest_user_text(messages)
         )
         switched_off = _SWITCHED_OFF.search(str(messages[0].get("content"))) if messages else None
         if wants_web and switched_off:  # not offered: say what the system prompt says

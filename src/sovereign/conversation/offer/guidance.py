@@ -13,10 +13,11 @@ tool's parameters offered in one round, never to the capability's own schema
   applies. When the annotation maps each value to its span in days and the
   question names a span (:func:`~.time_spans.named_span_days`, from a catalog
   of the six languages: "this weekend", "dieses Jahr", "ce mois-ci"), the values
-  offered are those that cover it (:func:`window_values`), and it is required, so
-  the grammar writes it: "this weekend" is a week, never a day, and "last week"
-  is never left to the default. A window marked ``"x-named-window-only"`` as well
-  (web.search's, which only hides results) is offered only for a named span.
+  offered are those that cover it (:func:`window_values`): "this weekend" is a
+  week, never a day. Such a window is then required, so the grammar writes it
+  ("last week" is never left to the default), unless it only hides results. A
+  window marked ``"x-named-window-only"`` as well (web.search's, which only hides
+  results) is offered only for a named span, and stays optional.
 - A property with ``"format": "uri"`` (web.fetch's ``url``) may only hold an
   address the conversation holds (:func:`conversation_urls`): one the household
   wrote, one an earlier answer gave, or one a search result or redirect of this
@@ -40,6 +41,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..backends.base import latest_user_text
 from .time_spans import named_span_days
 
 __all__ = [
@@ -227,10 +229,7 @@ class ArgumentGuide:
                 executor's validation, which needs no network); ``None`` when no
                 offered tool reads addresses.
         """
-        question = next(
-            (str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"),
-            "",
-        )
+        question = latest_user_text(messages)
         named = addresses_in(question)
         unreadable = tuple(dict.fromkeys(a for a in named if readable and not readable(a)))
         urls = tuple(u for u in conversation_urls(messages, found) if u not in unreadable)
@@ -305,10 +304,13 @@ class ArgumentGuide:
             if window and (not self.time_scoped or unnamed) and name not in required:
                 del properties[name]
             elif isinstance(window, Mapping) and self.span_days is not None:
-                # The question names a span: the window is the one that fits, required,
-                # so the grammar writes it (left optional, "last week" was omitted).
+                # The question names a span: the window is the one that fits; one that
+                # chooses what is counted is required, so the grammar writes it (left
+                # optional, "last week" was omitted). One that only hides results
+                # stays the model's choice: a page about this weekend may be older.
                 schema["enum"] = window_values(window, self.span_days)
-                offered["required"] = [*offered.get("required", []), name]
+                if not schema.get(NAMED_WINDOW_ONLY):
+                    offered["required"] = [*offered.get("required", []), name]
             elif schema.get("format") == "uri":
                 if self.urls:
                     schema.pop("format")
