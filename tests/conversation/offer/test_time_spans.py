@@ -118,6 +118,19 @@ def test_every_spelling_of_the_weekend_names_a_week(question):
         ("los últimos dos meses", 60),
         ("de afgelopen drie dagen", 3),
         ("gli ultimi 3 giorni", 3),
+        # "the past week/month/year" with the word for elapsed, last or previous
+        ("Combien de pubs bloquées sur le mois écoulé ?", 30),
+        ("Quelle part filtrée pendant l'année écoulée ?", 365),
+        ("Combien de requêtes la semaine passée ?", 7),
+        ("Quante richieste nell'ultimo mese?", 30),
+        ("Quanto traffico l'ultima settimana?", 7),
+        ("Quante pubblicità il mese passato?", 30),
+        ("¿Cuántas consultas en la última semana?", 7),
+        ("¿Cuánto se bloqueó el mes anterior?", 30),
+        ("Hoeveel verzoeken de voorbije maand?", 30),
+        ("Hoeveel reclame in de laatste week?", 7),
+        ("Wie viel wurde vorige Woche geblockt?", 7),
+        ("How much was blocked the previous month?", 30),
     ],
 )
 def test_spans_of_each_length_in_six_languages(question, days):
@@ -146,6 +159,10 @@ def test_spans_of_each_length_in_six_languages(question, days):
         "When does the last week of term start?",
         "Was war in der letzten Woche vor Weihnachten?",
         "notizie ultima ora Milano",
+        "Que s'est-il passé la dernière semaine de décembre ?",  # a part of something else
+        "Quando inizia l'ultima settimana di scuola?",
+        "¿Qué pasa la última semana de enero?",
+        "Wat gebeurt er de laatste week van het jaar?",
         "this weekday timetable",
         "",
     ],
