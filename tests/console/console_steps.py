@@ -49,15 +49,6 @@ QUOTED_PASSAGE = (
 selects after an approved search."""
 
 
-SHARED_WORDS_PASSAGE = (
-    "Inspect wiring, check the inverter log, and clean the panels once or twice a year.",
-    "example.com",
-)
-"""The fake SearXNG's snippet that shares the most words with a question that names no
-solar words ("the", "and"): offered first for quoting (the scripted model takes the first
-passage offered)."""
-
-
 def expect_quoted_answer(prose, passage: tuple[str, str] = (QUOTED_PASSAGE, "example.org")) -> None:
     """The answer after the scripted model's search: the passage it chose, word for word in
     a quote with its source's host, and nothing of the model's own after it."""
