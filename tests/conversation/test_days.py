@@ -49,7 +49,10 @@ def test_on_a_sunday_the_weekend_is_the_one_under_way_and_next_is_a_week_on():
         ("es", "¿Qué hay de comer el jueves?", date(2025, 12, 4)),
         ("nl", "Hoe laat opent de bibliotheek op dinsdag?", date(2025, 12, 9)),
         ("it", "Cosa c'è a pranzo mercoledì?", WEDNESDAY),  # today's weekday: today
-        ("fr", "Que mange-t-on vendredi prochain ?", date(2025, 12, 5)),  # after: not read
+        ("fr", "Que mange-t-on vendredi prochain ?", date(2025, 12, 12)),
+        ("es", "¿Abre el sábado que viene?", date(2025, 12, 13)),
+        ("it", "Che orari ha sabato prossimo?", date(2025, 12, 13)),
+        ("fr", "Le prochain marché, samedi ?", date(2025, 12, 6)),  # "prochain" is not after it
         ("en", "Is it open next Friday?", date(2025, 12, 12)),
         ("en", "What is on today?", WEDNESDAY),
         ("es", "¿Abre mañana?", date(2025, 12, 4)),

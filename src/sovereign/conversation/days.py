@@ -10,7 +10,8 @@ asked days, keeps its place. A passage with no date of its own is dated by the
 heading it sits under ("Semana del 1 al 5 de diciembre" for "- Jueves: lentejas").
 
 The days a question names: a weekday ("on Sunday", "sonntags", by its Snowball stem,
-the next one from today, today included; a week later after "next"), the weekend
+the next one from today, today included; a week later after "next" or before
+"prochain", "que viene"), the weekend
 (the coming Saturday and Sunday, or the one under way), today, tomorrow, and explicit
 dates. Weekday and month names come from Babel's CLDR data in the question's language
 and English; the phrases for the weekend, today and tomorrow, and the words that may
@@ -45,6 +46,8 @@ class DayWords:
     """A phrase's letters → ``weekend``, ``today`` or ``tomorrow``."""
     longest: int
     next: frozenset[str]
+    next_after: frozenset[str]
+    """Letters of the phrases that move the day named before them a week on."""
     joins: frozenset[str]
     weekdays: dict[str, int]
     """A weekday name's Snowball stem → its number (Monday 0)."""
@@ -61,7 +64,9 @@ def asked_days(question: str, language: str, today: date) -> frozenset[date]:
     start = 0
     while start < len(found):
         kind, end = _phrase_at(found, start, catalog)
-        later = start > 0 and found[start - 1].whole in catalog.next
+        end = max(end, start + 1)
+        after = _next_after(found, end, catalog)
+        later = (start > 0 and found[start - 1].whole in catalog.next) or after > end
         if kind == "today":
             days.add(today)
         elif kind == "tomorrow":
@@ -75,7 +80,7 @@ def asked_days(question: str, language: str, today: date) -> frozenset[date]:
         elif (weekday := catalog.weekdays.get(stem(found[start].whole, language))) is not None:
             ahead = (weekday - today.weekday()) % 7 + (7 if later else 0)
             days.add(today + timedelta(days=ahead))
-        start = max(end, start + 1)
+        start = after if kind or weekday is not None else end
     return frozenset(days)
 
 
@@ -139,6 +144,7 @@ def day_words(language: str) -> DayWords:
         phrases=phrases,
         longest=longest,
         next=frozenset(fold(w) for code in languages for w in data[code]["next"]),
+        next_after=frozenset(_letters(w) for code in languages for w in data[code]["next_after"]),
         joins=frozenset(fold(w) for code in languages for w in data[code]["joins"]),
         weekdays=weekdays,
         months=months,
@@ -157,6 +163,16 @@ def _phrase_at(found: list[Word], start: int, catalog: DayWords) -> tuple[str | 
         if letters in catalog.phrases:
             best = (catalog.phrases[letters], end + 1)
     return best
+
+
+def _next_after(found: list[Word], end: int, catalog: DayWords) -> int:
+    """Where a phrase of ``next_after`` that begins at ``end`` ends (``end`` when none)."""
+    letters = ""
+    for position in range(end, min(len(found), end + 2)):
+        letters += found[position].whole
+        if letters in catalog.next_after:
+            return position + 1
+    return end
 
 
 def _day_number(word: Word) -> int | None:
