@@ -29,7 +29,7 @@ from pathlib import Path
 
 from babel import Locale
 
-from .voice.words import Word, fold, stem, words
+from .voice.words import Word, fold, letters, stem, words
 
 CATALOG = Path(__file__).resolve().parent / "days.json"
 MAX_RANGE_DAYS = 31
@@ -125,7 +125,7 @@ def day_words(language: str) -> DayWords:
     for code in languages:
         for kind in ("weekend", "today", "tomorrow"):
             for phrase in data[code][kind]:
-                phrases.setdefault(_letters(phrase), kind)
+                phrases.setdefault(letters(phrase), kind)
                 longest = max(longest, len(words(phrase)))
     weekdays: dict[str, int] = {}
     months: dict[str, int] = {}
@@ -144,15 +144,12 @@ def day_words(language: str) -> DayWords:
         phrases=phrases,
         longest=longest,
         next=frozenset(fold(w) for code in languages for w in data[code]["next"]),
-        next_after=frozenset(_letters(w) for code in languages for w in data[code]["next_after"]),
+        next_after=frozenset(letters(w) for code in languages for w in data[code]["next_after"]),
         joins=frozenset(fold(w) for code in languages for w in data[code]["joins"]),
         weekdays=weekdays,
         months=months,
     )
 
-
-def _letters(phrase: str) -> str:
-    return "".join(word.whole for word in words(phrase))
 
 
 def _phrase_at(found: list[Word], start: int, catalog: DayWords) -> tuple[str | None, int]:

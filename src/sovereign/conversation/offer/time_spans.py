@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..voice.words import Word, fold, words
+from ..voice.words import Word, fold, letters, words
 
 __all__ = ["UNIT_DAYS", "named_span_days"]
 
@@ -42,13 +42,10 @@ class Spans:
     numbers: dict[str, int]
 
 
-def _letters(phrase: str) -> str:
-    return "".join(word.whole for word in words(phrase))
-
 
 def _slots(template: str) -> tuple[str, ...]:
     """A counted phrase as its words' letters, with the two slots kept as they are."""
-    return tuple(part if part in (NUMBER, UNIT) else _letters(part) for part in template.split())
+    return tuple(part if part in (NUMBER, UNIT) else letters(part) for part in template.split())
 
 
 @functools.cache
@@ -64,10 +61,10 @@ def spans() -> Spans:
             continue
         for unit, phrases in entry["spans"].items():
             for phrase in phrases:
-                fixed.setdefault(_letters(phrase), UNIT_DAYS[unit])
+                fixed.setdefault(letters(phrase), UNIT_DAYS[unit])
                 longest = max(longest, len(words(phrase)))
         for phrase in entry["not_spans"]:
-            not_spans.add(_letters(phrase))
+            not_spans.add(letters(phrase))
             longest = max(longest, len(words(phrase)))
         counted.extend(_slots(template) for template in entry["counted"])
         for unit, names in entry["units"].items():

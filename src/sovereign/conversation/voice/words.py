@@ -30,7 +30,17 @@ from pathlib import Path
 
 import snowballstemmer
 
-__all__ = ["SNOWBALL", "Word", "fold", "joined", "spaceless", "stem", "stop_words", "words"]
+__all__ = [
+    "SNOWBALL",
+    "Word",
+    "fold",
+    "joined",
+    "letters",
+    "spaceless",
+    "stem",
+    "stop_words",
+    "words",
+]
 
 SNOWBALL = {
     "en": "english",
@@ -160,6 +170,13 @@ def stop_words(language: str) -> frozenset[str]:
         if entry:
             listed.add(fold(entry[0]))
     return frozenset(listed)
+
+
+def letters(phrase: str) -> str:
+    """The folded words of ``phrase`` run together: how a catalog phrase is matched, so
+    case, accents, hyphens and the spaces between words do not count ("week-end",
+    "week end" and "Weekend" are ``weekend``)."""
+    return "".join(word.whole for word in words(phrase))
 
 
 def joined(first: Word, second: Word) -> str:
