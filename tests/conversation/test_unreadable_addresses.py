@@ -114,7 +114,7 @@ async def test_an_address_that_can_only_be_refused_is_not_offered_and_nothing_st
     assert result.pending_confirmation is None and result.receipts == []
 
 
-async def test_an_unreadable_address_beside_a_public_one_leaves_the_tools_as_they_are(tmp_path):
+async def test_an_unreadable_address_beside_a_public_one_offers_the_public_one_to_read(tmp_path):
     question = "Compare http://192.168.1.1/ with https://news.example/router-guide please."
     loop, backend = loop_over([ModelReply(), "Done."], tmp_path)
     await loop.process_turn(ask(question), policy=ON, owner="o")
@@ -123,7 +123,7 @@ async def test_an_unreadable_address_beside_a_public_one_leaves_the_tools_as_the
     assert fetch["function"]["parameters"]["properties"]["url"]["enum"] == [
         "https://news.example/router-guide"
     ]
-    assert "web_search" in [t["function"]["name"] for t in decision.tools]
+    assert "web_search" not in [t["function"]["name"] for t in decision.tools]  # a page named
     assert "No tool can read http://192.168.1.1/." in decision.messages[-1]["content"]
 
 

@@ -334,6 +334,16 @@ class TurnLoop:
             if progress.sources.steered:  # a source gave orders: nothing more reaches out
                 tools = [t for t in tools if not self._reaches_out(progress, t)]
             nothing_ran = not progress.results and not progress.unrun
+            if nothing_ran and (reader := guide.page_reader(tools)) is not None:
+                # A question that names a page, or refers to one named earlier, is
+                # answered from that page: of what reaches outside, only its reader is
+                # offered ("According to http://…/menus, what is for lunch on Thursday?"
+                # was searched for in five languages with the reader offered and named).
+                tools = [
+                    t
+                    for t in tools
+                    if t["function"]["name"] == reader or not self._reaches_out(progress, t)
+                ]
             standing = stand_ins(progress.catalog, progress.voice)
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)

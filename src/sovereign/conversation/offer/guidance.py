@@ -287,6 +287,14 @@ class ArgumentGuide:
             f"{reader} reads exactly that page."
         )
 
+    def page_reader(self, tools: Sequence[Mapping[str, Any]]) -> str | None:
+        """The offered tool that reads the page the question names or refers to
+        (:attr:`question_urls`, :attr:`referred`), or ``None`` when the question points
+        at no readable page or no offered tool reads it."""
+        if not self.question_urls and not self.referred:
+            return None
+        return self._reader(tools)
+
     def _reader(self, tools: Sequence[Mapping[str, Any]]) -> str | None:
         """The offered tool whose address property holds this round's :attr:`urls`."""
         return next((t["function"]["name"] for t in tools if _takes_urls(t, self.urls)), None)
