@@ -29,7 +29,7 @@ from pathlib import Path
 
 from babel import Locale
 
-from .voice.words import Word, fold, letters, stem, words
+from .voice.words import PhraseIndex, Word, fold, letters, stem, words
 
 CATALOG = Path(__file__).resolve().parent / "days.json"
 MAX_RANGE_DAYS = 31
@@ -42,9 +42,8 @@ _SATURDAY = 5
 class DayWords:
     """The catalog of one language (and English), compiled: phrases by their letters."""
 
-    phrases: dict[str, str]
-    """A phrase's letters → ``weekend``, ``today`` or ``tomorrow``."""
-    longest: int
+    phrases: PhraseIndex[str]
+    """Each phrase → ``weekend``, ``today`` or ``tomorrow``."""
     next: frozenset[str]
     next_after: frozenset[str]
     """Letters of the phrases that move the day named before them a week on."""
@@ -63,7 +62,7 @@ def asked_days(question: str, language: str, today: date) -> frozenset[date]:
     days: set[date] = set(stated_days(question, language, today))
     start = 0
     while start < len(found):
-        kind, end = _phrase_at(found, start, catalog)
+        kind, end = catalog.phrases.longest_at(found, start)
         end = max(end, start + 1)
         after = _next_after(found, end, catalog)
         later = (start > 0 and found[start - 1].whole in catalog.next) or after > end
@@ -120,13 +119,12 @@ def day_words(language: str) -> DayWords:
     """The catalog for ``language`` with English's, and Babel's weekday and month names."""
     data = json.loads(CATALOG.read_text(encoding="utf-8"))
     languages = [code for code in dict.fromkeys([language, "en"]) if code in data]
-    phrases: dict[str, str] = {}
-    longest = 1
-    for code in languages:
-        for kind in ("weekend", "today", "tomorrow"):
-            for phrase in data[code][kind]:
-                phrases.setdefault(letters(phrase), kind)
-                longest = max(longest, len(words(phrase)))
+    phrases = PhraseIndex.of(
+        (phrase, kind)
+        for code in languages
+        for kind in ("weekend", "today", "tomorrow")
+        for phrase in data[code][kind]
+    )
     weekdays: dict[str, int] = {}
     months: dict[str, int] = {}
     for code in dict.fromkeys([language, "en"]):
@@ -142,24 +140,12 @@ def day_words(language: str) -> DayWords:
                     months.setdefault(fold(name).rstrip("."), number)
     return DayWords(
         phrases=phrases,
-        longest=longest,
         next=frozenset(fold(w) for code in languages for w in data[code]["next"]),
         next_after=frozenset(letters(w) for code in languages for w in data[code]["next_after"]),
         joins=frozenset(fold(w) for code in languages for w in data[code]["joins"]),
         weekdays=weekdays,
         months=months,
     )
-
-
-
-def _phrase_at(found: list[Word], start: int, catalog: DayWords) -> tuple[str | None, int]:
-    """The longest catalog phrase spelled by the words from ``start`` and where it ends."""
-    letters, best = "", (None, start)
-    for end in range(start, min(len(found), start + catalog.longest)):
-        letters += found[end].whole
-        if letters in catalog.phrases:
-            best = (catalog.phrases[letters], end + 1)
-    return best
 
 
 def _next_after(found: list[Word], end: int, catalog: DayWords) -> int:

@@ -12,7 +12,12 @@ import pytest
 
 from sovereign.capabilities import pihole, web_search
 from sovereign.conversation.offer.guidance import ArgumentGuide, window_values
-from sovereign.conversation.offer.time_spans import UNIT_DAYS, named_span_days, spans
+from sovereign.conversation.offer.time_spans import (
+    UNIT_DAYS,
+    named_span_days,
+    names_time_scope,
+    spans,
+)
 
 WEEKEND = [
     # English
@@ -186,7 +191,16 @@ def test_every_catalog_unit_has_a_length_and_every_language_all_four_parts():
     assert sorted(languages) == ["de", "en", "es", "fr", "it", "nl"]
     for language in languages:
         entry = catalog[language]
-        assert set(entry) == {"spans", "not_spans", "counted", "units", "numbers"}
+        assert set(entry) == {
+            "spans",
+            "not_spans",
+            "counted",
+            "units",
+            "numbers",
+            "scopes",
+            "counted_scopes",
+            "anchors",
+        }
         assert set(entry["spans"]) | set(entry["units"]) <= set(UNIT_DAYS)
         assert {"day", "week", "month", "year"} <= set(entry["spans"])
     assert spans().fixed  # compiled
@@ -227,3 +241,87 @@ def test_a_window_stays_optional_when_the_question_names_a_scope_but_no_span():
     summing = guide.narrow(pihole.ARGUMENTS_SCHEMA)
     assert guide.span_days is None and "period" in summing["properties"]
     assert "period" not in summing.get("required", [])
+
+
+SCOPED = [
+    "What happened today?",
+    "news from this morning",
+    "the weather in Berlin tomorrow",
+    "yesterday's match",
+    "articles from the past year",
+    "How many queries this week?",
+    "totals for the last 30 days",
+    "over the last month",
+    "in the last 24 hours",
+    "posts from the previous fortnight",
+    "reviews from 3 days ago",
+    "reviews from two weeks ago",
+    "since Monday",
+    "since 2024",
+    "What changed in March?",
+    "results from 2019",
+    "this weekend's events",
+    "during the coming week",
+]
+SCOPED_ELSEWHERE = [
+    "Wie viele Anfragen gab es gestern?",
+    "Was wurde vor zwei Wochen blockiert?",
+    "Seit März?",
+    "Combien de requêtes hier ?",
+    "les publicités bloquées il y a 3 jours",
+    "depuis mai",
+    "¿Cuántos anuncios se bloquearon ayer?",
+    "hace dos semanas",
+    "desde 2024",
+    "Hoeveel verzoeken waren er gisteren?",
+    "drie dagen geleden",
+    "sinds januari",
+    "Quante richieste ieri?",
+    "due settimane fa",
+    "dal 2023",
+    "Blocked on Monday?",
+    "Qu'est-ce qu'il y a mercredi ?",
+]
+UNSCOPED_ELSEWHERE = [
+    "Wie heiß ist das Gerät?",
+    "Combien de mémoire est libre ?",
+    "¿Cuántos dominios hay en la lista?",
+    "Hoeveel schijfruimte is er nog?",
+    "Quanta memoria è libera?",
+    "Mai wieder ein Update?",  # a month's name alone
+    "in 1000 Jahren",  # a number that is no year after an anchor
+    "Est-ce en ordre ?",
+]
+UNSCOPED = [
+    "the opening hours of the Louvre",
+    "a recipe for vegan lasagna",
+    "the latest news about the Raspberry Pi 5",
+    "new firmware for my router",
+    "the current price of Bitcoin",
+    "Is the CPU busy right now?",
+    "How many domains are on my blocklist?",
+    "Framework Laptop 13 reviews",
+    "What may happen if I reboot?",
+    "a daily routine for my garden",
+    "the 1000 best songs",
+]
+
+
+@pytest.mark.parametrize("text", SCOPED)
+def test_a_question_that_names_a_time_scope_is_time_scoped(text):
+    assert names_time_scope(text)
+
+
+@pytest.mark.parametrize("text", UNSCOPED)
+def test_latest_new_current_and_numbers_alone_name_no_time_scope(text):
+    assert not names_time_scope(text)
+
+
+@pytest.mark.parametrize("text", SCOPED_ELSEWHERE)
+def test_a_time_scope_is_found_in_every_language_of_the_catalog(text):
+    assert names_time_scope(text)
+
+
+@pytest.mark.parametrize("text", UNSCOPED_ELSEWHERE)
+def test_other_languages_questions_without_a_time_name_no_scope(text):
+    assert not names_time_scope(text)

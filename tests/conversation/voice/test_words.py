@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sovereign.conversation.voice.words import SNOWBALL, fold, spaceless, stem, words
+from sovereign.conversation.voice.words import SNOWBALL, PhraseIndex, fold, spaceless, stem, words
 
 
 def spelled(text):
@@ -91,3 +91,13 @@ def test_a_language_without_a_stemmer_compares_folds():
 def test_scripts_written_without_spaces_are_told_apart():
     assert spaceless("東京の天気") and spaceless("Python入門") and spaceless("กรุงเทพ")
     assert not spaceless("Zürich") and not spaceless("2023") and not spaceless("Москва")
+
+
+def test_a_phrase_index_finds_the_longest_phrase_as_whole_words_by_its_letters():
+    index = PhraseIndex.of([("this week", "week"), ("this weekend", "weekend"), ("week", "w")])
+    found = words("Open THIS week-end?")
+    assert index.longest_at(found, 1) == ("weekend", 3)  # "week-end" is "weekend"
+    assert index.longest_at(found, 0) == (None, 0)
+    assert index.in_text("this week end") and index.in_text("a WEEK")
+    assert not index.in_text("weekends and weekdays")  # other words, not a phrase inside
+    assert PhraseIndex.of([("a", 1), ("A", 2)]).values == {"a": 1}  # the first value stays

@@ -36,13 +36,17 @@ See docs/decisions/offered-tools-and-arguments.md.
 from __future__ import annotations
 
 import copy
+import functools
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..backends.base import latest_user_text
-from .time_spans import named_span_days
+from ..voice.words import PhraseIndex
+from .time_spans import named_span_days, names_time_scope
 
 __all__ = [
     "MAX_URLS",
@@ -67,37 +71,11 @@ NAMED_WINDOW_ONLY = "x-named-window-only"
 it is offered only when the question names a span, never for a scope alone."""
 MAX_URLS = 8
 """Most addresses offered for one ``format: uri`` property."""
+REFERENCES = Path(__file__).resolve().parent / "references.json"
+"""The phrases per language that refer back to a page named earlier."""
 
-_UNIT = r"(?:hours?|days?|nights?|weeks?|weekends?|fortnight|months?|quarters?|years?|decades?)"
-_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_MONTH = (
-    r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-)
-_YEAR = r"(?:19|20)\d\d"
-_TIME_SCOPE = re.compile(
-    rf"""\b(?:
-        today|tonight|yesterday|tomorrow|this\s+(?:morning|afternoon|evening)
-      | (?:this|past|last|previous|next|coming)\s+(?:few\s+|couple\s+of\s+)?(?:\d+\s+)?{_UNIT}
-      | \d+\s*{_UNIT}(?:\s+ago)?
-      | (?:a|an|one|two|three|four|five|six|seven|ten|twelve|thirty)\s+{_UNIT}\s+ago
-      | since\s+(?:{_WEEKDAY}|{_MONTH}|yesterday|{_YEAR})
-      | (?:in|during|from|since)\s+(?:{_MONTH}|{_YEAR})
-    )\b""",
-    re.IGNORECASE | re.VERBOSE,
-)
 # No quote, backslash or control character: an address must be a grammar literal as it is.
 _ADDRESS = re.compile(r"\b[a-z][a-z0-9+.-]{0,15}://[^\s<>\"'`\\\x00-\x1f\x7f]*", re.IGNORECASE)
-_REFERENCE = re.compile(
-    r"""\b(?:
-        (?:that|this|the|your)\s+(?:article|page|link|site|website|post|story|piece|url|address)
-      | according\s+to\s+(?:it|them)
-      | (?:read|summari[sz]e|open|check|skim|fetch)\s+(?:it|that|this)
-        (?=\s*(?:[?.!,]|$)|\s+(?:for|to)\s+me\b|\s+again\b|\s+out\b)
-      | (?:it|that)\s+(?:says?|said|mentions?|claims?|reports?)
-      | (?:in|from|on)\s+(?:it|there)\s*[?.!]?$
-    )""",
-    re.IGNORECASE | re.VERBOSE,
-)
 _TRAILING = ".,;:!?)]}\"'\u00bb\u201d\u2019"
 
 
@@ -114,19 +92,22 @@ def window_values(spans: Mapping[str, float], days: float) -> list[str]:
     return [max(spans, key=lambda value: spans[value])]
 
 
-def names_time_scope(text: str) -> bool:
-    """Whether ``text`` names a time scope ("today", "this week", "in 2025", "3 days ago" …).
-
-    "latest", "new", "current" and "now" do not: they ask for recent results, which
-    a search ranks first anyway, not for a window that hides older ones.
-    """
-    return _TIME_SCOPE.search(text) is not None or named_span_days(text) is not None
-
-
 def refers_back(text: str) -> bool:
     """Whether ``text`` refers to a page named earlier ("according to it", "that
-    article", "summarise it", "what does the page say") rather than naming one."""
-    return _REFERENCE.search(text) is not None
+    article", "résume-le", "laut dem Artikel") rather than naming one: a phrase of
+    :data:`REFERENCES`, in any of its languages, as whole words."""
+    return _references().in_text(text)
+
+
+@functools.cache
+def _references() -> PhraseIndex[bool]:
+    catalog = json.loads(REFERENCES.read_text(encoding="utf-8"))
+    return PhraseIndex.of(
+        (phrase, True)
+        for language, phrases in catalog.items()
+        if not language.startswith("_")
+        for phrase in phrases
+    )
 
 
 def urls_in(text: str) -> list[str]:

@@ -19,13 +19,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..voice.words import Word, fold, letters, words
+from babel import Locale
 
-__all__ = ["UNIT_DAYS", "named_span_days"]
+from ..voice.words import PhraseIndex, Word, fold, letters, words
+
+__all__ = ["UNIT_DAYS", "named_span_days", "names_time_scope"]
 
 CATALOG = Path(__file__).resolve().parent / "time_spans.json"
 UNIT_DAYS = {"hour": 1 / 24, "day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
 """The length in days of each unit the catalog names."""
+YEARS = ("19", "20")
+"""The centuries of a year written in digits after an anchor ("since 2024")."""
 NUMBER = "{n}"
 UNIT = "{unit}"
 
@@ -40,7 +44,13 @@ class Spans:
     counted: tuple[tuple[str, ...], ...]
     units: dict[str, float]
     numbers: dict[str, int]
-
+    scopes: PhraseIndex[bool]
+    counted_scopes: tuple[tuple[str, ...], ...]
+    anchors: PhraseIndex[bool]
+    calendar: frozenset[str]
+    """Folded weekday and month names of the six languages (Babel), each of which
+    names a scope after an anchor; a weekday's name does so alone too."""
+    weekdays: frozenset[str]
 
 
 def _slots(template: str) -> tuple[str, ...]:
@@ -71,7 +81,69 @@ def spans() -> Spans:
             units.update((fold(name), UNIT_DAYS[unit]) for name in names)
         numbers.update((fold(name), value) for name, value in entry["numbers"].items())
     counted_slots = tuple(dict.fromkeys(counted))
-    return Spans(fixed, frozenset(not_spans), longest, counted_slots, units, numbers)
+    languages = [entry for language, entry in catalog.items() if not language.startswith("_")]
+    weekdays, months = _calendar_names([k for k in catalog if not k.startswith("_")])
+    return Spans(
+        fixed,
+        frozenset(not_spans),
+        longest,
+        counted_slots,
+        units,
+        numbers,
+        scopes=PhraseIndex.of((p, True) for entry in languages for p in entry["scopes"]),
+        counted_scopes=tuple(
+            dict.fromkeys(_slots(t) for entry in languages for t in entry["counted_scopes"])
+        ),
+        anchors=PhraseIndex.of((p, True) for entry in languages for p in entry["anchors"]),
+        calendar=weekdays | months,
+        weekdays=weekdays,
+    )
+
+
+def _calendar_names(languages: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The folded wide weekday and month names of ``languages``, from Babel's CLDR data."""
+    weekdays: set[str] = set()
+    months: set[str] = set()
+    for code in languages:
+        locale = Locale.parse(code)
+        for context in ("format", "stand-alone"):
+            weekdays.update(fold(name) for name in locale.days[context]["wide"].values())
+            months.update(fold(name) for name in locale.months[context]["wide"].values())
+    return frozenset(weekdays), frozenset(months)
+
+
+def names_time_scope(text: str) -> bool:
+    """Whether ``text`` names a time scope, in any language of the catalog: a span
+    (:func:`named_span_days`), a scope without a span ("yesterday", "morgen", "la
+    semaine prochaine", "3 days ago", "hace dos semanas"), a weekday's name, or a
+    month's name or a year after an anchor ("in March", "seit 2024", "depuis mai").
+
+    "latest", "new", "current" and "now" name none: they ask for recent results, which
+    a search ranks first anyway, not for a window that hides older ones. A month's name
+    alone names none ("What may happen?"), nor does a number alone ("the 1000 best").
+    """
+    if named_span_days(text) is not None:
+        return True
+    found = words(text)
+    catalog = spans()
+    return any(_scope_at(found, start, catalog) for start in range(len(found)))
+
+
+def _scope_at(found: list[Word], start: int, catalog: Spans) -> bool:
+    word = found[start].whole
+    if catalog.scopes.longest_at(found, start)[1] > start or word in catalog.weekdays:
+        return True
+    if any(_counted(t, found[start : start + len(t)], catalog) for t in catalog.counted_scopes):
+        return True
+    end = catalog.anchors.longest_at(found, start)[1]
+    if end == start or end >= len(found):
+        return False
+    after = found[end].whole
+    return after in catalog.calendar or (len(after) == 4 and after.isdigit() and after[:2] in YEARS)
+
+
+def _counted(template: tuple[str, ...], run: list[Word], catalog: Spans) -> bool:
+    return _match(template, run, catalog) is not None
 
 
 def named_span_days(text: str) -> float | None:

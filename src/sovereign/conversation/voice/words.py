@@ -24,14 +24,16 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 import snowballstemmer
 
 __all__ = [
     "SNOWBALL",
+    "PhraseIndex",
     "Word",
     "fold",
     "joined",
@@ -54,6 +56,7 @@ SNOWBALL = {
 CONNECTORS = frozenset("'\u2019\u02bc-\u2010\u2011")
 """Apostrophes (ASCII, right single quotation mark, modifier letter) and hyphens
 (ASCII, Unicode hyphen, non-breaking hyphen) that join the parts of one word."""
+V = TypeVar("V")
 _STOP_WORDS = Path(__file__).resolve().parent / "stop_words"
 _SPACELESS = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 """Thai, Lao, Myanmar, kana and Han code points: scripts written without spaces."""
@@ -177,6 +180,46 @@ def letters(phrase: str) -> str:
     case, accents, hyphens and the spaces between words do not count ("week-end",
     "week end" and "Weekend" are ``weekend``)."""
     return "".join(word.whole for word in words(phrase))
+
+
+@dataclass(frozen=True)
+class PhraseIndex(Generic[V]):
+    """Catalog phrases by their :func:`letters`, each with a value, matched as runs of
+    whole words: "week-end", "week end" and "Weekend" are one phrase, "weekends" another.
+
+    Attributes:
+        values: a phrase's letters → its value.
+        longest: the most words of one phrase.
+    """
+
+    values: dict[str, V]
+    longest: int = 1
+
+    @classmethod
+    def of(cls, phrases: Iterable[tuple[str, V]]) -> PhraseIndex[V]:
+        """The index of ``(phrase, value)`` pairs; a phrase listed twice keeps its first
+        value."""
+        values: dict[str, V] = {}
+        longest = 1
+        for phrase, value in phrases:
+            values.setdefault(letters(phrase), value)
+            longest = max(longest, len(words(phrase)))
+        return cls(values, longest)
+
+    def longest_at(self, found: list[Word], start: int) -> tuple[V | None, int]:
+        """The value of the longest phrase spelled by ``found[start:]`` and the index
+        after its last word (``(None, start)`` when none begins there)."""
+        run, best = "", (None, start)
+        for end in range(start, min(len(found), start + self.longest)):
+            run += found[end].whole
+            if run in self.values:
+                best = (self.values[run], end + 1)
+        return best
+
+    def in_text(self, text: str) -> bool:
+        """Whether any phrase occurs in ``text`` as whole words."""
+        found = words(text)
+        return any(self.longest_at(found, start)[1] > start for start in range(len(found)))
 
 
 def joined(first: Word, second: Word) -> str:
