@@ -465,3 +465,14 @@ async def test_turn_result_wire_shape_is_exactly_design_section_4(world):
 def test_round_budget_must_be_positive(world):
     with pytest.raises(ValueError):
         world.loop(["x"], max_rounds=0)
+
+
+async def test_a_search_approved_in_the_last_round_is_still_quoted(world):
+    loop, backend = world.loop([SEARCH, QUOTE_FIRST], max_rounds=1)
+    halted = await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")
+
+    result = await loop.resume_turn(halted.pending_confirmation.token, True, policy=ON, owner="s1")
+
+    assert result.text == "> Bootloader update\n> \u2014 pi.example"
+    assert backend.requests[-1].tool_choice == named_choice("quote_sources")
+    assert world.calls.of("web.search") == [{"query": "pi firmware"}]

@@ -402,6 +402,12 @@ class TurnLoop:
                 # Household facts the product stated answer the whole question: one decision.
                 return await self._finish(progress, on_token, Ending(done=True))
             await show_stated(progress, on_token)  # the product's sentences appear at once
+        choices = progress.candidates()
+        if (quote := quote_tool(choices)) is not None:
+            # The web answered in the last round: the choice of its passages is the
+            # answer, not another round of calls (without it, the budget note ended the
+            # turn and what was found was never quoted).
+            return await self._quote(progress, on_token, quote, choices)
         return await self._finish(progress, on_token, Ending(note=BUDGET_SPENT_NOTE))
 
     async def _quote(
