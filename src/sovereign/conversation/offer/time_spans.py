@@ -36,11 +36,11 @@ UNIT = "{unit}"
 
 @dataclass(frozen=True)
 class Spans:
-    """The catalog compiled: fixed phrases by their letters, counted phrases as slots."""
+    """The catalog compiled: phrases by their letters, counted phrases as slots."""
 
-    fixed: dict[str, float]
-    not_spans: frozenset[str]
-    longest: int
+    fixed: PhraseIndex[float | None]
+    """Each fixed span → its days; each of ``not_spans`` → ``None`` (listed first, so
+    a phrase in both is no span, and the longer "last week of" outranks "last week")."""
     counted: tuple[tuple[str, ...], ...]
     units: dict[str, float]
     numbers: dict[str, int]
@@ -62,42 +62,36 @@ def _slots(template: str) -> tuple[str, ...]:
 def spans() -> Spans:
     """Every language's phrases from :data:`CATALOG`, compiled once."""
     catalog: dict[str, Any] = json.loads(CATALOG.read_text(encoding="utf-8"))
-    fixed: dict[str, float] = {}
-    not_spans: set[str] = set()
-    counted, units, numbers = [], {}, {}
-    longest = 1
-    for language, entry in catalog.items():
-        if language.startswith("_"):
-            continue
-        for unit, phrases in entry["spans"].items():
-            for phrase in phrases:
-                fixed.setdefault(letters(phrase), UNIT_DAYS[unit])
-                longest = max(longest, len(words(phrase)))
-        for phrase in entry["not_spans"]:
-            not_spans.add(letters(phrase))
-            longest = max(longest, len(words(phrase)))
-        counted.extend(_slots(template) for template in entry["counted"])
+    codes = [code for code in catalog if not code.startswith("_")]
+    entries = [catalog[code] for code in codes]
+    not_spans = [(phrase, None) for entry in entries for phrase in entry["not_spans"]]
+    fixed = [
+        (phrase, UNIT_DAYS[unit])
+        for entry in entries
+        for unit, phrases in entry["spans"].items()
+        for phrase in phrases
+    ]
+    units, numbers = {}, {}
+    for entry in entries:
         for unit, names in entry["units"].items():
             units.update((fold(name), UNIT_DAYS[unit]) for name in names)
         numbers.update((fold(name), value) for name, value in entry["numbers"].items())
-    counted_slots = tuple(dict.fromkeys(counted))
-    languages = [entry for language, entry in catalog.items() if not language.startswith("_")]
-    weekdays, months = _calendar_names([k for k in catalog if not k.startswith("_")])
+    weekdays, months = _calendar_names(codes)
     return Spans(
-        fixed,
-        frozenset(not_spans),
-        longest,
-        counted_slots,
-        units,
-        numbers,
-        scopes=PhraseIndex.of((p, True) for entry in languages for p in entry["scopes"]),
-        counted_scopes=tuple(
-            dict.fromkeys(_slots(t) for entry in languages for t in entry["counted_scopes"])
-        ),
-        anchors=PhraseIndex.of((p, True) for entry in languages for p in entry["anchors"]),
+        fixed=PhraseIndex.of([*not_spans, *fixed]),
+        counted=_templates(entries, "counted"),
+        units=units,
+        numbers=numbers,
+        scopes=PhraseIndex.of((p, True) for entry in entries for p in entry["scopes"]),
+        counted_scopes=_templates(entries, "counted_scopes"),
+        anchors=PhraseIndex.of((p, True) for entry in entries for p in entry["anchors"]),
         calendar=weekdays | months,
         weekdays=weekdays,
     )
+
+
+def _templates(entries: list[dict[str, Any]], key: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(dict.fromkeys(_slots(t) for entry in entries for t in entry[key]))
 
 
 def _calendar_names(languages: list[str]) -> tuple[frozenset[str], frozenset[str]]:
@@ -156,24 +150,12 @@ def named_span_days(text: str) -> float | None:
     found = words(text)
     catalog = spans()
     for start in range(len(found)):
-        days = _fixed_at(found, start, catalog)
+        days = catalog.fixed.longest_at(found, start)[0]
         if days is None:
             days = _counted_at(found, start, catalog)
         if days is not None:
             return days
     return None
-
-
-def _fixed_at(found: list[Word], start: int, catalog: Spans) -> float | None:
-    """The longest fixed phrase whose letters are those of the words from ``start``;
-    ``None`` where a phrase of ``not_spans`` begins there."""
-    letters, best = "", None
-    for end in range(start, min(len(found), start + catalog.longest)):
-        letters += found[end].whole
-        if letters in catalog.not_spans:
-            return None
-        best = catalog.fixed.get(letters, best)
-    return best
 
 
 def _counted_at(found: list[Word], start: int, catalog: Spans) -> float | None:
