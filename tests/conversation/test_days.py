@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from sovereign.conversation.days import asked_days, off_day, stated_days
+from sovereign.conversation.days import asked_days, off_day, on_day, stated_days
 from sovereign.conversation.offer.catalog import ToolCatalog
 from sovereign.conversation.pending import TurnProgress
 from sovereign.conversation.sources import Sources, candidates
@@ -154,3 +154,43 @@ def test_a_turn_ranks_its_passages_by_the_day_it_began():
     assert progress.candidates()[0] == "2.1"
     progress.today = date(2025, 12, 10)  # a week on, "this weekend" is the 13th
     assert progress.candidates()[0] == "1.1"
+
+
+def test_a_passage_is_on_day_when_it_or_its_heading_states_an_asked_day():
+    asked = frozenset(WEEKEND)
+    assert on_day("6 and 14 December: no trains.", "", asked, "en", WEDNESDAY)
+    assert on_day("- Sunday: roast", "6 to 7 December", asked, "en", WEDNESDAY)
+    assert not on_day("13 and 14 December: no trains.", "", asked, "en", WEDNESDAY)
+    assert not on_day("This weekend: buses.", "", asked, "en", WEDNESDAY)  # no date stated
+    assert not on_day("6 December", "", frozenset(), "en", WEDNESDAY)  # nothing asked
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "undated", "dated"),
+    [
+        (
+            "de",
+            "Gibt es an diesem Wochenende Bauarbeiten zwischen Köln und Düsseldorf?",
+            "Bauarbeiten zwischen Köln und Bonn: Ersatzbusse ab Köln Süd.",
+            "Samstag, 6. Dezember: zwischen Köln und Düsseldorf keine Züge.",
+        ),
+        (
+            "fr",
+            "Y a-t-il des travaux entre Lyon et Grenoble ce week-end ?",
+            "Des cars entre Lyon et Grenoble la nuit.",
+            "Dimanche 7 décembre : cars entre Lyon et Grenoble.",
+        ),
+    ],
+)
+def test_a_passage_stating_an_asked_day_counts_it_as_one_more_shared_term(
+    language, question, undated, dated
+):
+    sources = Sources()
+    results = [
+        {"title": "a", "url": "https://a.example/", "snippet": undated},
+        {"title": "b", "url": "https://b.example/", "snippet": dated},
+    ]
+    sources.add_result("web.search", {"results": results})
+
+    assert candidates(sources, question, language)[0] == "1.1"  # more shared words
+    assert candidates(sources, question, language, WEDNESDAY)[0] == "2.1"

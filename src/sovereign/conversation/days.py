@@ -114,6 +114,15 @@ def off_day(passage: str, heading: str, asked: frozenset[date], language: str, t
     return bool(dated) and not dated & asked
 
 
+def on_day(passage: str, heading: str, asked: frozenset[date], language: str, today: date) -> bool:
+    """Whether a passage states one of the days the question asks about (its own
+    explicit dates, else its heading's)."""
+    if not asked:
+        return False
+    dated = stated_days(passage, language, today) or stated_days(heading, language, today)
+    return bool(dated & asked)
+
+
 @functools.cache
 def day_words(language: str) -> DayWords:
     """The catalog for ``language`` with English's, and Babel's weekday and month names."""

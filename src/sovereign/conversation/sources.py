@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .days import asked_days, off_day
+from .days import asked_days, off_day, on_day
 from .voice.words import stem, stop_words, words
 
 QUOTE = "quote_sources"
@@ -48,6 +48,8 @@ CANDIDATES = 5
 """Most passages offered for quoting: those sharing most words with the question."""
 BM25_K1, BM25_B = 1.2, 0.75
 """Okapi BM25's usual term-saturation and length-normalisation constants."""
+ASKED_DAY = "\x00asked-day"
+"""The ranking's term for "states a day the question names" (no word can spell it)."""
 MAX_PASSAGES = 160
 """Most passages numbered per source (a long page's tail is not offered)."""
 MAX_PASSAGE_CHARS = 600
@@ -198,9 +200,11 @@ def candidates(
     most :data:`CANDIDATES` quotable passages, ranked by Okapi BM25 over the
     :func:`terms` of the question in ``language`` (addresses in the question left out)
     and of each passage, ties in reading order; passages sharing no term with the
-    question come after those that share one, in reading order. Given ``today``, a
-    passage dated only on days the question does not name (:func:`.days.off_day`)
-    comes after every other.
+    question come after those that share one, in reading order. Given ``today``, the
+    days the question names (:func:`.days.asked_days`) count as one more term, which a
+    passage holds when it states one of them (:func:`.days.on_day`: "Sunday 7
+    December" for "this weekend"), weighted by BM25 as a word is; a passage dated only
+    on days the question does not name (:func:`.days.off_day`) comes after every other.
 
     A retrieval step before the model reads: ranking by shared words is language-
     independent and never paraphrases, and a small model chooses among five passages,
@@ -213,6 +217,12 @@ def candidates(
         return []
     asked = set(terms(_ADDRESS.sub(" ", question), language))
     bags = [terms(p.text, language) for p in quotable]
+    days = asked_days(question, language, today) if today is not None else frozenset()
+    if days and today is not None:  # the days asked count as one more term of the question
+        asked.add(ASKED_DAY)
+        for passage, bag in zip(quotable, bags, strict=True):
+            if on_day(passage.text, passage.context, days, language, today):
+                bag.append(ASKED_DAY)
     average = sum(map(len, bags)) / len(bags) or 1.0
     holding = {t: sum(t in bag for bag in bags) for t in asked}
     scores = []
@@ -225,9 +235,8 @@ def candidates(
                 scale = BM25_K1 * (1 - BM25_B + BM25_B * len(bag) / average)
                 score += rarity * count * (BM25_K1 + 1) / (count + scale)
         scores.append((score, passage.id))
-    asked = asked_days(question, language, today) if today is not None else frozenset()
     late = {
-        p.id for p in quotable if today and off_day(p.text, p.context, asked, language, today)
+        p.id for p in quotable if today and off_day(p.text, p.context, days, language, today)
     }
     ranked = sorted(scores, key=lambda x: (x[1] in late, -x[0]))  # stable: reading order
     return [number for _, number in ranked[:CANDIDATES]]
