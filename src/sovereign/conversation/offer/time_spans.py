@@ -1,4 +1,5 @@
-"""The time span a question names, in any language the product speaks ("this weekend": 7 days).
+"""The time span a question names, in any language the product speaks ("this weekend": 7 days),
+and whether it names a time scope at all ("yesterday", "seit März").
 
 The phrases are data (``time_spans.json``, per language): fixed spans ("today",
 "dieses Wochenende", "ce week-end", "este fin de semana", "dit weekeinde", "questo
@@ -47,10 +48,10 @@ class Spans:
     scopes: PhraseIndex[bool]
     counted_scopes: tuple[tuple[str, ...], ...]
     anchors: PhraseIndex[bool]
-    calendar: frozenset[str]
-    """Folded weekday and month names of the six languages (Babel), each of which
-    names a scope after an anchor; a weekday's name does so alone too."""
     weekdays: frozenset[str]
+    """Folded weekday names of the six languages (Babel's CLDR data): each a scope."""
+    months: frozenset[str]
+    """Folded month names of the six languages: each a scope after an anchor."""
 
 
 def _slots(template: str) -> tuple[str, ...]:
@@ -85,8 +86,8 @@ def spans() -> Spans:
         scopes=PhraseIndex.of((p, True) for entry in entries for p in entry["scopes"]),
         counted_scopes=_templates(entries, "counted_scopes"),
         anchors=PhraseIndex.of((p, True) for entry in entries for p in entry["anchors"]),
-        calendar=weekdays | months,
         weekdays=weekdays,
+        months=months,
     )
 
 
@@ -133,7 +134,7 @@ def _scope_at(found: list[Word], start: int, catalog: Spans) -> bool:
     if end == start or end >= len(found):
         return False
     after = found[end].whole
-    return after in catalog.calendar or (len(after) == 4 and after.isdigit() and after[:2] in YEARS)
+    return after in catalog.months or (len(after) == 4 and after.isdigit() and after[:2] in YEARS)
 
 
 def _counted(template: tuple[str, ...], run: list[Word], catalog: Spans) -> bool:
