@@ -43,16 +43,16 @@ def write(path, content, mode=0o600):
 
 # The states of the settings file and what a turn must call them.
 STATES = [
-    pytest.param(None, "home_assistant_not_set_up", NOT_SET_UP, id="absent"),
-    pytest.param((SETTINGS, 0o600), "home_assistant_switched_off", SWITCHED_OFF, id="off"),
-    pytest.param(("{not json", 0o600), "home_assistant_not_set_up", NOT_SET_UP, id="corrupt"),
+    pytest.param(None, "smart_home_not_set_up", NOT_SET_UP, id="absent"),
+    pytest.param((SETTINGS, 0o600), "smart_home_switched_off", SWITCHED_OFF, id="off"),
+    pytest.param(("{not json", 0o600), "smart_home_not_set_up", NOT_SET_UP, id="corrupt"),
     pytest.param(
         ({**SETTINGS, "enabled": "no"}, 0o600),
-        "home_assistant_not_set_up",
+        "smart_home_not_set_up",
         NOT_SET_UP,
         id="invalid",
     ),
-    pytest.param((SETTINGS, 0o644), "home_assistant_not_set_up", NOT_SET_UP, id="too-open"),
+    pytest.param((SETTINGS, 0o644), "smart_home_not_set_up", NOT_SET_UP, id="too-open"),
 ]
 
 
@@ -88,7 +88,7 @@ def test_a_policy_that_says_on_cannot_offer_what_is_not_set_up(tmp_path):
     registry, _ = turn_of(tmp_path, None)
     catalog = ToolCatalog.for_turn(registry, {"home_assistant_enabled": True})
     assert not catalog.offers("home_assistant.get_state")
-    assert stand_ins(catalog, Voice("en"))[0].name == "home_assistant_not_set_up"
+    assert stand_ins(catalog, Voice("en"))[0].name == "smart_home_not_set_up"
 
 
 @pytest.mark.parametrize(("state", "name", "sentence"), STATES)

@@ -54,12 +54,12 @@ def test_one_stand_in_per_withheld_family_named_for_what_is_missing():
     assert names(catalog) == [  # switched off first, then not set up, each last first
         ("web_switched_off", WEB_OFF),
         ("pihole_not_set_up", PIHOLE_NOT_SET_UP),
-        ("home_assistant_not_set_up", HA_NOT_SET_UP),
+        ("smart_home_not_set_up", HA_NOT_SET_UP),
         ("change_something", CANNOT_CHANGE),  # nothing that is offered can change anything
     ]
     switched_off = ToolCatalog.for_turn(household(home_assistant=True), {"external_enabled": True})
     assert [name for name, _ in names(switched_off)] == [
-        "home_assistant_switched_off",
+        "smart_home_switched_off",
         "pihole_not_set_up",
         "change_something",
     ]
@@ -87,7 +87,7 @@ def test_a_stand_in_takes_no_arguments_and_never_names_a_capability():
         "Only for a question that asks to search the web or read a web page, or asks for "
         "news, weather or prices."
     )
-    assert "lights, locks" in descriptions["home_assistant_not_set_up"]
+    assert "lights, locks" in descriptions["smart_home_not_set_up"]
     assert "switch, turn on or off" in descriptions["change_something"]
     # The decision grammar can only write {} for it.
     branch = next(b for b in decision_schema(tools)["anyOf"]
@@ -111,7 +111,7 @@ def loop_for(registry, script, tmp_path):
 
 async def test_choosing_a_stand_in_runs_nothing_and_answers_with_its_sentence(tmp_path):
     loop, backend, audit = loop_for(
-        household(), [propose("home_assistant_not_set_up"), "It is 21 °C in the kitchen."], tmp_path
+        household(), [propose("smart_home_not_set_up"), "It is 21 °C in the kitchen."], tmp_path
     )
     shown: list[str] = []
 
@@ -125,7 +125,7 @@ async def test_choosing_a_stand_in_runs_nothing_and_answers_with_its_sentence(tm
     assert not audit.path.exists() or audit.path.read_text() == ""
     offered = [t["function"]["name"] for t in backend.requests[0].tools]
     assert offered == ["system_health", "web_switched_off", "pihole_not_set_up",
-                       "home_assistant_not_set_up", "change_something", "general_knowledge"]
+                       "smart_home_not_set_up", "change_something", "general_knowledge"]
 
 
 @pytest.mark.parametrize(
@@ -150,7 +150,7 @@ async def test_a_stand_in_beside_a_real_call_lets_the_real_call_run(
 
 async def test_a_stand_in_after_a_result_leaves_the_answer_to_the_model(tmp_path):
     answer = "The device itself is fine."
-    script = [propose("system_health"), propose("home_assistant_not_set_up"), answer]
+    script = [propose("system_health"), propose("smart_home_not_set_up"), answer]
     loop, backend, _ = loop_for(household(), script, tmp_path)
     result = await loop.process_turn(ASK_KITCHEN, policy=OFF, owner="o")
     # What is missing is said in the product's words first; the model's answer follows.
@@ -162,7 +162,7 @@ async def test_the_stand_in_is_never_sent_to_the_executor_whatever_its_arguments
     tmp_path, arguments
 ):
     loop, _, audit = loop_for(
-        household(), [propose("home_assistant_not_set_up", arguments)], tmp_path
+        household(), [propose("smart_home_not_set_up", arguments)], tmp_path
     )
     result = await loop.process_turn(ASK_KITCHEN, policy=OFF, owner="o")
     assert result.text == HA_NOT_SET_UP and result.receipts == []

@@ -191,8 +191,9 @@ PHRASES = Phrases(
     "sensors, lights or locks.",
     switched_off="Home Assistant is switched off on this device, so I can't read your home's "
     "sensors, lights or locks.",
-    stands_for="asks about this home's lights, locks, doors, sensors, thermostats or room "
-    "temperatures",
+    stands_for="asks about the home itself: a room's temperature (the kitchen's, the "
+    "bedroom's), its lights, locks, doors, sensors or thermostats",
+    stand_in="smart_home",
     ask="Before I go on, I need your approval to read Home Assistant.",
     catalog=CATALOG,
     domain=DOMAIN,

@@ -158,6 +158,9 @@ class Phrases:
         switched_off: its policy switch is off (``None``: it has none).
         stands_for: the questions a stand-in for it serves when it is withheld, for
             the model's instructions ("asks about ad blocking …"); ``None``: no stand-in.
+        stand_in: what the stand-in's name calls the family, in words a model reads
+            as what is missing (``smart_home`` → ``smart_home_not_set_up``); ``None``:
+            :attr:`domain`.
         ask: what the assistant says while a card for it waits for approval ("Before I
             go on, I need your approval to search the web."); ``None``: a generic one.
         failures: what is said instead of ``failed`` for a failure the capability names
@@ -175,6 +178,7 @@ class Phrases:
     unavailable: str | None = None
     switched_off: str | None = None
     stands_for: str | None = None
+    stand_in: str | None = None
     ask: str | None = None
     failures: Mapping[str, str] = field(default_factory=dict)
 

@@ -7,7 +7,7 @@ asked to switch off a light, it read the light and said it was on.
 
 So the decision offers stand-ins: tools without parameters that run nothing and
 reach no executor. One per family the turn withholds, named for what is missing
-(``home_assistant_not_set_up``, ``web_switched_off``, ``pihole_not_set_up``) and
+(``smart_home_not_set_up``, ``web_switched_off``, ``pihole_not_set_up``) and
 described by the questions it would have served (the family's
 :attr:`~sovereign.executor.facts.Phrases.stands_for`); and, while anything that
 reads the home or the device is offered, ``change_something``, for a request to

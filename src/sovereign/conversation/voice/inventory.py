@@ -67,8 +67,8 @@ def _sheet_entries(sheet: FactSheet) -> Iterator[Entry]:
 def _phrase_entries(phrases: Phrases) -> Iterator[Entry]:
     for spec in fields(Phrases):
         text = getattr(phrases, spec.name)
-        if spec.name in ("catalog", "domain", "stands_for", "failures") or text is None:
-            continue  # stands_for is for the model's instructions, in English
+        if spec.name in ("catalog", "domain", "stands_for", "stand_in", "failures") or text is None:
+            continue  # stands_for and stand_in are for the model, in English
         yield Entry(phrases.catalog, phrases.domain, spec.name, text)
     for failure, text in phrases.failures.items():
         yield Entry(phrases.catalog, phrases.domain, f"failed:{failure}", text)

@@ -70,7 +70,7 @@ def system_prompt(base: str, unavailable: Sequence[str]) -> str:
     """
     if not unavailable:
         return base
-    return base + "\nRight now on this device: " + " ".join(unavailable)
+    return base + "\nRight now: " + " ".join(unavailable)
 
 
 def dumps_untrusted(value: Any) -> str:

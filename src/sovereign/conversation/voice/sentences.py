@@ -103,14 +103,15 @@ def stand_in_subject(capability: Capability, why: str) -> tuple[str, str] | None
 
     Returns:
         ``(name, subject)``, e.g. ``("pihole_not_set_up", "asks about ad or tracker …")``:
-        the name is the family's catalog domain and the state, so capabilities that
-        share a domain (web search and web fetch) share one stand-in.
+        the name is the family's :attr:`~sovereign.executor.facts.Phrases.stand_in`
+        (else its catalog domain) and the state, so capabilities that share a domain
+        (web search and web fetch) share one stand-in.
     """
     phrases: Phrases | None = capability.phrases
     if phrases is None or phrases.stands_for is None:
         return None
     state = "switched_off" if why == "switched_off" else "not_set_up"
-    return f"{phrases.domain}_{state}", phrases.stands_for
+    return f"{phrases.stand_in or phrases.domain}_{state}", phrases.stands_for
 
 
 OWN_SENTENCES = {
