@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from sovereign.conversation.days import asked_days, off_day, on_day, stated_days
+from sovereign.conversation.days import asked_days, day_fit, stated_days
 from sovereign.conversation.offer.catalog import ToolCatalog
 from sovereign.conversation.pending import TurnProgress
 from sovereign.conversation.sources import Sources, candidates
@@ -95,12 +95,13 @@ def test_a_date_is_placed_in_the_year_nearest_today_and_nonsense_is_no_date():
 
 def test_a_passage_is_off_day_only_when_every_date_it_or_its_heading_states_is_not_asked():
     asked = frozenset(WEEKEND)
-    assert off_day("13 and 14 December: no trains.", "", asked, "en", WEDNESDAY)
-    assert not off_day("6 and 14 December: no trains.", "", asked, "en", WEDNESDAY)
-    assert not off_day("Buses replace trains.", "", asked, "en", WEDNESDAY)  # no date
-    assert off_day("- Thursday: lentils", "Week of 8 to 12 December", asked, "en", WEDNESDAY)
-    assert not off_day("- Sunday: roast", "6 to 7 December", asked, "en", WEDNESDAY)
-    assert not off_day("13 December", "", frozenset(), "en", WEDNESDAY)  # nothing asked
+    assert day_fit("13 and 14 December: no trains.", "", asked, "en", WEDNESDAY) is False
+    assert day_fit("6 and 14 December: no trains.", "", asked, "en", WEDNESDAY) is not False
+    assert day_fit("Buses replace trains.", "", asked, "en", WEDNESDAY) is not False  # no date
+    lentils = day_fit("- Thursday: lentils", "Week of 8 to 12 December", asked, "en", WEDNESDAY)
+    assert lentils is False
+    assert day_fit("- Sunday: roast", "6 to 7 December", asked, "en", WEDNESDAY) is not False
+    assert day_fit("13 December", "", frozenset(), "en", WEDNESDAY) is not False  # none asked
 
 
 @pytest.mark.parametrize(
@@ -129,15 +130,19 @@ def test_a_passage_is_off_day_only_when_every_date_it_or_its_heading_states_is_n
 def test_a_passage_about_other_days_ranks_after_one_about_the_asked_days(
     language, question, other_weekend, this_weekend
 ):
+    assert first_of_two(question, language, other_weekend, this_weekend) == "1.1"  # more words
+    assert first_of_two(question, language, other_weekend, this_weekend, WEDNESDAY) == "2.1"
+
+
+def first_of_two(question, language, first, second, today=None):
+    """The first candidate among two search results with these snippets."""
     sources = Sources()
     results = [
-        {"title": "a", "url": "https://a.example/", "snippet": other_weekend},
-        {"title": "b", "url": "https://b.example/", "snippet": this_weekend},
+        {"title": "a", "url": "https://a.example/", "snippet": first},
+        {"title": "b", "url": "https://b.example/", "snippet": second},
     ]
     sources.add_result("web.search", {"results": results})
-
-    assert candidates(sources, question, language)[0] == "1.1"  # more shared words
-    assert candidates(sources, question, language, WEDNESDAY)[0] == "2.1"
+    return candidates(sources, question, language, today)[0]
 
 
 def test_a_turn_ranks_its_passages_by_the_day_it_began():
@@ -158,11 +163,11 @@ def test_a_turn_ranks_its_passages_by_the_day_it_began():
 
 def test_a_passage_is_on_day_when_it_or_its_heading_states_an_asked_day():
     asked = frozenset(WEEKEND)
-    assert on_day("6 and 14 December: no trains.", "", asked, "en", WEDNESDAY)
-    assert on_day("- Sunday: roast", "6 to 7 December", asked, "en", WEDNESDAY)
-    assert not on_day("13 and 14 December: no trains.", "", asked, "en", WEDNESDAY)
-    assert not on_day("This weekend: buses.", "", asked, "en", WEDNESDAY)  # no date stated
-    assert not on_day("6 December", "", frozenset(), "en", WEDNESDAY)  # nothing asked
+    assert day_fit("6 and 14 December: no trains.", "", asked, "en", WEDNESDAY) is True
+    assert day_fit("- Sunday: roast", "6 to 7 December", asked, "en", WEDNESDAY) is True
+    assert day_fit("13 and 14 December: no trains.", "", asked, "en", WEDNESDAY) is not True
+    assert day_fit("This weekend: buses.", "", asked, "en", WEDNESDAY) is not True  # no date
+    assert day_fit("6 December", "", frozenset(), "en", WEDNESDAY) is not True  # none asked
 
 
 @pytest.mark.parametrize(
@@ -185,12 +190,5 @@ def test_a_passage_is_on_day_when_it_or_its_heading_states_an_asked_day():
 def test_a_passage_stating_an_asked_day_counts_it_as_one_more_shared_term(
     language, question, undated, dated
 ):
-    sources = Sources()
-    results = [
-        {"title": "a", "url": "https://a.example/", "snippet": undated},
-        {"title": "b", "url": "https://b.example/", "snippet": dated},
-    ]
-    sources.add_result("web.search", {"results": results})
-
-    assert candidates(sources, question, language)[0] == "1.1"  # more shared words
-    assert candidates(sources, question, language, WEDNESDAY)[0] == "2.1"
+    assert first_of_two(question, language, undated, dated) == "1.1"  # more shared words
+    assert first_of_two(question, language, undated, dated, WEDNESDAY) == "2.1"

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from babel import Locale
 
-from .voice.words import PhraseIndex, Word, fold, letters, stem, words
+from .voice.words import PhraseIndex, Word, fold, stem, words
 
 CATALOG = Path(__file__).resolve().parent / "days.json"
 MAX_RANGE_DAYS = 31
@@ -45,8 +45,8 @@ class DayWords:
     phrases: PhraseIndex[str]
     """Each phrase → ``weekend``, ``today`` or ``tomorrow``."""
     next: frozenset[str]
-    next_after: frozenset[str]
-    """Letters of the phrases that move the day named before them a week on."""
+    next_after: PhraseIndex[bool]
+    """The phrases that move the day named before them a week on."""
     joins: frozenset[str]
     weekdays: dict[str, int]
     """A weekday name's Snowball stem → its number (Monday 0)."""
@@ -64,7 +64,7 @@ def asked_days(question: str, language: str, today: date) -> frozenset[date]:
     while start < len(found):
         kind, end = catalog.phrases.longest_at(found, start)
         end = max(end, start + 1)
-        after = _next_after(found, end, catalog)
+        after = catalog.next_after.longest_at(found, end)[1]
         later = (start > 0 and found[start - 1].whole in catalog.next) or after > end
         if kind == "today":
             days.add(today)
@@ -104,23 +104,16 @@ def stated_days(text: str, language: str, today: date) -> frozenset[date]:
     return frozenset(days)
 
 
-def off_day(passage: str, heading: str, asked: frozenset[date], language: str, today: date) -> bool:
-    """Whether a passage is dated only on days the question does not ask about: its own
-    explicit dates, else its heading's, all outside ``asked`` (``False`` when ``asked``
-    is empty or the passage and its heading state no date)."""
+def day_fit(
+    passage: str, heading: str, asked: frozenset[date], language: str, today: date
+) -> bool | None:
+    """How a passage's dates meet the days the question asks about, by its own explicit
+    dates, else its heading's: ``True`` when one of them is asked, ``False`` when all
+    fall outside ``asked``, ``None`` when ``asked`` is empty or no date is stated."""
     if not asked:
-        return False
+        return None
     dated = stated_days(passage, language, today) or stated_days(heading, language, today)
-    return bool(dated) and not dated & asked
-
-
-def on_day(passage: str, heading: str, asked: frozenset[date], language: str, today: date) -> bool:
-    """Whether a passage states one of the days the question asks about (its own
-    explicit dates, else its heading's)."""
-    if not asked:
-        return False
-    dated = stated_days(passage, language, today) or stated_days(heading, language, today)
-    return bool(dated & asked)
+    return bool(dated & asked) if dated else None
 
 
 @functools.cache
@@ -150,21 +143,13 @@ def day_words(language: str) -> DayWords:
     return DayWords(
         phrases=phrases,
         next=frozenset(fold(w) for code in languages for w in data[code]["next"]),
-        next_after=frozenset(letters(w) for code in languages for w in data[code]["next_after"]),
+        next_after=PhraseIndex.of(
+            (phrase, True) for code in languages for phrase in data[code]["next_after"]
+        ),
         joins=frozenset(fold(w) for code in languages for w in data[code]["joins"]),
         weekdays=weekdays,
         months=months,
     )
-
-
-def _next_after(found: list[Word], end: int, catalog: DayWords) -> int:
-    """Where a phrase of ``next_after`` that begins at ``end`` ends (``end`` when none)."""
-    letters = ""
-    for position in range(end, min(len(found), end + 2)):
-        letters += found[position].whole
-        if letters in catalog.next_after:
-            return position + 1
-    return end
 
 
 def _day_number(word: Word) -> int | None:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .days import asked_days, off_day, on_day
+from .days import asked_days, day_fit
 from .voice.words import stem, stop_words, words
 
 QUOTE = "quote_sources"
@@ -202,9 +202,9 @@ def candidates(
     and of each passage, ties in reading order; passages sharing no term with the
     question come after those that share one, in reading order. Given ``today``, the
     days the question names (:func:`.days.asked_days`) count as one more term, which a
-    passage holds when it states one of them (:func:`.days.on_day`: "Sunday 7
-    December" for "this weekend"), weighted by BM25 as a word is; a passage dated only
-    on days the question does not name (:func:`.days.off_day`) comes after every other.
+    passage holds when it states one of them ("Sunday 7 December" for "this weekend"),
+    weighted by BM25 as a word is; a passage dated only on days the question does not
+    name comes after every other (both by :func:`.days.day_fit`).
 
     A retrieval step before the model reads: ranking by shared words is language-
     independent and never paraphrases, and a small model chooses among five passages,
@@ -218,10 +218,14 @@ def candidates(
     asked = set(terms(_ADDRESS.sub(" ", question), language))
     bags = [terms(p.text, language) for p in quotable]
     days = asked_days(question, language, today) if today is not None else frozenset()
-    if days and today is not None:  # the days asked count as one more term of the question
+    fits = [
+        day_fit(p.text, p.context, days, language, today) if today is not None else None
+        for p in quotable
+    ]
+    if days:  # the days asked count as one more term of the question
         asked.add(ASKED_DAY)
-        for passage, bag in zip(quotable, bags, strict=True):
-            if on_day(passage.text, passage.context, days, language, today):
+        for bag, fit in zip(bags, fits, strict=True):
+            if fit is True:
                 bag.append(ASKED_DAY)
     average = sum(map(len, bags)) / len(bags) or 1.0
     holding = {t: sum(t in bag for bag in bags) for t in asked}
@@ -235,9 +239,7 @@ def candidates(
                 scale = BM25_K1 * (1 - BM25_B + BM25_B * len(bag) / average)
                 score += rarity * count * (BM25_K1 + 1) / (count + scale)
         scores.append((score, passage.id))
-    late = {
-        p.id for p in quotable if today and off_day(p.text, p.context, days, language, today)
-    }
+    late = {p.id for p, fit in zip(quotable, fits, strict=True) if fit is False}
     ranked = sorted(scores, key=lambda x: (x[1] in late, -x[0]))  # stable: reading order
     return [number for _, number in ranked[:CANDIDATES]]
 
