@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sovereign.executor import ABSENT, NUMBER, FactSheet, Kind, Phrases, Statement, Topic
+from sovereign.executor import (
+    ABSENT,
+    NUMBER,
+    FactSheet,
+    Kind,
+    Phrases,
+    Statement,
+    Topic,
+    read_subjects,
+)
 
 CATALOG = Path(__file__).resolve().parent / "locale"
 DOMAIN = "home_assistant"
@@ -195,6 +204,7 @@ PHRASES = Phrases(
     "bedroom's), its lights, locks, doors, sensors or thermostats",
     stand_in="smart_home",
     ask="Before I go on, I need your approval to read Home Assistant.",
+    subjects=read_subjects(CATALOG.parent / "subjects" / "home_assistant.json"),
     catalog=CATALOG,
     domain=DOMAIN,
 )

@@ -35,6 +35,7 @@ from sovereign.executor import (
     Registry,
     Statement,
     Topic,
+    read_subjects,
 )
 
 from ._household_http import make_client
@@ -328,6 +329,7 @@ PHRASES = Phrases(
         "after 30 minutes.",
     },
     stands_for="asks about ad or tracker blocking, or the DNS queries of this network",
+    subjects=read_subjects(CATALOG.parent / "subjects" / "pihole.json"),
     catalog=CATALOG,
     domain="pihole",
 )

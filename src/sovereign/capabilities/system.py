@@ -20,6 +20,7 @@ from sovereign.executor import (
     Registry,
     Statement,
     Topic,
+    read_subjects,
 )
 
 _NUMBER_OR_NULL = {"type": ["number", "null"]}
@@ -305,6 +306,7 @@ PHRASES = Phrases(
     failed="I tried to check the device, but it failed, so I have no reading from it.",
     not_asked="You declined an earlier request, so I didn't ask you about the device check "
     "either.",
+    subjects=read_subjects(CATALOG.parent / "subjects" / "system.json"),
     catalog=CATALOG,
     domain="system",
 )

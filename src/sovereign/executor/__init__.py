@@ -17,7 +17,17 @@ from .errors import (
     OutcomeKind,
     Stage,
 )
-from .facts import ABSENT, NUMBER, Choice, FactSheet, Kind, Phrases, Statement, Topic
+from .facts import (
+    ABSENT,
+    NUMBER,
+    Choice,
+    FactSheet,
+    Kind,
+    Phrases,
+    Statement,
+    Topic,
+    read_subjects,
+)
 from .invoke import EDIT_REASON, Executor, FlagCheck, Outcome, TurnState, Validation
 from .registry import Registry
 from .text import map_strings, valid_text, valid_value
@@ -54,6 +64,7 @@ __all__ = [
     "Validation",
     "canonical_arguments",
     "map_strings",
+    "read_subjects",
     "valid_text",
     "valid_value",
 ]

@@ -19,6 +19,7 @@ Babel). Imports nothing of ours.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,6 +167,11 @@ class Phrases:
         failures: what is said instead of ``failed`` for a failure the capability names
             (its :class:`~.errors.CapabilityError` ``reason`` → the sentence, saying
             plainly what to do), e.g. Pi-hole with no free API session.
+        subjects: the words per language (ISO 639-1 → phrases) that name what the
+            family reads ("CPU", "Festplatte", "cuisine"): a question that names only
+            other families' subjects is not offered this one
+            (:mod:`sovereign.conversation.offer.subjects`); empty: never narrowed.
+            Read from a JSON file beside the capability by :func:`read_subjects`.
         catalog, domain: where the translations are.
     """
 
@@ -181,6 +187,26 @@ class Phrases:
     stand_in: str | None = None
     ask: str | None = None
     failures: Mapping[str, str] = field(default_factory=dict)
+    subjects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def read_subjects(path: Path) -> dict[str, tuple[str, ...]]:
+    """The subject words of a JSON file ``{"<language>": ["phrase", …], "_about": …}``
+    (keys starting with ``_`` are comments), for :attr:`Phrases.subjects`.
+
+    Raises:
+        OSError, ValueError: the file is missing or not such an object (a packaging
+            mistake, caught when the capability module is imported).
+    """
+    catalog = json.loads(path.read_text(encoding="utf-8"))
+    subjects = {}
+    for language, phrases in catalog.items():
+        if language.startswith("_"):
+            continue
+        if not isinstance(phrases, list) or not all(isinstance(p, str) and p for p in phrases):
+            raise ValueError(f"{path.name}: {language} must list phrases")
+        subjects[language] = tuple(phrases)
+    return subjects
 
 
 @dataclass(frozen=True, kw_only=True)

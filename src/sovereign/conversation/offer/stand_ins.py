@@ -26,6 +26,7 @@ from ..backends.base import ModelReply, ToolDefinition
 from ..voice.catalogs import Voice
 from ..voice.sentences import own, stand_in_subject, unavailable_sentence
 from .catalog import ToolCatalog
+from .subjects import family_of
 
 CHANGE = "change_something"
 CHANGE_SUBJECT = (
@@ -42,11 +43,14 @@ class StandIn:
         name: its model-safe tool name, e.g. ``web_switched_off``.
         sentence: what the assistant says when it is chosen, in the household's language.
         subject: what a question it stands for does (English, for the model).
+        family: the household family it stands for (:func:`~.subjects.family_of`), or
+            ``None`` (it stands for no family that declares subjects).
     """
 
     name: str
     sentence: str
     subject: str
+    family: str | None = None
 
     def tool(self) -> ToolDefinition:
         """An OpenAI tool definition without parameters."""
@@ -78,7 +82,7 @@ def stand_ins(catalog: ToolCatalog, voice: Voice) -> tuple[StandIn, ...]:
         if named is None or named[0] in found or catalog.resolve(named[0]) is not None:
             continue
         sentence = unavailable_sentence(capability, withheld.why, voice)
-        found[named[0]] = StandIn(named[0], sentence, named[1])
+        found[named[0]] = StandIn(named[0], sentence, named[1], family_of(capability))
     listed = list(reversed(found.values()))
     if _reads_the_home(catalog) and catalog.resolve(CHANGE) is None:
         listed.append(StandIn(CHANGE, own("cannot_change", voice), CHANGE_SUBJECT))

@@ -64,11 +64,17 @@ def _sheet_entries(sheet: FactSheet) -> Iterator[Entry]:
             yield Entry(sheet.catalog, sheet.domain, context, text)
 
 
+_NOT_SAID = ("catalog", "domain", "stands_for", "stand_in", "failures", "subjects")
+"""Fields of :class:`Phrases` that are not sentences: where the translations are,
+words for the model in English (``stands_for``, ``stand_in``), ``failures`` (listed
+below) and the subject words, which are per language already."""
+
+
 def _phrase_entries(phrases: Phrases) -> Iterator[Entry]:
     for spec in fields(Phrases):
         text = getattr(phrases, spec.name)
-        if spec.name in ("catalog", "domain", "stands_for", "stand_in", "failures") or text is None:
-            continue  # stands_for and stand_in are for the model, in English
+        if spec.name in _NOT_SAID or text is None:
+            continue
         yield Entry(phrases.catalog, phrases.domain, spec.name, text)
     for failure, text in phrases.failures.items():
         yield Entry(phrases.catalog, phrases.domain, f"failed:{failure}", text)

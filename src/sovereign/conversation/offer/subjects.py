@@ -1,0 +1,132 @@
+"""The family a question names: its household reads, and no neighbour's (DESIGN §4).
+
+A small model picks the nearest tool it is shown, and "nearest" is read in English:
+"Quelle est la charge du processeur ?" went to the smart-home stand-in (a room's
+temperature), an Italian uptime question to Pi-hole, the living room's temperature
+to the device's. Whether a question is about the device, the ad blocker or the home
+is stated by its words, and those are data: each household family declares the words
+that name what it reads, per language (:attr:`~sovereign.executor.facts.Phrases.subjects`,
+a JSON file beside the capability).
+
+The rule (:func:`named_families`, applied by the turn loop to every round): when the
+question names the subjects of some household families, the household reads and
+stand-ins of the families it does not name are not offered. Everything without
+subjects (the web, "general knowledge", a request to change something) stays, and a
+question naming no subject, or the subjects of several families, is offered everything
+as before: the rule only removes a neighbour the question's own words rule out.
+
+A subject matches a word of the question when (see :mod:`..voice.words`):
+
+- its letters are the word's, or one part's of a hyphenated word ("CPU-Last"), in any
+  of the six languages;
+- its Snowball stem is the word's stem in the question's language (plurals and other
+  inflections: "lumières", "Lichter");
+- in German or Dutch, the question's language, a subject of five letters or more
+  begins or ends a compound ("Festplattenplatz", "werkgeheugen", "Küchenlicht").
+
+A phrase of several words matches the same number of consecutive words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from sovereign.executor import Capability
+
+from ..voice.words import Word, stem, words
+
+__all__ = [
+    "COMPOUNDING",
+    "MIN_COMPOUND",
+    "family_of",
+    "family_offered",
+    "named_families",
+    "names_subject",
+]
+
+COMPOUNDING = frozenset({"de", "nl"})
+"""Languages that write compounds as one word, where a subject may begin or end one."""
+MIN_COMPOUND = 5
+"""The fewest letters of a subject matched inside a compound (shorter ones, such as
+"Tür" or "RAM", would match inside unrelated words)."""
+
+
+@dataclass(frozen=True)
+class _Token:
+    """One word of the question as the matcher compares it."""
+
+    letters: frozenset[str]  # the whole word and each part, folded
+    stems: frozenset[str]  # the same, stemmed in the question's language
+    whole: str
+
+
+def _tokens(question: str, language: str) -> list[_Token]:
+    found = []
+    for word in words(question):
+        spellings = {word.whole, *word.parts}
+        stems = {stem("".join(word.written), language), *(stem(p, language) for p in word.written)}
+        found.append(_Token(frozenset(spellings), frozenset(stems), word.whole))
+    return found
+
+
+def _matches_word(token: _Token, subject: Word, subject_language: str, language: str) -> bool:
+    if subject.whole in token.letters:
+        return True
+    if subject_language != language:
+        return False
+    if stem("".join(subject.written), language) in token.stems:
+        return True
+    return (
+        language in COMPOUNDING
+        and len(subject.whole) >= MIN_COMPOUND
+        and (token.whole.startswith(subject.whole) or token.whole.endswith(subject.whole))
+    )
+
+
+def names_subject(question: str, subjects: Mapping[str, Iterable[str]], language: str) -> bool:
+    """Whether ``question`` names one of ``subjects`` (language → phrases), matched as
+    the module docstring says; ``language`` is the question's (ISO 639-1)."""
+    tokens = _tokens(question, language)
+    for subject_language, phrases in subjects.items():
+        for phrase in phrases:
+            parts = words(phrase)
+            if not parts:
+                continue
+            for start in range(len(tokens) - len(parts) + 1):
+                if all(
+                    _matches_word(tokens[start + i], part, subject_language, language)
+                    for i, part in enumerate(parts)
+                ):
+                    return True
+    return False
+
+
+def family_of(capability: Capability | None) -> str | None:
+    """The household family ``capability`` belongs to (its phrases' catalog domain,
+    shared by Home Assistant's two reads), or ``None`` when it declares no subjects."""
+    if capability is None or capability.phrases is None or not capability.phrases.subjects:
+        return None
+    return capability.phrases.domain
+
+
+def named_families(
+    question: str, capabilities: Iterable[Capability], language: str
+) -> frozenset[str]:
+    """The families (:func:`family_of`) among ``capabilities`` whose subjects
+    ``question`` names; empty when it names none."""
+    named = set()
+    for capability in capabilities:
+        family = family_of(capability)
+        if family is None or family in named:
+            continue
+        assert capability.phrases is not None  # family_of said it has subjects
+        if names_subject(question, capability.phrases.subjects, language):
+            named.add(family)
+    return frozenset(named)
+
+
+def family_offered(named: frozenset[str], family: str | None) -> bool:
+    """Whether a tool or stand-in of ``family`` is offered when the question names the
+    families ``named``: always when it names none or the tool has no family."""
+    return not named or family is None or family in named

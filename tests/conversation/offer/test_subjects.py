@@ -1,0 +1,160 @@
+"""The household family a question names by its words is the only one offered
+(sovereign.conversation.offer.subjects; docs/decisions/offered-tools-and-arguments.md,
+"The family a question names")."""
+
+from __future__ import annotations
+
+import pytest
+
+from sovereign.capabilities import home_assistant_facts, pihole, system
+from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.offer.subjects import family_offered, names_subject
+from sovereign.conversation.voice.words import letters, stem
+from sovereign.executor import Locality
+
+from ..conftest import OFF, ON
+from ..test_answers_from_what_ran import capability, registry_of
+from ..test_stand_ins import loop_for
+
+FAMILIES = {
+    "system": system.PHRASES.subjects,
+    "pihole": pihole.PHRASES.subjects,
+    "home_assistant": home_assistant_facts.PHRASES.subjects,
+}
+LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
+
+
+def named(question: str, language: str) -> set[str]:
+    return {name for name, words in FAMILIES.items() if names_subject(question, words, language)}
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "families"),
+    [
+        ("en", "how much RAM is free right now", {"system"}),
+        ("en", "Is everything alright with the little server?", {"system"}),
+        ("en", "and the disk?", {"system"}),
+        ("en", "Are trackers being stopped?", {"pihole"}),
+        ("en", "What's the kitchen temperature?", {"home_assistant"}),
+        ("en", "Did I leave the lights on in the living room?", {"home_assistant"}),
+        ("de", "Wie warm ist das Gerät gerade?", {"system"}),
+        ("de", "Wie ist die CPU-Last?", {"system"}),  # a part of a hyphenated word
+        ("de", "Wie viel Festplattenplatz ist noch frei?", {"system"}),  # a compound
+        ("de", "Wie hoch ist die Prozessortemperatur?", {"system"}),
+        ("de", "Ist das Küchenlicht noch an?", {"home_assistant"}),
+        ("de", "Wie viel Werbung wurde heute blockiert?", {"pihole"}),
+        ("fr", "Quelle est la charge du processeur ?", {"system"}),
+        ("fr", "Est-ce que les lumières du salon sont allumées ?", {"home_assistant"}),
+        ("fr", "La porte d'entrée est-elle verrouillée ?", {"home_assistant"}),
+        ("fr", "Combien de pubs ont été bloquées aujourd'hui ?", {"pihole"}),
+        ("es", "¿Cuánta memoria libre queda?", {"system"}),
+        ("es", "¿Cuántos anuncios se bloquearon hoy?", {"pihole"}),
+        ("es", "¿Está cerrada la puerta trasera?", {"home_assistant"}),
+        ("nl", "Hoeveel werkgeheugen is er nog vrij?", {"system"}),
+        ("nl", "Zit de voordeur op slot?", {"home_assistant"}),
+        ("nl", "Hoeveel advertenties zijn er vandaag geblokkeerd?", {"pihole"}),
+        ("it", "Da quanto tempo è acceso il server?", {"system"}),
+        ("it", "Che temperatura c'è in camera da letto?", {"home_assistant"}),
+        ("it", "Quanta pubblicità è stata bloccata oggi?", {"pihole"}),
+        # Two families: both stay.
+        ("en", "How many ads did the server block today?", {"system", "pihole"}),
+        ("en", "Is the server room warm?", {"system", "home_assistant"}),
+        # None: nothing is narrowed.
+        ("en", "And outside?", set()),
+        ("en", "What is the capital of Peru?", set()),
+        ("en", "What happened in Berlin last week?", set()),  # German "Last" is not listed
+        ("en", "Which port does it use?", set()),  # Italian "porta" stems only in Italian
+        ("de", "Wie ist das Wetter morgen in Köln?", set()),
+        # A short subject is never found inside another word.
+        ("en", "Is the tram running?", set()),
+        ("de", "Ist die Natur im Garten schön?", {"home_assistant"}),  # Garten, not "tür"
+        ("en", "Where can I download the programme?", set()),
+    ],
+)
+def test_a_question_names_the_families_whose_words_it_holds(language, question, families):
+    assert named(question, language) == families
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_listed_subject_names_its_family_and_no_other(family, language):
+    phrases = FAMILIES[family][language]
+    assert len(phrases) >= 10
+    for phrase in phrases:
+        assert names_subject(f"— {phrase} —", FAMILIES[family], language), phrase
+        others = {name for name in named(phrase, language) if name != family}
+        assert not others, f"{phrase!r} also names {others}"
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_each_family_lists_the_six_languages_without_repeats(family):
+    subjects = FAMILIES[family]
+    assert set(subjects) == set(LANGUAGES)
+    for language, phrases in subjects.items():
+        spelled = [letters(p) for p in phrases]
+        assert len(spelled) == len(set(spelled)), language
+
+
+def test_an_inflected_form_counts_only_in_the_questions_language():
+    # "ampoules" is the plural of a listed French word: found by its stem in French only.
+    assert "ampoules" not in FAMILIES["home_assistant"]["fr"]
+    assert stem("ampoules", "fr") == stem("ampoule", "fr")
+    assert named("Les ampoules sont allumées ?", "fr") == {"home_assistant"}
+    assert named("Les ampoules sont allumées ?", "en") == set()
+
+
+def test_a_tool_without_a_family_is_always_offered():
+    assert family_offered(frozenset({"system"}), None)
+    assert family_offered(frozenset(), "pihole")
+    assert family_offered(frozenset({"pihole"}), "pihole")
+    assert not family_offered(frozenset({"system"}), "pihole")
+
+
+def household(*, home_assistant: bool):
+    return registry_of(
+        capability("system.health"),
+        capability("pihole.summary"),
+        capability("home_assistant.get_state", available=lambda: home_assistant),
+        capability("home_assistant.list_entities", available=lambda: home_assistant),
+        capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL),
+        capability("web.fetch", policy_key="external_enabled", locality=Locality.EXTERNAL),
+    )
+
+
+async def offered(question, tmp_path, *, home_assistant=False, policy=ON, history=()):
+    loop, backend, _ = loop_for(household(home_assistant=home_assistant),
+                                [ModelReply(), "Done."], tmp_path)
+    messages = [*history, {"role": "user", "content": question}]
+    await loop.process_turn(messages, policy=policy, owner="o")
+    return [t["function"]["name"] for t in backend.requests[0].tools]
+
+
+async def test_a_device_question_is_not_offered_the_smart_home_stand_in(tmp_path):
+    names = await offered("Quelle est la charge du processeur ?", tmp_path)
+    assert "system_health" in names
+    assert "smart_home_not_set_up" not in names and "pihole_summary" not in names
+    assert {"web_search", "change_something", "general_knowledge"} <= set(names)
+
+
+async def test_a_room_question_is_offered_the_home_and_not_the_device(tmp_path):
+    names = await offered("How warm is it in the living room?", tmp_path)
+    assert "smart_home_not_set_up" in names and "system_health" not in names
+    configured = await offered("Is the bedroom warm?", tmp_path, home_assistant=True)
+    assert "home_assistant_get_state" in configured and "system_health" not in configured
+
+
+async def test_a_follow_up_is_narrowed_by_its_own_words(tmp_path):
+    history = [
+        {"role": "user", "content": "How many ads were blocked today?"},
+        {"role": "assistant", "content": "Pi-hole blocked 1,204 of 9,870 queries today."},
+    ]
+    names = await offered("and the disk?", tmp_path, history=history)
+    assert "system_health" in names and "pihole_summary" not in names
+
+
+async def test_a_question_naming_no_family_keeps_every_read_and_two_keep_both(tmp_path):
+    names = await offered("What's the weather in Leeds tomorrow?", tmp_path, policy=OFF)
+    assert {"system_health", "pihole_summary", "smart_home_not_set_up"} <= set(names)
+    both = await offered("How many ads did the server block today?", tmp_path, policy=OFF)
+    assert {"system_health", "pihole_summary"} <= set(both)
+    assert "smart_home_not_set_up" not in both
