@@ -65,6 +65,8 @@ def named(question: str, language: str) -> set[str]:
         ("en", "What happened in Berlin last week?", set()),  # German "Last" is not listed
         ("en", "Which port does it use?", set()),  # Italian "porta" stems only in Italian
         ("de", "Wie ist das Wetter morgen in Köln?", set()),
+        # The words of an address are not the question's.
+        ("en", "What does http://www.bakewell-kitchen.example/ovens say?", set()),
         # A short subject is never found inside another word.
         ("en", "Is the tram running?", set()),
         ("de", "Ist die Natur im Garten schön?", {"home_assistant"}),  # Garten, not "tür"

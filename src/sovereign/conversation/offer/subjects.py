@@ -24,7 +24,8 @@ A subject matches a word of the question when (see :mod:`..voice.words`):
 - in German or Dutch, the question's language, a subject of five letters or more
   begins or ends a compound ("Festplattenplatz", "werkgeheugen", "Küchenlicht").
 
-A phrase of several words matches the same number of consecutive words.
+A phrase of several words matches the same number of consecutive words. The words of
+a web address in the question never count ("bakewell-kitchen.example" is no kitchen).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from sovereign.executor import Capability
 
 from ..voice.words import Word, stem, words
+from .guidance import addresses_in
 
 __all__ = [
     "COMPOUNDING",
@@ -87,6 +89,8 @@ def _matches_word(token: _Token, subject: Word, subject_language: str, language:
 def names_subject(question: str, subjects: Mapping[str, Iterable[str]], language: str) -> bool:
     """Whether ``question`` names one of ``subjects`` (language → phrases), matched as
     the module docstring says; ``language`` is the question's (ISO 639-1)."""
+    for address in addresses_in(question):  # a host's words name no part of the home
+        question = question.replace(address, " ")
     tokens = _tokens(question, language)
     for subject_language, phrases in subjects.items():
         for phrase in phrases:
