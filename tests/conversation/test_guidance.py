@@ -198,6 +198,10 @@ def test_no_hint_without_an_address_in_the_question_or_without_a_reader():
         "Resúmelo, por favor.",
         "Wat staat erin over de prijzen?",
         "Vat het even samen.",
+        "Vat het nog even voor me samen.",  # fillers inside a separable verb
+        "Fass ihn bitte kurz zusammen.",
+        "Was steht denn da drin?",  # a modal particle inside the phrase
+        "What does it actually say about the tour?",
         "Secondo l'articolo, chi torna nella band?",
         "Riassumilo in breve.",
     ],

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from ..backends.base import latest_user_text
-from ..voice.words import PhraseIndex
+from ..voice.words import PhraseIndex, letters
 from .time_spans import named_span_days, names_time_scope
 
 __all__ = [
@@ -95,19 +95,19 @@ def window_values(spans: Mapping[str, float], days: float) -> list[str]:
 def refers_back(text: str) -> bool:
     """Whether ``text`` refers to a page named earlier ("according to it", "that
     article", "résume-le", "laut dem Artikel") rather than naming one: a phrase of
-    :data:`REFERENCES`, in any of its languages, as whole words."""
-    return _references().in_text(text)
+    :data:`REFERENCES`, in any of its languages, as whole words, with the catalog's
+    fillers skipped ("fass ihn bitte zusammen")."""
+    phrases, fillers = _references()
+    return phrases.in_text(text, skipped=fillers)
 
 
 @functools.cache
-def _references() -> PhraseIndex[bool]:
+def _references() -> tuple[PhraseIndex[bool], frozenset[str]]:
     catalog = json.loads(REFERENCES.read_text(encoding="utf-8"))
-    return PhraseIndex.of(
-        (phrase, True)
-        for language, phrases in catalog.items()
-        if not language.startswith("_")
-        for phrase in phrases
-    )
+    languages = [entry for language, entry in catalog.items() if not language.startswith("_")]
+    phrases = PhraseIndex.of((p, True) for entry in languages for p in entry["phrases"])
+    fillers = frozenset(letters(f) for entry in languages for f in entry["fillers"])
+    return phrases, fillers
 
 
 def urls_in(text: str) -> list[str]:

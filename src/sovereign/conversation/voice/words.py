@@ -216,9 +216,10 @@ class PhraseIndex(Generic[V]):
                 best = (self.values[run], end + 1)
         return best
 
-    def in_text(self, text: str) -> bool:
-        """Whether any phrase occurs in ``text`` as whole words."""
-        found = words(text)
+    def in_text(self, text: str, skipped: frozenset[str] = frozenset()) -> bool:
+        """Whether any phrase occurs in ``text`` as whole words, once the words whose
+        :func:`letters` are in ``skipped`` are taken out (fillers such as "bitte")."""
+        found = [word for word in words(text) if word.whole not in skipped]
         return any(self.longest_at(found, start)[1] > start for start in range(len(found)))
 
 
