@@ -124,9 +124,9 @@ async def test_choosing_a_stand_in_runs_nothing_and_answers_with_its_sentence(tm
     assert backend.remaining == 1  # the model was not asked to write an answer
     assert not audit.path.exists() or audit.path.read_text() == ""
     offered = [t["function"]["name"] for t in backend.requests[0].tools]
-    # The kitchen names the home: the device's read and Pi-hole's stand-in are not offered.
-    assert offered == ["web_switched_off", "smart_home_not_set_up", "change_something",
-                       "general_knowledge"]
+    # The kitchen names the home: Pi-hole's stand-in is not offered, what can run is.
+    assert offered == ["system_health", "web_switched_off", "smart_home_not_set_up",
+                       "change_something", "general_knowledge"]
 
 
 @pytest.mark.parametrize(

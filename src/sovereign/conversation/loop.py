@@ -39,7 +39,7 @@ from .backends.base import (
 from .offer.catalog import ToolCatalog
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import StandIn, chosen_stand_ins, stand_ins
-from .offer.subjects import family_of, family_offered, named_families
+from .offer.subjects import family_offered, named_families
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
@@ -347,14 +347,14 @@ class TurnLoop:
                     if t["function"]["name"] == reader or not self._reaches_out(progress, t)
                 ]
             standing = stand_ins(progress.catalog, progress.voice)
-            # The household families the question names by their words are the only
-            # ones offered ("la charge du processeur" went to the smart-home stand-in).
+            # A stand-in for a family the question's words do not name, when they name
+            # another, is not offered ("la charge du processeur" went to the smart-home
+            # stand-in). What can run stays: removing reads moved other choices.
             named = named_families(
                 latest_user_text(progress.context),
                 progress.catalog.capabilities.values(),
                 progress.voice.language,
             )
-            tools = [t for t in tools if family_offered(named, self._family(progress, t))]
             standing = tuple(s for s in standing if family_offered(named, s.family))
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)
@@ -466,12 +466,6 @@ class TurnLoop:
         target = progress.catalog.resolve(call.name)
         capability = target and self._executor.registry.get(target.capability, target.version)
         return bool(capability) and capability.locality is Locality.EXTERNAL
-
-    def _family(self, progress: TurnProgress, tool: ToolDefinition) -> str | None:
-        """The household family of the capability behind an offered ``tool``
-        (:func:`~.offer.subjects.family_of`), or ``None``."""
-        target = progress.catalog.resolve(tool["function"]["name"])
-        return family_of(target and self._executor.registry.get(target.capability, target.version))
 
     def _reaches_out(self, progress: TurnProgress, tool: ToolDefinition) -> bool:
         """Whether the capability behind an offered ``tool`` crosses the device boundary."""

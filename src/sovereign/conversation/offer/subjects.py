@@ -1,19 +1,20 @@
-"""The family a question names: its household reads, and no neighbour's (DESIGN §4).
+"""The family a question names: no stand-in for a family it does not (DESIGN §4).
 
-A small model picks the nearest tool it is shown, and "nearest" is read in English:
-"Quelle est la charge du processeur ?" went to the smart-home stand-in (a room's
-temperature), an Italian uptime question to Pi-hole, the living room's temperature
-to the device's. Whether a question is about the device, the ad blocker or the home
-is stated by its words, and those are data: each household family declares the words
-that name what it reads, per language (:attr:`~sovereign.executor.facts.Phrases.subjects`,
-a JSON file beside the capability).
+A small model picks the nearest choice it is shown, and "nearest" is read in English:
+"Quelle est la charge du processeur ?" and device questions in Spanish and Dutch went
+to the smart-home stand-in (described by a room's temperature) instead of the device's
+read. Whether a question is about the device, the ad blocker or the home is stated by
+its words, and those are data: each household family declares the words that name
+what it reads, per language (:attr:`~sovereign.executor.facts.Phrases.subjects`, a
+JSON file beside the capability).
 
 The rule (:func:`named_families`, applied by the turn loop to every round): when the
-question names the subjects of some household families, the household reads and
-stand-ins of the families it does not name are not offered. Everything without
-subjects (the web, "general knowledge", a request to change something) stays, and a
-question naming no subject, or the subjects of several families, is offered everything
-as before: the rule only removes a neighbour the question's own words rule out.
+question names the subjects of some household families, the stand-ins of the families
+it does not name are not offered. What can run is always offered: taking a read away
+as well ("the kitchen" offered no device read) moved three of 72 tuning decisions to
+a worse choice and mended none (docs/decisions/offered-tools-and-arguments.md, "The
+family a question names"). A question naming no subject, or the subjects of several
+families, is offered every stand-in as before.
 
 A subject matches a word of the question when (see :mod:`..voice.words`):
 
