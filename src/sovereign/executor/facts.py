@@ -169,8 +169,8 @@ class Phrases:
             plainly what to do), e.g. Pi-hole with no free API session.
         subjects: the words per language (ISO 639-1 → phrases) that name what the
             family reads ("CPU", "Festplatte", "cuisine"): a question that names only
-            other families' subjects is not offered this one
-            (:mod:`sovereign.conversation.offer.subjects`); empty: never narrowed.
+            other families' subjects is not offered this family's stand-in
+            (:mod:`sovereign.conversation.offer.subjects`); empty: always offered.
             Read from a JSON file beside the capability by :func:`read_subjects`.
         catalog, domain: where the translations are.
     """

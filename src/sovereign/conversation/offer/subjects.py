@@ -31,6 +31,7 @@ a web address in the question never count ("bakewell-kitchen.example" is no kitc
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -87,6 +88,11 @@ def _matches_word(token: _Token, subject: Word, subject_language: str, language:
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def _words_of(phrase: str) -> tuple[Word, ...]:
+    return tuple(words(phrase))
+
+
 def names_subject(question: str, subjects: Mapping[str, Iterable[str]], language: str) -> bool:
     """Whether ``question`` names one of ``subjects`` (language → phrases), matched as
     the module docstring says; ``language`` is the question's (ISO 639-1)."""
@@ -95,7 +101,7 @@ def names_subject(question: str, subjects: Mapping[str, Iterable[str]], language
     tokens = _tokens(question, language)
     for subject_language, phrases in subjects.items():
         for phrase in phrases:
-            parts = words(phrase)
+            parts = _words_of(phrase)
             if not parts:
                 continue
             for start in range(len(tokens) - len(parts) + 1):
