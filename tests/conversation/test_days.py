@@ -161,6 +161,26 @@ def test_a_turn_ranks_its_passages_by_the_day_it_began():
     assert progress.candidates()[0] == "1.1"
 
 
+def test_a_turn_ranks_its_passages_once_until_a_source_is_added(monkeypatch):
+    import sovereign.conversation.pending as pending
+
+    ranked = []
+    monkeypatch.setattr(pending, "candidates", lambda *a: ranked.append(a) or ["1.1"])
+    progress = TurnProgress(ToolCatalog([]), [{"role": "user", "content": "Open on Sunday?"}])
+    assert progress.candidates() == progress.candidates() == ["1.1"]
+    assert len(ranked) == 1
+    progress.sources.add_result(
+        "web.search",
+        {
+            "results": [
+                {"title": "a", "url": "https://a.example/", "snippet": "Open on Sunday."},
+            ]
+        },
+    )
+    progress.candidates()
+    assert len(ranked) == 2
+
+
 def test_a_passage_is_on_day_when_it_or_its_heading_states_an_asked_day():
     asked = frozenset(WEEKEND)
     assert day_fit("6 and 14 December: no trains.", "", asked, "en", WEDNESDAY) is True

@@ -100,10 +100,20 @@ class TurnProgress:
     )
     """Where this request's stages go (replaced by every request that continues the turn)."""
 
+    _ranked: tuple[tuple[int, str, str, date], list[str]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    """The last ranking and what it ranked: (sources read, question, language, day)."""
+
     def candidates(self) -> list[str]:
         """The passages of :attr:`sources` that may answer :attr:`question`, best first
-        (:func:`.sources.candidates`)."""
-        return candidates(self.sources, self.question, self.voice.language, self.today)
+        (:func:`.sources.candidates`); ranked again only when a source, the question,
+        the language or the day changed (the result's frame and the next round both ask)."""
+        key = (len(self.sources.items), self.question, self.voice.language, self.today)
+        if self._ranked is None or self._ranked[0] != key:
+            ranked = candidates(self.sources, self.question, self.voice.language, self.today)
+            self._ranked = (key, ranked)
+        return list(self._ranked[1])
 
     @property
     def question(self) -> str:
