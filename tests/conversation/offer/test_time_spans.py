@@ -17,6 +17,7 @@ from sovereign.conversation.offer.time_spans import (
     named_span_days,
     names_time_scope,
     spans,
+    time_scope,
 )
 
 WEEKEND = [
@@ -315,3 +316,11 @@ def test_a_question_that_names_a_time_scope_in_any_catalog_language_is_time_scop
 @pytest.mark.parametrize("text", UNSCOPED + UNSCOPED_ELSEWHERE)
 def test_latest_new_current_numbers_and_months_alone_name_no_time_scope(text):
     assert not names_time_scope(text)
+
+
+@pytest.mark.parametrize(
+    "question", [*WEEKEND, *SCOPED, *SCOPED_ELSEWHERE, *UNSCOPED_ELSEWHERE, *UNSCOPED]
+)
+def test_one_reading_gives_the_scope_and_the_span_the_two_questions_give(question):
+    text = question if isinstance(question, str) else question[0]
+    assert time_scope(text) == (names_time_scope(text), named_span_days(text))

@@ -46,7 +46,7 @@ from typing import Any
 
 from ..backends.base import latest_user_text
 from ..voice.words import PhraseIndex, letters
-from .time_spans import named_span_days, names_time_scope
+from .time_spans import named_span_days, names_time_scope, time_scope
 
 __all__ = [
     "MAX_URLS",
@@ -217,8 +217,7 @@ class ArgumentGuide:
         asked = tuple(u for u in dict.fromkeys(named) if u in urls)
         last = _last_named(messages) if not named and refers_back(question) else None
         referred = last if last in urls else None
-        scoped = names_time_scope(question)
-        span = named_span_days(question)
+        scoped, span = time_scope(question)
         return cls(scoped, urls, asked, unreadable, referred, span)
 
     @property

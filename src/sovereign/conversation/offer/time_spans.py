@@ -24,7 +24,7 @@ from babel import Locale
 
 from ..voice.words import PhraseIndex, Word, fold, letters, words
 
-__all__ = ["UNIT_DAYS", "named_span_days", "names_time_scope"]
+__all__ = ["UNIT_DAYS", "named_span_days", "names_time_scope", "time_scope"]
 
 CATALOG = Path(__file__).resolve().parent / "time_spans.json"
 UNIT_DAYS = {"hour": 1 / 24, "day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
@@ -117,11 +117,18 @@ def names_time_scope(text: str) -> bool:
     a search ranks first anyway, not for a window that hides older ones. A month's name
     alone names none ("What may happen?"), nor does a number alone ("the 1000 best").
     """
-    if named_span_days(text) is not None:
-        return True
+    return time_scope(text)[0]
+
+
+def time_scope(text: str) -> tuple[bool, float | None]:
+    """:func:`names_time_scope` and :func:`named_span_days` of ``text``, its words read
+    once: ``(names a scope, the span's days or None)``."""
     found = words(text)
     catalog = spans()
-    return any(_scope_at(found, start, catalog) for start in range(len(found)))
+    days = _span_days(found, catalog)
+    if days is not None:
+        return True, days
+    return any(_scope_at(found, start, catalog) for start in range(len(found))), None
 
 
 def _scope_at(found: list[Word], start: int, catalog: Spans) -> bool:
@@ -148,8 +155,10 @@ def named_span_days(text: str) -> float | None:
     days" 3, "in den letzten 24 Stunden" 1. A scope without a length ("since
     Monday", "in March", "tomorrow") names none.
     """
-    found = words(text)
-    catalog = spans()
+    return _span_days(words(text), spans())
+
+
+def _span_days(found: list[Word], catalog: Spans) -> float | None:
     for start in range(len(found)):
         days = catalog.fixed.longest_at(found, start)[0]
         if days is None:
