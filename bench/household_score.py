@@ -38,6 +38,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from sovereign.conversation.offer.choices import ALSO_ASKED, FACTS
+
+DECISION_FIELDS = frozenset({FACTS, ALSO_ASKED})
+"""Fields the decision adds to a household read's call (the facts asked, whether the
+question asks more), taken out before the executor sees the arguments."""
+
 NO_ANSWER_TEXT = "I could not put an answer into words"
 _URL = re.compile(r"\b(?:https?|ftp|file)://\S+|\bwww\.\S+", re.IGNORECASE)
 _LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
@@ -72,9 +78,10 @@ def matches(spec: Any, value: Any, *, present: bool = True) -> bool:
 
 def arguments_match(spec: Mapping[str, Any], arguments: Mapping[str, Any] | None) -> bool:
     """Every key of ``spec`` matches ``arguments`` (extra keys are allowed unless
-    ``spec`` has ``"$exact": true``)."""
+    ``spec`` has ``"$exact": true``; the decision's own fields, :data:`DECISION_FIELDS`,
+    are never extra: they name what the question asks, not what the capability gets)."""
     arguments = arguments or {}
-    if spec.get("$exact") and set(arguments) - set(spec) - {"$exact"}:
+    if spec.get("$exact") and set(arguments) - set(spec) - {"$exact"} - DECISION_FIELDS:
         return False
     return all(
         matches(rule, arguments.get(key), present=key in arguments)
