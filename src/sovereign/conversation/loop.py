@@ -350,12 +350,13 @@ class TurnLoop:
             # A stand-in for a family the question's words do not name, when they name
             # another, is not offered ("la charge du processeur" went to the smart-home
             # stand-in). What can run stays: removing reads moved other choices.
-            named = named_families(
-                latest_user_text(progress.context),
-                progress.catalog.capabilities.values(),
-                progress.voice.language,
-            )
-            standing = tuple(s for s in standing if family_offered(named, s.family))
+            if any(s.family for s in standing):
+                named = named_families(
+                    latest_user_text(progress.context),
+                    progress.catalog.capabilities.values(),
+                    progress.voice.language,
+                )
+                standing = tuple(s for s in standing if family_offered(named, s.family))
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)
             elif nothing_ran:

@@ -96,9 +96,16 @@ def _words_of(phrase: str) -> tuple[Word, ...]:
 def names_subject(question: str, subjects: Mapping[str, Iterable[str]], language: str) -> bool:
     """Whether ``question`` names one of ``subjects`` (language → phrases), matched as
     the module docstring says; ``language`` is the question's (ISO 639-1)."""
+    return _names(_question_tokens(question, language), subjects, language)
+
+
+def _question_tokens(question: str, language: str) -> list[_Token]:
     for address in addresses_in(question):  # a host's words name no part of the home
         question = question.replace(address, " ")
-    tokens = _tokens(question, language)
+    return _tokens(question, language)
+
+
+def _names(tokens: list[_Token], subjects: Mapping[str, Iterable[str]], language: str) -> bool:
     for subject_language, phrases in subjects.items():
         for phrase in phrases:
             parts = _words_of(phrase)
@@ -125,19 +132,23 @@ def named_families(
     question: str, capabilities: Iterable[Capability], language: str
 ) -> frozenset[str]:
     """The families (:func:`family_of`) among ``capabilities`` whose subjects
-    ``question`` names; empty when it names none."""
+    ``question`` names; empty when it names none. The question's words are read once,
+    and each family is checked once (Home Assistant's two reads share one)."""
+    tokens = _question_tokens(question, language)
+    checked: set[str] = set()
     named = set()
     for capability in capabilities:
         family = family_of(capability)
-        if family is None or family in named:
+        if family is None or family in checked:
             continue
+        checked.add(family)
         assert capability.phrases is not None  # family_of said it has subjects
-        if names_subject(question, capability.phrases.subjects, language):
+        if _names(tokens, capability.phrases.subjects, language):
             named.add(family)
     return frozenset(named)
 
 
 def family_offered(named: frozenset[str], family: str | None) -> bool:
-    """Whether a tool or stand-in of ``family`` is offered when the question names the
-    families ``named``: always when it names none or the tool has no family."""
+    """Whether a stand-in of ``family`` is offered when the question names the families
+    ``named``: always when it names none or the stand-in stands for no family."""
     return not named or family is None or family in named
