@@ -80,7 +80,7 @@ def test_words_the_assistant_added_are_highlighted_with_their_reason_before_appr
     assert service.searxng.queries == ["Champions League final result"]
 
 
-def test_a_question_led_by_the_household_s_words_is_searched_in_them_over_the_week(
+def test_a_question_led_by_the_household_s_words_is_searched_in_them_over_the_month(
     page, service
 ):
     card = card_for(
@@ -91,7 +91,7 @@ def test_a_question_led_by_the_household_s_words_is_searched_in_them_over_the_we
     )
 
     values = card.locator(".card-arguments dd")
-    expect(values).to_have_text(["engineering works Bedford Luton weekend", "week"])
+    expect(values).to_have_text(["engineering works Bedford Luton weekend", "month"])
     expect(card.locator("mark.flagged")).to_have_count(0)
     expect(card.locator(".card-flags")).to_have_count(0)
     expect(card.get_by_role("button", name="Approve", exact=True)).to_be_visible()
@@ -100,4 +100,4 @@ def test_a_question_led_by_the_household_s_words_is_searched_in_them_over_the_we
     # the question shares no word with a result: the first one found is quoted
     expect_quoted_answer(page.locator(".message.assistant .prose").last)
     assert service.searxng.queries == ["engineering works Bedford Luton weekend"]
-    assert "time_range=week" in service.searxng.raw_queries[-1].decode()
+    assert "time_range=month" in service.searxng.raw_queries[-1].decode()

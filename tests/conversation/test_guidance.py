@@ -75,31 +75,45 @@ def test_time_range_is_offered_only_for_a_named_span_and_only_the_value_covering
     schema = web_search.ARGUMENTS_SCHEMA
     plain = ArgumentGuide(time_scoped=False).narrow(schema)
     scope_alone = ArgumentGuide(time_scoped=True).narrow(schema)  # "since Monday", "tomorrow"
-    weekend = ArgumentGuide(time_scoped=True, span_days=7).narrow(schema)
+    weekend = ArgumentGuide(time_scoped=True, span_days=7).narrow(schema)  # "this weekend"
+    past_week = ArgumentGuide(time_scoped=True, span_days=7, span_past=True).narrow(schema)
     assert set(properties(plain)) == {"query"}
     assert set(properties(scope_alone)) == {"query"}
-    assert properties(weekend)["time_range"]["enum"] == ["week"]
-    assert "x-time-window" not in properties(weekend)["time_range"]
-    assert "x-named-window-only" not in properties(weekend)["time_range"]
+    # pages about the coming weekend are written before it: the week before it too
+    assert properties(weekend)["time_range"]["enum"] == ["month"]
+    assert properties(past_week)["time_range"]["enum"] == ["week"]
+    assert "x-time-window" not in properties(past_week)["time_range"]
+    assert "x-published-window" not in properties(past_week)["time_range"]
     assert "x-time-window" in schema["properties"]["time_range"]  # the capability's own copy
 
 
 @pytest.mark.parametrize(
     ("question", "window"),
     [
-        ("Are there engineering works between Bedford and Luton this weekend?", ["week"]),
-        ("Gibt es dieses Wochenende Bauarbeiten zwischen Köln und Bonn?", ["week"]),
-        ("Y a-t-il des travaux sur la ligne ce week-end ?", ["week"]),
-        ("¿Hay obras en la línea este fin de semana?", ["week"]),
-        ("Zijn er dit weekeinde werkzaamheden aan het spoor?", ["week"]),
-        ("Ci sono lavori sulla linea questo fine settimana?", ["week"]),
-        ("What's on at the theatre this month?", ["month"]),
-        ("Is the Christmas market on this year?", ["year"]),
-        ("Was ist heute in Bamberg los?", ["day"]),
+        ("What happened on the Bedford to Luton line last weekend?", ["week"]),
+        ("Was wurde letzte Woche in Köln beschlossen?", ["week"]),
+        ("Qu'a voté le conseil municipal la semaine dernière ?", ["week"]),
+        ("¿Qué pasó en el pleno el mes pasado?", ["month"]),
+        ("Wat gebeurde er vorige maand in Utrecht?", ["month"]),
+        ("Cosa è successo a Pisa l'anno scorso?", ["year"]),
+        ("articles about heat pumps from the past year", ["year"]),
         ("news from the last 3 days", ["week"]),
+        ("Nachrichten der letzten 24 Stunden zu Solarstrom", ["day"]),
+        # A span that holds today or the coming weekend, and as long again before it
+        ("Are there engineering works between Bedford and Luton this weekend?", ["month"]),
+        ("Gibt es dieses Wochenende Bauarbeiten zwischen Köln und Bonn?", ["month"]),
+        ("Y a-t-il des travaux sur la ligne ce week-end ?", ["month"]),
+        ("¿Hay obras en la línea este fin de semana?", ["month"]),
+        ("Zijn er dit weekeinde werkzaamheden aan het spoor?", ["month"]),
+        ("Ci sono lavori sulla linea questo fine settimana?", ["month"]),
+        ("What's on at the theatre this month?", ["year"]),
+        ("Is the Christmas market on this year?", ["year"]),
+        ("Was ist heute in Bamberg los?", ["week"]),
     ],
 )
-def test_the_search_window_offered_covers_the_span_the_question_names(question, window):
+def test_the_search_window_offered_covers_the_span_and_when_pages_about_it_are_written(
+    question, window
+):
     guide = ArgumentGuide.for_context([{"role": "user", "content": question}])
     assert properties(guide.narrow(web_search.ARGUMENTS_SCHEMA))["time_range"]["enum"] == window
 

@@ -65,11 +65,13 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
                 "named. Leave it out unless the user names one: 'latest' or 'new' does not."
             ),
             # Offered to the model only when the question names a span, and then only the
-            # value that covers it: "this weekend" is a week, never a day
-            # (sovereign.conversation.offer.guidance, time_spans.json;
+            # value that covers it ("the past 3 days" is a week). It hides pages by when
+            # they were published, so for a span that holds today or the coming weekend
+            # it also covers as long again before it: "this weekend" is a month, never a
+            # day (sovereign.conversation.offer.guidance, time_spans.json;
             # docs/decisions/offered-tools-and-arguments.md).
             "x-time-window": TIME_RANGE_DAYS,
-            "x-named-window-only": True,
+            "x-published-window": True,
         },
     },
     "required": ["query"],

@@ -193,7 +193,8 @@ def test_every_catalog_unit_has_a_length_and_every_language_all_four_parts():
     for language in languages:
         entry = catalog[language]
         assert set(entry) == {
-            "spans",
+            "spans_now",
+            "spans_past",
             "not_spans",
             "counted",
             "units",
@@ -202,23 +203,36 @@ def test_every_catalog_unit_has_a_length_and_every_language_all_four_parts():
             "counted_scopes",
             "anchors",
         }
-        assert set(entry["spans"]) | set(entry["units"]) <= set(UNIT_DAYS)
-        assert {"day", "week", "month", "year"} <= set(entry["spans"])
+        spans_of = set(entry["spans_now"]) | set(entry["spans_past"])
+        assert spans_of | set(entry["units"]) <= set(UNIT_DAYS)
+        assert {"day", "week", "month", "year"} <= spans_of
     assert spans().fixed.values  # compiled
 
 
 @pytest.mark.parametrize(
     ("question", "time_range", "period"),
     [
-        ("this weekend", "week", "last_7_days"),
-        ("dieses Wochenende", "week", "last_7_days"),
-        ("ce week-end", "week", "last_7_days"),
-        ("este fin de semana", "week", "last_7_days"),
-        ("dit weekeinde", "week", "last_7_days"),
-        ("questo fine settimana", "week", "last_7_days"),
-        ("today", "day", "last_24_hours"),
-        ("this month", "month", "last_30_days"),
+        # A span that holds today or the coming weekend names when something happens:
+        # Pi-hole counts over it, a search reaches back as long again before it, when
+        # pages about it are written.
+        ("this weekend", "month", "last_7_days"),
+        ("dieses Wochenende", "month", "last_7_days"),
+        ("ce week-end", "month", "last_7_days"),
+        ("este fin de semana", "month", "last_7_days"),
+        ("dit weekeinde", "month", "last_7_days"),
+        ("questo fine settimana", "month", "last_7_days"),
+        ("today", "week", "last_24_hours"),
+        ("this month", "year", "last_30_days"),
         ("this year", "year", "last_30_days"),
+        # A span wholly behind today: pages about it were written since.
+        ("last weekend", "week", "last_7_days"),
+        ("letzte Woche", "week", "last_7_days"),
+        ("la semaine dernière", "week", "last_7_days"),
+        ("el mes pasado", "month", "last_30_days"),
+        ("afgelopen maand", "month", "last_30_days"),
+        ("l'anno scorso", "year", "last_30_days"),
+        ("the past 24 hours", "day", "last_24_hours"),
+        ("die letzten drei Tage", "week", "last_7_days"),
     ],
 )
 def test_the_window_offered_covers_the_span(question, time_range, period):
@@ -323,4 +337,45 @@ def test_latest_new_current_numbers_and_months_alone_name_no_time_scope(text):
 )
 def test_one_reading_gives_the_scope_and_the_span_the_two_questions_give(question):
     text = question if isinstance(question, str) else question[0]
-    assert time_scope(text) == (names_time_scope(text), named_span_days(text))
+    assert time_scope(text)[:2] == (names_time_scope(text), named_span_days(text))
+
+
+def _catalog_spans(key):
+    import json
+
+    from sovereign.conversation.offer.time_spans import CATALOG
+
+    catalog = json.loads(CATALOG.read_text(encoding="utf-8"))
+    return [
+        (phrase, UNIT_DAYS[unit])
+        for language, entry in catalog.items()
+        if not language.startswith("_")
+        for unit, phrases in entry[key].items()
+        for phrase in phrases
+    ]
+
+
+@pytest.mark.parametrize(("phrase", "days"), _catalog_spans("spans_now"))
+def test_every_span_that_holds_today_is_one_of_now(phrase, days):
+    assert time_scope(f"what is on {phrase}?") == (True, days, False)
+
+
+@pytest.mark.parametrize(("phrase", "days"), _catalog_spans("spans_past"))
+def test_every_span_behind_today_is_one_of_the_past(phrase, days):
+    assert time_scope(f"what was on {phrase}?") == (True, days, True)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "news from the last 3 days",
+        "die letzten zwei Wochen",
+        "les 3 derniers jours",
+        "las últimas 48 horas",
+        "de afgelopen 2 maanden",
+        "gli ultimi dieci giorni",
+    ],
+)
+def test_a_counted_span_lies_behind_today(question):
+    scope = time_scope(question)
+    assert scope.named and scope.days and scope.past

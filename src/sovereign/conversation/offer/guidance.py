@@ -13,11 +13,16 @@ tool's parameters offered in one round, never to the capability's own schema
   applies. When the annotation maps each value to its span in days and the
   question names a span (:func:`~.time_spans.named_span_days`, from a catalog
   of the six languages: "this weekend", "dieses Jahr", "ce mois-ci"), the values
-  offered are those that cover it (:func:`window_values`): "this weekend" is a
-  week, never a day. Such a window is then required, so the grammar writes it
+  offered are those that cover it (:func:`window_values`): Pi-hole counts "this
+  weekend" over a week, never a day. Such a window is then required, so the grammar writes it
   ("last week" is never left to the default), unless it only hides results. A
-  window marked ``"x-named-window-only"`` as well (web.search's, which only hides
-  results) is offered only for a named span, and stays optional.
+  window marked ``"x-published-window"`` as well (web.search's, which hides results
+  by when they were published) is offered only for a named span, and stays
+  optional. For a span that lies wholly behind today ("last week", "the past 3
+  days") it covers the span; for one that holds today or the coming weekend
+  ("today", "this weekend") it covers twice its length, the span and as long again
+  before it, since pages about what happens this weekend are written before it:
+  "this weekend" is a month, "today" a week.
 - A property with ``"format": "uri"`` (web.fetch's ``url``) may only hold an
   address the conversation holds (:func:`conversation_urls`): one the household
   wrote, one an earlier answer gave, or one a search result or redirect of this
@@ -50,7 +55,7 @@ from .time_spans import named_span_days, names_time_scope, time_scope
 
 __all__ = [
     "MAX_URLS",
-    "NAMED_WINDOW_ONLY",
+    "PUBLISHED_WINDOW",
     "TIME_WINDOW",
     "ArgumentGuide",
     "addresses_in",
@@ -66,9 +71,15 @@ __all__ = [
 
 TIME_WINDOW = "x-time-window"
 """Annotation of an optional property that narrows results to a time window."""
-NAMED_WINDOW_ONLY = "x-named-window-only"
-"""Annotation of a time window that only hides results (web.search's ``time_range``):
-it is offered only when the question names a span, never for a scope alone."""
+PUBLISHED_WINDOW = "x-published-window"
+"""Annotation of a time window that only hides results by when they were published
+(web.search's ``time_range``): it is offered only when the question names a span, never
+for a scope alone, and for a span that holds today or the coming weekend it reaches
+back twice the span's length (:data:`LEAD`)."""
+LEAD = 2
+"""How many times its own length a published window reaches back for a span that holds
+today or the coming weekend: the span, and as long again before it, when pages about
+it are written ("this weekend" 7 days → 14 → a month; "today" → a week)."""
 MAX_URLS = 8
 """Most addresses offered for one ``format: uri`` property."""
 REFERENCES = Path(__file__).resolve().parent / "references.json"
@@ -185,6 +196,8 @@ class ArgumentGuide:
             without one refers to ("according to it", "that article"), or ``None``.
         span_days: the length of the time window the question names, in days
             (:func:`named_span_days`), or ``None``.
+        span_past: that span lies wholly behind today ("last week", "the past 3
+            days"), not one holding today or the coming weekend ("this weekend").
     """
 
     time_scoped: bool = False
@@ -193,6 +206,7 @@ class ArgumentGuide:
     unreadable: Sequence[str] = ()
     referred: str | None = None
     span_days: float | None = None
+    span_past: bool = False
 
     @classmethod
     def for_context(
@@ -217,8 +231,8 @@ class ArgumentGuide:
         asked = tuple(u for u in dict.fromkeys(named) if u in urls)
         last = _last_named(messages) if not named and refers_back(question) else None
         referred = last if last in urls else None
-        scoped, span = time_scope(question)
-        return cls(scoped, urls, asked, unreadable, referred, span)
+        scope = time_scope(question)
+        return cls(scope.named, urls, asked, unreadable, referred, scope.days, scope.past)
 
     @property
     def only_unreadable(self) -> bool:
@@ -288,16 +302,20 @@ class ArgumentGuide:
         for name in list(properties):
             schema = properties[name]
             window = schema.get(TIME_WINDOW)
-            unnamed = schema.get(NAMED_WINDOW_ONLY) and self.span_days is None
+            unnamed = schema.get(PUBLISHED_WINDOW) and self.span_days is None
             if window and (not self.time_scoped or unnamed) and name not in required:
                 del properties[name]
             elif isinstance(window, Mapping) and self.span_days is not None:
                 # The question names a span: the window is the one that fits; one that
                 # chooses what is counted is required, so the grammar writes it (left
                 # optional, "last week" was omitted). One that only hides results
-                # stays the model's choice: a page about this weekend may be older.
-                schema["enum"] = window_values(window, self.span_days)
-                if not schema.get(NAMED_WINDOW_ONLY):
+                # stays the model's choice, and reaches back further for a span that
+                # holds today: a page about this weekend was written before it.
+                days = self.span_days
+                if schema.get(PUBLISHED_WINDOW) and not self.span_past:
+                    days *= LEAD
+                schema["enum"] = window_values(window, days)
+                if not schema.get(PUBLISHED_WINDOW):
                     offered["required"] = [*offered.get("required", []), name]
             elif schema.get("format") == "uri":
                 if self.urls:

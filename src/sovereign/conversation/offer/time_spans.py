@@ -4,7 +4,10 @@ and whether it names a time scope at all ("yesterday", "seit März").
 The phrases are data (``time_spans.json``, per language): fixed spans ("today",
 "dieses Wochenende", "ce week-end", "este fin de semana", "dit weekeinde", "questo
 fine settimana") by their unit, and counted ones ("the last 3 days", "die letzten
-zwei Wochen", "les 3 derniers jours"). A phrase matches a run of whole words of the
+zwei Wochen", "les 3 derniers jours"). A span either holds today or the coming
+weekend ("today", "this weekend": when something happens) or lies wholly behind
+today ("last week", "the past 3 days": after which a page about it was written);
+:attr:`TimeScope.past` tells which. A phrase matches a run of whole words of the
 question by its letters (:mod:`..voice.words`: case, accents and what separates the
 words do not count), so "week-end", "week end" and "weekend" are one spelling while
 "weekends", "weekender" and "Wochenendhaus" are other words. Every language's
@@ -18,13 +21,13 @@ import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from babel import Locale
 
 from ..voice.words import PhraseIndex, Word, fold, letters, words
 
-__all__ = ["UNIT_DAYS", "named_span_days", "names_time_scope", "time_scope"]
+__all__ = ["UNIT_DAYS", "TimeScope", "named_span_days", "names_time_scope", "time_scope"]
 
 CATALOG = Path(__file__).resolve().parent / "time_spans.json"
 UNIT_DAYS = {"hour": 1 / 24, "day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
@@ -36,11 +39,37 @@ UNIT = "{unit}"
 
 
 @dataclass(frozen=True)
+class Span:
+    """A span the catalog names: its length in days, and whether it lies wholly behind
+    today ("last week") rather than holding today or the coming weekend ("this weekend")."""
+
+    days: float
+    past: bool
+
+
+class TimeScope(NamedTuple):
+    """The time scope a question names (:func:`time_scope`).
+
+    Attributes:
+        named: the question names a time scope, with a span or without ("since Monday").
+        days: the length in days of the first span it names, or ``None``.
+        past: that span lies wholly behind today ("last week", "the past 3 days"), so
+            pages about it were written within a window counted back from now; ``False``
+            for one that holds today or the coming weekend ("today", "this weekend"),
+            which names when something happens, not when a page about it was written.
+    """
+
+    named: bool
+    days: float | None
+    past: bool = False
+
+
+@dataclass(frozen=True)
 class Spans:
     """The catalog compiled: phrases by their letters, counted phrases as slots."""
 
-    fixed: PhraseIndex[float | None]
-    """Each fixed span → its days; each of ``not_spans`` → ``None`` (listed first, so
+    fixed: PhraseIndex[Span | None]
+    """Each fixed span → its :class:`Span`; each of ``not_spans`` → ``None`` (listed first, so
     a phrase in both is no span, and the longer "last week of" outranks "last week")."""
     counted: tuple[tuple[str, ...], ...]
     units: dict[str, float]
@@ -67,9 +96,10 @@ def spans() -> Spans:
     entries = [catalog[code] for code in codes]
     not_spans = [(phrase, None) for entry in entries for phrase in entry["not_spans"]]
     fixed = [
-        (phrase, UNIT_DAYS[unit])
+        (phrase, Span(UNIT_DAYS[unit], past))
         for entry in entries
-        for unit, phrases in entry["spans"].items()
+        for key, past in (("spans_now", False), ("spans_past", True))
+        for unit, phrases in entry[key].items()
         for phrase in phrases
     ]
     units, numbers = {}, {}
@@ -120,15 +150,15 @@ def names_time_scope(text: str) -> bool:
     return time_scope(text)[0]
 
 
-def time_scope(text: str) -> tuple[bool, float | None]:
-    """:func:`names_time_scope` and :func:`named_span_days` of ``text``, its words read
-    once: ``(names a scope, the span's days or None)``."""
+def time_scope(text: str) -> TimeScope:
+    """:func:`names_time_scope` and :func:`named_span_days` of ``text``, and whether its
+    span lies behind today, its words read once."""
     found = words(text)
     catalog = spans()
-    days = _span_days(found, catalog)
-    if days is not None:
-        return True, days
-    return any(_scope_at(found, start, catalog) for start in range(len(found))), None
+    span = _span(found, catalog)
+    if span is not None:
+        return TimeScope(True, span.days, span.past)
+    return TimeScope(any(_scope_at(found, start, catalog) for start in range(len(found))), None)
 
 
 def _scope_at(found: list[Word], start: int, catalog: Spans) -> bool:
@@ -155,16 +185,18 @@ def named_span_days(text: str) -> float | None:
     days" 3, "in den letzten 24 Stunden" 1. A scope without a length ("since
     Monday", "in March", "tomorrow") names none.
     """
-    return _span_days(words(text), spans())
+    span = _span(words(text), spans())
+    return None if span is None else span.days
 
 
-def _span_days(found: list[Word], catalog: Spans) -> float | None:
+def _span(found: list[Word], catalog: Spans) -> Span | None:
     for start in range(len(found)):
-        days = catalog.fixed.longest_at(found, start)[0]
-        if days is None:
-            days = _counted_at(found, start, catalog)
-        if days is not None:
-            return days
+        span = catalog.fixed.longest_at(found, start)[0]
+        if span is None and (days := _counted_at(found, start, catalog)) is not None:
+            # "the last 3 days", "die letzten zwei Wochen": counted back from now
+            span = Span(days, past=True)
+        if span is not None:
+            return span
     return None
 
 
