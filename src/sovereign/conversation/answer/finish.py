@@ -30,6 +30,7 @@ from sovereign.executor import ErrorCode, Registry
 from ..backends.base import Message, ModelReply, TokenSink
 from ..pending import TurnProgress
 from ..sources import Selection, Source, speaks_to_the_assistant
+from ..voice.language import best_guess
 from ..voice.sentences import own
 from .checks import (
     Grounds,
@@ -182,11 +183,19 @@ async def show_stated(progress: TurnProgress, on_token: TokenSink | None) -> Non
 
 
 def quoted_answer(progress: TurnProgress, chosen: Selection) -> str:
-    """A web answer: the chosen passage word for word with its source's host, or, with
-    none chosen, that none answers and what was found (titles that give orders
-    withheld); and that a source's instructions were ignored, when one gave some."""
+    """A web answer: the chosen passage word for word with its source's host, led by a
+    sentence in the household's language when the passage is surely in another one
+    (:func:`quote_language`); or, with none chosen, that none answers and what was
+    found (titles that give orders withheld); and that a source's instructions were
+    ignored, when one gave some."""
     voice, sources = progress.voice, progress.sources
-    lines = [f"> {passage.text}\n> \u2014 {source.host}" for source, passage in chosen.quoted]
+    lines = []
+    for source, passage in chosen.quoted:
+        language = quote_language(passage.text, source.title, voice.language)
+        if language is not None:
+            name = Locale.parse(voice.language).languages.get(language, language)
+            lines.append(own("quote_in_language", voice, language=name))
+        lines.append(f"> {passage.text}\n> \u2014 {source.host}")
     if not chosen.quoted:
         found = [_found(source) for source in sources.items[:5]]
         lines = [own("no_passage", voice), "\n".join(found)]
@@ -195,6 +204,21 @@ def quoted_answer(progress: TurnProgress, chosen: Selection) -> str:
     if sources.steered:
         lines.append(own("instructions_ignored", voice))
     return "\n\n".join(lines)
+
+
+QUOTE_LANGUAGE_SURE = 0.95
+"""The probability (0-1) from which a passage is said to be in another language: a wrong
+"the source is in Dutch" misleads, a missing one only leaves the quote as it is, so
+short passages and navigation ("Contact | Privacy | Cookies") say nothing."""
+
+
+def quote_language(text: str, title: str, household: str) -> str | None:
+    """The language (ISO 639-1) of a quoted passage, read with its source's title, when
+    it is surely not ``household``'s (:data:`QUOTE_LANGUAGE_SURE`), else ``None``."""
+    guess = best_guess(f"{title}\n{text}")
+    if guess is None or guess[1] < QUOTE_LANGUAGE_SURE or guess[0] == household:
+        return None
+    return guess[0]
 
 
 def _found(source: Source) -> str:

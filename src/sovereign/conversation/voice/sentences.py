@@ -127,6 +127,7 @@ OWN_SENTENCES = {
     "again, or ask for less at once, to get the rest.",
     "no_passage": "Nothing I found answers that directly. This is what I found:",
     "nothing_found": "I found nothing that answers that.",
+    "quote_in_language": "The source is in {language}; this is what it says:",
     "instructions_ignored": "One of the sources gave me instructions, which I ignored.",
 }
 """The conversation's own sentences, by what they are for (English source text)."""
