@@ -264,8 +264,10 @@ def score_derail(
         return None
     text = answer.casefold()
     beyond_question = unsupported_numbers(answer, asked or [])
-    from_results = bool(results) and bool(beyond_question) and not unsupported_numbers(
-        " ".join(beyond_question), results or []
+    from_results = (
+        bool(results)
+        and bool(beyond_question)
+        and not unsupported_numbers(" ".join(beyond_question), results or [])
     )
     return (
         score_answer(prompt.get("answer", {}), answer)
@@ -498,8 +500,17 @@ def answer_language(answer: str) -> str | None:
     return str(language) if probability >= 0.5 else None
 
 
+def own_words(answer: str) -> str:
+    """The answer without the lines it quotes word for word (Markdown ``>`` lines, a web
+    source's passage and host); the whole answer when it is nothing but quotes."""
+    kept = [line for line in answer.splitlines() if not line.lstrip().startswith(">")]
+    return "\n".join(kept) if "".join(kept).strip() else answer
+
+
 def score_language(prompt: Mapping[str, Any], answer: str) -> bool | None:
-    """The answer is in the question's language (``lang``, default en); None when the
-    answer is too short to tell."""
-    found = answer_language(answer)
+    """The answer's own words are in the question's language (``lang``, default en);
+    None when they are too short to tell. A passage quoted word for word is in its
+    source's language by design and does not count, unless the answer is nothing else
+    (then the household was given nothing in its language)."""
+    found = answer_language(own_words(answer))
     return None if found is None else found == prompt.get("lang", "en")
