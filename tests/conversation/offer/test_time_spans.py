@@ -379,3 +379,35 @@ def test_every_span_behind_today_is_one_of_the_past(phrase, days):
 def test_a_counted_span_lies_behind_today(question):
     scope = time_scope(question)
     assert scope.named and scope.days and scope.past
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "anything in the news about the strike in the last few days",
+        "Was ist in den letzten Tagen in Leipzig passiert?",
+        "quoi de neuf à Lyon ces derniers jours",
+        "¿qué ha pasado en Sevilla los últimos días?",
+        "wat is er de afgelopen dagen gebeurd in Den Haag",
+        "cosa è successo a Torino negli ultimi giorni",
+    ],
+)
+def test_a_few_days_behind_today_are_a_week_in_six_languages(question):
+    assert time_scope(question) == (True, 7, True)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "a film about the last days of Pompeii",
+        "the last few days before Christmas are busy",
+        "ein Buch über die letzten Tage von Pompeji",
+        "in den letzten Tagen vor Weihnachten",
+        "un livre sur les derniers jours de Pompéi",
+        "una película sobre los últimos días de Pompeya",
+        "een boek over de laatste dagen van Pompeii",
+        "un film sugli ultimi giorni di Pompei",
+    ],
+)
+def test_the_last_days_of_something_name_no_span(question):
+    assert time_scope(question).days is None
