@@ -19,6 +19,7 @@ from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.executor import AuditLog, ErrorCode, Executor, Registry, TurnState
 from tests.fakes.pihole import FakePihole
+from tests.spoken import deciding
 
 PASSWORD = "app-password"
 TURNS = 10
@@ -67,7 +68,7 @@ def asks_pihole(messages: list[dict[str, Any]], tools: Any) -> Any:
     then decide to answer (an empty reply), then write the answer when asked for it."""
     if tools is None:
         return "Here are the totals."
-    return propose("pihole_summary") if messages[-1]["role"] == "user" else ModelReply()
+    return propose("pihole_summary") if deciding(messages) else ModelReply()
 
 
 async def ten_turns(executor) -> list[Any]:

@@ -14,6 +14,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
+from tests.spoken import deciding
 
 from .console_steps import (
     expect_quoted_answer,
@@ -32,7 +33,7 @@ def proposing(query: str):
     quotes the first passage found."""
 
     def model(messages: list[dict[str, Any]], tools: Any) -> Any:
-        if messages[-1]["role"] == "user" and tools:
+        if deciding(messages) and tools:
             arguments = {"query": query}
             for tool in tools:
                 window = tool["function"]["parameters"]["properties"].get("time_range")

@@ -18,6 +18,7 @@ from sovereign.conversation.backends.openai.probe import ServerFeatures
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.voice.sentences import OWN_SENTENCES
 from tests.fixtures import LLM, STREAMS
+from tests.spoken import deciding
 
 from .conftest import ON
 from .replay_server import Canned, ReplayServer, chunks, completion, sse_bytes, start
@@ -227,7 +228,7 @@ def cut_after_a_search(figure: str) -> Any:
     """A model that searches, then writes an answer that stops at its token limit."""
 
     def script(messages: list[dict[str, Any]], tools: Any) -> Any:
-        if messages[-1]["role"] == "user" and tools:
+        if deciding(messages) and tools:
             return propose("web_search", {"query": "pi firmware"})
         return ModelReply(content=f"The update came out on {figure} and it", cut_off=True)
 

@@ -21,6 +21,7 @@ import pytest
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.net import StaticResolver
 from tests.fakes.searxng import FakeSearxng
+from tests.spoken import deciding
 
 from .household import WEB_HOST, Household, Service, serve, settings_for
 from .network import ConnectionLog, PageServer, WebPort
@@ -35,7 +36,7 @@ class Proposer:
         self.next_call: tuple[str, dict] | None = None
 
     def __call__(self, messages, tools):
-        if messages[-1]["role"] == "user" and self.next_call and tools:
+        if deciding(messages) and self.next_call and tools:
             name, arguments = self.next_call
             return propose(name, arguments)
         return "Done."

@@ -17,6 +17,7 @@ import pytest
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.service.private_words import PrivateWordsStore
 from tests.fakes.searxng import FakeSearxng
+from tests.spoken import deciding
 
 from .household import Household, Service, serve, settings_for
 from .network import ConnectionLog, PageServer, WebPort
@@ -39,7 +40,7 @@ class World:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory) -> Iterator[World]:
     def model(messages, tools):
-        if messages[-1]["role"] == "user" and tools:
+        if deciding(messages) and tools:
             return propose("web_search", {"query": PROPOSED})
         return "Here are some ideas."
 

@@ -12,6 +12,7 @@ from collections import Counter
 
 from sovereign.conversation.backends.scripted import propose
 from sovereign.executor import TTL_SECONDS
+from tests.spoken import last_spoken
 
 from .harness import build_harness
 
@@ -22,7 +23,7 @@ RECEIPT_COUNTERS = {"executed": "executed", "failed": "failed", "denied": "denie
 
 def model(messages, tools):
     """"health …" checks the device; anything else is searched for; a tool result is answered."""
-    last = messages[-1]
+    last = last_spoken(messages)
     if last["role"] == "tool":
         return f"answer after {json.loads(last['content']).get('status')}"
     if tools and last["content"].startswith("health"):

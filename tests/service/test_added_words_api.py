@@ -16,6 +16,7 @@ from typing import Any
 from sovereign.conversation.approval.added_words import KIND, REASON
 from sovereign.conversation.backends.scripted import propose
 from tests.console.live_service import quote_call
+from tests.spoken import deciding
 
 from .harness import build_harness
 from .test_streaming import stream
@@ -30,7 +31,7 @@ def proposing(query: str):
     """A model that proposes ``query`` (with the window offered, if any), then quotes."""
 
     def model(messages: list[dict[str, Any]], tools: Any) -> Any:
-        if messages[-1]["role"] == "user" and tools:
+        if deciding(messages) and tools:
             arguments = {"query": query}
             for tool in tools:
                 window = tool["function"]["parameters"]["properties"].get("time_range")

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from sovereign.conversation.backends.base import ModelReply, ToolCall
+from tests.spoken import deciding
 
 from .harness import build_harness
 from .test_streaming import stream
@@ -17,7 +18,7 @@ DEFAULT_SEARCH = {"language": "auto", "safesearch": 1}  # the household's defaul
 
 def two_searches(messages: list[dict[str, Any]], tools: Any) -> Any:
     """One reply proposing two searches; after the results, an answer naming their statuses."""
-    if messages[-1]["role"] == "user":
+    if deciding(messages):
         calls = (
             ToolCall("a", "web_search", {"query": "first query"}),
             ToolCall("b", "web_search", {"query": "second query"}),

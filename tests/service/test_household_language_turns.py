@@ -17,6 +17,7 @@ from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.language import SURE, best_guess
+from tests.spoken import last_spoken
 
 from .harness import build_harness
 
@@ -31,7 +32,7 @@ GERMAN_READ = "Wie viel Arbeitsspeicher ist gerade frei?"
 def model(messages, tools):
     """Reads the device for a memory question, searches the web for anything else,
     then leaves the answer to the product."""
-    last = messages[-1]
+    last = last_spoken(messages)
     if last["role"] != "user":
         return ModelReply()
     if last["content"] in (UNPLACEABLE_READ, GERMAN_READ):

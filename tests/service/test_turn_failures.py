@@ -18,6 +18,7 @@ from sovereign.conversation.backends.openai.backend import OpenAIBackend
 from sovereign.conversation.backends.openai.probe import ServerFeatures
 from sovereign.conversation.backends.scripted import propose
 from tests.conversation.replay_server import Canned, ReplayServer, captured, start
+from tests.spoken import deciding
 
 from .harness import build_harness
 from .test_streaming import stream
@@ -31,7 +32,7 @@ def failing_after_the_search(failure: Any):
     """A model that proposes a search for the user's words, then fails with ``failure``."""
 
     def model(messages: list[dict[str, Any]], tools: Any) -> Any:
-        if messages[-1]["role"] == "user":
+        if deciding(messages):
             return propose("web_search", {"query": messages[-1]["content"]})
         return failure
 

@@ -17,6 +17,7 @@ from sovereign.service.app import create_app
 from sovereign.service.settings import Settings
 from tests.fakes.clock import FakeClock
 from tests.fixtures import SEARXNG
+from tests.spoken import last_spoken
 
 from .conftest import CHEAP_HASHER
 from .harness import Harness, _client
@@ -79,7 +80,7 @@ def _held(execute: Any, gate: asyncio.Event | None) -> Any:
 
 
 def search_then_answer(messages: list[dict[str, Any]], tools: Any) -> Any:
-    last = messages[-1]
+    last = last_spoken(messages)
     if last["role"] == "user" and tools:
         if last["content"].startswith("both"):
             health, search = propose("system_health", {}), propose("web_search", {"query": "x"})

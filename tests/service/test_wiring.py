@@ -16,6 +16,7 @@ from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.net import AddressPolicy, StaticResolver
 from sovereign.service.app import create_app
 from sovereign.service.settings import Settings
+from tests.spoken import deciding
 
 from .conftest import CHEAP_HASHER
 from .harness import PASSWORD, _client
@@ -108,7 +109,7 @@ async def test_web_fetch_asks_with_the_literal_url_then_reads_the_page(tmp_path,
     }
 
     def model(messages, tools):
-        if messages[-1]["role"] == "user":
+        if deciding(messages):
             return propose("web_fetch", {"url": url})
         return "" if tools else "Water tomatoes at dawn, says the page."
 
@@ -142,7 +143,7 @@ async def test_web_fetch_of_loopback_is_rejected_without_the_test_seam(tmp_path,
     url = f"http://127.0.0.1:{page_server}/notes"
     backend = ScriptedBackend(
         lambda messages, tools: (
-            propose("web_fetch", {"url": url}) if messages[-1]["role"] == "user" else "refused"
+            propose("web_fetch", {"url": url}) if deciding(messages) else "refused"
         )
     )
     app = _app(tmp_path, backend)

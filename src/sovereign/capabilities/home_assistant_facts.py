@@ -205,6 +205,7 @@ PHRASES = Phrases(
     stand_in="smart_home",
     ask="Before I go on, I need your approval to read Home Assistant.",
     subjects=read_subjects(CATALOG.parent / "subjects" / "home_assistant.json"),
+    places=read_subjects(CATALOG.parent / "subjects" / "home_assistant_places.json"),
     catalog=CATALOG,
     domain=DOMAIN,
 )

@@ -172,6 +172,10 @@ class Phrases:
             other families' subjects is not offered this family's stand-in
             (:mod:`sovereign.conversation.offer.subjects`); empty: always offered.
             Read from a JSON file beside the capability by :func:`read_subjects`.
+        places: words per language that name where the family's things are (a
+            room, a cupboard): they name the family only when the question names no
+            other family's :attr:`subjects` ("the box in the hallway" is about the
+            device). Read as :attr:`subjects` are.
         catalog, domain: where the translations are.
     """
 
@@ -188,6 +192,7 @@ class Phrases:
     ask: str | None = None
     failures: Mapping[str, str] = field(default_factory=dict)
     subjects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    places: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def read_subjects(path: Path) -> dict[str, tuple[str, ...]]:

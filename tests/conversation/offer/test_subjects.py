@@ -8,7 +8,11 @@ import pytest
 
 from sovereign.capabilities import home_assistant_facts, pihole, system
 from sovereign.conversation.backends.base import ModelReply
-from sovereign.conversation.offer.subjects import family_offered, names_subject
+from sovereign.conversation.offer.subjects import (
+    family_offered,
+    names_subject,
+    subject_hint,
+)
 from sovereign.conversation.voice.words import letters, stem
 from sovereign.executor import Locality
 
@@ -21,11 +25,15 @@ FAMILIES = {
     "pihole": pihole.PHRASES.subjects,
     "home_assistant": home_assistant_facts.PHRASES.subjects,
 }
+PLACES = {"home_assistant": home_assistant_facts.PHRASES.places}
 LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
 
 
 def named(question: str, language: str) -> set[str]:
-    return {name for name, words in FAMILIES.items() if names_subject(question, words, language)}
+    """The families ``question`` names by their subjects, else by their places."""
+    by_subject = {n for n, words in FAMILIES.items() if names_subject(question, words, language)}
+    by_place = {n for n, words in PLACES.items() if names_subject(question, words, language)}
+    return by_subject or by_place
 
 
 @pytest.mark.parametrize(
@@ -58,7 +66,19 @@ def named(question: str, language: str) -> set[str]:
         ("it", "Quanta pubblicità è stata bloccata oggi?", {"pihole"}),
         # Two families: both stay.
         ("en", "How many ads did the server block today?", {"system", "pihole"}),
-        ("en", "Is the server room warm?", {"system", "home_assistant"}),
+        # A place names the home only when nothing else is named: where the box stands
+        # is not what is asked about it.
+        ("en", "Is the server room warm?", {"system"}),
+        ("en", "the box under the stairs keeps beeping, is it ok", {"system"}),
+        ("de", "Der Server im Keller ist ganz heiß, alles gut?", {"system"}),
+        ("fr", "Le boîtier dans le placard chauffe beaucoup, c'est normal ?", {"system"}),
+        ("es", "¿El servidor del trastero va bien de memoria?", {"system"}),
+        ("nl", "Wordt het servertje op zolder niet te warm?", {"system"}),
+        ("it", "Il computerino in soffitta ha ancora spazio su disco?", {"system"}),
+        ("en", "How many ads were blocked in the kitchen?", {"pihole"}),
+        ("en", "how warm is the hallway", {"home_assistant"}),
+        ("nl", "Hoe warm is het in de meterkast?", {"home_assistant"}),
+        ("it", "Fa caldo in soffitta?", {"home_assistant"}),
         # None: nothing is narrowed.
         ("en", "And outside?", set()),
         ("en", "What is the capital of Peru?", set()),
@@ -88,13 +108,48 @@ def test_every_listed_subject_names_its_family_and_no_other(family, language):
         assert not others, f"{phrase!r} also names {others}"
 
 
-@pytest.mark.parametrize("family", sorted(FAMILIES))
-def test_each_family_lists_the_six_languages_without_repeats(family):
-    subjects = FAMILIES[family]
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_listed_place_names_the_home_alone_and_gives_way_to_a_subject(language):
+    places = PLACES["home_assistant"][language]
+    assert len(places) >= 10
+    for place in places:
+        assert named(f"— {place} —", language) == {"home_assistant"}, place
+        assert named(f"the server in the {place}", language) == {"system"}, place
+
+
+@pytest.mark.parametrize(
+    ("family", "lists"), [(f, FAMILIES) for f in sorted(FAMILIES)] + [("home_assistant", PLACES)]
+)
+def test_each_family_lists_the_six_languages_without_repeats(family, lists):
+    subjects = lists[family]
     assert set(subjects) == set(LANGUAGES)
     for language, phrases in subjects.items():
         spelled = [letters(p) for p in phrases]
         assert len(spelled) == len(set(spelled)), language
+
+
+def test_a_place_is_never_also_a_subject():
+    for language in LANGUAGES:
+        things = {letters(p) for p in FAMILIES["home_assistant"][language]}
+        assert not things & {letters(p) for p in PLACES["home_assistant"][language]}
+
+
+def test_the_hint_names_the_offered_reads_of_the_one_family_named():
+    reads = {
+        "system_health": "system",
+        "home_assistant_get_state": "home_assistant",
+        "home_assistant_list_entities": "home_assistant",
+        "web_search": None,
+    }
+    assert subject_hint(frozenset({"system"}), reads) == (
+        "The question is about what system_health reads."
+    )
+    assert subject_hint(frozenset({"home_assistant"}), reads) == (
+        "The question is about what home_assistant_get_state or home_assistant_list_entities read."
+    )
+    assert subject_hint(frozenset({"system", "pihole"}), reads) is None  # two: no hint
+    assert subject_hint(frozenset(), reads) is None
+    assert subject_hint(frozenset({"pihole"}), reads) is None  # no offered read of it
 
 
 def test_an_inflected_form_counts_only_in_the_questions_language():
@@ -162,5 +217,36 @@ async def test_a_follow_up_is_narrowed_by_its_own_words(tmp_path):
 async def test_a_question_naming_no_family_or_two_keeps_their_stand_ins(tmp_path):
     names = await offered("What's the weather in Leeds tomorrow?", tmp_path, policy=OFF)
     assert {"system_health", "pihole_not_set_up", "smart_home_not_set_up"} <= set(names)
-    both = await offered("How many ads were blocked in the kitchen?", tmp_path, policy=OFF)
-    assert {"system_health", "pihole_not_set_up", "smart_home_not_set_up"} <= set(both)
+    both = await offered("How many ads did the server block today?", tmp_path, policy=OFF)
+    assert {"system_health", "pihole_not_set_up"} <= set(both)
+    assert "smart_home_not_set_up" not in both
+    # a place in the home gives way to what is asked about: the ad blocker
+    placed = await offered("How many ads were blocked in the kitchen?", tmp_path, policy=OFF)
+    assert "pihole_not_set_up" in placed and "smart_home_not_set_up" not in placed
+
+
+async def decision_context(question, tmp_path, *, policy=ON):
+    loop, backend, _ = loop_for(household(home_assistant=False), [ModelReply(), "Done."], tmp_path)
+    await loop.process_turn([{"role": "user", "content": question}], policy=policy, owner="o")
+    return backend.requests[0].messages
+
+
+async def test_a_question_naming_one_family_is_told_last_which_offered_tool_reads_it(tmp_path):
+    messages = await decision_context("Der Server im Keller ist ganz heiß, alles gut?", tmp_path)
+    assert messages[-1] == {
+        "role": "system",
+        "content": "The question is about what system_health reads.",
+    }
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What's the weather in Leeds tomorrow?",  # no family
+        "How many ads did the server block today?",  # two families
+        "How warm is it in the living room?",  # Home Assistant, not set up: no read of it
+    ],
+)
+async def test_no_hint_without_one_named_family_that_an_offered_tool_reads(question, tmp_path):
+    messages = await decision_context(question, tmp_path)
+    assert not any("The question is about what" in str(m.get("content")) for m in messages)

@@ -14,7 +14,12 @@ it does not name are not offered. What can run is always offered: taking a read 
 as well ("the kitchen" offered no device read) moved three of 72 tuning decisions to
 a worse choice and mended none (docs/decisions/offered-tools-and-arguments.md, "The
 family a question names"). A question naming no subject, or the subjects of several
-families, is offered every stand-in as before.
+families, is offered every stand-in as before. A family may also declare places (Home
+Assistant's rooms and cupboards, :attr:`~sovereign.executor.facts.Phrases.places`): a
+place names its family only when no family's subject is named, since where the box
+stands ("die Kiste im Flur") is not what is asked about it. Before anything ran, a
+question naming one family is told last which offered tool reads it
+(:func:`subject_hint`).
 
 A subject matches a word of the question when (see :mod:`..voice.words`):
 
@@ -47,6 +52,7 @@ __all__ = [
     "family_offered",
     "named_families",
     "names_subject",
+    "subject_hint",
 ]
 
 COMPOUNDING = frozenset({"de", "nl"})
@@ -132,23 +138,48 @@ def named_families(
     question: str, capabilities: Iterable[Capability], language: str
 ) -> frozenset[str]:
     """The families (:func:`family_of`) among ``capabilities`` whose subjects
-    ``question`` names; empty when it names none. The question's words are read once,
-    and each family is checked once (Home Assistant's two reads share one)."""
+    ``question`` names, or, when it names none, those whose places it names ("how warm
+    is the hallway?"); empty when it names neither. The question's words are read
+    once, and each family is checked once (Home Assistant's two reads share one)."""
     tokens = _question_tokens(question, language)
-    checked: set[str] = set()
-    named = set()
+    families: dict[str, Capability] = {}
     for capability in capabilities:
         family = family_of(capability)
-        if family is None or family in checked:
-            continue
-        checked.add(family)
+        if family is not None:
+            families.setdefault(family, capability)
+    named = set()
+    placed = set()
+    for family, capability in families.items():
         assert capability.phrases is not None  # family_of said it has subjects
         if _names(tokens, capability.phrases.subjects, language):
             named.add(family)
-    return frozenset(named)
+        elif capability.phrases.places and _names(tokens, capability.phrases.places, language):
+            placed.add(family)
+    # A place names its family only when no other family's subject is named: where the
+    # box stands ("im Flur") is not what is asked about it.
+    return frozenset(named or placed)
 
 
 def family_offered(named: frozenset[str], family: str | None) -> bool:
     """Whether a stand-in of ``family`` is offered when the question names the families
     ``named``: always when it names none or the stand-in stands for no family."""
     return not named or family is None or family in named
+
+
+def subject_hint(named: frozenset[str], reads: Mapping[str, str | None]) -> str | None:
+    """The sentence telling the decision which offered tool reads what the question
+    names, or ``None``: only when it names exactly one family and some offered tool
+    (``reads``: tool name → its :func:`family_of`) belongs to it.
+
+    E.g. "The question is about what system_health reads." A hint, not a bypass: the
+    choice stays the model's (a small model weighs what it reads last, and "die Kiste
+    im Flur" or "il computerino" were not read as this device).
+    """
+    if len(named) != 1:
+        return None
+    (family,) = named
+    tools = [name for name, of in reads.items() if of == family]
+    if not tools:
+        return None
+    verb = "reads" if len(tools) == 1 else "read"
+    return f"The question is about what {' or '.join(tools)} {verb}."
