@@ -66,7 +66,7 @@ ARGUMENTS_SCHEMA: dict[str, Any] = {
             ),
             # Offered to the model only when the question names a span, and then only the
             # value that covers it ("the past 3 days" is a week). It hides pages by when
-            # they were published, so for a span that holds today or the coming weekend
+            # they were published, so for a span that may lie ahead, the coming weekend,
             # it also covers as long again before it: "this weekend" is a month, never a
             # day (sovereign.conversation.offer.guidance, time_spans.json;
             # docs/decisions/offered-tools-and-arguments.md).

@@ -18,11 +18,10 @@ tool's parameters offered in one round, never to the capability's own schema
   ("last week" is never left to the default), unless it only hides results. A
   window marked ``"x-published-window"`` as well (web.search's, which hides results
   by when they were published) is offered only for a named span, and stays
-  optional. For a span that lies wholly behind today ("last week", "the past 3
-  days") it covers the span; for one that holds today or the coming weekend
-  ("today", "this weekend") it covers twice its length, the span and as long again
-  before it, since pages about what happens this weekend are written before it:
-  "this weekend" is a month, "today" a week.
+  optional. It covers the span as Pi-hole's does, except a span that may lie wholly
+  ahead of today, the coming weekend: pages about it are written before it, so the
+  window covers twice its length, the span and as long again before it ("this
+  weekend" is a month, never a day or a week).
 - A property with ``"format": "uri"`` (web.fetch's ``url``) may only hold an
   address the conversation holds (:func:`conversation_urls`): one the household
   wrote, one an earlier answer gave, or one a search result or redirect of this
@@ -74,12 +73,12 @@ TIME_WINDOW = "x-time-window"
 PUBLISHED_WINDOW = "x-published-window"
 """Annotation of a time window that only hides results by when they were published
 (web.search's ``time_range``): it is offered only when the question names a span, never
-for a scope alone, and for a span that holds today or the coming weekend it reaches
-back twice the span's length (:data:`LEAD`)."""
+for a scope alone, and for a span that may lie ahead of today (the coming weekend) it
+reaches back twice the span's length (:data:`LEAD`)."""
 LEAD = 2
-"""How many times its own length a published window reaches back for a span that holds
-today or the coming weekend: the span, and as long again before it, when pages about
-it are written ("this weekend" 7 days → 14 → a month; "today" → a week)."""
+"""How many times its own length a published window reaches back for a span that may lie
+ahead of today: the span, and as long again before it, when pages about it are
+written ("this weekend" 7 days → 14 → a month)."""
 MAX_URLS = 8
 """Most addresses offered for one ``format: uri`` property."""
 REFERENCES = Path(__file__).resolve().parent / "references.json"
@@ -196,8 +195,7 @@ class ArgumentGuide:
             without one refers to ("according to it", "that article"), or ``None``.
         span_days: the length of the time window the question names, in days
             (:func:`named_span_days`), or ``None``.
-        span_past: that span lies wholly behind today ("last week", "the past 3
-            days"), not one holding today or the coming weekend ("this weekend").
+        span_ahead: that span may lie wholly ahead of today (the coming weekend).
     """
 
     time_scoped: bool = False
@@ -206,7 +204,7 @@ class ArgumentGuide:
     unreadable: Sequence[str] = ()
     referred: str | None = None
     span_days: float | None = None
-    span_past: bool = False
+    span_ahead: bool = False
 
     @classmethod
     def for_context(
@@ -232,7 +230,7 @@ class ArgumentGuide:
         last = _last_named(messages) if not named and refers_back(question) else None
         referred = last if last in urls else None
         scope = time_scope(question)
-        return cls(scope.named, urls, asked, unreadable, referred, scope.days, scope.past)
+        return cls(scope.named, urls, asked, unreadable, referred, scope.days, scope.ahead)
 
     @property
     def only_unreadable(self) -> bool:
@@ -310,9 +308,9 @@ class ArgumentGuide:
                 # chooses what is counted is required, so the grammar writes it (left
                 # optional, "last week" was omitted). One that only hides results
                 # stays the model's choice, and reaches back further for a span that
-                # holds today: a page about this weekend was written before it.
+                # may lie ahead: a page about this weekend was written before it.
                 days = self.span_days
-                if schema.get(PUBLISHED_WINDOW) and not self.span_past:
+                if schema.get(PUBLISHED_WINDOW) and self.span_ahead:
                     days *= LEAD
                 schema["enum"] = window_values(window, days)
                 if not schema.get(PUBLISHED_WINDOW):

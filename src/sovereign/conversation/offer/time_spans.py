@@ -4,13 +4,12 @@ and whether it names a time scope at all ("yesterday", "seit März").
 The phrases are data (``time_spans.json``, per language): fixed spans ("today",
 "dieses Wochenende", "ce week-end", "este fin de semana", "dit weekeinde", "questo
 fine settimana") by their unit, and counted ones ("the last 3 days", "die letzten
-zwei Wochen", "les 3 derniers jours"). A span either holds today or the coming
-weekend ("today", "this weekend": when something happens) or lies wholly behind
-today ("last week", "the past 3 days": after which a page about it was written);
-:attr:`TimeScope.past` tells which. A phrase matches a run of whole words of the
-question by its letters (:mod:`..voice.words`: case, accents and what separates the
-words do not count), so "week-end", "week end" and "weekend" are one spelling while
-"weekends", "weekender" and "Wochenendhaus" are other words. Every language's
+zwei Wochen", "les 3 derniers jours"). A span holds today or lies behind it ("today",
+"this month", "last week"), or may lie wholly ahead of today: the coming weekend,
+"this weekend" said on a Wednesday (:attr:`TimeScope.ahead`). A phrase matches a run
+of whole words of the question by its letters (:mod:`..voice.words`: case, accents
+and what separates the words do not count), so "week-end", "week end" and "weekend"
+are one spelling while "weekends", "weekender" and "Wochenendhaus" are other words. Every language's
 phrases are read, whatever the question's language: the language of a short
 question is often unsure, and a phrase of one language rarely occurs in another.
 """
@@ -40,11 +39,11 @@ UNIT = "{unit}"
 
 @dataclass(frozen=True)
 class Span:
-    """A span the catalog names: its length in days, and whether it lies wholly behind
-    today ("last week") rather than holding today or the coming weekend ("this weekend")."""
+    """A span the catalog names: its length in days, and whether it may lie wholly ahead
+    of today (the coming weekend) rather than hold today or lie behind it."""
 
     days: float
-    past: bool
+    ahead: bool
 
 
 class TimeScope(NamedTuple):
@@ -53,15 +52,14 @@ class TimeScope(NamedTuple):
     Attributes:
         named: the question names a time scope, with a span or without ("since Monday").
         days: the length in days of the first span it names, or ``None``.
-        past: that span lies wholly behind today ("last week", "the past 3 days"), so
-            pages about it were written within a window counted back from now; ``False``
-            for one that holds today or the coming weekend ("today", "this weekend"),
-            which names when something happens, not when a page about it was written.
+        ahead: that span may lie wholly ahead of today ("this weekend" said on a
+            Wednesday): pages about it are written before it, so a window counted back
+            from now must reach further than its length to find them.
     """
 
     named: bool
     days: float | None
-    past: bool = False
+    ahead: bool = False
 
 
 @dataclass(frozen=True)
@@ -96,9 +94,9 @@ def spans() -> Spans:
     entries = [catalog[code] for code in codes]
     not_spans = [(phrase, None) for entry in entries for phrase in entry["not_spans"]]
     fixed = [
-        (phrase, Span(UNIT_DAYS[unit], past))
+        (phrase, Span(UNIT_DAYS[unit], ahead))
         for entry in entries
-        for key, past in (("spans_now", False), ("spans_past", True))
+        for key, ahead in (("spans", False), ("spans_ahead", True))
         for unit, phrases in entry[key].items()
         for phrase in phrases
     ]
@@ -152,12 +150,12 @@ def names_time_scope(text: str) -> bool:
 
 def time_scope(text: str) -> TimeScope:
     """:func:`names_time_scope` and :func:`named_span_days` of ``text``, and whether its
-    span lies behind today, its words read once."""
+    span may lie ahead of today, its words read once."""
     found = words(text)
     catalog = spans()
     span = _span(found, catalog)
     if span is not None:
-        return TimeScope(True, span.days, span.past)
+        return TimeScope(True, span.days, span.ahead)
     return TimeScope(any(_scope_at(found, start, catalog) for start in range(len(found))), None)
 
 
@@ -194,7 +192,7 @@ def _span(found: list[Word], catalog: Spans) -> Span | None:
         span = catalog.fixed.longest_at(found, start)[0]
         if span is None and (days := _counted_at(found, start, catalog)) is not None:
             # "the last 3 days", "die letzten zwei Wochen": counted back from now
-            span = Span(days, past=True)
+            span = Span(days, ahead=False)
         if span is not None:
             return span
     return None
