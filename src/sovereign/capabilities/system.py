@@ -307,6 +307,7 @@ PHRASES = Phrases(
     not_asked="You declined an earlier request, so I didn't ask you about the device check "
     "either.",
     subjects=read_subjects(CATALOG.parent / "subjects" / "system.json"),
+    others=read_subjects(CATALOG.parent / "subjects" / "system_others.json"),
     catalog=CATALOG,
     domain="system",
 )

@@ -176,6 +176,10 @@ class Phrases:
             room, a cupboard): they name the family only when the question names no
             other family's :attr:`subjects` ("the box in the hallway" is about the
             device). Read as :attr:`subjects` are.
+        others: words per language that name other things sharing the family's
+            words (the household's phone or laptop for the device's): a question
+            naming one does not name the family by its :attr:`subjects` ("Mein Handy
+            meldet Speicher voll"). Read as :attr:`subjects` are.
         catalog, domain: where the translations are.
     """
 
@@ -193,6 +197,7 @@ class Phrases:
     failures: Mapping[str, str] = field(default_factory=dict)
     subjects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     places: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    others: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def read_subjects(path: Path) -> dict[str, tuple[str, ...]]:

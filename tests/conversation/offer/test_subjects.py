@@ -26,12 +26,19 @@ FAMILIES = {
     "home_assistant": home_assistant_facts.PHRASES.subjects,
 }
 PLACES = {"home_assistant": home_assistant_facts.PHRASES.places}
+OTHERS = {"system": system.PHRASES.others}
 LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
 
 
 def named(question: str, language: str) -> set[str]:
-    """The families ``question`` names by their subjects, else by their places."""
-    by_subject = {n for n, words in FAMILIES.items() if names_subject(question, words, language)}
+    """The families ``question`` names by their subjects, else by their places; a family
+    whose other things it names ("mein Handy") is not named by its subjects."""
+    by_subject = {
+        n
+        for n, words in FAMILIES.items()
+        if names_subject(question, words, language)
+        and not names_subject(question, OTHERS.get(n, {}), language)
+    }
     by_place = {n for n, words in PLACES.items() if names_subject(question, words, language)}
     return by_subject or by_place
 
@@ -76,6 +83,13 @@ def named(question: str, language: str) -> set[str]:
         ("nl", "Wordt het servertje op zolder niet te warm?", {"system"}),
         ("it", "Il computerino in soffitta ha ancora spazio su disco?", {"system"}),
         ("en", "How many ads were blocked in the kitchen?", {"pihole"}),
+        # Another device of the household's shares the device's words, not its family.
+        ("en", "my phone keeps saying storage full, what can I delete", set()),
+        ("de", "Mein Laptop ist so langsam und der Lüfter dreht durch", set()),
+        ("fr", "mon ordinateur portable chauffe, il faut changer le ventilateur ?", set()),
+        ("es", "mi disco duro externo va lentísimo, ¿se está muriendo?", set()),
+        ("nl", "mijn telefoon zegt dat het geheugen vol is", set()),
+        ("it", "il cellulare di mio figlio ha la memoria piena", set()),
         ("en", "how warm is the hallway", {"home_assistant"}),
         ("nl", "Hoe warm is het in de meterkast?", {"home_assistant"}),
         ("it", "Fa caldo in soffitta?", {"home_assistant"}),
@@ -126,6 +140,13 @@ def test_each_family_lists_the_six_languages_without_repeats(family, lists):
     for language, phrases in subjects.items():
         spelled = [letters(p) for p in phrases]
         assert len(spelled) == len(set(spelled)), language
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_other_thing_takes_the_device_s_words_away(language):
+    for other in OTHERS["system"][language]:
+        assert "system" not in named(f"— {other} — memory disk cpu", language), other
+        assert named(f"— {other} —", language) == set(), other  # nor a place
 
 
 def test_a_place_is_never_also_a_subject():

@@ -17,7 +17,10 @@ family a question names"). A question naming no subject, or the subjects of seve
 families, is offered every stand-in as before. A family may also declare places (Home
 Assistant's rooms and cupboards, :attr:`~sovereign.executor.facts.Phrases.places`): a
 place names its family only when no family's subject is named, since where the box
-stands ("die Kiste im Flur") is not what is asked about it. Before anything ran, a
+stands ("die Kiste im Flur") is not what is asked about it. A family may declare other
+things that share its words (the household's phone or laptop for the device,
+:attr:`~sovereign.executor.facts.Phrases.others`): a question naming one does not name
+that family ("Mein Handy meldet Speicher voll"). Before anything ran, a
 question naming one family is told last which offered tool reads it
 (:func:`subject_hint`).
 
@@ -150,10 +153,13 @@ def named_families(
     named = set()
     placed = set()
     for family, capability in families.items():
-        assert capability.phrases is not None  # family_of said it has subjects
-        if _names(tokens, capability.phrases.subjects, language):
+        phrases = capability.phrases
+        assert phrases is not None  # family_of said it has subjects
+        if phrases.others and _names(tokens, phrases.others, language):
+            continue  # another thing of the household's ("mein Handy"), not this family's
+        if _names(tokens, phrases.subjects, language):
             named.add(family)
-        elif capability.phrases.places and _names(tokens, capability.phrases.places, language):
+        elif phrases.places and _names(tokens, phrases.places, language):
             placed.add(family)
     # A place names its family only when no other family's subject is named: where the
     # box stands ("im Flur") is not what is asked about it.

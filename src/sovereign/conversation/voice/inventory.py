@@ -64,10 +64,19 @@ def _sheet_entries(sheet: FactSheet) -> Iterator[Entry]:
             yield Entry(sheet.catalog, sheet.domain, context, text)
 
 
-_NOT_SAID = ("catalog", "domain", "stands_for", "stand_in", "failures", "subjects", "places")
+_NOT_SAID = (
+    "catalog",
+    "domain",
+    "stands_for",
+    "stand_in",
+    "failures",
+    "subjects",
+    "places",
+    "others",
+)
 """Fields of :class:`Phrases` that are not sentences: where the translations are,
 words for the model in English (``stands_for``, ``stand_in``), ``failures`` (listed
-below) and the subject and place words, which are per language already."""
+below) and the subject, place and other-thing words, which are per language already."""
 
 
 def _phrase_entries(phrases: Phrases) -> Iterator[Entry]:
