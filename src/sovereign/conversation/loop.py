@@ -39,7 +39,7 @@ from .backends.base import (
 from .offer.catalog import ToolCatalog
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import StandIn, chosen_stand_ins, stand_ins
-from .offer.subjects import family_of, family_offered, named_families, subject_hint
+from .offer.subjects import family_offered, named_families
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
@@ -347,15 +347,16 @@ class TurnLoop:
                     if t["function"]["name"] == reader or not self._reaches_out(progress, t)
                 ]
             standing = stand_ins(progress.catalog, progress.voice)
-            named = named_families(
-                latest_user_text(progress.context),
-                progress.catalog.capabilities.values(),
-                progress.voice.language,
-            )
             # A stand-in for a family the question's words do not name, when they name
             # another, is not offered ("la charge du processeur" went to the smart-home
             # stand-in). What can run stays: removing reads moved other choices.
-            standing = tuple(s for s in standing if family_offered(named, s.family))
+            if any(s.family for s in standing):
+                named = named_families(
+                    latest_user_text(progress.context),
+                    progress.catalog.capabilities.values(),
+                    progress.voice.language,
+                )
+                standing = tuple(s for s in standing if family_offered(named, s.family))
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)
             elif nothing_ran:
@@ -374,10 +375,6 @@ class TurnLoop:
             hint = guide.hint(tools)
             context = _with_note(progress.context, hint)
             last = [h for h in (hint if nothing_ran else None, guide.reference_hint(tools)) if h]
-            if nothing_ran and not last:
-                # The one family the question names, and the offered tool that reads it
-                # ("Die Kiste im Flur ist heiß" was not read as being about this device).
-                last = [h for h in (subject_hint(named, self._families(progress, tools)),) if h]
             if last:
                 context = [*context, {"role": "system", "content": " ".join(last)}]
             progress.decided_with = (offered, hint)
@@ -470,18 +467,6 @@ class TurnLoop:
         target = progress.catalog.resolve(call.name)
         capability = target and self._executor.registry.get(target.capability, target.version)
         return bool(capability) and capability.locality is Locality.EXTERNAL
-
-    def _families(
-        self, progress: TurnProgress, tools: Sequence[ToolDefinition]
-    ) -> dict[str, str | None]:
-        """Each offered tool's name → the household family its capability belongs to."""
-        families = {}
-        for tool in tools:
-            name = tool["function"]["name"]
-            target = progress.catalog.resolve(name)
-            capability = progress.catalog.capabilities.get(target.capability) if target else None
-            families[name] = family_of(capability)
-        return families
 
     def _reaches_out(self, progress: TurnProgress, tool: ToolDefinition) -> bool:
         """Whether the capability behind an offered ``tool`` crosses the device boundary."""

@@ -8,11 +8,7 @@ import pytest
 
 from sovereign.capabilities import home_assistant_facts, pihole, system
 from sovereign.conversation.backends.base import ModelReply
-from sovereign.conversation.offer.subjects import (
-    family_offered,
-    names_subject,
-    subject_hint,
-)
+from sovereign.conversation.offer.subjects import family_offered, names_subject
 from sovereign.conversation.voice.words import letters, stem
 from sovereign.executor import Locality
 
@@ -155,24 +151,6 @@ def test_a_place_is_never_also_a_subject():
         assert not things & {letters(p) for p in PLACES["home_assistant"][language]}
 
 
-def test_the_hint_names_the_offered_reads_of_the_one_family_named():
-    reads = {
-        "system_health": "system",
-        "home_assistant_get_state": "home_assistant",
-        "home_assistant_list_entities": "home_assistant",
-        "web_search": None,
-    }
-    assert subject_hint(frozenset({"system"}), reads) == (
-        "The question is about what system_health reads."
-    )
-    assert subject_hint(frozenset({"home_assistant"}), reads) == (
-        "The question is about what home_assistant_get_state or home_assistant_list_entities read."
-    )
-    assert subject_hint(frozenset({"system", "pihole"}), reads) is None  # two: no hint
-    assert subject_hint(frozenset(), reads) is None
-    assert subject_hint(frozenset({"pihole"}), reads) is None  # no offered read of it
-
-
 def test_an_inflected_form_counts_only_in_the_questions_language():
     # "ampoules" is the plural of a listed French word: found by its stem in French only.
     assert "ampoules" not in FAMILIES["home_assistant"]["fr"]
@@ -244,30 +222,3 @@ async def test_a_question_naming_no_family_or_two_keeps_their_stand_ins(tmp_path
     # a place in the home gives way to what is asked about: the ad blocker
     placed = await offered("How many ads were blocked in the kitchen?", tmp_path, policy=OFF)
     assert "pihole_not_set_up" in placed and "smart_home_not_set_up" not in placed
-
-
-async def decision_context(question, tmp_path, *, policy=ON):
-    loop, backend, _ = loop_for(household(home_assistant=False), [ModelReply(), "Done."], tmp_path)
-    await loop.process_turn([{"role": "user", "content": question}], policy=policy, owner="o")
-    return backend.requests[0].messages
-
-
-async def test_a_question_naming_one_family_is_told_last_which_offered_tool_reads_it(tmp_path):
-    messages = await decision_context("Der Server im Keller ist ganz heiß, alles gut?", tmp_path)
-    assert messages[-1] == {
-        "role": "system",
-        "content": "The question is about what system_health reads.",
-    }
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        "What's the weather in Leeds tomorrow?",  # no family
-        "How many ads did the server block today?",  # two families
-        "How warm is it in the living room?",  # Home Assistant, not set up: no read of it
-    ],
-)
-async def test_no_hint_without_one_named_family_that_an_offered_tool_reads(question, tmp_path):
-    messages = await decision_context(question, tmp_path)
-    assert not any("The question is about what" in str(m.get("content")) for m in messages)

@@ -20,9 +20,7 @@ place names its family only when no family's subject is named, since where the b
 stands ("die Kiste im Flur") is not what is asked about it. A family may declare other
 things that share its words (the household's phone or laptop for the device,
 :attr:`~sovereign.executor.facts.Phrases.others`): a question naming one does not name
-that family ("Mein Handy meldet Speicher voll"). Before anything ran, a
-question naming one family is told last which offered tool reads it
-(:func:`subject_hint`).
+that family ("Mein Handy meldet Speicher voll").
 
 A subject matches a word of the question when (see :mod:`..voice.words`):
 
@@ -55,7 +53,6 @@ __all__ = [
     "family_offered",
     "named_families",
     "names_subject",
-    "subject_hint",
 ]
 
 COMPOUNDING = frozenset({"de", "nl"})
@@ -170,22 +167,3 @@ def family_offered(named: frozenset[str], family: str | None) -> bool:
     """Whether a stand-in of ``family`` is offered when the question names the families
     ``named``: always when it names none or the stand-in stands for no family."""
     return not named or family is None or family in named
-
-
-def subject_hint(named: frozenset[str], reads: Mapping[str, str | None]) -> str | None:
-    """The sentence telling the decision which offered tool reads what the question
-    names, or ``None``: only when it names exactly one family and some offered tool
-    (``reads``: tool name → its :func:`family_of`) belongs to it.
-
-    E.g. "The question is about what system_health reads." A hint, not a bypass: the
-    choice stays the model's (a small model weighs what it reads last, and "die Kiste
-    im Flur" or "il computerino" were not read as this device).
-    """
-    if len(named) != 1:
-        return None
-    (family,) = named
-    tools = [name for name, of in reads.items() if of == family]
-    if not tools:
-        return None
-    verb = "reads" if len(tools) == 1 else "read"
-    return f"The question is about what {' or '.join(tools)} {verb}."
