@@ -138,9 +138,11 @@ def named_families(
     question: str, capabilities: Iterable[Capability], language: str
 ) -> frozenset[str]:
     """The families (:func:`family_of`) among ``capabilities`` whose subjects
-    ``question`` names, or, when it names none, those whose places it names ("how warm
-    is the hallway?"); empty when it names neither. The question's words are read
-    once, and each family is checked once (Home Assistant's two reads share one)."""
+    ``question`` names, unless it names one of the family's other things ("mein Handy"
+    for the device's); or, when it names no family's subject, those whose places it
+    names ("how warm is the hallway?"); empty when it names neither. The question's
+    words are read once, and each family is checked once (Home Assistant's two reads
+    share one)."""
     tokens = _question_tokens(question, language)
     families: dict[str, Capability] = {}
     for capability in capabilities:
