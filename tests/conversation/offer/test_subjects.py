@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from sovereign.capabilities import home_assistant_facts, pihole, system
 from sovereign.conversation.backends.base import ModelReply
-from sovereign.conversation.offer.subjects import family_offered, names_subject
+from sovereign.conversation.offer.subjects import family_offered, named_families, names_subject
 from sovereign.conversation.voice.words import letters, stem
 from sovereign.executor import Locality
 
@@ -26,17 +28,16 @@ OTHERS = {"system": system.PHRASES.others}
 LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
 
 
+HOUSEHOLD = [
+    SimpleNamespace(phrases=p)
+    for p in (system.PHRASES, pihole.PHRASES, home_assistant_facts.PHRASES)
+]
+"""The three household families as the turn loop reads them (a capability's phrases)."""
+
+
 def named(question: str, language: str) -> set[str]:
-    """The families ``question`` names by their subjects, else by their places; a family
-    whose other things it names ("mein Handy") is not named by its subjects."""
-    by_subject = {
-        n
-        for n, words in FAMILIES.items()
-        if names_subject(question, words, language)
-        and not names_subject(question, OTHERS.get(n, {}), language)
-    }
-    by_place = {n for n, words in PLACES.items() if names_subject(question, words, language)}
-    return by_subject or by_place
+    """The families ``question`` names (:func:`named_families`, the product's rule)."""
+    return set(named_families(question, HOUSEHOLD, language))
 
 
 @pytest.mark.parametrize(

@@ -193,7 +193,7 @@ def quoted_answer(progress: TurnProgress, chosen: Selection) -> str:
     for source, passage in chosen.quoted:
         language = quote_language(passage.text, source.title, voice.language)
         if language is not None:
-            name = Locale.parse(voice.language).languages.get(language, language)
+            name = language_name(language, voice.language)
             lines.append(own("quote_in_language", voice, language=name))
         lines.append(f"> {passage.text}\n> \u2014 {source.host}")
     if not chosen.quoted:
@@ -234,9 +234,11 @@ def asked(progress: TurnProgress) -> list[str]:
     return [m["content"] for m in progress.context if m.get("role") == "user"]
 
 
-def language_name(language: str) -> str:
-    """The English name of a language code ("de" → "German"), for the model's instructions."""
-    return Locale.parse(language).get_display_name("en") or "English"
+def language_name(language: str, spoken_in: str = "en") -> str:
+    """The name of a language code in ``spoken_in`` (CLDR's, through Babel): "de" →
+    "German" for the model's instructions, "en" in German → "Englisch" for the household;
+    the code itself when CLDR has no name."""
+    return Locale.parse(language).get_display_name(spoken_in) or language
 
 
 def _prose_note(progress: TurnProgress, note: str | None) -> str:

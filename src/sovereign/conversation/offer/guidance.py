@@ -14,8 +14,8 @@ tool's parameters offered in one round, never to the capability's own schema
   question names a span (:func:`~.time_spans.named_span_days`, from a catalog
   of the six languages: "this weekend", "dieses Jahr", "ce mois-ci"), the values
   offered are those that cover it (:func:`window_values`): Pi-hole counts "this
-  weekend" over a week, never a day. Such a window is then required, so the grammar writes it
-  ("last week" is never left to the default), unless it only hides results. A
+  weekend" over a week, never a day. Such a window is then required, so the grammar
+  writes it ("last week" is never left to the default), unless it only hides results. A
   window marked ``"x-published-window"`` as well (web.search's, which hides results
   by when they were published) is offered only for a named span, and stays
   optional. It covers the span as Pi-hole's does, except a span that may lie wholly

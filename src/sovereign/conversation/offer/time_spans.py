@@ -9,9 +9,10 @@ zwei Wochen", "les 3 derniers jours"). A span holds today or lies behind it ("to
 "this weekend" said on a Wednesday (:attr:`TimeScope.ahead`). A phrase matches a run
 of whole words of the question by its letters (:mod:`..voice.words`: case, accents
 and what separates the words do not count), so "week-end", "week end" and "weekend"
-are one spelling while "weekends", "weekender" and "Wochenendhaus" are other words. Every language's
-phrases are read, whatever the question's language: the language of a short
-question is often unsure, and a phrase of one language rarely occurs in another.
+are one spelling while "weekends", "weekender" and "Wochenendhaus" are other words.
+Every language's phrases are read, whatever the question's language: the language of
+a short question is often unsure, and a phrase of one language rarely occurs in
+another.
 """
 
 from __future__ import annotations
@@ -37,15 +38,6 @@ NUMBER = "{n}"
 UNIT = "{unit}"
 
 
-@dataclass(frozen=True)
-class Span:
-    """A span the catalog names: its length in days, and whether it may lie wholly ahead
-    of today (the coming weekend) rather than hold today or lie behind it."""
-
-    days: float
-    ahead: bool
-
-
 class TimeScope(NamedTuple):
     """The time scope a question names (:func:`time_scope`).
 
@@ -66,9 +58,10 @@ class TimeScope(NamedTuple):
 class Spans:
     """The catalog compiled: phrases by their letters, counted phrases as slots."""
 
-    fixed: PhraseIndex[Span | None]
-    """Each fixed span → its :class:`Span`; each of ``not_spans`` → ``None`` (listed first, so
-    a phrase in both is no span, and the longer "last week of" outranks "last week")."""
+    fixed: PhraseIndex[TimeScope | None]
+    """Each fixed span → the scope it names; each of ``not_spans`` → ``None`` (listed
+    first, so a phrase in both is no span, and the longer "last week of" outranks "last
+    week")."""
     counted: tuple[tuple[str, ...], ...]
     units: dict[str, float]
     numbers: dict[str, int]
@@ -94,7 +87,7 @@ def spans() -> Spans:
     entries = [catalog[code] for code in codes]
     not_spans = [(phrase, None) for entry in entries for phrase in entry["not_spans"]]
     fixed = [
-        (phrase, Span(UNIT_DAYS[unit], ahead))
+        (phrase, TimeScope(True, UNIT_DAYS[unit], ahead))
         for entry in entries
         for key, ahead in (("spans", False), ("spans_ahead", True))
         for unit, phrases in entry[key].items()
@@ -155,7 +148,7 @@ def time_scope(text: str) -> TimeScope:
     catalog = spans()
     span = _span(found, catalog)
     if span is not None:
-        return TimeScope(True, span.days, span.ahead)
+        return span
     return TimeScope(any(_scope_at(found, start, catalog) for start in range(len(found))), None)
 
 
@@ -187,12 +180,12 @@ def named_span_days(text: str) -> float | None:
     return None if span is None else span.days
 
 
-def _span(found: list[Word], catalog: Spans) -> Span | None:
+def _span(found: list[Word], catalog: Spans) -> TimeScope | None:
     for start in range(len(found)):
         span = catalog.fixed.longest_at(found, start)[0]
         if span is None and (days := _counted_at(found, start, catalog)) is not None:
             # "the last 3 days", "die letzten zwei Wochen": counted back from now
-            span = Span(days, ahead=False)
+            span = TimeScope(True, days)
         if span is not None:
             return span
     return None
