@@ -175,6 +175,7 @@ async def test_an_executed_household_capability_s_result_is_a_fact_on_the_wire(w
     (fact,) = wire["facts"]
     assert fact["capability"] == "system.health"
     assert fact["result"]["cpu_temperature_celsius"] == 52.5
+    assert fact["heading"] == "What the device reported"  # the facts panel's, in English
 
 
 async def test_a_web_result_is_a_citation_not_a_fact(world):

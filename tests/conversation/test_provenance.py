@@ -1,8 +1,12 @@
-"""Citations from web.fetch outcomes: a page read, or a redirect that was not followed."""
+"""Citations from web.fetch outcomes: a page read, or a redirect that was not followed;
+and the fact of a household read, with its panel's heading in the household's language."""
 
 from __future__ import annotations
 
-from sovereign.conversation.approval.provenance import citations_for
+import pytest
+
+from sovereign.conversation.approval.provenance import citations_for, fact_for
+from sovereign.conversation.voice.catalogs import Voice
 from sovereign.executor import OutcomeKind, Stage
 from sovereign.executor.invoke import Outcome
 
@@ -52,3 +56,30 @@ def test_a_redirect_is_cited_with_its_target_and_nothing_read():
 def test_a_failed_fetch_cites_nothing():
     failed = Outcome("web.fetch", 1, Stage.EXECUTE, OutcomeKind.FAILED, "FETCH_FAILED", "no")
     assert citations_for(failed) == []
+
+
+HEADINGS = {
+    "en": "What the device reported",
+    "de": "Was das Gerät gemeldet hat",
+    "fr": "Ce que l'appareil a indiqué",
+    "es": "Lo que indicó el aparato",
+    "nl": "Wat het apparaat meldde",
+    "it": "Cosa ha riportato l'apparecchio",
+}
+
+
+@pytest.mark.parametrize("language", sorted(HEADINGS))
+def test_a_fact_carries_the_panel_s_heading_in_the_household_s_language(language):
+    read = Outcome("pihole.summary", 1, Stage.SHAPE, OutcomeKind.EXECUTED, result={"n": 1})
+    wire = fact_for(read, Voice(language)).to_wire()
+    assert wire == {
+        "capability": "pihole.summary",
+        "result": {"n": 1},
+        "lines": [],
+        "heading": HEADINGS[language],
+    }
+
+
+def test_a_language_the_product_does_not_speak_gets_the_english_heading():
+    read = Outcome("system.health", 1, Stage.SHAPE, OutcomeKind.EXECUTED, result={"n": 1})
+    assert fact_for(read, Voice("tlh")).heading == "What the device reported"

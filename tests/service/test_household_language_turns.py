@@ -9,6 +9,8 @@ language is answered in it whatever the setting. The facts are this machine's re
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from sovereign.capabilities import system
@@ -70,9 +72,19 @@ def test_the_short_questions_here_are_ones_the_detector_cannot_place(words):
     assert len(words.split()) == 2 and guess is not None and guess[1] < SURE
 
 
+PANEL_HEADINGS = {
+    "en": "What the device reported",
+    "nl": "Wat het apparaat meldde",
+    "it": "Cosa ha riportato l'apparecchio",
+    "de": "Was das Gerät gemeldet hat",
+}
+"""The facts panel's heading, as the catalogs say it."""
+
+
 async def test_a_short_question_gets_its_facts_in_the_households_language(household):
     english = await ask(household, UNPLACEABLE_READ)  # nothing set: English
     assert english["text"] == memory_said_in(english, "en")
+    assert english["facts"][0]["heading"] == PANEL_HEADINGS["en"]
     for language in ("nl", "it", "de"):  # each change applies to the next question
         await set_language(household, language)
         answer = await ask(household, UNPLACEABLE_READ)
@@ -80,6 +92,22 @@ async def test_a_short_question_gets_its_facts_in_the_households_language(househ
         assert answer["text"] != memory_said_in(answer, "en")
         (fact,) = answer["facts"]
         assert fact["lines"] == panel_lines(system.FACTS, fact["result"], Voice(language))
+        assert fact["heading"] == PANEL_HEADINGS[language]  # the panel's heading too
+
+
+async def test_a_streamed_answer_carries_the_panel_s_heading_in_the_households_language(
+    household,
+):
+    await set_language(household, "it")
+    response = await household.post(
+        "/api/v1/conversation/message", {"message": UNPLACEABLE_READ}, Accept="text/event-stream"
+    )
+    assert response.status_code == 200, response.text
+    frames = [dict(line.split(": ", 1) for line in frame.splitlines())
+              for frame in response.text.strip().split("\n\n")]  # fmt: skip
+    (result,) = [json.loads(frame["data"]) for frame in frames if frame["event"] == "result"]
+    (fact,) = result["facts"]
+    assert fact["heading"] == "Cosa ha riportato l'apparecchio"
 
 
 async def test_a_short_question_gets_its_card_and_denial_in_the_households_language(household):

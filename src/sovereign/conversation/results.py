@@ -8,7 +8,7 @@
                                      "expires_in_seconds", "flags", "edited"},
      "citations": [{"capability", "title", "url", "snippet", "retrieved_at"}],
      "receipts": [{"capability", "locality", "outcome"[, "error_code"]}],
-     "facts": [{"capability", "result"}]}
+     "facts": [{"capability", "result", "lines", "heading"}]}
 
 A turn that fails after it began raises :class:`TurnFailed`, which carries the
 citations and receipts gathered so far: whatever goes wrong after an external
@@ -20,7 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .voice.sentences import OWN_SENTENCES
+
 ReceiptOutcome = Literal["executed", "denied", "expired", "refused", "failed"]
+FACTS_HEADING = OWN_SENTENCES["facts_heading"]
+"""The facts panel's heading in English (the catalogs' source text)."""
 
 
 class InvalidConfirmation(Exception):
@@ -161,16 +165,24 @@ class Fact:
 
     ``result`` is the capability's result exactly as its result schema shaped it;
     ``lines`` are its facts said in the household's language by the product (empty for a
-    capability that declares none), the panel the Console shows under the answer.
+    capability that declares none), the panel the Console shows under the answer;
+    ``heading`` is that panel's heading ("What the device reported") from the same
+    catalogs, in the same language as ``lines``.
     """
 
     capability: str
     result: dict[str, Any]
     lines: list[str] = field(default_factory=list)
+    heading: str = FACTS_HEADING
 
     def to_wire(self) -> dict[str, Any]:
-        """``{"capability", "result", "lines"}``."""
-        return {"capability": self.capability, "result": self.result, "lines": self.lines}
+        """``{"capability", "result", "lines", "heading"}``."""
+        return {
+            "capability": self.capability,
+            "result": self.result,
+            "lines": self.lines,
+            "heading": self.heading,
+        }
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from sovereign.executor import Capability, Outcome, OutcomeKind
 from ..answer.facts import panel_lines
 from ..results import Citation, Fact, Receipt, ReceiptOutcome
 from ..voice.catalogs import Voice
+from ..voice.sentences import own
 
 PAGE_READ = "page read"
 """The snippet of a web.fetch citation."""
@@ -75,13 +76,14 @@ def is_web_source(capability: str) -> bool:
 def fact_for(outcome: Outcome, voice: Voice) -> Fact | None:
     """The fact an executed call that is not a web source brought into the turn, or
     ``None``; its ``lines`` are every topic of its fact sheet said in ``voice``'s
-    language (the facts panel), by the renderer that says the answer's facts."""
+    language (the facts panel), by the renderer that says the answer's facts, and its
+    ``heading`` the panel's heading in the same language."""
     if not outcome.ok or outcome.name in _READERS or not isinstance(outcome.result, dict):
         return None
     capability = outcome.capability
     sheet = capability.facts if capability is not None else None
     lines = panel_lines(sheet, outcome.result, voice) if sheet is not None else []
-    return Fact(outcome.name, outcome.result, lines)
+    return Fact(outcome.name, outcome.result, lines, own("facts_heading", voice))
 
 
 def _search_citations(capability: str, result: dict[str, Any]) -> list[Citation]:

@@ -129,8 +129,11 @@ OWN_SENTENCES = {
     "nothing_found": "I found nothing that answers that.",
     "quote_in_language": "The source is in {language}; this is what it says:",
     "instructions_ignored": "One of the sources gave me instructions, which I ignored.",
+    "facts_heading": "What the device reported",
 }
-"""The conversation's own sentences, by what they are for (English source text)."""
+"""The conversation's own sentences, by what they are for (English source text);
+``facts_heading`` is the heading of the facts panel under an answer (on the wire as
+each fact's ``heading``, :class:`~sovereign.conversation.results.Fact`)."""
 
 
 def own(key: str, voice: Voice, **values: object) -> str:
