@@ -66,6 +66,37 @@ def test_the_panel_shows_values_as_text_never_as_markup(module_page):
     assert "&lt;img" in html["html"]
 
 
+def test_the_panel_s_heading_is_the_one_the_product_said_else_english(js):
+    italian = {"capability": "system.health", "result": {}, "lines": ["La CPU è a 48 °C."],
+               "heading": "Cosa ha riportato l'apparecchio"}  # fmt: skip
+    assert js("facts.js", "factHeading", [italian]) == "Cosa ha riportato l'apparecchio"
+    older = {key: value for key, value in italian.items() if key != "heading"}
+    assert js("facts.js", "factHeading", [older]) == "What the device reported"
+    for junk in ([{**older, "heading": "  "}], [{**older, "heading": 7}], [None], None):
+        assert js("facts.js", "factHeading", junk) == "What the device reported"
+    assert js("facts.js", "factHeading", [older, italian]) == "Cosa ha riportato l'apparecchio"
+
+
+def test_the_panel_is_headed_and_named_in_the_language_of_its_lines(module_page):
+    def panel(facts):
+        return module_page.evaluate(
+            """async ([origin, facts]) => {
+                const { factPanel } = await import(origin + "/facts.js");
+                const panel = factPanel(facts);
+                return [panel.querySelector("h4").textContent, panel.getAttribute("aria-label")];
+            }""",
+            [MODULE_ORIGIN, facts],
+        )
+
+    german = {"capability": "system.health", "result": {}, "lines": ["Die CPU hat 48 °C."],
+              "heading": "Was das Gerät gemeldet hat"}  # fmt: skip
+    assert panel([german]) == ["Was das Gerät gemeldet hat"] * 2
+    older = {"capability": "system.health", "result": {}, "lines": ["The CPU is at 48 °C."]}
+    assert panel([older]) == ["What the device reported"] * 2
+    hostile = {**german, "heading": "<img src=x onerror=alert(1)>"}
+    assert panel([hostile])[0] == "<img src=x onerror=alert(1)>"  # as text, never markup
+
+
 def test_no_facts_no_panel(module_page):
     empty = module_page.evaluate(
         """async (origin) => {
@@ -88,6 +119,7 @@ def test_a_health_answer_shows_the_device_s_figures_under_it(page, service):
     # The product states the device's facts; the demo model adds nothing after them.
     expect(answer.locator(".prose")).to_contain_text("of memory is free")
     facts = answer.locator(".facts")
+    expect(facts.locator("h4")).to_have_text("What the device reported")
     expect(facts.locator("li")).to_contain_text(
         [re.compile("temperature sensor|The CPU is at"), re.compile("The CPU is"),
          re.compile("of memory is free"), re.compile("system disk")]

@@ -51,6 +51,8 @@ def test_the_household_chooses_a_language_and_the_next_short_question_is_answere
     answer = page.locator(".message.assistant").last
     expect(answer.locator(".prose")).to_contain_text("geheugen is vrij, van")
     expect(answer.locator(".facts li").first).to_contain_text("Dit apparaat")
+    expect(answer.locator(".facts h4")).to_have_text("Wat het apparaat meldde")
+    expect(answer.locator(".facts")).to_have_attribute("aria-label", "Wat het apparaat meldde")
     expect(answer.locator(".prose")).not_to_contain_text("memory")
 
 

@@ -146,7 +146,7 @@ export async function loadSection(section, path, what) {
  * stage the turn reports, and the turn's id (what stopTurn takes).
  * signal: an AbortSignal (sign-out cancels the stream).
  * Resolves with the final response object ({text, pending_confirmation,
- * citations, receipts}); rejects with ApiError (an `event: error` frame or a
+ * citations, receipts, facts}); rejects with ApiError (an `event: error` frame or a
  * non-2xx answer), whose receipts and citations say what a failed turn did. A service that answers plain JSON instead of a stream is
  * accepted as well.
  */

@@ -2,7 +2,9 @@
 // Assistant states), shown under the answer. The sentences are the product's own,
 // rendered on the device from the result by the same renderer that says the answer's
 // facts, in the household's language (the wire's `facts: [{capability, result,
-// lines}]`), so the panel and the answer can never disagree. A capability that
+// lines, heading}]`), so the panel and the answer can never disagree. The panel's
+// heading is the product's too, from the same catalogs in the same language
+// (`heading`); a service that sends none gets the English one. A capability that
 // declares no facts shows its result's plain fields instead. Every value is shown
 // as text, never parsed as markup.
 
@@ -31,12 +33,28 @@ export function factLines(fact) {
   return shown.length ? shown : null;
 }
 
+const HEADING = "What the device reported";
+
+/**
+ * factHeading([{heading?}, …]) -> string.
+ * Pure: the panel's heading as the product said it (the first fact's non-empty
+ * `heading`), else the English one.
+ */
+export function factHeading(facts) {
+  const said = (Array.isArray(facts) ? facts : [])
+    .map((fact) => (fact && typeof fact.heading === "string" ? fact.heading.trim() : ""))
+    .find(Boolean);
+  return said || HEADING;
+}
+
 /** The panel for a turn's facts (a <section>), or null when there is nothing to show. */
 export function factPanel(facts) {
-  const blocks = (Array.isArray(facts) ? facts : []).map(factLines).filter(Boolean);
+  const shown = (Array.isArray(facts) ? facts : []).filter((fact) => factLines(fact));
+  const blocks = shown.map(factLines);
   if (!blocks.length) return null;
-  const section = el("section", { className: "facts", "aria-label": "What the device reported" },
-    el("h4", {}, "What the device reported"));
+  const heading = factHeading(shown);
+  const section = el("section", { className: "facts", "aria-label": heading },
+    el("h4", {}, heading));
   for (const lines of blocks) {
     const list = el("ul", { className: "fact-lines" });
     for (const line of lines) list.append(el("li", {}, line));
