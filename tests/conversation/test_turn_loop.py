@@ -443,7 +443,9 @@ async def test_empty_final_answer_gets_a_plain_fallback(world):
 async def test_turn_result_wire_shape_is_exactly_design_section_4(world):
     loop, _ = world.loop([SEARCH])
     wire = (await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")).to_wire()
-    assert set(wire) == {"text", "pending_confirmation", "citations", "receipts", "facts"}
+    assert set(wire) == {
+        "text", "pending_confirmation", "citations", "receipts", "facts", "receipt",
+    }  # fmt: skip
     assert set(wire["pending_confirmation"]) == {
         "token",
         "capability",
@@ -459,6 +461,7 @@ async def test_turn_result_wire_shape_is_exactly_design_section_4(world):
         "citations": [],
         "receipts": [],
         "facts": [],
+        "receipt": {"headline": "Stayed on this device.", "lines": [], "stayed_local": True},
     }
 
 

@@ -48,7 +48,9 @@ async def test_pending_confirmation_carries_the_query_exactly_as_it_will_be_sent
     await signed_in.set_policy(True)
     body = (await signed_in.message({"message": QUERY})).json()
     pending = body["pending_confirmation"]
-    assert set(body) == {"text", "pending_confirmation", "citations", "receipts", "facts"}
+    assert set(body) == {
+        "text", "pending_confirmation", "citations", "receipts", "facts", "receipt",
+    }  # fmt: skip
     assert set(pending) == {
         "token", "capability", "version", "arguments", "expires_in_seconds", "flags", "edited",
     }  # fmt: skip

@@ -195,6 +195,10 @@ async def test_a_card_reached_after_stop_is_withdrawn_and_nothing_is_left_waitin
         ("system.health", "executed"),
         ("web.search", "denied"),
     ]
+    assert body["receipt"]["lines"] == [  # said, as the answer's would be
+        "system.health: ran on this device",
+        "web.search: denied by you; nothing was sent",
+    ]
     assert len(services.turns._pending) == 0
     assert searxng.started.is_set() is False
     assert audit_outcomes(harness)[-1] == "denied"

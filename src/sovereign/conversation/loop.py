@@ -459,6 +459,7 @@ class TurnLoop:
             citations=list(progress.citations),
             receipts=list(progress.receipts),
             facts=list(progress.facts),
+            language=progress.voice.language,
         )
 
     def _calls_outside(self, progress: TurnProgress, call: ToolCall) -> bool:
@@ -604,6 +605,7 @@ class TurnLoop:
             pending_confirmation=pending,
             citations=list(progress.citations),
             receipts=list(progress.receipts),
+            language=progress.voice.language,
         )
 
 
@@ -612,7 +614,7 @@ def _failed(progress: TurnProgress, error: Exception) -> TurnFailed:
         return error
     if not isinstance(error, ModelUnavailable | ModelError | OSError | TurnStopped):
         logger.exception("turn failed unexpectedly")
-    return TurnFailed(error, progress.citations, progress.receipts)
+    return TurnFailed(error, progress.citations, progress.receipts, progress.voice.language)
 
 
 def _checked(messages: list[dict[str, Any]]) -> list[Message]:

@@ -8,11 +8,16 @@
                                      "expires_in_seconds", "flags", "edited"},
      "citations": [{"capability", "title", "url", "snippet", "retrieved_at"}],
      "receipts": [{"capability", "locality", "outcome"[, "error_code"]}],
-     "facts": [{"capability", "result", "lines", "heading"}]}
+     "facts": [{"capability", "result", "lines", "heading"}],
+     "receipt": {"headline", "lines", "stayed_local"}}
+
+``receipt`` is the receipts said by the product in the answer's language
+(:mod:`.voice.receipts`), the account of what left the device the Console shows under
+the answer.
 
 A turn that fails after it began raises :class:`TurnFailed`, which carries the
 citations and receipts gathered so far: whatever goes wrong after an external
-call ran, the household is still told that it ran (DESIGN §4).
+call ran, the household is still told that it ran (DESIGN §4), in the turn's language.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .voice.catalogs import DEFAULT_LANGUAGE, Voice
+from .voice.receipts import say_receipt
 from .voice.sentences import OWN_SENTENCES
 
 ReceiptOutcome = Literal["executed", "denied", "expired", "refused", "failed"]
@@ -133,7 +140,9 @@ class Receipt:
     ``error_code`` is the executor's code (or ``NOT_ASKED``) for refused and
     failed calls and is put on the wire only when set. ``sent`` says, for a failed
     call, whether its request reached the service it talks to (``False``: nothing
-    left); on the wire only when known.
+    left); on the wire only when known. ``host`` is the ``host[:port]`` a call that
+    connects to an address (web.fetch's ``url``) was sent to, from its canonical
+    arguments; not on the wire: the receipt's lines name it.
     """
 
     capability: str
@@ -141,6 +150,7 @@ class Receipt:
     outcome: ReceiptOutcome
     error_code: str | None = None
     sent: bool | None = None
+    host: str | None = field(default=None, compare=False)
 
     def to_wire(self) -> dict[str, Any]:
         """``{"capability", "locality", "outcome"}`` plus ``"error_code"`` and ``"sent"``
@@ -190,7 +200,8 @@ class TurnResult:
     """The answer to one message: prose, or a halt for confirmation, plus provenance.
 
     When ``pending_confirmation`` is set, ``text`` says what waits for approval
-    and the turn continues only through ``TurnLoop.resume_turn``.
+    and the turn continues only through ``TurnLoop.resume_turn``. ``language`` is the
+    answer's (ISO 639-1): the receipt is said in it.
     """
 
     text: str
@@ -198,6 +209,7 @@ class TurnResult:
     citations: list[Citation] = field(default_factory=list)
     receipts: list[Receipt] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
+    language: str = DEFAULT_LANGUAGE
 
     def to_wire(self) -> dict[str, Any]:
         """DESIGN §4's response object (see the module docstring)."""
@@ -208,6 +220,7 @@ class TurnResult:
             "citations": [c.to_wire() for c in self.citations],
             "receipts": [r.to_wire() for r in self.receipts],
             "facts": [f.to_wire() for f in self.facts],
+            "receipt": say_receipt(self.receipts, Voice(self.language)).to_wire(),
         }
 
 
@@ -224,15 +237,21 @@ class TurnFailed(Exception):
             :class:`~.backends.base.ModelError`, or an unexpected exception (a bug).
         citations, receipts: everything the turn gathered before it failed, in
             order (empty when it failed before any call was proposed).
+        language: the turn's language (ISO 639-1), in which its receipt is said.
     """
 
     def __init__(
-        self, error: Exception, citations: list[Citation], receipts: list[Receipt]
+        self,
+        error: Exception,
+        citations: list[Citation],
+        receipts: list[Receipt],
+        language: str = DEFAULT_LANGUAGE,
     ) -> None:
         super().__init__(str(error))
         self.error = error
         self.citations = list(citations)
         self.receipts = list(receipts)
+        self.language = language
 
     def provenance(self) -> dict[str, Any]:
         """``{"citations": [...], "receipts": [...]}`` as on the wire (both maybe empty)."""
@@ -240,3 +259,9 @@ class TurnFailed(Exception):
             "citations": [c.to_wire() for c in self.citations],
             "receipts": [r.to_wire() for r in self.receipts],
         }
+
+    def to_wire(self) -> dict[str, Any]:
+        """What the error's body carries beside ``error``: :meth:`provenance` and the
+        ``receipt`` said in the turn's language, as on a :class:`TurnResult`."""
+        receipt = say_receipt(self.receipts, Voice(self.language)).to_wire()
+        return {**self.provenance(), "receipt": receipt}

@@ -52,7 +52,7 @@ class ServiceError(Exception):
         message: one sentence for a person; never secrets.
         headers: extra response headers (e.g. ``Retry-After``).
         extra: further top-level members of the body beside ``error`` (a failed
-            turn's ``citations`` and ``receipts``); never an ``error`` key.
+            turn's ``citations``, ``receipts`` and ``receipt``); never an ``error`` key.
     """
 
     def __init__(

@@ -5,8 +5,8 @@ With ``Accept: text/event-stream``, POST /message answers with one ``turn`` even
 (``{"stage", "capability"}``, see :mod:`sovereign.conversation.progress`) and
 ``token`` events (``{"text": piece}``) as they happen, then exactly one ``result``
 event holding the same object as the plain response, or one ``error`` event
-holding the error envelope (with a failed turn's ``citations`` and ``receipts``
-beside it, as in the plain response; a stopped turn is ``TURN_STOPPED``).
+holding the error envelope (with a failed turn's ``citations``, ``receipts`` and
+``receipt`` beside it, as in the plain response; a stopped turn is ``TURN_STOPPED``).
 
 The turn runs to its end even when the browser goes away, so an approval that
 has started executing is never cut off half-way. Only the Stop request ends a

@@ -153,14 +153,17 @@ class StoppableBackend:
         return work.result()
 
 
-async def withdraw(turns: Any, token: str, owner: str, policy: Mapping[str, bool]) -> list[Any]:
+async def withdraw(
+    turns: Any, token: str, owner: str, policy: Mapping[str, bool]
+) -> dict[str, Any]:
     """Withdraw a card: answer it "denied" and end its turn before the model is asked.
 
     The ask's audit record is closed (denied), every proposal that waited behind it is
     answered "not asked", and no paused turn is left. Nothing runs.
 
     Returns:
-        The turn's receipts, as wire objects.
+        ``{"receipts", "receipt"}``: the turn's receipts as wire objects, and the
+        receipt said in the turn's language.
 
     Raises:
         InvalidConfirmation: no such card of ``owner`` (answered, expired or foreign).
@@ -172,5 +175,7 @@ async def withdraw(turns: Any, token: str, owner: str, policy: Mapping[str, bool
             token, False, policy=policy, owner=owner, on_progress=control.on_progress
         )
     except TurnFailed as failed:
-        return list(failed.provenance()["receipts"])
-    return [receipt.to_wire() for receipt in result.receipts]
+        wire = failed.to_wire()
+    else:
+        wire = result.to_wire()
+    return {"receipts": wire["receipts"], "receipt": wire["receipt"]}

@@ -16,6 +16,7 @@ from sovereign.executor import Capability, Outcome, OutcomeKind
 from ..answer.facts import panel_lines
 from ..results import Citation, Fact, Receipt, ReceiptOutcome
 from ..voice.catalogs import Voice
+from ..voice.receipts import host_of
 from ..voice.sentences import own
 
 PAGE_READ = "page read"
@@ -36,12 +37,15 @@ _RECEIPT_OUTCOMES: dict[OutcomeKind, ReceiptOutcome] = {
 
 def receipt_for(outcome: Outcome) -> Receipt | None:
     """A receipt for ``outcome``, or ``None`` when it named no real capability
-    or only asked for confirmation (the later answer gets the receipt)."""
+    or only asked for confirmation (the later answer gets the receipt). Its ``host`` is
+    the one its canonical ``url`` argument names, if any (where a web.fetch went)."""
     if outcome.capability is None or outcome.kind not in _RECEIPT_OUTCOMES:
         return None
     code = None if outcome.ok or outcome.error_code is None else str(outcome.error_code)
     kind = _RECEIPT_OUTCOMES[outcome.kind]
-    return Receipt(outcome.name, str(outcome.capability.locality), kind, code, outcome.sent)
+    host = host_of((outcome.arguments or {}).get("url"))
+    locality = str(outcome.capability.locality)
+    return Receipt(outcome.name, locality, kind, code, outcome.sent, host)
 
 
 def denial_receipt(capability: Capability, *, expired: bool) -> Receipt:

@@ -180,13 +180,14 @@ async def withdraw_card(body: WithdrawRequest, request: Request, deps: Deps) -> 
     """Withdraw a card without running anything: it is answered "denied", the turn ends
     before the model is asked again, and nothing is left waiting (:func:`withdraw`).
 
-    Answers ``{"receipts": [...]}``. Errors: 400 INVALID_CONFIRMATION (unknown, answered,
-    expired or another session's card).
+    Answers ``{"receipts": [...], "receipt": {...}}`` (the receipt said in the turn's
+    language). Errors: 400 INVALID_CONFIRMATION (unknown, answered, expired or another
+    session's card).
     """
     session = session_of(request.scope)
     assert session is not None  # guaranteed by SessionAuthMiddleware for this path
     try:
-        receipts = await withdraw(deps.turns, body.token, session.id, deps.turn_policy())
+        withdrawn = await withdraw(deps.turns, body.token, session.id, deps.turn_policy())
     except InvalidConfirmation as exc:
         deps.open_cards.forget(body.token)
         raise ServiceError(
@@ -195,7 +196,7 @@ async def withdraw_card(body: WithdrawRequest, request: Request, deps: Deps) -> 
             "That request is unknown, already answered, expired or not yours.",
         ) from exc
     deps.open_cards.forget(body.token)
-    return {"receipts": receipts}
+    return withdrawn
 
 
 async def _unless_stopped(
@@ -206,10 +207,8 @@ async def _unless_stopped(
     pending = wire.get("pending_confirmation")
     if not control.stop_requested or pending is None:
         return wire
-    receipts = await withdraw(deps.turns, pending["token"], owner, deps.turn_policy())
-    raise ServiceError(
-        *_STOPPED, extra={"citations": wire.get("citations", []), "receipts": receipts}
-    )
+    withdrawn = await withdraw(deps.turns, pending["token"], owner, deps.turn_policy())
+    raise ServiceError(*_STOPPED, extra={"citations": wire.get("citations", []), **withdrawn})
 
 
 async def run_turn(
@@ -230,8 +229,9 @@ async def run_turn(
         ServiceError: 400 INVALID_CONFIRMATION, 503 MODEL_UNAVAILABLE, 413
             CONVERSATION_TOO_LONG, 502 MODEL_ERROR, 503 STORAGE_UNAVAILABLE, 500
             INTERNAL_ERROR. Once the turn
-            has begun, the error's body also holds the turn's ``citations`` and
-            ``receipts`` (DESIGN §4: a call that ran is never left unreported).
+            has begun, the error's body also holds the turn's ``citations``,
+            ``receipts`` and ``receipt`` (DESIGN §4: a call that ran is never left
+            unreported).
     """
     if body.confirmation is None:
         wire = await _run_turn(deps, body, owner, on_token, on_progress)
@@ -321,7 +321,7 @@ def invalid_edit(exc: InvalidEdit) -> ServiceError:
 def turn_error(failed: TurnFailed) -> ServiceError:
     """The service's answer to a turn that failed, with the turn's provenance attached."""
     status, code, message = _describe(failed.error)
-    return ServiceError(status, code, message, extra=failed.provenance())
+    return ServiceError(status, code, message, extra=failed.to_wire())
 
 
 _STOPPED = (409, "TURN_STOPPED", "Stopped. Nothing more was done after you pressed Stop.")
