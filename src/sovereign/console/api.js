@@ -15,7 +15,8 @@ const API = "/api/v1";
 /**
  * A failed request: HTTP status (0 when unreachable), the service's code and sentence.
  * A conversation turn that failed after it began also carries what it did:
- * `receipts` and `citations` (arrays, empty when the body had none).
+ * `receipts` and `citations` (arrays, empty when the body had none), and `receipt`,
+ * the receipts as the product said them in the turn's language (null when none).
  */
 export class ApiError extends Error {
   constructor(status, code, message, body = null) {
@@ -24,6 +25,7 @@ export class ApiError extends Error {
     this.code = code;
     this.receipts = listOf(body, "receipts");
     this.citations = listOf(body, "citations");
+    this.receipt = body && body.receipt && typeof body.receipt === "object" ? body.receipt : null;
     /** Seconds sign-in is paused for (0 when it is not), from `retry_after_seconds`. */
     this.retryAfterSeconds = Number(body && body.retry_after_seconds) || 0;
   }
@@ -146,9 +148,9 @@ export async function loadSection(section, path, what) {
  * stage the turn reports, and the turn's id (what stopTurn takes).
  * signal: an AbortSignal (sign-out cancels the stream).
  * Resolves with the final response object ({text, pending_confirmation,
- * citations, receipts, facts}); rejects with ApiError (an `event: error` frame or a
- * non-2xx answer), whose receipts and citations say what a failed turn did. A service that answers plain JSON instead of a stream is
- * accepted as well.
+ * citations, receipts, facts, receipt}); rejects with ApiError (an `event: error` frame
+ * or a non-2xx answer), whose receipts, receipt and citations say what a failed turn
+ * did. A service that answers plain JSON instead of a stream is accepted as well.
  */
 export async function converse(payload, handlers, signal) {
   const on = typeof handlers === "function" ? { onToken: handlers } : handlers || {};

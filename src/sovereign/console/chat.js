@@ -16,8 +16,8 @@ import {
   lostOutcomeNote,
   messageLength,
   spacedAddress,
-  receiptSummary,
   recoveredNote,
+  shownReceipt,
 } from "./present.js";
 import { ProgressLine } from "./progress.js";
 
@@ -238,7 +238,8 @@ export class Chat {
       if (citations.length) element.append(this.citationList(citations));
       const receipts = result.receipts || [];
       if (receipts.length || !pending) {
-        element.append(receiptList(receipts, this.turn.calls, result.citations || []));
+        element.append(receiptList(result.receipt, receipts, this.turn.calls,
+          result.citations || []));
       }
     }
     if (pending) this.showCard(pending);
@@ -260,7 +261,10 @@ export class Chat {
     const receipts = error.receipts || [];
     const citations = citationEntries(error.citations);
     if (citations.length) element.append(this.citationList(citations));
-    if (receipts.length) element.append(receiptList(receipts, this.turn ? this.turn.calls : [], error.citations));
+    if (receipts.length) {
+      element.append(receiptList(error.receipt, receipts, this.turn ? this.turn.calls : [],
+        error.citations));
+    }
     this.finishTurn();
   }
 
@@ -397,8 +401,10 @@ export class Chat {
   }
 }
 
-function receiptList(receipts, calls, citations) {
-  const summary = receiptSummary(receipts, calls, citations);
+/** The receipt under an answer: as the product said it in the answer's language, else
+ * composed here in English (shownReceipt). */
+function receiptList(said, receipts, calls, citations) {
+  const summary = shownReceipt(said, receipts, calls, citations);
   const lines = el("ul", { className: "receipt-lines" });
   for (const line of summary.lines) lines.append(el("li", {}, line));
   return el("div", {

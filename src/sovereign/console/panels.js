@@ -3,7 +3,7 @@
 import { converse, request } from "./api.js";
 import { ConfirmationCard } from "./card.js";
 import { byId, el } from "./dom.js";
-import { auditTable, receiptSummary } from "./present.js";
+import { auditTable, shownReceipt } from "./present.js";
 
 /**
  * The household's web search switch, backed by GET|POST /conversation/policy.
@@ -159,16 +159,16 @@ export class ActivityView {
       if (approve) {
         const result = await converse({ confirmation: { token: pending.token, approve: true } });
         said.textContent = result.text || "It ran.";
-        holder.append(receiptLine(result.receipts));
+        holder.append(receiptLine(result.receipts, result.receipt));
       } else {
         const result = await request("POST", "/conversation/withdraw", { token: pending.token });
         said.textContent = "Withdrawn: nothing was sent.";
-        holder.append(receiptLine(result.receipts));
+        holder.append(receiptLine(result.receipts, result.receipt));
       }
     } catch (error) {
       if (error.status === 401) return this.onUnauthorized(error);
       said.textContent = error.message;
-      if (error.receipts.length) holder.append(receiptLine(error.receipts));
+      if (error.receipts.length) holder.append(receiptLine(error.receipts, error.receipt));
     }
   }
 
@@ -180,8 +180,8 @@ export class ActivityView {
   }
 }
 
-function receiptLine(receipts) {
-  const summary = receiptSummary(receipts || []);
+function receiptLine(receipts, said = null) {
+  const summary = shownReceipt(said, receipts || []);
   return el("p", { className: `receipt-headline ${summary.stayedLocal ? "stayed" : "left"}` },
     summary.headline);
 }

@@ -111,7 +111,8 @@ const NOT_SENT_WHY = {
 const NOT_SENT_OTHERWISE = "the connection failed before anything was sent";
 
 /**
- * Receipts in words.
+ * Receipts in words, in English: what the Console shows for an answer that carries no
+ * receipt said by the product (see shownReceipt).
  *
  * receipts: [{capability, locality, outcome, error_code?, sent?}] from a response;
  *   `sent: false` on a failed call: it failed before anything left (the connection
@@ -159,6 +160,28 @@ export function receiptSummary(receipts, calls = [], citations = []) {
     : notSent.length ? `Nothing left this device: ${notSent.join("; ")}.`
       : "Stayed on this device.";
   return { stayedLocal, headline, lines };
+}
+
+/**
+ * The receipt shown under an answer: {stayedLocal, headline, lines}.
+ *
+ * said: the receipt the product said in the answer's language (the wire's `receipt`:
+ *   {headline, lines, stayed_local}), shown as said when it is well formed and agrees
+ *   with the receipts it was said from (one line per receipt, the same verdict on
+ *   whether anything left this device).
+ * Otherwise (a service or a kept answer that sends none, or one that disagrees), the
+ * receipt is composed here in English by receiptSummary from receipts, calls and
+ * citations, as before.
+ */
+export function shownReceipt(said, receipts, calls = [], citations = []) {
+  const composed = receiptSummary(receipts, calls, citations);
+  const wellFormed = said !== null && typeof said === "object" &&
+    typeof said.headline === "string" && said.headline.trim() !== "" &&
+    Array.isArray(said.lines) && said.lines.every((line) => typeof line === "string") &&
+    typeof said.stayed_local === "boolean";
+  if (!wellFormed || said.stayed_local !== composed.stayedLocal ||
+    said.lines.length !== composed.lines.length) return composed;
+  return { stayedLocal: said.stayed_local, headline: said.headline, lines: [...said.lines] };
 }
 
 /**
