@@ -37,9 +37,10 @@ from .backends.base import (
     named_choice,
 )
 from .offer.catalog import ToolCatalog
+from .offer.choices import general_check
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import StandIn, chosen_stand_ins, stand_ins
-from .offer.subjects import family_offered, named_families
+from .offer.subjects import family_offered, named_families, named_read
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
@@ -74,6 +75,11 @@ GENERAL_KNOWLEDGE = StandIn(
 """Offered before anything ran in a turn: a named door for what needs no tool. Offered
 only "answer", a 1.5B model sent most general-knowledge questions in every language to
 web search; choosing this is the same as answering without a tool (the model's prose)."""
+
+
+NAMED_READ_ID = "named-read"
+"""The id of a read the product proposes for the family a question names (see
+:func:`~.offer.subjects.named_read`): the model chose to answer without it."""
 
 
 class TurnLoop:
@@ -346,17 +352,19 @@ class TurnLoop:
                     for t in tools
                     if t["function"]["name"] == reader or not self._reaches_out(progress, t)
                 ]
-            standing = stand_ins(progress.catalog, progress.voice)
+            named = named_families(
+                latest_user_text(progress.context),
+                progress.catalog.capabilities.values(),
+                progress.voice.language,
+            )
             # A stand-in for a family the question's words do not name, when they name
             # another, is not offered ("la charge du processeur" went to the smart-home
             # stand-in). What can run stays: removing reads moved other choices.
-            if any(s.family for s in standing):
-                named = named_families(
-                    latest_user_text(progress.context),
-                    progress.catalog.capabilities.values(),
-                    progress.voice.language,
-                )
-                standing = tuple(s for s in standing if family_offered(named, s.family))
+            standing = tuple(
+                s
+                for s in stand_ins(progress.catalog, progress.voice)
+                if family_offered(named, s.family)
+            )
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)
             elif nothing_ran:
@@ -401,6 +409,13 @@ class TurnLoop:
                 if not calls:
                     return await self._finish(progress, on_token, Ending())
                 reply = replace(reply, tool_calls=calls)
+            # A question naming one household family that the model would answer from
+            # nothing is read by the product: a local read that needs no argument costs
+            # nothing, and an answer without it could only guess.
+            read = named_read(named, tools, progress.catalog) if nothing_ran else None
+            if read is not None and not reply.tool_calls and not reply.content.strip():
+                call = ToolCall(NAMED_READ_ID, read, general_check(read, tools))
+                reply = replace(reply, tool_calls=(call,))
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None
                 note = guide.unreadable_note()

@@ -22,6 +22,11 @@ things that share its words (the household's phone or laptop for the device,
 :attr:`~sovereign.executor.facts.Phrases.others`): a question naming one does not name
 that family ("Mein Handy meldet Speicher voll").
 
+The same families decide one thing the product does itself (:func:`named_read`): a
+question naming exactly one family, which the model would answer without a call, is
+read by that family's local read when it needs no argument (the device's health,
+Pi-hole's totals; never Home Assistant's, whose entity would be a guess).
+
 A subject matches a word of the question when (see :mod:`..voice.words`):
 
 - its letters are the word's, or one part's of a hyphenated word ("CPU-Last"), in any
@@ -41,9 +46,11 @@ import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from sovereign.executor import Capability
+from sovereign.executor import Capability, Effect, Locality
 
+from ..backends.base import ToolDefinition
 from ..voice.words import Word, stem, words
+from .catalog import ToolCatalog
 from .guidance import addresses_in
 
 __all__ = [
@@ -52,6 +59,7 @@ __all__ = [
     "family_of",
     "family_offered",
     "named_families",
+    "named_read",
     "names_subject",
 ]
 
@@ -169,3 +177,36 @@ def family_offered(named: frozenset[str], family: str | None) -> bool:
     """Whether a stand-in of ``family`` is offered when the question names the families
     ``named``: always when it names none or the stand-in stands for no family."""
     return not named or family is None or family in named
+
+
+def named_read(
+    named: frozenset[str], tools: Iterable[ToolDefinition], catalog: ToolCatalog
+) -> str | None:
+    """The offered tool that reads the one household family a question names, when the
+    product may run it without the model having chosen it; else ``None``.
+
+    That is when ``named`` (:func:`named_families`) is exactly one family, and one
+    offered tool (``tools``, OpenAI definitions named as ``catalog`` names them) reads
+    it: a capability of that family that only reads, on this device or its
+    network (:attr:`Locality.LOCAL`), declares facts the product states, and needs no
+    argument of its own (the product parameters ``facts`` and ``also_asked`` aside).
+    Home Assistant's reads need an entity, so a home question is never read this way.
+    """
+    if len(named) != 1:
+        return None
+    (family,) = named
+    found = []
+    for tool in tools:
+        target = catalog.resolve(tool["function"]["name"])
+        capability = target and catalog.capabilities.get(target.capability)
+        if capability is None or family_of(capability) != family:
+            continue
+        own = capability.arguments_schema.get("required", [])
+        if (
+            capability.effect is Effect.READ_ONLY
+            and capability.locality is Locality.LOCAL
+            and capability.facts is not None
+            and not own
+        ):
+            found.append(tool["function"]["name"])
+    return found[0] if len(found) == 1 else None

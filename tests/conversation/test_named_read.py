@@ -1,0 +1,153 @@
+"""A question naming one household family, which the model would answer without a
+call, is read by the product (sovereign.conversation.offer.subjects.named_read;
+docs/decisions/offered-tools-and-arguments.md, "The product reads the family a
+question names")."""
+
+from __future__ import annotations
+
+import pytest
+
+from sovereign.capabilities import home_assistant_facts, system
+from sovereign.conversation import ToolCatalog
+from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.backends.scripted import propose
+from sovereign.conversation.offer.choices import general_check
+from sovereign.conversation.offer.subjects import named_families, named_read
+from sovereign.executor import Capability, Effect, Locality
+
+from .answer.test_facts import HEALTH
+from .conftest import ON
+from .test_answers_from_what_ran import capability, registry_of
+from .test_stand_ins import loop_for
+
+
+async def _health(arguments):
+    return dict(HEALTH)
+
+
+def health(locality):
+    """system.health as the product declares it (facts, phrases), returning HEALTH."""
+    return Capability(
+        name="system.health",
+        version=1,
+        description="the device's health",
+        arguments_schema={"type": "object", "properties": {}, "additionalProperties": False},
+        result_schema={"type": "object"},
+        effect=Effect.READ_ONLY,
+        locality=locality,
+        execute=_health,
+        facts=system.FACTS,
+        phrases=system.PHRASES,
+    )
+
+
+def household(*, health_locality=Locality.LOCAL, home_assistant=False):
+    return registry_of(
+        health(health_locality),
+        capability(
+            "home_assistant.get_state",
+            available=lambda: home_assistant,
+            phrases=home_assistant_facts.PHRASES,
+            facts=home_assistant_facts.GET_STATE_FACTS,
+            schema={
+                "type": "object",
+                "required": ["entity_id"],
+                "properties": {"entity_id": {"type": "string"}},
+            },
+        ),
+        capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL),
+    )
+
+
+async def turn(question, script, tmp_path, *, registry=None):
+    loop, backend, _ = loop_for(registry or household(), script, tmp_path)
+    result = await loop.process_turn([{"role": "user", "content": question}], policy=ON, owner="o")
+    return result, backend
+
+
+@pytest.mark.parametrize(
+    ("question", "decision"),
+    [
+        ("¿Cuánta memoria le queda al servidor?", ModelReply()),
+        ("il serverino è bollente, è normale?", propose("general_knowledge")),
+        ("Is the box alright?", ModelReply()),
+    ],
+)
+async def test_a_device_question_answered_from_nothing_is_read_by_the_product(
+    question, decision, tmp_path
+):
+    result, backend = await turn(question, [decision, ModelReply()], tmp_path)
+    assert [(r.capability, r.outcome) for r in result.receipts] == [("system.health", "executed")]
+    assert [f.capability for f in result.facts] == ["system.health"]
+    assert "5.3" in result.text or "5,3" in result.text  # the free memory, from the result
+    # After the facts the model is asked for the rest, with the choice to add nothing.
+    assert len(backend.requests) == 2
+    assert "answer_the_rest" in [t["function"]["name"] for t in backend.requests[1].tools]
+
+
+async def test_what_else_the_question_asks_is_still_answered_by_the_model(tmp_path):
+    script = [propose("general_knowledge"), propose("answer_the_rest"), "Memory is a card game."]
+    result, _ = await turn("What are the rules of memory, the card game?", script, tmp_path)
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert result.text.endswith("Memory is a card game.")
+
+
+async def test_the_facts_are_said_in_the_questions_language(tmp_path):
+    result, _ = await turn(
+        "¿Cuánta memoria le queda al servidor?", [ModelReply(), ModelReply()], tmp_path
+    )
+    assert "5,3" in result.text  # HEALTH's available memory, written the Spanish way
+
+
+@pytest.mark.parametrize(
+    ("question", "script"),
+    [
+        # names no family: the model's own prose
+        ("What is the capital of Peru?", [ModelReply(), "Lima."]),
+        # another device of the household's, not this one
+        ("Mein Handy meldet Speicher voll, was tun?", [ModelReply(), "Fotos löschen."]),
+        # two families named
+        ("Is the kitchen light on, and is the server hot?", [ModelReply(), "Maybe."]),
+        # a request to change something: its own sentence, nothing read
+        ("Restart the server.", [propose("change_something")]),
+    ],
+)
+async def test_nothing_is_read_when_the_question_names_no_single_family_or_asks_a_change(
+    question, script, tmp_path
+):
+    result, _ = await turn(question, script, tmp_path)
+    assert result.receipts == [] and result.facts == []
+
+
+async def test_prose_the_model_already_wrote_is_kept_and_nothing_is_read(tmp_path):
+    result, _ = await turn(
+        "How is the server doing?",
+        [ModelReply(content="I cannot tell without a read.")],
+        tmp_path,
+    )
+    assert result.receipts == []
+
+
+async def test_a_read_that_leaves_the_device_or_needs_an_argument_is_never_proposed(tmp_path):
+    away = household(health_locality=Locality.EXTERNAL)
+    result, _ = await turn(
+        "How is the server doing?", [ModelReply(), "Fine."], tmp_path, registry=away
+    )
+    assert result.receipts == []
+    home = household(home_assistant=True)
+    catalog = ToolCatalog.for_turn(home, {**ON, "home_assistant_enabled": True})
+    named = named_families("Is the front door locked?", catalog.capabilities.values(), "en")
+    assert named == {"home_assistant"}
+    assert named_read(named, catalog.tools(), catalog) is None  # an entity is needed
+
+
+def test_the_general_check_names_no_topic_and_leaves_the_rest_to_the_model():
+    catalog = ToolCatalog.for_turn(household(), ON)
+    assert named_read(frozenset({"system"}), catalog.tools(), catalog) == "system_health"
+    assert general_check("system_health", catalog.tools()) == {
+        "facts": [],
+        "also_asked": "something_else",
+    }
+    assert general_check("web_search", catalog.tools()) == {}
+    assert named_read(frozenset({"system", "pihole"}), catalog.tools(), catalog) is None
+    assert named_read(frozenset(), catalog.tools(), catalog) is None
