@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from sovereign.capabilities import home_assistant_facts, system
+from sovereign.capabilities import home_assistant_facts, pihole, system
 from sovereign.conversation import ToolCatalog
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
@@ -151,3 +151,25 @@ def test_the_general_check_names_no_topic_and_leaves_the_rest_to_the_model():
     assert general_check("web_search", catalog.tools()) == {}
     assert named_read(frozenset({"system", "pihole"}), catalog.tools(), catalog) is None
     assert named_read(frozenset(), catalog.tools(), catalog) is None
+
+
+def test_a_read_whose_round_requires_an_argument_is_left_to_the_model():
+    pihole_read = Capability(
+        name="pihole.summary",
+        version=1,
+        description="Pi-hole totals",
+        arguments_schema={"type": "object", "properties": {"period": {"type": "string"}}},
+        result_schema={"type": "object"},
+        effect=Effect.READ_ONLY,
+        locality=Locality.LOCAL,
+        execute=_health,
+        facts=system.FACTS,
+        phrases=pihole.PHRASES,
+    )
+    catalog = ToolCatalog.for_turn(registry_of(pihole_read), ON)
+    tools = catalog.tools()
+    assert named_read(frozenset({"pihole"}), tools, catalog) == "pihole_summary"
+    function = tools[0]["function"]
+    narrowed = {**function, "parameters": {**function["parameters"], "required": ["period"]}}
+    # A span named ("this month") makes the period required: only the model may fill it.
+    assert named_read(frozenset({"pihole"}), [{**tools[0], "function": narrowed}], catalog) is None

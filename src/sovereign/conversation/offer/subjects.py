@@ -51,6 +51,7 @@ from sovereign.executor import Capability, Effect, Locality
 from ..backends.base import ToolDefinition
 from ..voice.words import Word, stem, words
 from .catalog import ToolCatalog
+from .choices import ALSO_ASKED, FACTS
 from .guidance import addresses_in
 
 __all__ = [
@@ -189,8 +190,9 @@ def named_read(
     offered tool (``tools``, OpenAI definitions named as ``catalog`` names them) reads
     it: a capability of that family that only reads, on this device or its
     network (:attr:`Locality.LOCAL`), declares facts the product states, and needs no
-    argument of its own (the product parameters ``facts`` and ``also_asked`` aside).
-    Home Assistant's reads need an entity, so a home question is never read this way.
+    argument of its own in this round (the product parameters ``facts`` and
+    ``also_asked`` aside). Home Assistant's reads need an entity, and Pi-hole's needs its
+    period when the question names a span, so those are never read this way.
     """
     if len(named) != 1:
         return None
@@ -201,7 +203,8 @@ def named_read(
         capability = target and catalog.capabilities.get(target.capability)
         if capability is None or family_of(capability) != family:
             continue
-        own = capability.arguments_schema.get("required", [])
+        required = tool["function"].get("parameters", {}).get("required", [])
+        own = [name for name in required if name not in (FACTS, ALSO_ASKED)]
         if (
             capability.effect is Effect.READ_ONLY
             and capability.locality is Locality.LOCAL
