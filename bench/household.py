@@ -237,6 +237,7 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
         if call.tools:
             names = [t["function"]["name"] for t in call.tools]
             record.offered.append([world.capability(n) for n in names if world.is_tool(n)])
+    add_product_reads(record)
     results = [r for call in calls for r in executed_results(call.messages)]
     record.sources = result_numbers([*results, *record.facts])
     said = dict.fromkeys(s for call in calls for s in unrun_sentences(call.messages))
@@ -293,6 +294,17 @@ def score(prompt: dict[str, Any], record: TurnRecord) -> None:
     record.findings = web_findings(prompt, record.answer, record.cards)
 
 
+def add_product_reads(record: TurnRecord) -> None:
+    """Count a read the product proposed itself as the turn's choice: the family a
+    question names, read when the model chose to answer without a call, is in the
+    receipts but in no reply (its arguments are a general check, none of its own)."""
+    chosen = {name for name, _ in record.proposals}
+    for receipt in record.receipts:
+        if receipt["capability"] not in chosen:
+            record.proposals.append((receipt["capability"], {}))
+            chosen.add(receipt["capability"])
+
+
 def rescore(path: Path, prompts: list[dict[str, Any]]) -> list[TurnRecord]:
     """The turns of an earlier ``--json``, scored again with today's scorer and prompts
     (a run without recorded sources keeps its ``numbers`` score)."""
@@ -304,6 +316,7 @@ def rescore(path: Path, prompts: list[dict[str, Any]]) -> list[TurnRecord]:
         fields = {k: v for k, v in turn.items() if k in TurnRecord.__dataclass_fields__}
         record = TurnRecord(**fields)
         record.half, record.lang = half(by_id[record.id]), by_id[record.id].get("lang", "en")
+        add_product_reads(record)
         score(by_id[record.id], record)
         records.append(record)
     return records

@@ -31,3 +31,18 @@ def test_a_quote_word_for_word_does_not_count_against_the_answer_s_language():
         score_language(german, f"The source is in English; this is what it says:\n\n{QUOTE}")
         is False
     )
+
+
+def test_a_read_the_product_proposed_counts_as_the_turns_choice():
+    from household import TurnRecord, add_product_reads
+
+    record = TurnRecord(id="x", klass="device", scenario="", half="holdout")
+    record.proposals = [("web.search", {"query": "q"})]
+    record.receipts = [
+        {"capability": "web.search", "locality": "external", "outcome": "executed"},
+        {"capability": "system.health", "locality": "local", "outcome": "executed"},
+    ]
+    add_product_reads(record)
+    assert record.proposals == [("web.search", {"query": "q"}), ("system.health", {})]
+    add_product_reads(record)  # counted once
+    assert len(record.proposals) == 2

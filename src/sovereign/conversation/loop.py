@@ -78,8 +78,9 @@ web search; choosing this is the same as answering without a tool (the model's p
 
 
 NAMED_READ_ID = "named-read"
-"""The id of a read the product proposes for the family a question names (see
-:func:`~.offer.subjects.named_read`): the model chose to answer without it."""
+"""The id of the call the product proposes for the family a question names when the model
+chose to answer without a call (:func:`~.offer.subjects.named_read`); renumbered, like
+every call, when it is adopted."""
 
 
 class TurnLoop:
