@@ -5,45 +5,27 @@ question names")."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from sovereign.capabilities import home_assistant_facts, pihole, system
+from sovereign.capabilities import home_assistant_facts, pihole
 from sovereign.conversation import ToolCatalog
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.offer.choices import general_check
 from sovereign.conversation.offer.subjects import named_families, named_read
-from sovereign.executor import Capability, Effect, Locality
+from sovereign.executor import Locality
 
-from .answer.test_facts import HEALTH
+from .answer.test_finish import health
 from .conftest import ON
 from .test_answers_from_what_ran import capability, registry_of
 from .test_stand_ins import loop_for
 
 
-async def _health(arguments):
-    return dict(HEALTH)
-
-
-def health(locality):
-    """system.health as the product declares it (facts, phrases), returning HEALTH."""
-    return Capability(
-        name="system.health",
-        version=1,
-        description="the device's health",
-        arguments_schema={"type": "object", "properties": {}, "additionalProperties": False},
-        result_schema={"type": "object"},
-        effect=Effect.READ_ONLY,
-        locality=locality,
-        execute=_health,
-        facts=system.FACTS,
-        phrases=system.PHRASES,
-    )
-
-
 def household(*, health_locality=Locality.LOCAL, home_assistant=False):
     return registry_of(
-        health(health_locality),
+        replace(health(), locality=health_locality),
         capability(
             "home_assistant.get_state",
             available=lambda: home_assistant,
@@ -143,32 +125,29 @@ async def test_a_read_that_leaves_the_device_or_needs_an_argument_is_never_propo
 
 def test_the_general_check_names_no_topic_and_leaves_the_rest_to_the_model():
     catalog = ToolCatalog.for_turn(household(), ON)
-    assert named_read(frozenset({"system"}), catalog.tools(), catalog) == "system_health"
-    assert general_check("system_health", catalog.tools()) == {
+    read = named_read(frozenset({"system"}), catalog.tools(), catalog)
+    assert read is not None and read["function"]["name"] == "system_health"
+    assert general_check(read) == {
         "facts": [],
         "also_asked": "something_else",
     }
-    assert general_check("web_search", catalog.tools()) == {}
+    web_search = next(t for t in catalog.tools() if t["function"]["name"] == "web_search")
+    assert general_check(web_search) == {}
     assert named_read(frozenset({"system", "pihole"}), catalog.tools(), catalog) is None
     assert named_read(frozenset(), catalog.tools(), catalog) is None
 
 
 def test_a_read_whose_round_requires_an_argument_is_left_to_the_model():
-    pihole_read = Capability(
+    pihole_read = replace(
+        health(),
         name="pihole.summary",
-        version=1,
-        description="Pi-hole totals",
         arguments_schema={"type": "object", "properties": {"period": {"type": "string"}}},
-        result_schema={"type": "object"},
-        effect=Effect.READ_ONLY,
-        locality=Locality.LOCAL,
-        execute=_health,
-        facts=system.FACTS,
         phrases=pihole.PHRASES,
     )
     catalog = ToolCatalog.for_turn(registry_of(pihole_read), ON)
     tools = catalog.tools()
-    assert named_read(frozenset({"pihole"}), tools, catalog) == "pihole_summary"
+    assert named_read(frozenset({"pihole"}), tools, catalog) == tools[0]
+    assert tools[0]["function"]["name"] == "pihole_summary"
     function = tools[0]["function"]
     narrowed = {**function, "parameters": {**function["parameters"], "required": ["period"]}}
     # A span named ("this month") makes the period required: only the model may fill it.

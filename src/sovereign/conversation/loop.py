@@ -415,7 +415,7 @@ class TurnLoop:
             # nothing, and an answer without it could only guess.
             read = named_read(named, tools, progress.catalog) if nothing_ran else None
             if read is not None and not reply.tool_calls and not reply.content.strip():
-                call = ToolCall(NAMED_READ_ID, read, general_check(read, tools))
+                call = ToolCall(NAMED_READ_ID, read["function"]["name"], general_check(read))
                 reply = replace(reply, tool_calls=(call,))
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None

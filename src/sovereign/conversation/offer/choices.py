@@ -19,7 +19,7 @@ such a capability raises (a naming mistake, caught before any model sees the lis
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,15 +122,12 @@ def _choices(capability: Capability) -> Mapping[str, Any]:
         return {}
 
 
-def general_check(name: str, tools: Iterable[ToolDefinition]) -> dict[str, Any]:
-    """The product parameters of a general check with the offered tool ``name``, proposed
-    by the product rather than the model: no topic named (all key facts, briefly) and
+def general_check(tool: ToolDefinition) -> dict[str, Any]:
+    """The product parameters of a general check with the offered ``tool``, proposed by
+    the product rather than the model: no topic named (all key facts, briefly) and
     something else asked, so the model is asked for the rest after the facts (it chose
     to answer in words, and the question may ask more than the read says); ``{}`` for a
     tool that takes neither."""
-    for tool in tools:
-        if tool["function"]["name"] == name:
-            properties = tool["function"].get("parameters", {}).get("properties", {})
-            check = {FACTS: [], ALSO_ASKED: SOMETHING_ELSE}
-            return {key: value for key, value in check.items() if key in properties}
-    return {}
+    properties = tool["function"].get("parameters", {}).get("properties", {})
+    check = {FACTS: [], ALSO_ASKED: SOMETHING_ELSE}
+    return {key: value for key, value in check.items() if key in properties}

@@ -182,7 +182,7 @@ def family_offered(named: frozenset[str], family: str | None) -> bool:
 
 def named_read(
     named: frozenset[str], tools: Iterable[ToolDefinition], catalog: ToolCatalog
-) -> str | None:
+) -> ToolDefinition | None:
     """The offered tool that reads the one household family a question names, when the
     product may run it without the model having chosen it; else ``None``.
 
@@ -211,5 +211,5 @@ def named_read(
             and capability.facts is not None
             and not own
         ):
-            found.append(tool["function"]["name"])
+            found.append(tool)
     return found[0] if len(found) == 1 else None
