@@ -49,13 +49,14 @@ export function factHeading(facts) {
 
 /** The panel for a turn's facts (a <section>), or null when there is nothing to show. */
 export function factPanel(facts) {
-  const shown = (Array.isArray(facts) ? facts : []).filter((fact) => factLines(fact));
-  const blocks = shown.map(factLines);
-  if (!blocks.length) return null;
-  const heading = factHeading(shown);
+  const shown = (Array.isArray(facts) ? facts : [])
+    .map((fact) => ({ fact, lines: factLines(fact) }))
+    .filter(({ lines }) => lines);
+  if (!shown.length) return null;
+  const heading = factHeading(shown.map(({ fact }) => fact));
   const section = el("section", { className: "facts", "aria-label": heading },
     el("h4", {}, heading));
-  for (const lines of blocks) {
+  for (const { lines } of shown) {
     const list = el("ul", { className: "fact-lines" });
     for (const line of lines) list.append(el("li", {}, line));
     section.append(el("div", { className: "fact" }, list));
