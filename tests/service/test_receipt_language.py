@@ -17,7 +17,7 @@ from tests.spoken import deciding, last_spoken
 
 from .harness import build_harness
 from .test_household_language_turns import UNPLACEABLE_READ, UNPLACEABLE_SEARCH, set_language
-from .test_streaming import stream
+from .test_streaming import answer_of, stream
 
 WITHDRAW = "/api/v1/conversation/withdraw"
 SENT_IT = {
@@ -116,14 +116,8 @@ async def test_a_turn_that_fails_after_its_search_ran_says_the_receipt_in_its_la
         halted = (await harness.message({"message": UNPLACEABLE_SEARCH})).json()
         token = halted["pending_confirmation"]["token"]
         approve = {"confirmation": {"token": token, "approve": True}}
-        if streamed:
-            _, events = await stream(harness, approve)
-            kind, body = events[-1]
-            assert kind == "error"
-        else:
-            response = await harness.message(approve)
-            assert response.status_code == 503
-            body = response.json()
+        status, kind, body = await answer_of(harness, approve, streamed=streamed)
+    assert kind == "error" and (streamed or status == 503)
     assert body["error"]["code"] == "MODEL_UNAVAILABLE"
     assert [r["outcome"] for r in body["receipts"]] == ["executed"]
     assert body["receipt"] == SENT_IT

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from sovereign.conversation.backends.base import ModelUnavailable
 
@@ -34,6 +35,18 @@ async def stream(harness, body) -> tuple[object, list[tuple[str, object]]]:
     events are checked in their own tests)."""
     response, events = await stream_all(harness, body)
     return response, [(kind, data) for kind, data in events if kind not in ("turn", "progress")]
+
+
+async def answer_of(harness, body, *, streamed: bool) -> tuple[int, str, Any]:
+    """``(status, kind, data)`` of the answer to ``body``: the plain response's status and
+    JSON (kind ``result`` below 400, else ``error``), or the stream's last event."""
+    if streamed:
+        response, events = await stream(harness, body)
+        kind, data = events[-1]
+        return response.status_code, kind, data
+    response = await harness.message(body)
+    kind = "result" if response.status_code < 400 else "error"
+    return response.status_code, kind, response.json()
 
 
 async def test_streamed_answer_is_tokens_then_the_same_object_as_the_plain_response(tmp_path):

@@ -21,7 +21,7 @@ from tests.conversation.replay_server import Canned, ReplayServer, captured, sta
 from tests.spoken import deciding
 
 from .harness import build_harness
-from .test_streaming import stream
+from .test_streaming import answer_of, stream
 
 QUESTION = "pi 5 firmware news"
 EXECUTED = {"capability": "web.search", "locality": "external", "outcome": "executed"}
@@ -115,14 +115,8 @@ async def test_a_model_server_answering_500_after_the_search_still_reports_it(
         halted = (await harness.message({"message": QUESTION})).json()
         pending = halted["pending_confirmation"]
         answer = {"confirmation": {"token": pending["token"], "approve": True}}
-        if streamed:
-            _, events = await stream(harness, answer)
-            kind, body = events[-1]
-            assert kind == "error"
-        else:
-            response = await harness.message(answer)
-            assert response.status_code == 502
-            body = response.json()
+        status, kind, body = await answer_of(harness, answer, streamed=streamed)
+    assert kind == "error" and (streamed or status == 502)
     assert body["error"]["code"] == "MODEL_ERROR"  # a refusal by the server: never retried
     assert body["receipts"] == [EXECUTED]
     assert harness.searxng.queries == [pending["arguments"]["query"]]
