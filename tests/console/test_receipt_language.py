@@ -120,6 +120,25 @@ def answer_with(page, status: int, event: str, body: dict) -> None:
     )
 
 
+def expect_receipt(message, headline: str, lines: list[str], where: str | None = None) -> None:
+    """The receipt under ``message`` reads ``headline`` and ``lines``; ``where`` is
+    ``stayed-local`` or ``left-device`` when given."""
+    expect(message.locator(".receipt-headline")).to_have_text(headline)
+    expect(message.locator(".receipt-lines li")).to_have_text(lines)
+    if where is not None:
+        expect(message.locator(".receipts")).to_have_class(f"receipts {where}")
+
+
+def choose_language(page, language: str, name: str) -> None:
+    page.get_by_role("button", name="Settings").click()
+    page.get_by_label("Language for answers when a question is too short to tell").select_option(
+        language
+    )
+    page.get_by_role("button", name="Save language").click()
+    expect(page.locator("#household-settings-status")).to_contain_text(name)
+    page.get_by_role("button", name="Chat").click()
+
+
 def test_an_answer_s_receipt_is_shown_in_its_language_and_an_older_one_in_english(page, service):
     first_run(page, service)
     said = {
@@ -132,20 +151,13 @@ def test_an_answer_s_receipt_is_shown_in_its_language_and_an_older_one_in_englis
     answer_with(page, 200, "result", answer)
     send(page, "Quanto è calda la CPU?")
     italian = page.locator(".message.assistant").last
-    expect(italian.locator(".receipt-headline")).to_have_text(
-        "Tutto è rimasto su questo apparecchio."
-    )
-    expect(italian.locator(".receipt-lines li")).to_have_text(
-        ["system.health: eseguito su questo apparecchio"]
-    )
-    expect(italian.locator(".receipts")).to_have_class("receipts stayed-local")
+    expect_receipt(italian, said["headline"], said["lines"], "stayed-local")
 
     older = {key: value for key, value in answer.items() if key != "receipt"}
     answer_with(page, 200, "result", older)  # a service that says no receipt
     send(page, "E il disco?")
     english = page.locator(".message.assistant").last
-    expect(english.locator(".receipt-headline")).to_have_text("Stayed on this device.")
-    expect(english.locator(".receipt-lines li")).to_have_text(["system.health: ran on this device"])
+    expect_receipt(english, "Stayed on this device.", ["system.health: ran on this device"])
 
 
 def test_a_failed_turn_s_receipt_is_shown_in_its_language(page, service):
@@ -159,28 +171,19 @@ def test_a_failed_turn_s_receipt_is_shown_in_its_language(page, service):
     answer_with(page, 200, "error", error)
     send(page, "Such nach Solarmodulen")
     failed = page.locator(".message.assistant.failed")
-    expect(failed.locator(".receipt-headline")).to_have_text(SEARCH_SAID_DE["headline"])
-    expect(failed.locator(".receipt-lines li")).to_have_text(SEARCH_SAID_DE["lines"])
-    expect(failed.locator(".receipts")).to_have_class("receipts left-device")
+    expect_receipt(failed, SEARCH_SAID_DE["headline"], SEARCH_SAID_DE["lines"], "left-device")
 
 
 def test_a_real_answer_in_italian_has_its_receipt_in_italian(page, service):
     first_run(page, service)
-    page.get_by_role("button", name="Settings").click()
-    page.get_by_label("Language for answers when a question is too short to tell").select_option(
-        "it"
-    )
-    page.get_by_role("button", name="Save language").click()
-    expect(page.locator("#household-settings-status")).to_contain_text("Italiano")
-    page.get_by_role("button", name="Chat").click()
+    choose_language(page, "it", "Italiano")
     send(page, "how hot")  # two words the language detector cannot place
     answer = page.locator(".message.assistant").last
     expect(answer.locator(".facts h4")).to_have_text("Cosa ha riportato l'apparecchio")
-    expect(answer.locator(".receipt-headline")).to_have_text(
-        "Tutto è rimasto su questo apparecchio."
-    )
-    expect(answer.locator(".receipt-lines li")).to_have_text(
-        ["system.health: eseguito su questo apparecchio"]
+    expect_receipt(
+        answer,
+        "Tutto è rimasto su questo apparecchio.",
+        ["system.health: eseguito su questo apparecchio"],
     )
 
 
@@ -194,16 +197,6 @@ def test_the_short_search_here_is_one_the_detector_cannot_place():
     assert guess is not None and guess[1] < SURE
 
 
-def choose_language(page, language: str, name: str) -> None:
-    page.get_by_role("button", name="Settings").click()
-    page.get_by_label("Language for answers when a question is too short to tell").select_option(
-        language
-    )
-    page.get_by_role("button", name="Save language").click()
-    expect(page.locator("#household-settings-status")).to_contain_text(name)
-    page.get_by_role("button", name="Chat").click()
-
-
 def test_an_approved_search_s_receipt_says_what_left_in_the_answer_s_language(page, service):
     first_run(page, service)
     set_web_search(page, True)
@@ -211,13 +204,12 @@ def test_an_approved_search_s_receipt_says_what_left_in_the_answer_s_language(pa
     send(page, SHORT_SEARCH)
     page.locator(".confirmation-card").get_by_role("button", name="Approve").click()
     answer = page.locator(".message.assistant").last
-    expect(answer.locator(".receipt-headline")).to_have_text(
-        "Uscito da questo apparecchio verso: i motori di ricerca."
+    expect_receipt(
+        answer,
+        "Uscito da questo apparecchio verso: i motori di ricerca.",
+        ["web.search: inviato verso i motori di ricerca"],
+        "left-device",
     )
-    expect(answer.locator(".receipt-lines li")).to_have_text(
-        ["web.search: inviato verso i motori di ricerca"]
-    )
-    expect(answer.locator(".receipts")).to_have_class("receipts left-device")
     assert service.searxng.queries == [SHORT_SEARCH]
 
 
