@@ -40,7 +40,36 @@ async def test_a_household_read_reports_choosing_checking_it_and_writing(tmp_pat
     assert ("checking", "device.status") in stages
     assert stages.index(("choosing", None)) < stages.index(("checking", "device.status"))
     assert stages[-1] == ("writing", None)
-    assert all(p.to_wire().keys() == {"stage", "capability"} for p in seen)
+    assert all(p.to_wire().keys() == {"stage", "capability", "words", "stop", "stopping"}
+               for p in seen)  # fmt: skip
+    assert seen[-1].to_wire()["words"] == "Writing the answer"
+
+
+async def test_each_stage_is_said_in_the_question_s_language_also_after_an_approval(tmp_path):
+    from sovereign.executor import Locality
+
+    registry = registry_with("web.search", {"results": []}, locality=Locality.EXTERNAL)
+    script = [ModelReply(tool_calls=(ToolCall("c1", "web_search", {}),)), "Nichts gefunden."]
+    loop, _ = loop_over(script, tmp_path, registry)
+    seen: list[dict] = []
+
+    async def sink(progress: Progress) -> None:
+        seen.append(progress.to_wire())
+
+    question = "Bitte such im Internet nach den Öffnungszeiten der Stadtbibliothek"
+    messages = [{"role": "user", "content": question}]
+    paused = await loop.process_turn(messages, policy={}, owner="o", on_progress=sink)
+    assert seen[0]["words"] == "Ich lese Ihre Frage und wähle aus, was ich nachsehe"
+    assert {(event["stop"], event["stopping"]) for event in seen} == {
+        ("Anhalten", "Wird angehalten")
+    }
+    seen.clear()
+    token = paused.pending_confirmation.token
+    await loop.resume_turn(token, True, policy={"external_enabled": True}, owner="o",
+                           on_progress=sink)  # fmt: skip
+    assert {"stage": "checking", "capability": "web.search", "words": "Ich suche im Web",
+            "stop": "Anhalten", "stopping": "Wird angehalten"} in seen  # fmt: skip
+    assert all(event["stop"] == "Anhalten" for event in seen)
 
 
 async def test_a_call_waiting_for_approval_is_not_reported_as_being_checked(tmp_path):
@@ -96,3 +125,18 @@ async def test_the_loops_stage_is_said_again_when_a_backend_wait_ends():
     await reporter.backend("started")
     await reporter.backend("something else")
     assert [p.stage for p in seen] == ["choosing", "queued", "choosing"]
+    assert seen[1].to_wire()["words"] == "Waiting for another question to finish"
+
+
+async def test_a_backend_wait_is_said_in_the_reporter_s_language():
+    seen: list[Progress] = []
+
+    async def sink(progress: Progress) -> None:
+        seen.append(progress)
+
+    reporter = ProgressReporter(sink)
+    reporter.language = "fr"
+    await reporter.backend("loading_model")
+    assert seen[0].to_wire()["words"] == (
+        "Chargement du modèle (la première question après un démarrage prend plus de temps)"
+    )

@@ -22,6 +22,7 @@ async def test_an_answered_turn_carries_its_receipt_in_the_question_s_language(w
         "headline": "Alles ist auf diesem Gerät geblieben.",
         "lines": ["system.health: lief auf diesem Gerät"],
         "stayed_local": True,
+        "label": "Beleg",
     }
 
 
@@ -30,6 +31,25 @@ async def test_a_card_carries_the_receipt_of_what_ran_before_it_in_the_turn_s_la
     halted = await loop.process_turn(ASK_FETCH_IT, policy=ON, owner="s1")
     assert halted.pending_confirmation is not None
     assert halted.to_wire()["receipt"]["headline"] == "Tutto è rimasto su questo apparecchio."
+
+
+async def test_a_card_carries_the_notes_for_a_broken_answer_in_the_turn_s_language(world):
+    loop, _ = world.loop([FETCH], household_language=lambda: "it")
+    notes = (await loop.process_turn(ASK_FETCH_IT, policy=ON, owner="s1")).to_wire()[
+        "approval_notes"
+    ]
+    assert notes["not_run"] == (
+        "La connessione si è interrotta dopo che hai approvato web.fetch; l'apparecchio ha "
+        "tenuto traccia di quello che è successo: non è stato eseguito, quindi non è stato "
+        "inviato nulla."
+    )
+    assert notes["lost"].startswith("La connessione si è interrotta dopo che hai approvato")
+
+
+async def test_an_answer_without_a_card_carries_no_notes_for_one(world):
+    loop, _ = world.loop([propose("system_health"), "Alles in Ordnung."])
+    wire = (await loop.process_turn(ASK_HOT_DE, policy=OFF, owner="s1")).to_wire()
+    assert "approval_notes" not in wire
 
 
 async def test_a_failure_after_an_approved_fetch_names_its_host_in_the_turn_s_language(world):
@@ -43,8 +63,10 @@ async def test_a_failure_after_an_approved_fetch_names_its_host_in_the_turn_s_la
         "headline": "Uscito da questo apparecchio verso: news.example.",
         "lines": ["web.fetch: inviato verso news.example"],
         "stayed_local": False,
+        "label": "Resoconto",
     }
     assert wire["receipts"] == failed.value.provenance()["receipts"]  # the data, unchanged
+    assert {citation["heading"] for citation in wire["citations"]} == {"Fonti"}
 
 
 async def test_a_denial_then_a_failure_says_nothing_was_sent_in_the_turn_s_language(world):
@@ -56,4 +78,5 @@ async def test_a_denial_then_a_failure_says_nothing_was_sent_in_the_turn_s_langu
         "headline": "Tutto è rimasto su questo apparecchio.",
         "lines": ["web.fetch: rifiutato da te; non è stato inviato nulla"],
         "stayed_local": True,
+        "label": "Resoconto",
     }

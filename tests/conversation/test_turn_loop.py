@@ -445,7 +445,9 @@ async def test_turn_result_wire_shape_is_exactly_design_section_4(world):
     wire = (await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")).to_wire()
     assert set(wire) == {
         "text", "pending_confirmation", "citations", "receipts", "facts", "receipt",
+        "approval_notes",
     }  # fmt: skip
+    assert set(wire["approval_notes"]) == {"ran", "failed", "not_run", "lost"}
     assert set(wire["pending_confirmation"]) == {
         "token",
         "capability",
@@ -461,7 +463,12 @@ async def test_turn_result_wire_shape_is_exactly_design_section_4(world):
         "citations": [],
         "receipts": [],
         "facts": [],
-        "receipt": {"headline": "Stayed on this device.", "lines": [], "stayed_local": True},
+        "receipt": {
+            "headline": "Stayed on this device.",
+            "lines": [],
+            "stayed_local": True,
+            "label": "Receipt",
+        },
     }
 
 

@@ -24,6 +24,7 @@ SENT_IT = {
     "headline": "Uscito da questo apparecchio verso: i motori di ricerca.",
     "lines": ["web.search: inviato verso i motori di ricerca"],
     "stayed_local": False,
+    "label": "Resoconto",
 }
 
 
@@ -55,6 +56,7 @@ async def test_an_answer_and_its_stream_carry_the_receipt_in_the_households_lang
         "headline": "Stayed on this device.",
         "lines": ["system.health: ran on this device"],
         "stayed_local": True,
+        "label": "Receipt",
     }
     await set_language(household, "de")
     german = (await household.message({"message": UNPLACEABLE_READ})).json()
@@ -62,6 +64,7 @@ async def test_an_answer_and_its_stream_carry_the_receipt_in_the_households_lang
         "headline": "Alles ist auf diesem Gerät geblieben.",
         "lines": ["system.health: lief auf diesem Gerät"],
         "stayed_local": True,
+        "label": "Beleg",
     }
     assert german["receipt"] == said
     assert german["receipts"] == english["receipts"]  # the data it is said from: unchanged
@@ -101,6 +104,7 @@ async def test_a_search_that_never_reached_the_search_service_says_so_in_german(
             "(der Suchdienst des Geräts läuft nicht)"
         ],
         "stayed_local": True,
+        "label": "Beleg",
     }
 
 
@@ -135,5 +139,6 @@ async def test_a_withdrawn_card_s_receipt_is_said_in_the_households_language(hou
             "headline": "Alles is op dit apparaat gebleven.",
             "lines": ["web.search: door jou geweigerd; er is niets verstuurd"],
             "stayed_local": True,
+            "label": "Overzicht",
         },
     }

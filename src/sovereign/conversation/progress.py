@@ -7,8 +7,11 @@ works reports that too (``queued`` behind another question, ``loading_model`` on
 the first question after a start) through :data:`~.backends.base.BackendProgress`,
 and when it starts working the loop's own stage is reported again.
 
-The service streams each event as an SSE ``progress`` event; the Console and
-``sovereign chat`` show the latest stage with the seconds elapsed since the question.
+Each event is said in the turn's language (:func:`.voice.around.say_progress`): the
+reporter is given the turn's language by the turn it reports for
+(:class:`~.pending.TurnProgress`). The service streams each event as an SSE
+``progress`` event; the Console and ``sovereign chat`` show the latest stage's words,
+as said, with the seconds elapsed since the question.
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from .voice.around import say_progress
+from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 
 Stage = Literal["queued", "loading_model", "choosing", "checking", "writing"]
 """``queued``: waiting for another question to finish; ``loading_model``: the model is
@@ -31,14 +37,20 @@ class Progress:
     Attributes:
         stage: see :data:`Stage`.
         capability: the capability being run, for ``checking`` (else ``None``).
+        language: the turn's language (ISO 639-1), in which the stage is said.
     """
 
     stage: Stage
     capability: str | None = None
+    language: str = DEFAULT_LANGUAGE
 
     def to_wire(self) -> dict[str, Any]:
-        """``{"stage", "capability"}`` (``capability`` null but for ``checking``)."""
-        return {"stage": self.stage, "capability": self.capability}
+        """``{"stage", "capability", "words", "stop", "stopping"}``: ``capability`` null
+        but for ``checking``; ``words`` the stage said in the turn's language, ``stop``
+        the Stop button's label and ``stopping`` what the line says once it is pressed
+        (:func:`~.voice.around.say_progress`)."""
+        said = say_progress(self.stage, self.capability, Voice(self.language))
+        return {"stage": self.stage, "capability": self.capability, **said}
 
 
 ProgressSink = Callable[[Progress], Awaitable[None]]
@@ -62,22 +74,27 @@ class ProgressReporter:
 
     Args:
         sink: where events go; ``None`` reports nothing.
+
+    Attributes:
+        language: the turn's language, in which each event is said (set by the turn's
+            :class:`~.pending.TurnProgress` when the reporter joins it).
     """
 
     def __init__(self, sink: ProgressSink | None) -> None:
         self._sink = sink
         self._current: Progress | None = None
+        self.language = DEFAULT_LANGUAGE
 
     async def stage(self, stage: Stage, capability: str | None = None) -> None:
         """The loop's own stage (``choosing``, ``checking`` a capability, ``writing``)."""
-        self._current = Progress(stage, capability)
+        self._current = Progress(stage, capability, self.language)
         await self._send(self._current)
 
     async def backend(self, event: str) -> None:
         """A model backend's wait (``queued``, ``loading_model``) or ``started``, after
         which the loop's current stage is reported again. Unknown events are ignored."""
         if event in ("queued", "loading_model"):
-            await self._send(Progress(event))  # type: ignore[arg-type]
+            await self._send(Progress(event, None, self.language))  # type: ignore[arg-type]
         elif event == "started" and self._current is not None:
             await self._send(self._current)
 

@@ -9,11 +9,15 @@
      "citations": [{"capability", "title", "url", "snippet", "retrieved_at"}],
      "receipts": [{"capability", "locality", "outcome"[, "error_code"]}],
      "facts": [{"capability", "result", "lines", "heading"}],
-     "receipt": {"headline", "lines", "stayed_local"}}
+     "receipt": {"headline", "lines", "stayed_local", "label"},
+     "approval_notes": {"ran", "failed", "not_run", "lost"}}   // with a card only
 
 ``receipt`` is the receipts said by the product in the answer's language
 (:mod:`.voice.receipts`), the account of what left the device the Console shows under
-the answer.
+the answer. Each citation also carries ``heading``, the name of the list of sources in
+the answer's language, and an answer that asks for approval carries
+``approval_notes``, what is said if the answer to that approval breaks off
+(:mod:`.voice.around`).
 
 A turn that fails after it began raises :class:`TurnFailed`, which carries the
 citations and receipts gathered so far: whatever goes wrong after an external
@@ -25,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .voice.around import approval_notes, say_name
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.receipts import say_receipt
 from .voice.sentences import OWN_SENTENCES
@@ -213,15 +218,25 @@ class TurnResult:
 
     def to_wire(self) -> dict[str, Any]:
         """DESIGN §4's response object (see the module docstring)."""
-        pending = self.pending_confirmation
-        return {
+        pending, voice = self.pending_confirmation, Voice(self.language)
+        wire = {
             "text": self.text,
             "pending_confirmation": pending.to_wire() if pending else None,
-            "citations": [c.to_wire() for c in self.citations],
+            "citations": citations_wire(self.citations, voice),
             "receipts": [r.to_wire() for r in self.receipts],
             "facts": [f.to_wire() for f in self.facts],
-            "receipt": say_receipt(self.receipts, Voice(self.language)).to_wire(),
+            "receipt": say_receipt(self.receipts, voice).to_wire(),
         }
+        if pending is not None:
+            wire["approval_notes"] = approval_notes(pending.capability, voice)
+        return wire
+
+
+def citations_wire(citations: list[Citation], voice: Voice) -> list[dict[str, Any]]:
+    """``citations`` as on the wire, each with ``heading``: the name of the list of
+    sources in ``voice``'s language."""
+    heading = say_name("sources_heading", voice)
+    return [{**citation.to_wire(), "heading": heading} for citation in citations]
 
 
 class TurnFailed(Exception):
@@ -254,9 +269,10 @@ class TurnFailed(Exception):
         self.language = language
 
     def provenance(self) -> dict[str, Any]:
-        """``{"citations": [...], "receipts": [...]}`` as on the wire (both maybe empty)."""
+        """``{"citations": [...], "receipts": [...]}`` as on the wire (both maybe empty;
+        each citation with its ``heading`` in the turn's language)."""
         return {
-            "citations": [c.to_wire() for c in self.citations],
+            "citations": citations_wire(self.citations, Voice(self.language)),
             "receipts": [r.to_wire() for r in self.receipts],
         }
 

@@ -23,7 +23,20 @@ SWITCHED_OFF = Receipt("web.search", "external", "refused", "POLICY_DISABLED")
 
 
 def said(receipts, language):
-    return say_receipt(receipts, Voice(language)).to_wire()
+    """The receipt's wire in ``language`` without its ``label`` (tested on its own)."""
+    wire = say_receipt(receipts, Voice(language)).to_wire()
+    del wire["label"]
+    return wire
+
+
+@pytest.mark.parametrize(
+    ("language", "label"),
+    [("en", "Receipt"), ("de", "Beleg"), ("fr", "Récapitulatif"), ("es", "Comprobante"),
+     ("nl", "Overzicht"), ("it", "Resoconto")],
+)  # fmt: skip
+def test_the_receipt_is_named_in_the_answer_s_language(language, label):
+    for receipts in ([], [HEALTH], [SEARCH, FETCH_BROKEN]):
+        assert say_receipt(receipts, Voice(language)).to_wire()["label"] == label
 
 
 @pytest.mark.parametrize(

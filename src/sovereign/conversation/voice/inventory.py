@@ -15,6 +15,7 @@ from pathlib import Path
 
 from sovereign.executor import Capability, FactSheet, Phrases
 
+from .around import ALL_SENTENCES
 from .catalogs import OWN_CATALOGS, OWN_DOMAIN
 from .receipts import RECEIPT_SENTENCES, REFUSAL_REASONS
 from .sentences import _BY_CODE, _GENERIC, CONTEXT, OWN_SENTENCES, REASON
@@ -39,10 +40,11 @@ class Entry:
 
 
 def own_entries() -> Iterator[Entry]:
-    """The conversation's own sentences, the receipt's among them."""
+    """The conversation's own sentences, the receipt's and those around an answer among
+    them (:mod:`.around`)."""
     for text in [*_BY_CODE.values(), *_GENERIC.values(), REASON]:
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, CONTEXT, text)
-    for key, text in [*OWN_SENTENCES.items(), *RECEIPT_SENTENCES.items()]:
+    for key, text in [*OWN_SENTENCES.items(), *RECEIPT_SENTENCES.items(), *ALL_SENTENCES.items()]:
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)
     for code, text in REFUSAL_REASONS.items():
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, f"receipt_refusal:{code}", text)

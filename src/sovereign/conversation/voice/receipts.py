@@ -12,7 +12,8 @@ the device: a call that ran was sent; a call that failed after its request may h
 gone out "may have left"; one that failed before anything was sent (``sent: false``)
 left nothing, with the reason; a refusal says why when the reason is known; a denied,
 expired or refused call sent nothing. On the wire it is the answer's ``receipt``
-(``{"headline", "lines", "stayed_local"}``); docs/decisions/answers-rendered-by-the-product.md.
+(``{"headline", "lines", "stayed_local", "label"}``, ``label`` being what the Console
+calls it, :mod:`.around`); docs/decisions/answers-rendered-by-the-product.md.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from .around import NAMES, say_name
 from .catalogs import Voice
 
 if TYPE_CHECKING:
@@ -79,16 +81,23 @@ _SCHEMES = {"http": 80, "https": 443}
 
 @dataclass(frozen=True)
 class ReceiptSaid:
-    """The receipt in words: ``headline``, one line per receipt, and ``stayed_local``
-    (no external call ran or tried to run)."""
+    """The receipt in words: ``headline``, one line per receipt, ``stayed_local``
+    (no external call ran or tried to run) and ``label``, what the receipt is called
+    (the Console's accessible name for it)."""
 
     headline: str
     lines: list[str]
     stayed_local: bool
+    label: str = NAMES["receipt_label"]
 
     def to_wire(self) -> dict[str, Any]:
-        """``{"headline", "lines", "stayed_local"}``."""
-        return {"headline": self.headline, "lines": self.lines, "stayed_local": self.stayed_local}
+        """``{"headline", "lines", "stayed_local", "label"}``."""
+        return {
+            "headline": self.headline,
+            "lines": self.lines,
+            "stayed_local": self.stayed_local,
+            "label": self.label,
+        }
 
 
 def say_receipt(receipts: Iterable[Receipt], voice: Voice) -> ReceiptSaid:
@@ -132,7 +141,7 @@ def say_receipt(receipts: Iterable[Receipt], voice: Voice) -> ReceiptSaid:
         headline = _say(voice, "receipt_nothing_left", reasons="; ".join(not_sent))
     else:
         headline = _say(voice, "receipt_stayed")
-    return ReceiptSaid(headline, lines, not destinations)
+    return ReceiptSaid(headline, lines, not destinations, say_name("receipt_label", voice))
 
 
 def host_of(url: object) -> str | None:

@@ -1,0 +1,107 @@
+"""The product's words around an answer, said in the turn's language (DESIGN §4).
+
+Besides the answer, its facts and its receipt (:mod:`.receipts`), the household reads a
+few more of the product's words during a turn: the progress line while it waits (what
+the turn is doing now, its Stop button and what Stop says), the names the Console gives
+the receipt and the sources, and the note after an approval whose answer's connection
+broke. They come from the conversation's catalog (context: their key) like every other
+sentence, and travel on the wire beside what they name: each ``progress`` event's
+``words``, ``stop`` and ``stopping``; the receipt's ``label``; each citation's
+``heading``; a card's ``approval_notes``. The Console and ``sovereign chat`` show them as
+said and keep their English only for a service that sends none.
+
+Capability names stay as they are (they are identifiers); "checking" words are chosen
+by the capability's full name, else its family (the name's first part).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .catalogs import Voice
+
+PROGRESS_SENTENCES = {
+    "progress_queued": "Waiting for another question to finish",
+    "progress_loading_model": "Loading the model (the first question after a start takes longer)",
+    "progress_choosing": "Reading your question and choosing what to check",
+    "progress_writing": "Writing the answer",
+    "progress_checking": "Checking what you asked about",
+    "progress_checking:system": "Checking the device's health",
+    "progress_checking:pihole": "Checking the ad blocker",
+    "progress_checking:home_assistant": "Checking your home's devices",
+    "progress_checking:web": "Working on the web request you approved",
+    "progress_checking:web.search": "Searching the web",
+    "progress_checking:web.fetch": "Reading the page",
+    "progress_stop": "Stop",
+    "progress_stopping": "Stopping",
+}
+"""The progress line's words: one per stage (``progress_<stage>``), the checking words
+by capability or family (``progress_checking:<name>``), the Stop button and what the
+line says once it is pressed (the Console's and the terminal's English, as before)."""
+
+NAMES = {
+    "receipt_label": "Receipt",
+    "sources_heading": "Sources",
+}
+"""What the Console calls the receipt under an answer (its accessible name) and the
+list of sources (their heading and accessible name)."""
+
+APPROVAL_NOTES = {
+    "approval_ran": "The connection broke after you approved {capability}; the appliance "
+    "kept what happened: it ran.",
+    "approval_failed": "The connection broke after you approved {capability}; the appliance "
+    "kept what happened: it was tried and failed, so the request may have left.",
+    "approval_not_run": "The connection broke after you approved {capability}; the appliance "
+    "kept what happened: it did not run, so nothing was sent.",
+    "approval_lost": "The connection broke after you approved {capability}, and the appliance "
+    "could not tell what happened. Whether {capability} ran is unknown; Activity shows it "
+    "once the appliance answers again (a call that started is listed even if its outcome is "
+    "lost).",
+}
+"""What is said when the answer to an approval broke off: after asking again brought back
+what the appliance kept (the call ran, was tried and failed, or did not run), or when it
+could not tell. Said ahead, with the card, since nothing may arrive afterwards."""
+
+ALL_SENTENCES = {**PROGRESS_SENTENCES, **NAMES, **APPROVAL_NOTES}
+"""Every sentence of this module by its key (its catalog context)."""
+
+
+def say_progress(stage: str, capability: str | None, voice: Voice) -> dict[str, str]:
+    """The progress line for one stage, in ``voice``'s language.
+
+    Returns:
+        ``{"words", "stop", "stopping"}``: what the turn is doing now (e.g. "Searching
+        the web" for ``("checking", "web.search")``), the Stop button's label and what
+        the line says once Stop is pressed. An unknown stage is said as choosing.
+    """
+    if stage == "checking":
+        name = capability or ""
+        keys = (f"progress_checking:{name}", f"progress_checking:{name.split('.')[0]}")
+        key = next((k for k in keys if k in PROGRESS_SENTENCES), "progress_checking")
+    else:
+        key = f"progress_{stage}"
+        key = key if key in PROGRESS_SENTENCES else "progress_choosing"
+    return {
+        "words": _say(voice, key),
+        "stop": _say(voice, "progress_stop"),
+        "stopping": _say(voice, "progress_stopping"),
+    }
+
+
+def say_name(key: str, voice: Voice) -> str:
+    """One of :data:`NAMES` (``receipt_label``, ``sources_heading``) in ``voice``'s
+    language."""
+    return _say(voice, key)
+
+
+def approval_notes(capability: str, voice: Voice) -> dict[str, str]:
+    """The notes for an approval of ``capability`` whose answer broke off, in ``voice``'s
+    language: ``{"ran", "failed", "not_run", "lost"}`` (:data:`APPROVAL_NOTES`)."""
+    return {
+        key.removeprefix("approval_"): _say(voice, key, capability=capability)
+        for key in APPROVAL_NOTES
+    }
+
+
+def _say(voice: Voice, key: str, **values: Any) -> str:
+    return voice.say(key, ALL_SENTENCES[key], **values)
