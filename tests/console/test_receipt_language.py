@@ -36,7 +36,11 @@ SEARCH_IN_ENGLISH = {
 
 
 def shown(js, said, receipts, calls=(), citations=()):
-    return js("present.js", "shownReceipt", said, list(receipts), list(calls), list(citations))
+    """The receipt shownReceipt gives, without its ``label`` (what the receipt is called:
+    tests/console/test_words_around_answers.py)."""
+    receipt = js("present.js", "shownReceipt", said, list(receipts), list(calls), list(citations))
+    del receipt["label"]
+    return receipt
 
 
 def test_the_receipt_is_shown_as_the_product_said_it(js):

@@ -18,6 +18,7 @@ import {
   spacedAddress,
   recoveredNote,
   shownReceipt,
+  sourcesHeading,
 } from "./present.js";
 import { ProgressLine } from "./progress.js";
 
@@ -176,6 +177,7 @@ export class Chat {
    */
   async recover(bubble, payload) {
     const { capability } = this.turn.calls[this.turn.calls.length - 1];
+    const { notes } = this.turn;
     const signal = this.controller.signal;
     for (const wait of RECOVERY_WAITS_MS) {
       await new Promise((resolve) => setTimeout(resolve, wait));
@@ -185,14 +187,14 @@ export class Chat {
         this.showResult(bubble, result);
         this.ensureBubble(bubble).element.prepend(
           el("p", { className: "recovered", role: "status" },
-            recoveredNote(result.receipts, capability)));
+            recoveredNote(result.receipts, capability, notes)));
         return;
       } catch (error) {
         if (error.name === "AbortError") return;
         if (error.status !== 0) break;
       }
     }
-    this.fail(bubble, { status: 0, message: lostOutcomeNote(capability) });
+    this.fail(bubble, { status: 0, message: lostOutcomeNote(capability, notes) });
   }
 
   stream(bubble, piece) {
@@ -235,13 +237,17 @@ export class Chat {
       const facts = factPanel(result.facts);
       if (facts) element.append(facts);
       const citations = citationEntries(result.citations);
-      if (citations.length) element.append(this.citationList(citations));
+      if (citations.length) {
+        element.append(this.citationList(citations, sourcesHeading(result.citations)));
+      }
       const receipts = result.receipts || [];
       if (receipts.length || !pending) {
         element.append(receiptList(result.receipt, receipts, this.turn.calls,
           result.citations || []));
       }
     }
+    // What is said if the answer to this card breaks off, in the turn's language.
+    if (pending) this.turn.notes = result.approval_notes || null;
     if (pending) this.showCard(pending);
     else this.finishTurn();
   }
@@ -260,7 +266,9 @@ export class Chat {
     // A turn can fail after a call already ran: still say what left the device.
     const receipts = error.receipts || [];
     const citations = citationEntries(error.citations);
-    if (citations.length) element.append(this.citationList(citations));
+    if (citations.length) {
+      element.append(this.citationList(citations, sourcesHeading(error.citations)));
+    }
     if (receipts.length) {
       element.append(receiptList(error.receipt, receipts, this.turn ? this.turn.calls : [],
         error.citations));
@@ -343,11 +351,12 @@ export class Chat {
     this.thinking.hidden = !busy || Boolean(this.card);
   }
 
-  citationList(entries) {
+  /** The numbered sources, headed and named by `heading` (the product's, see sourcesHeading). */
+  citationList(entries, heading) {
     const list = el("ol", { className: "citation-list" });
     for (const entry of entries) list.append(this.citationItem(entry));
-    return el("section", { className: "citations", "aria-label": "Sources" },
-      el("h4", {}, "Sources"), list);
+    return el("section", { className: "citations", "aria-label": heading },
+      el("h4", {}, heading), list);
   }
 
   citationItem(entry) {
@@ -401,15 +410,15 @@ export class Chat {
   }
 }
 
-/** The receipt under an answer: as the product said it in the answer's language, else
- * composed here in English (shownReceipt). */
+/** The receipt under an answer: as the product said it in the answer's language and named
+ * by its label, else composed here in English and named "Receipt" (shownReceipt). */
 function receiptList(said, receipts, calls, citations) {
   const summary = shownReceipt(said, receipts, calls, citations);
   const lines = el("ul", { className: "receipt-lines" });
   for (const line of summary.lines) lines.append(el("li", {}, line));
   return el("div", {
     className: `receipts ${summary.stayedLocal ? "stayed-local" : "left-device"}`,
-    "aria-label": "Receipt",
+    "aria-label": summary.label,
     role: "note",
   }, el("p", { className: "receipt-headline" }, summary.headline),
   summary.lines.length ? lines : null);

@@ -162,16 +162,26 @@ export function receiptSummary(receipts, calls = [], citations = []) {
   return { stayedLocal, headline, lines };
 }
 
+/** What the receipt and the sources are called when the product said no name for them. */
+const RECEIPT_LABEL = "Receipt";
+const SOURCES_HEADING = "Sources";
+
+/** A non-empty string as said by the product, else null. */
+function saidText(value) {
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
 /**
- * The receipt shown under an answer: {stayedLocal, headline, lines}.
+ * The receipt shown under an answer: {stayedLocal, headline, lines, label}.
  *
  * said: the receipt the product said in the answer's language (the wire's `receipt`:
- *   {headline, lines, stayed_local}), shown as said when it is well formed and agrees
- *   with the receipts it was said from (one line per receipt, the same verdict on
- *   whether anything left this device).
+ *   {headline, lines, stayed_local, label}), shown as said when it is well formed and
+ *   agrees with the receipts it was said from (one line per receipt, the same verdict on
+ *   whether anything left this device); its label (what the receipt is called, its
+ *   accessible name) with it, "Receipt" when it names none.
  * Otherwise (a service or a kept answer that sends none, or one that disagrees), the
  * receipt is composed here in English by receiptSummary from receipts, calls and
- * citations, as before.
+ * citations, as before, and called "Receipt".
  */
 export function shownReceipt(said, receipts, calls = [], citations = []) {
   const composed = receiptSummary(receipts, calls, citations);
@@ -180,27 +190,50 @@ export function shownReceipt(said, receipts, calls = [], citations = []) {
     Array.isArray(said.lines) && said.lines.every((line) => typeof line === "string") &&
     typeof said.stayed_local === "boolean";
   if (!wellFormed || said.stayed_local !== composed.stayedLocal ||
-    said.lines.length !== composed.lines.length) return composed;
-  return { stayedLocal: said.stayed_local, headline: said.headline, lines: [...said.lines] };
+    said.lines.length !== composed.lines.length) return { ...composed, label: RECEIPT_LABEL };
+  return { stayedLocal: said.stayed_local, headline: said.headline, lines: [...said.lines],
+    label: saidText(said.label) || RECEIPT_LABEL };
+}
+
+/**
+ * sourcesHeading([{heading?}, …]) -> string: the heading of an answer's sources as the
+ * product said it in the answer's language (the first citation's non-empty `heading`),
+ * else "Sources".
+ */
+export function sourcesHeading(citations) {
+  const said = (Array.isArray(citations) ? citations : [])
+    .map((citation) => (citation ? saidText(citation.heading) : null)).find(Boolean);
+  return said || SOURCES_HEADING;
 }
 
 /**
  * What the Console says when an answer's stream broke after the household
  * approved `capability` and a retry of the same approval brought back what the
  * appliance kept: whether the call ran, in words, from the kept receipts.
+ * notes: the card's `approval_notes` ({ran, failed, not_run, lost}), said by the
+ * product ahead in the turn's language; the note is the one for the kept outcome, in
+ * English when the card carried none.
  */
-export function recoveredNote(receipts, capability) {
+export function recoveredNote(receipts, capability, notes = null) {
   const mine = (receipts || []).filter((receipt) => receipt.capability === capability);
   const outcome = mine.length ? mine[mine.length - 1].outcome : null;
-  const what = outcome === "executed" ? "it ran"
-    : outcome === "failed" ? "it was tried and failed, so the request may have left"
+  const kept = outcome === "executed" ? "ran" : outcome === "failed" ? "failed" : "not_run";
+  const said = notes && typeof notes === "object" ? saidText(notes[kept]) : null;
+  if (said) return said;
+  const what = kept === "ran" ? "it ran"
+    : kept === "failed" ? "it was tried and failed, so the request may have left"
       : "it did not run, so nothing was sent";
   return `The connection broke after you approved ${capability}; the appliance kept ` +
     `what happened: ${what}.`;
 }
 
-/** What the Console says when, after a broken stream, the appliance could not say either. */
-export function lostOutcomeNote(capability) {
+/**
+ * What the Console says when, after a broken stream, the appliance could not say either:
+ * the card's `approval_notes.lost` as the product said it, else in English.
+ */
+export function lostOutcomeNote(capability, notes = null) {
+  const said = notes && typeof notes === "object" ? saidText(notes.lost) : null;
+  if (said) return said;
   return `The connection broke after you approved ${capability}, and the appliance could ` +
     `not tell what happened. Whether ${capability} ran is unknown; Activity shows it once ` +
     "the appliance answers again (a call that started is listed even if its outcome is lost).";

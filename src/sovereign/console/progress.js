@@ -1,6 +1,9 @@
 // The progress line under the conversation while a turn runs: what the turn is doing
 // now, in household words, with the seconds since the question (issue: no silent
-// waits). Pure functions (no DOM) for the words; ProgressLine puts them on the page.
+// waits). Each progress event carries its words as the product said them in the turn's
+// language (`words`, with the Stop button's `stop` and the line's `stopping`); the
+// English here is for the moment before the service said anything and for a service
+// that says none. Pure functions (no DOM) for the words; ProgressLine puts them on the page.
 
 import { el } from "./dom.js";
 
@@ -14,6 +17,9 @@ const STAGE_WORDS = {
   stopping: "Stopping",
 };
 
+/** The Stop button's label before the service said one. */
+const STOP = "Stop";
+
 /** What "checking <capability>" says, by the capability's family (its name's first part). */
 const CHECK_WORDS = {
   system: "Checking the device's health",
@@ -26,9 +32,18 @@ const CHECK_EXACT = {
   "web.fetch": "Reading the page",
 };
 
-/** "Searching the web" for {stage: "checking", capability: "web.search"}, and so on. */
+/** A non-empty string as the product said it, else null. */
+function said(value) {
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
+/**
+ * The words for a progress event: its `words` as the product said them, else in English:
+ * "Searching the web" for {stage: "checking", capability: "web.search"}, and so on.
+ */
 export function stageWords(progress) {
   const { stage, capability } = progress || {};
+  if (said(progress && progress.words)) return progress.words;
   if (stage === "checking") {
     const family = String(capability || "").split(".")[0];
     return CHECK_EXACT[capability] || CHECK_WORDS[family] || "Checking what you asked about";
@@ -55,10 +70,10 @@ export class ProgressLine {
     this.words = el("span", { className: "progress-words" });
     this.elapsed = el("span", { className: "progress-elapsed", "aria-hidden": "true" });
     this.stopButton = el("button", { type: "button", className: "stop-button", hidden: true },
-      "Stop");
+      STOP);
     this.stopButton.addEventListener("click", () => {
       this.stopButton.disabled = true;
-      this.show({ stage: "stopping" });
+      this.show({ stage: "stopping", words: this.stoppingWords });
       onStop();
     });
     element.replaceChildren(el("span", { className: "dots", "aria-hidden": "true" }),
@@ -70,6 +85,8 @@ export class ProgressLine {
     this.began = this.now();
     this.stopButton.hidden = true;
     this.stopButton.disabled = false;
+    this.stopButton.textContent = STOP;
+    this.stoppingWords = null;
     this.show({ stage: "sending" });
     clearInterval(this.timer);
     this.timer = setInterval(() => this.tick(), 1000);
@@ -81,9 +98,12 @@ export class ProgressLine {
     this.stopButton.hidden = false;
   }
 
+  /** One progress event: its words, and the Stop button and its note as the product said them. */
   show(progress) {
     if (this.stopButton.disabled && progress.stage !== "stopping") return;
     this.words.textContent = `${stageWords(progress)}…`;
+    if (said(progress.stop)) this.stopButton.textContent = progress.stop;
+    if (said(progress.stopping)) this.stoppingWords = progress.stopping;
   }
 
   tick() {

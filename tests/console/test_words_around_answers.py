@@ -1,0 +1,148 @@
+"""The Console's words around an answer in the answer's language (present.js, progress.js,
+chat.js).
+
+The product says them from its catalogs and sends them beside what they name: the
+progress line's words and Stop button (each ``progress`` event), the receipt's accessible
+name (``receipt.label``), the sources' heading (each citation's ``heading``) and the
+notes for an approval whose answer broke off (a card's ``approval_notes``). The Console
+shows them as said and keeps its English only for a service that sends none; the English
+the service says is the English the Console keeps.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from sovereign.conversation.voice.around import approval_notes, say_progress
+from sovereign.conversation.voice.catalogs import Voice
+
+from .console_steps import first_run, send, set_web_search
+from .live_service import fetch_through_loopback
+from .test_console_recovery import MESSAGE_PATH, break_the_next_approval_stream
+from .test_receipt_language import SHORT_SEARCH, choose_language
+
+SEARCH = {"capability": "web.search", "locality": "external", "outcome": "executed"}
+SAID = {"headline": "Alles ist auf diesem Gerät geblieben.", "lines": [], "stayed_local": True}
+
+
+def test_the_receipt_is_named_as_the_product_named_it_else_receipt(js):
+    assert js("present.js", "shownReceipt", {**SAID, "label": "Beleg"}, [])["label"] == "Beleg"
+    for said in (SAID, {**SAID, "label": "  "}, {**SAID, "label": 3}, None):
+        assert js("present.js", "shownReceipt", said, [])["label"] == "Receipt"
+    disagreeing = {**SAID, "label": "Beleg"}  # says nothing left, but a search ran
+    assert js("present.js", "shownReceipt", disagreeing, [SEARCH])["label"] == "Receipt"
+
+
+def test_the_sources_are_headed_as_the_product_said_else_sources(js):
+    cited = [{"title": "a", "heading": ""}, {"title": "b", "heading": "Quellen"}]
+    assert js("present.js", "sourcesHeading", cited) == "Quellen"
+    assert js("present.js", "sourcesHeading", [{"title": "a"}]) == "Sources"
+    assert js("present.js", "sourcesHeading", None) == "Sources"
+
+
+@pytest.mark.parametrize(
+    ("outcome", "kept"), [("executed", "ran"), ("failed", "failed"), ("denied", "not_run")]
+)
+def test_the_note_after_a_broken_answer_is_the_card_s_for_the_kept_outcome(js, outcome, kept):
+    notes = approval_notes("web.search", Voice("nl"))
+    receipts = [{**SEARCH, "outcome": outcome}]
+    assert js("present.js", "recoveredNote", receipts, "web.search", notes) == notes[kept]
+    english = approval_notes("web.search", Voice("en"))
+    assert js("present.js", "recoveredNote", receipts, "web.search") == english[kept]
+    assert js("present.js", "recoveredNote", receipts, "web.search", {}) == english[kept]
+
+
+def test_the_note_when_the_outcome_is_lost_is_the_card_s_else_english(js):
+    notes = approval_notes("web.fetch", Voice("es"))
+    assert js("present.js", "lostOutcomeNote", "web.fetch", notes) == notes["lost"]
+    english = approval_notes("web.fetch", Voice("en"))["lost"]
+    assert js("present.js", "lostOutcomeNote", "web.fetch", None) == english
+    assert js("present.js", "lostOutcomeNote", "web.fetch", {"lost": ""}) == english
+
+
+STAGES = [
+    ("queued", None),
+    ("loading_model", None),
+    ("choosing", None),
+    ("writing", None),
+    ("checking", "web.search"),
+    ("checking", "web.fetch"),
+    ("checking", "system.health"),
+    ("checking", "pihole.summary"),
+    ("checking", "home_assistant.states"),
+    ("checking", "web.other"),
+    ("checking", "mail.send"),
+]
+
+
+@pytest.mark.parametrize(("stage", "capability"), STAGES)
+def test_a_stage_is_shown_as_said_and_the_service_s_english_is_the_console_s(js, stage, capability):
+    event = {"stage": stage, "capability": capability}
+    english = say_progress(stage, capability, Voice("en"))["words"]
+    assert js("progress.js", "stageWords", event) == english
+    german = {**event, **say_progress(stage, capability, Voice("de"))}
+    assert js("progress.js", "stageWords", german) == german["words"]
+
+
+def test_the_progress_line_and_its_stop_button_speak_the_turn_s_language(page, service):
+    first_run(page, service)
+    choose_language(page, "de", "Deutsch")
+    service.backend.before_reply.clear()
+    send(page, "how hot")  # two words the language detector cannot place
+    progress = page.locator("#thinking")
+    expect(progress.locator(".progress-words")).to_have_text(
+        "Ich lese Ihre Frage und wähle aus, was ich nachsehe…"
+    )
+    stop = progress.get_by_role("button", name="Anhalten")
+    expect(stop).to_be_visible()
+    stop.click()
+    expect(progress.locator(".progress-words")).to_have_text("Wird angehalten…")
+    expect(page.locator(".message.assistant.stopped")).to_be_visible()
+    service.backend.before_reply.set()
+
+
+def approve_an_italian_search(page, service):
+    first_run(page, service)
+    set_web_search(page, True)
+    choose_language(page, "it", "Italiano")
+    send(page, SHORT_SEARCH)
+    return page.locator(".confirmation-card")
+
+
+def test_after_a_broken_answer_the_note_sources_and_receipt_are_in_italian(page, service):
+    card = approve_an_italian_search(page, service)
+    break_the_next_approval_stream(page)
+    card.get_by_role("button", name="Approve").click()
+    answer = page.locator(".message.assistant").last
+    expect(answer.locator(".recovered")).to_have_text(
+        "La connessione si è interrotta dopo che hai approvato web.search; l'apparecchio ha "
+        "tenuto traccia di quello che è successo: è stato eseguito."
+    )
+    sources = answer.get_by_role("region", name="Fonti")
+    expect(sources.locator("h4")).to_have_text("Fonti")
+    expect(answer.get_by_role("note", name="Resoconto")).to_contain_text(
+        "Uscito da questo apparecchio verso: i motori di ricerca."
+    )
+    assert len(service.searxng.queries) == 1, "the retry must not search again"
+
+
+def test_when_the_outcome_is_lost_the_console_says_so_in_the_turn_s_language(page, service):
+    card = approve_an_italian_search(page, service)
+    requests = []
+    forgotten = {"error": {"code": "INVALID_CONFIRMATION", "message": "unknown"}}
+
+    def handle(route) -> None:
+        requests.append(json.loads(route.request.post_data or "{}"))
+        if len(requests) == 1:
+            fetch_through_loopback(route)  # the approval reaches the service; its answer is lost
+            route.fulfill(status=200, content_type="text/event-stream", body="")
+        else:  # as a service that restarted would answer
+            route.fulfill(status=400, json=forgotten)
+
+    page.route(MESSAGE_PATH, handle)
+    card.get_by_role("button", name="Approve").click()
+    alert = page.locator(".message.assistant.failed .error")
+    expect(alert).to_have_text(approval_notes("web.search", Voice("it"))["lost"])
