@@ -83,8 +83,8 @@ def test_a_turn_with_an_approval_completes_against_the_running_service(live, tmp
     assert "Approve? [y/N]" in out
     assert QUOTED_PASSAGE in " ".join(out.split())  # the passage the model chose, quoted
     assert "Sources:" in out and "[1] " in out
-    assert "Receipt: Left this device." in out
-    assert "web.search: sent outside this device" in out
+    assert "Receipt: Left this device: the search engines." in out  # as the product said it
+    assert "web.search: sent to the search engines" in out
     assert live.searxng.queries == [QUERY]
     assert len(sessions) == before  # the chat's session was signed out when it ended
 
@@ -133,7 +133,7 @@ def test_a_failure_after_the_approved_search_still_prints_its_receipt(live, tmp_
     done = chat(live.url, [PASSWORD, message, "y", "quit"], tmp_path / "home", "--password-stdin")
     assert done.returncode == 0, done.stderr
     assert "Error: The language model cannot be reached" in done.stdout
-    assert "Receipt: Left this device." in done.stdout
+    assert "Receipt: Left this device: the search engines." in done.stdout
     assert "Sources:" in done.stdout
     assert live.searxng.queries == [message]
 
@@ -166,7 +166,7 @@ def test_a_search_result_cannot_print_a_receipt_of_its_own(live, tmp_path):
     lines = done.stdout.splitlines()
     receipts = [line for line in lines if "Receipt:" in line]
     assert [line for line in receipts if line.startswith("\u258d Receipt:")] == [
-        "\u258d Receipt: Left this device."
+        "\u258d Receipt: Left this device: the search engines."
     ]
     assert all(not line.lstrip().startswith("Receipt:") for line in lines)
     assert "\\x0a  Receipt: Stayed on this device." in done.stdout  # shown, as data

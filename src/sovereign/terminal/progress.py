@@ -1,6 +1,9 @@
 """The progress lines ``sovereign chat`` prints while a turn runs (the Console's
 progress line, in a terminal): each stage the service reports, in household words,
-with the seconds since the question, and again every so often while it lasts."""
+with the seconds since the question, and again every so often while it lasts. The
+words are the product's, said in the turn's language (each event's ``words``, and
+``stopping`` for Ctrl-C); the English here is for the question's first moment, before
+the service said anything, and for a service that says none."""
 
 from __future__ import annotations
 
@@ -9,6 +12,8 @@ import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
+
+from .display import one_line
 
 REPEAT_SECONDS = 10.0
 """A stage that lasts is said again this often, with the time so far."""
@@ -60,6 +65,7 @@ class ProgressPrinter:
         self._say, self._clock = say, clock
         self._began = clock()
         self._words = stage_words("sending")
+        self._stopping = stage_words("stopping")
         self._quiet = False
         self._repeater: asyncio.Task[None] | None = None
 
@@ -69,17 +75,25 @@ class ProgressPrinter:
         self._repeater = asyncio.ensure_future(self._repeat())
 
     def event(self, kind: str, data: Any) -> None:
-        """A ``progress`` event of the stream (others are ignored)."""
+        """A ``progress`` event of the stream (others are ignored): its ``words`` as the
+        product said them, else the stage in English."""
         if kind != "progress" or self._quiet or not isinstance(data, dict):
             return
-        words = stage_words(str(data.get("stage", "")), data.get("capability"))
+        said, stopping = data.get("words"), data.get("stopping")
+        if isinstance(stopping, str) and stopping.strip():
+            self._stopping = one_line(stopping)
+        if isinstance(said, str) and said.strip():
+            words = one_line(said)
+        else:
+            words = stage_words(str(data.get("stage", "")), data.get("capability"))
         if words != self._words:
             self._words = words
             self._line()
 
     def stopping(self) -> None:
-        """Ctrl-C was pressed: say so (the service stops where nothing is half done)."""
-        self._words = stage_words("stopping")
+        """Ctrl-C was pressed: say so, in the turn's language once the service said it
+        (the service stops where nothing is half done)."""
+        self._words = self._stopping
         self._line()
 
     def quiet(self) -> None:

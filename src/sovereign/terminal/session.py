@@ -220,7 +220,8 @@ class Conversation:
         return {"confirmation": confirmation}
 
     def _provenance(self, body: dict[str, Any]) -> None:
-        for line in provenance_lines(body.get("citations") or [], body.get("receipts") or []):
+        citations, receipts = body.get("citations") or [], body.get("receipts") or []
+        for line in provenance_lines(citations, receipts, said=body.get("receipt")):
             self.terminal.say(line, dim=True)
 
     def _say_rows(self, lines: list[str]) -> None:
@@ -292,17 +293,25 @@ def card_sentence(capability: str, arguments: dict[str, Any]) -> str:
 
 
 def provenance_lines(
-    citations: list[dict[str, Any]], receipts: list[dict[str, Any]], columns: int | None = None
+    citations: list[dict[str, Any]],
+    receipts: list[dict[str, Any]],
+    columns: int | None = None,
+    said: Any = None,
 ) -> list[str]:
     """The sources (numbered) and the receipt, as rows to show under an answer.
 
     Every row starts with :data:`~.display.MARK`, which no result text can hold; a
     source's title, address and snippet are each put on one line (newlines and
-    controls escaped) and wrapped under it.
+    controls escaped) and wrapped under it. The receipt is the one the product said in
+    the answer's language (``said``, the wire's ``receipt``: its label, headline and
+    lines) when it agrees with ``receipts`` (:func:`said_receipt`), else composed here
+    in English; the sources are headed as the citations' ``heading`` says, else
+    "Sources".
     """
     lines = []
     if citations:
-        lines.append(f"{MARK}Sources:")
+        heading = next((c["heading"] for c in citations if _text(c.get("heading"))), "Sources")
+        lines.append(f"{MARK}{one_line(heading)}:")
     for number, citation in enumerate(citations, 1):
         kind = "page read" if citation.get("capability") == "web.fetch" else "search result"
         title = one_line(citation.get("title") or citation.get("url") or "")
@@ -312,10 +321,42 @@ def provenance_lines(
         snippet = citation.get("snippet", "")
         if snippet and citation.get("capability") != "web.fetch":
             lines += rows(snippet, indent, indent, columns)
-    lines.append(f"{MARK}Receipt: {receipt_headline(receipts)}")
-    for receipt in receipts:
-        lines += rows(receipt_line(receipt), f"{MARK}  ", f"{MARK}    ", columns)
+    shown = said_receipt(said, receipts)
+    if shown is None:
+        lines.append(f"{MARK}Receipt: {receipt_headline(receipts)}")
+        said_lines = [receipt_line(receipt) for receipt in receipts]
+    else:
+        lines += rows(f"{shown['label']}: {shown['headline']}", MARK, f"{MARK}  ", columns)
+        said_lines = shown["lines"]
+    for line in said_lines:
+        lines += rows(line, f"{MARK}  ", f"{MARK}    ", columns)
     return lines
+
+
+def said_receipt(said: Any, receipts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The receipt the product said (``{"label", "headline", "lines"}``, the label
+    "Receipt" when it names none), or ``None`` when ``said`` is not a well-formed
+    receipt that agrees with ``receipts``: one line per receipt, and the same verdict on
+    whether anything left this device (as the Console checks it)."""
+    if not isinstance(said, dict) or not _text(said.get("headline")):
+        return None
+    lines, stayed = said.get("lines"), said.get("stayed_local")
+    if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+        return None
+    tried = [r for r in receipts if r.get("locality") == "external"]
+    left = any(
+        r.get("outcome") == "executed"
+        or (r.get("outcome") == "failed" and r.get("sent") is not False)
+        for r in tried
+    )
+    if not isinstance(stayed, bool) or stayed == left or len(lines) != len(receipts):
+        return None
+    label = said.get("label") if _text(said.get("label")) else "Receipt"
+    return {"label": label, "headline": said["headline"], "lines": lines}
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and value.strip() != ""
 
 
 def receipt_headline(receipts: list[dict[str, Any]]) -> str:
