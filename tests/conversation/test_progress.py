@@ -134,8 +134,7 @@ async def test_a_backend_wait_is_said_in_the_reporter_s_language():
     async def sink(progress: Progress) -> None:
         seen.append(progress)
 
-    reporter = ProgressReporter(sink)
-    reporter.language = "fr"
+    reporter = ProgressReporter(sink, "fr")
     await reporter.backend("loading_model")
     assert seen[0].to_wire()["words"] == (
         "Chargement du modèle (la première question après un démarrage prend plus de temps)"

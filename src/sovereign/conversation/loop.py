@@ -176,7 +176,7 @@ class TurnLoop:
                 {"role": "system", "content": prompt},
                 *_checked(messages),
             ],
-            reporter=ProgressReporter(on_progress),
+            reporter=ProgressReporter(on_progress, voice.language),
             voice=voice,
             today=self._today(),
         )
@@ -241,7 +241,7 @@ class TurnLoop:
                 raise ValueError("edited arguments come only with an approval")
             self.check_edit(token, owner, arguments)
         paused = self._pending.take(token, owner)
-        paused.progress.reporter = ProgressReporter(on_progress)
+        paused.progress.reporter = ProgressReporter(on_progress, paused.progress.voice.language)
         if arguments is not None and is_unchanged(self._executor, paused, arguments):
             arguments = None
         try:

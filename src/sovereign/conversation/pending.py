@@ -105,13 +105,6 @@ class TurnProgress:
     )
     """The last ranking and what it ranked: (sources read, question, language, day)."""
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        """Fields are set as usual; the :attr:`reporter` always speaks :attr:`voice`'s
-        language, also when a request that continues the turn gives it a new reporter."""
-        super().__setattr__(name, value)
-        if name in ("reporter", "voice") and "reporter" in vars(self) and "voice" in vars(self):
-            self.reporter.language = self.voice.language
-
     def candidates(self) -> list[str]:
         """The passages of :attr:`sources` that may answer :attr:`question`, best first
         (:func:`.sources.candidates`); ranked again only when a source, the question,

@@ -8,8 +8,7 @@ the first question after a start) through :data:`~.backends.base.BackendProgress
 and when it starts working the loop's own stage is reported again.
 
 Each event is said in the turn's language (:func:`.voice.around.say_progress`): the
-reporter is given the turn's language by the turn it reports for
-(:class:`~.pending.TurnProgress`). The service streams each event as an SSE
+turn loop makes each reporter with the turn's language. The service streams each event as an SSE
 ``progress`` event; the Console and ``sovereign chat`` show the latest stage's words,
 as said, with the seconds elapsed since the question.
 """
@@ -74,16 +73,13 @@ class ProgressReporter:
 
     Args:
         sink: where events go; ``None`` reports nothing.
-
-    Attributes:
-        language: the turn's language, in which each event is said (set by the turn's
-            :class:`~.pending.TurnProgress` when the reporter joins it).
+        language: the turn's language (ISO 639-1), in which each event is said.
     """
 
-    def __init__(self, sink: ProgressSink | None) -> None:
+    def __init__(self, sink: ProgressSink | None, language: str = DEFAULT_LANGUAGE) -> None:
         self._sink = sink
         self._current: Progress | None = None
-        self.language = DEFAULT_LANGUAGE
+        self.language = language
 
     async def stage(self, stage: Stage, capability: str | None = None) -> None:
         """The loop's own stage (``choosing``, ``checking`` a capability, ``writing``)."""
