@@ -12,6 +12,7 @@ the service says is the English the Console keeps.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -87,6 +88,30 @@ def test_a_stage_is_shown_as_said_and_the_service_s_english_is_the_console_s(js,
     assert js("progress.js", "stageWords", german) == german["words"]
 
 
+@pytest.mark.parametrize(
+    ("seconds", "language", "words"),
+    [
+        (1, "en", "1 second"),
+        (12, "en", "12 seconds"),
+        (12, "de", "12 Sekunden"),
+        (1, "fr", "1 seconde"),
+        (12, "it", "12 secondi"),
+        (-3, "nl", "0 seconden"),
+        (12, "not a language!", "12 seconds"),
+    ],
+)
+def test_the_time_waited_is_said_in_the_turn_s_language(js, seconds, language, words):
+    # CLDR puts a no-break space between number and unit in some languages
+    assert js("progress.js", "elapsedWords", seconds, language).replace("\xa0", " ") == words
+
+
+def test_minutes_waited_are_said_in_the_turn_s_language(js):
+    german = js("progress.js", "elapsedWords", 125, "de")
+    assert german.startswith("2 Min") and "5 Sek" in german
+    assert js("progress.js", "elapsedWords", 125) == js("progress.js", "elapsedWords", 125, "en")
+    assert js("progress.js", "elapsedWords", 125, "es") != js("progress.js", "elapsedWords", 125)
+
+
 def test_the_progress_line_and_its_stop_button_speak_the_turn_s_language(page, service):
     first_run(page, service)
     choose_language(page, "de", "Deutsch")
@@ -96,6 +121,7 @@ def test_the_progress_line_and_its_stop_button_speak_the_turn_s_language(page, s
     expect(progress.locator(".progress-words")).to_have_text(
         "Ich lese Ihre Frage und wähle aus, was ich nachsehe…"
     )
+    expect(progress.locator(".progress-elapsed")).to_have_text(re.compile(r"^· \d+ Sekunden?$"))
     stop = progress.get_by_role("button", name="Anhalten")
     expect(stop).to_be_visible()
     stop.click()

@@ -40,8 +40,8 @@ async def test_a_household_read_reports_choosing_checking_it_and_writing(tmp_pat
     assert ("checking", "device.status") in stages
     assert stages.index(("choosing", None)) < stages.index(("checking", "device.status"))
     assert stages[-1] == ("writing", None)
-    assert all(p.to_wire().keys() == {"stage", "capability", "words", "stop", "stopping"}
-               for p in seen)  # fmt: skip
+    fields = {"stage", "capability", "language", "words", "stop", "stopping"}
+    assert all(p.to_wire().keys() == fields for p in seen)
     assert seen[-1].to_wire()["words"] == "Writing the answer"
 
 
@@ -67,8 +67,9 @@ async def test_each_stage_is_said_in_the_question_s_language_also_after_an_appro
     token = paused.pending_confirmation.token
     await loop.resume_turn(token, True, policy={"external_enabled": True}, owner="o",
                            on_progress=sink)  # fmt: skip
-    assert {"stage": "checking", "capability": "web.search", "words": "Ich suche im Web",
-            "stop": "Anhalten", "stopping": "Wird angehalten"} in seen  # fmt: skip
+    assert {"stage": "checking", "capability": "web.search", "language": "de",
+            "words": "Ich suche im Web", "stop": "Anhalten", "stopping": "Wird angehalten"
+            } in seen  # fmt: skip
     assert all(event["stop"] == "Anhalten" for event in seen)
 
 

@@ -43,6 +43,7 @@ async def test_each_stage_of_a_streamed_turn_is_said_in_the_turn_s_language(
     assert progress[0] == {
         "stage": "choosing",
         "capability": None,
+        "language": language,
         "words": choosing,
         "stop": stop,
         "stopping": progress[0]["stopping"],

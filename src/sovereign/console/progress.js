@@ -51,11 +51,25 @@ export function stageWords(progress) {
   return STAGE_WORDS[stage] || STAGE_WORDS.sending;
 }
 
-/** "1 second", "12 seconds", "2 min 5 s" for a whole number of seconds (never negative). */
-export function elapsedWords(seconds) {
+/** `value` of `unit` ("second", "minute") in `language`, by the browser's CLDR data. */
+function unitWords(value, unit, display, language) {
+  const options = { style: "unit", unit, unitDisplay: display };
+  try {
+    return new Intl.NumberFormat(language, options).format(value);
+  } catch {
+    return new Intl.NumberFormat("en", options).format(value);  // not a language tag
+  }
+}
+
+/**
+ * The time waited for a whole number of seconds (never negative) in the turn's language:
+ * "1 second", "12 seconds", "2 min, 5 sec" in English; "12 Sekunden" in German.
+ */
+export function elapsedWords(seconds, language = "en") {
   const whole = Math.max(0, Math.floor(seconds));
-  if (whole < 60) return `${whole} ${whole === 1 ? "second" : "seconds"}`;
-  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+  if (whole < 60) return unitWords(whole, "second", "long", language);
+  const minutes = unitWords(Math.floor(whole / 60), "minute", "short", language);
+  return `${minutes} ${unitWords(whole % 60, "second", "short", language)}`;
 }
 
 /**
@@ -87,6 +101,7 @@ export class ProgressLine {
     this.stopButton.disabled = false;
     this.stopButton.textContent = STOP;
     this.stoppingWords = null;
+    this.language = "en";
     this.show({ stage: "sending" });
     clearInterval(this.timer);
     this.timer = setInterval(() => this.tick(), 1000);
@@ -104,10 +119,15 @@ export class ProgressLine {
     this.words.textContent = `${stageWords(progress)}…`;
     if (said(progress.stop)) this.stopButton.textContent = progress.stop;
     if (said(progress.stopping)) this.stoppingWords = progress.stopping;
+    if (said(progress.language)) {
+      this.language = progress.language;
+      this.tick();
+    }
   }
 
   tick() {
-    this.elapsed.textContent = `· ${elapsedWords((this.now() - this.began) / 1000)}`;
+    const seconds = (this.now() - this.began) / 1000;
+    this.elapsed.textContent = `· ${elapsedWords(seconds, this.language)}`;
   }
 
   stop() {

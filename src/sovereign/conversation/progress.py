@@ -44,12 +44,18 @@ class Progress:
     language: str = DEFAULT_LANGUAGE
 
     def to_wire(self) -> dict[str, Any]:
-        """``{"stage", "capability", "words", "stop", "stopping"}``: ``capability`` null
-        but for ``checking``; ``words`` the stage said in the turn's language, ``stop``
-        the Stop button's label and ``stopping`` what the line says once it is pressed
-        (:func:`~.voice.around.say_progress`)."""
+        """``{"stage", "capability", "language", "words", "stop", "stopping"}``:
+        ``capability`` null but for ``checking``; ``language`` the turn's (ISO 639-1, in
+        which a client says the time waited); ``words`` the stage said in that language,
+        ``stop`` the Stop button's label and ``stopping`` what the line says once it is
+        pressed (:func:`~.voice.around.say_progress`)."""
         said = say_progress(self.stage, self.capability, Voice(self.language))
-        return {"stage": self.stage, "capability": self.capability, **said}
+        return {
+            "stage": self.stage,
+            "capability": self.capability,
+            "language": self.language,
+            **said,
+        }
 
 
 ProgressSink = Callable[[Progress], Awaitable[None]]
