@@ -40,7 +40,7 @@ from .offer.catalog import ToolCatalog
 from .offer.choices import general_check
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import StandIn, chosen_stand_ins, stand_ins
-from .offer.subjects import family_offered, named_families, named_read, thread_families
+from .offer.subjects import family_offered, named_families, named_read
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
@@ -358,19 +358,13 @@ class TurnLoop:
                 progress.catalog.capabilities.values(),
                 progress.voice.language,
             )
-            # A family's stand-in is offered only for a question, or the follow-up of
-            # one, that names that family ("la charge du processeur" and "il raspberry
-            # ha la ventolina che gira a palla" went to the smart-home stand-in). What
-            # can run stays: removing reads moved other choices.
-            thread = named or thread_families(
-                progress.context,
-                progress.catalog.capabilities.values(),
-                progress.voice.language,
-            )
+            # A stand-in for a family the question's words do not name, when they name
+            # another, is not offered ("la charge du processeur" went to the smart-home
+            # stand-in). What can run stays: removing reads moved other choices.
             standing = tuple(
                 s
                 for s in stand_ins(progress.catalog, progress.voice)
-                if family_offered(thread, s.family)
+                if family_offered(named, s.family)
             )
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)

@@ -219,20 +219,6 @@ async def test_a_follow_up_is_narrowed_by_its_own_words(tmp_path):
     assert "system_health" in names and "pihole_not_set_up" not in names
 
 
-async def test_a_follow_up_naming_nothing_keeps_the_stand_in_of_its_thread(tmp_path):
-    history = [
-        {"role": "user", "content": "Is the kitchen warm?"},
-        {"role": "assistant", "content": "Home Assistant is not set up on this device."},
-    ]
-    names = await offered("and upstairs?", tmp_path, history=history)
-    assert "smart_home_not_set_up" in names and "pihole_not_set_up" not in names
-    # only the question before it counts: an older thread does not
-    older = [*history, {"role": "user", "content": "What's 7 times 8?"}]
-    older.append({"role": "assistant", "content": "56."})
-    names = await offered("and upstairs?", tmp_path, history=older)
-    assert "smart_home_not_set_up" not in names
-
-
 async def test_a_question_naming_no_family_is_offered_no_familys_stand_in(tmp_path):
     # What stands for no family stays: web search switched off, a change, an answer.
     names = await offered("What's the weather in Leeds tomorrow?", tmp_path, policy=OFF)

@@ -45,12 +45,12 @@ a web address in the question never count ("bakewell-kitchen.example" is no kitc
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from sovereign.executor import Capability, Effect, Locality
 
-from ..backends.base import Message, ToolDefinition
+from ..backends.base import ToolDefinition
 from ..voice.words import Word, stem, words
 from .catalog import ToolCatalog
 from .choices import ALSO_ASKED, FACTS
@@ -64,7 +64,6 @@ __all__ = [
     "named_families",
     "named_read",
     "names_subject",
-    "thread_families",
 ]
 
 COMPOUNDING = frozenset({"de", "nl"})
@@ -175,22 +174,6 @@ def named_families(
     # A place names its family only when no other family's subject is named: where the
     # box stands ("im Flur") is not what is asked about it.
     return frozenset(named or placed)
-
-
-def thread_families(
-    messages: Sequence[Message], capabilities: Iterable[Capability], language: str
-) -> frozenset[str]:
-    """The families whose stand-ins a round may offer: those the last ``user`` message of
-    ``messages`` names (:func:`named_families`), or, when it names none, those the
-    ``user`` message before it named. A follow-up that names nothing ("and upstairs?"
-    after "is the kitchen warm?") continues its thread; both are read in ``language``,
-    the latest question's. Empty when neither names a family."""
-    capabilities = tuple(capabilities)
-    asked = [str(m.get("content") or "") for m in messages if m.get("role") == "user"]
-    for question in reversed(asked[-2:]):
-        if named := named_families(question, capabilities, language):
-            return named
-    return frozenset()
 
 
 def family_offered(named: frozenset[str], family: str | None) -> bool:
