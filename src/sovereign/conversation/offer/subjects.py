@@ -13,10 +13,8 @@ question names the subjects of some household families, the stand-ins of the fam
 it does not name are not offered. What can run is always offered: taking a read away
 as well ("the kitchen" offered no device read) moved three of 72 tuning decisions to
 a worse choice and mended none (docs/decisions/offered-tools-and-arguments.md, "The
-family a question names"). A question naming no family's subject or place is offered no
-family's stand-in either: the smart-home stand-in, chosen for a question that named no
-part of the home, was wrong every time it was measured ("il raspberry ha la ventolina
-che gira a palla" answered "Home Assistant is not set up"). A family may also declare places (Home
+family a question names"). A question naming no subject, or the subjects of several
+families, is offered every stand-in as before. A family may also declare places (Home
 Assistant's rooms and cupboards, :attr:`~sovereign.executor.facts.Phrases.places`): a
 place names its family only when no family's subject is named, since where the box
 stands ("die Kiste im Flur") is not what is asked about it. A family may declare other
@@ -178,9 +176,8 @@ def named_families(
 
 def family_offered(named: frozenset[str], family: str | None) -> bool:
     """Whether a stand-in of ``family`` is offered when the question names the families
-    ``named``: only when it names that family, always when the stand-in stands for no
-    family (web search switched off, ``change_something``)."""
-    return family is None or family in named
+    ``named``: always when it names none or the stand-in stands for no family."""
+    return not named or family is None or family in named
 
 
 def named_read(
