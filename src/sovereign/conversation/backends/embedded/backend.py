@@ -63,6 +63,7 @@ from ..decision import (
 from ..jsontext import parse_arguments
 from ..openai.deltas import finish_reason, is_cut_off
 from ..openai.wire import reply_from_message
+from ..repeats import loop_cut
 from ..template_tokens import prompt_messages, prompt_tools
 from .cache import DEFAULT_CACHE_BYTES, CacheFigures, PrefixStates
 from .llama import LlamaModel
@@ -309,8 +310,9 @@ class EmbeddedBackend:
         self, messages: list[Message], emit: Emit, stop: threading.Event
     ) -> tuple[str, bool]:
         """Stream the answer (worker thread); returns the whole text and whether it was
-        cut off, emits ``None`` at the end."""
-        text: list[str] = []
+        cut off, emits ``None`` at the end. A text that starts looping is cut after its
+        first copy of the repeated block (:func:`~..repeats.loop_cut`) and is cut off."""
+        text = ""
         pieces, cut_off = self._answer_pieces(messages), True
         try:
             while not stop.is_set():
@@ -319,12 +321,15 @@ class EmbeddedBackend:
                 except StopIteration as end:
                     cut_off = bool(end.value)
                     break
-                text.append(piece)
+                text += piece
                 emit(piece)
+                if (cut := loop_cut(text)) is not None:
+                    text = text[:cut]
+                    break
         finally:
             pieces.close()
             emit(None)
-        return "".join(text), cut_off
+        return text, cut_off
 
     def _answer_pieces(self, messages: list[Message]) -> Generator[str, None, bool]:
         if self.mode == "native":

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import aclosing
 from dataclasses import replace
 from typing import Any, get_args
 
@@ -49,6 +50,7 @@ from ..decision import (
     decision_schema,
 )
 from ..grammar_schema import grammar_schema
+from ..repeats import loop_cut
 from ..template_tokens import prompt_messages, prompt_tools
 from .deltas import StreamAccumulator, finish_reason, is_cut_off
 from .http import ChatClient, first_message
@@ -243,12 +245,20 @@ class OpenAIBackend:
         accumulator = StreamAccumulator()
         shown = MarkupGate(on_token)
         gate = ProseGate(shown, hold=tools is not None)
-        async for chunk in self.http.stream(payload):
-            text = accumulator.add(chunk)
-            if text or accumulator.calls:
-                await gate.feed(text, calls_started=bool(accumulator.calls))
+        written, looped = "", None
+        async with aclosing(self.http.stream(payload)) as chunks:
+            async for chunk in chunks:
+                text = accumulator.add(chunk)
+                if text or accumulator.calls:
+                    await gate.feed(text, calls_started=bool(accumulator.calls))
+                written += text
+                if not accumulator.calls and (looped := loop_cut(written)) is not None:
+                    break  # the prose loops: closing the stream stops the server
         message = accumulator.message()
-        reply = reply_from_message(message, tools, messages, cut_off=accumulator.cut_off)
+        if looped is not None:
+            message = {**message, "content": written[:looped]}
+        cut_off = accumulator.cut_off or looped is not None
+        reply = reply_from_message(message, tools, messages, cut_off=cut_off)
         streamed = gate.streamed and not reply.tool_calls
         if streamed:
             await shown.finish(reply.content)  # what the markup gate held, now known clean
