@@ -126,8 +126,16 @@ def test_the_progress_line_and_its_stop_button_speak_the_turn_s_language(page, s
     expect(stop).to_be_visible()
     stop.click()
     expect(progress.locator(".progress-words")).to_have_text("Wird angehalten…")
-    expect(page.locator(".message.assistant.stopped")).to_be_visible()
+    stopped = page.locator(".message.assistant.stopped")
+    expect(stopped).to_be_visible()
     service.backend.before_reply.set()
+    expect(stopped.locator(".stopped-note")).to_have_text(
+        "Angehalten. Nachdem Sie auf „Anhalten“ gedrückt haben, wurde nichts mehr getan."
+    )
+    # cut short, it is still an answer: its receipt says nothing left, in German
+    expect(stopped.get_by_role("note", name="Beleg")).to_contain_text(
+        "Alles ist auf diesem Gerät geblieben."
+    )
 
 
 def approve_an_italian_search(page, service):

@@ -141,4 +141,5 @@ async def test_a_withdrawn_card_s_receipt_is_said_in_the_households_language(hou
             "stayed_local": True,
             "label": "Overzicht",
         },
+        "language": "nl",
     }

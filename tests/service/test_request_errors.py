@@ -19,6 +19,7 @@ def assert_envelope(response, status: int, code: str, *, turn_failed: bool = Fal
     if turn_failed:
         assert (body.pop("citations"), body.pop("receipts")) == ([], [])
         assert body.pop("receipt")["headline"] == "Stayed on this device."
+        assert body.pop("language") == "en"
     assert set(body) == {"error"}
     assert body["error"]["code"] == code
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]

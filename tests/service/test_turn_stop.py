@@ -150,6 +150,25 @@ async def test_stop_while_the_model_writes_cancels_the_generation_and_ends_the_s
     assert not harness.app.state.services.running.now()
 
 
+async def test_a_stopped_turn_is_said_stopped_in_the_turn_s_language(tmp_path):
+    model = HeldModel(lambda messages, tools: "" if tools else "nie gesagt")
+    harness = build(tmp_path, model, HeldSearxng())
+    async with harness.client:
+        await harness.sign_in()
+        question = "Schreib mir bitte ein langes Gedicht über den Herbst im Garten."
+        task = await start_stream(harness, {"message": question})
+        await asyncio.wait_for(model.waiting.wait(), 5)
+        await harness.post(STOP, {"turn": running_turn(harness)})
+        events = parse_events((await asyncio.wait_for(task, 5)).text)
+    kind, body = events[-1]
+    assert kind == "error" and body["error"]["code"] == "TURN_STOPPED"
+    assert body["error"]["message"] == (
+        "Angehalten. Nachdem Sie auf „Anhalten“ gedrückt haben, wurde nichts mehr getan."
+    )
+    assert body["language"] == "de"
+    assert body["receipt"]["headline"] == "Alles ist auf diesem Gerät geblieben."
+
+
 async def test_stop_during_an_approved_search_lets_it_finish_and_keeps_its_receipt(tmp_path):
     model, searxng = HeldModel(search_then_answer), HeldSearxng()
     harness = build(tmp_path, model, searxng)

@@ -269,7 +269,9 @@ export class Chat {
     if (citations.length) {
       element.append(this.citationList(citations, sourcesHeading(error.citations)));
     }
-    if (receipts.length) {
+    // A stopped turn is an answer cut short: its receipt is shown as under any answer,
+    // also when nothing ran ("everything stayed on this device").
+    if (receipts.length || stopped) {
       element.append(receiptList(error.receipt, receipts, this.turn ? this.turn.calls : [],
         error.citations));
     }

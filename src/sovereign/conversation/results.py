@@ -277,7 +277,8 @@ class TurnFailed(Exception):
         }
 
     def to_wire(self) -> dict[str, Any]:
-        """What the error's body carries beside ``error``: :meth:`provenance` and the
-        ``receipt`` said in the turn's language, as on a :class:`TurnResult`."""
+        """What the error's body carries beside ``error``: :meth:`provenance`, the
+        ``receipt`` said in the turn's language, as on a :class:`TurnResult`, and that
+        ``language`` (ISO 639-1)."""
         receipt = say_receipt(self.receipts, Voice(self.language)).to_wire()
-        return {**self.provenance(), "receipt": receipt}
+        return {**self.provenance(), "receipt": receipt, "language": self.language}

@@ -162,8 +162,8 @@ async def withdraw(
     answered "not asked", and no paused turn is left. Nothing runs.
 
     Returns:
-        ``{"receipts", "receipt"}``: the turn's receipts as wire objects, and the
-        receipt said in the turn's language.
+        ``{"receipts", "receipt", "language"}``: the turn's receipts as wire objects,
+        the receipt said in the turn's language, and that language (ISO 639-1).
 
     Raises:
         InvalidConfirmation: no such card of ``owner`` (answered, expired or foreign).
@@ -175,7 +175,7 @@ async def withdraw(
             token, False, policy=policy, owner=owner, on_progress=control.on_progress
         )
     except TurnFailed as failed:
-        wire = failed.to_wire()
+        wire, language = failed.to_wire(), failed.language
     else:
-        wire = result.to_wire()
-    return {"receipts": wire["receipts"], "receipt": wire["receipt"]}
+        wire, language = result.to_wire(), result.language
+    return {"receipts": wire["receipts"], "receipt": wire["receipt"], "language": language}

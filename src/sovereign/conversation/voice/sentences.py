@@ -130,6 +130,7 @@ OWN_SENTENCES = {
     "quote_in_language": "The source is in {language}; this is what it says:",
     "instructions_ignored": "One of the sources gave me instructions, which I ignored.",
     "facts_heading": "What the device reported",
+    "turn_stopped": "Stopped. Nothing more was done after you pressed Stop.",
 }
 """The conversation's own sentences, by what they are for (English source text);
 ``facts_heading`` is the heading of the facts panel under an answer (on the wire as

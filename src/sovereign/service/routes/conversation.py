@@ -20,6 +20,8 @@ from sovereign.conversation import (
     TurnStopped,
 )
 from sovereign.conversation.backends.base import ContextTooLong, ModelError, ModelUnavailable
+from sovereign.conversation.voice.catalogs import Voice
+from sovereign.conversation.voice.sentences import own
 
 from ..bodies import ValidTextRoute
 from ..errors import ServiceError, storage_error
@@ -180,7 +182,7 @@ async def withdraw_card(body: WithdrawRequest, request: Request, deps: Deps) -> 
     """Withdraw a card without running anything: it is answered "denied", the turn ends
     before the model is asked again, and nothing is left waiting (:func:`withdraw`).
 
-    Answers ``{"receipts": [...], "receipt": {...}}`` (the receipt said in the turn's
+    Answers ``{"receipts": [...], "receipt": {...}, "language"}`` (the receipt said in the turn's
     language). Errors: 400 INVALID_CONFIRMATION (unknown, answered, expired or another
     session's card).
     """
@@ -208,7 +210,9 @@ async def _unless_stopped(
     if not control.stop_requested or pending is None:
         return wire
     withdrawn = await withdraw(deps.turns, pending["token"], owner, deps.turn_policy())
-    raise ServiceError(*_STOPPED, extra={"citations": wire.get("citations", []), **withdrawn})
+    stopped = own("turn_stopped", Voice(withdrawn["language"]))
+    extra = {"citations": wire.get("citations", []), **withdrawn}
+    raise ServiceError(409, "TURN_STOPPED", stopped, extra=extra)
 
 
 async def run_turn(
@@ -319,17 +323,17 @@ def invalid_edit(exc: InvalidEdit) -> ServiceError:
 
 
 def turn_error(failed: TurnFailed) -> ServiceError:
-    """The service's answer to a turn that failed, with the turn's provenance attached."""
+    """The service's answer to a turn that failed, with the turn's provenance attached.
+    A turn the household stopped is ``409 TURN_STOPPED``, its sentence in the turn's
+    language (the Console shows it under what came)."""
+    if isinstance(failed.error, TurnStopped):
+        stopped = own("turn_stopped", Voice(failed.language))
+        return ServiceError(409, "TURN_STOPPED", stopped, extra=failed.to_wire())
     status, code, message = _describe(failed.error)
     return ServiceError(status, code, message, extra=failed.to_wire())
 
 
-_STOPPED = (409, "TURN_STOPPED", "Stopped. Nothing more was done after you pressed Stop.")
-
-
 def _describe(error: Exception) -> tuple[int, str, str]:
-    if isinstance(error, TurnStopped):
-        return _STOPPED
     if isinstance(error, OSError):  # a refused write (data directory full, read-only, ...)
         refused = storage_error(error)
         return refused.status, refused.code, refused.message
