@@ -17,6 +17,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from sovereign.conversation.results import Citation, citations_wire
 from sovereign.conversation.voice.around import approval_notes, say_progress
 from sovereign.conversation.voice.catalogs import Voice
 
@@ -27,6 +28,33 @@ from .test_receipt_language import SHORT_SEARCH, choose_language
 
 SEARCH = {"capability": "web.search", "locality": "external", "outcome": "executed"}
 SAID = {"headline": "Alles ist auf diesem Gerät geblieben.", "lines": [], "stayed_local": True}
+
+
+@pytest.mark.parametrize(
+    "citation",
+    [
+        Citation("web.search", "Solar", "https://solar.example/a", "Module.", "2026-12-04"),
+        Citation("web.fetch", "Menu", "https://school.example/menu", "page read", "2026-12-04"),
+        Citation(
+            "web.fetch", "Old", "https://a.example/", "redirect, not followed", "2026-12-04",
+            redirected=True, final_url="https://b.example/",
+        ),
+        Citation(
+            "web.fetch", "Old", "https://a.example/", "redirect, not followed", "2026-12-04",
+            redirected=True, final_url="https://c.example/", redirect_allowed=False,
+        ),
+    ],
+)  # fmt: skip
+def test_each_source_s_kind_is_shown_as_said_and_the_service_s_english_is_the_console_s(
+    js, citation
+):
+    [english] = citations_wire([citation], Voice("en"))
+    [italian] = citations_wire([citation], Voice("it"))
+    unsaid = {k: v for k, v in english.items() if k != "kind"}
+    assert js("present.js", "citationEntries", [unsaid])[0]["kind"] == english["kind"]
+    [shown] = js("present.js", "citationEntries", [italian])
+    assert shown["kind"] == italian["kind"] != english["kind"]
+    assert shown["page"] is (citation.capability == "web.fetch" and not citation.redirected)
 
 
 def test_the_receipt_is_named_as_the_product_named_it_else_receipt(js):
@@ -157,6 +185,9 @@ def test_after_a_broken_answer_the_note_sources_and_receipt_are_in_italian(page,
     )
     sources = answer.get_by_role("region", name="Fonti")
     expect(sources.locator("h4")).to_have_text("Fonti")
+    expect(sources.locator(".citation-kind").first).to_have_text(
+        "estratto di un risultato di ricerca"
+    )
     expect(answer.get_by_role("note", name="Resoconto")).to_contain_text(
         "Uscito da questo apparecchio verso: i motori di ricerca."
     )

@@ -34,6 +34,14 @@ def test_a_german_answer_s_receipt_and_sources_are_printed_as_said():
     ]
 
 
+def test_each_source_s_kind_is_printed_as_said_else_in_english():
+    assert f"{MARK}  [1] Solarmodule (Auszug aus einem Suchergebnis)" in printed(wire_in("de"))
+    english = wire_in("de")
+    for citation in english["citations"]:
+        del citation["kind"]  # a service that says none
+    assert f"{MARK}  [1] Solarmodule (search result)" in printed(english)
+
+
 def test_an_italian_local_read_is_printed_in_italian():
     wire = wire_in("it", receipts=[Receipt("system.health", "local", "executed")], citations=[])
     assert printed(wire) == [

@@ -367,7 +367,7 @@ export class Chat {
       : el("span", { className: "unlinked" }, entry.title);
     const item = el("li", { className: "citation", value: entry.number },
       el("span", { className: "citation-number" }, `[${entry.number}]`), " ", title, " ",
-      el("span", { className: `citation-kind ${entry.kind === "page read" ? "page" : "snippet"}` },
+      el("span", { className: `citation-kind ${entry.page ? "page" : "snippet"}` },
         entry.kind),
       el("p", { className: "citation-url" }, entry.url),
       entry.snippet ? el("blockquote", { className: "citation-snippet" }, entry.snippet) : null);

@@ -249,8 +249,9 @@ function argumentsFor(capability, calls, citations) {
 /**
  * Citations as numbered entries, apart from the prose.
  *
- * Returns [{number, title, url, link, kind, snippet, redirectTarget}]:
- * kind is "page read" (web.fetch), "redirect, not followed" (a web.fetch answered
+ * Returns [{number, title, url, link, page, kind, snippet, redirectTarget}]:
+ * page is true for a page that was read; kind is the citation's `kind` as the product
+ * said it, else "page read" (web.fetch), "redirect, not followed" (a web.fetch answered
  * with a redirect: nothing was read) or "search result snippet" (web.search);
  * link is the URL only when it is http(s) (anything else is shown, not linked);
  * redirectTarget is set for a web.fetch that was answered with a redirect
@@ -263,9 +264,12 @@ export function citationEntries(citations) {
     title: citation.title || citation.url || "(untitled)",
     url: citation.url || "",
     link: safeLink(citation.url),
-    kind: citation.capability !== "web.fetch" ? SEARCH_SNIPPET
-      : !citation.redirected ? PAGE_READ
-        : citation.redirect_allowed === false ? REDIRECT_NOT_ALLOWED : REDIRECT_NOT_FOLLOWED,
+    page: citation.capability === "web.fetch" && !citation.redirected,
+    // what the source is, as the product said it in the answer's language, else in English
+    kind: typeof citation.kind === "string" && citation.kind.trim() ? citation.kind
+      : citation.capability !== "web.fetch" ? SEARCH_SNIPPET
+        : !citation.redirected ? PAGE_READ
+          : citation.redirect_allowed === false ? REDIRECT_NOT_ALLOWED : REDIRECT_NOT_FOLLOWED,
     // A web.fetch citation's snippet is its marker ("page read"): say it once, as the kind.
     snippet: citation.capability === "web.fetch" ? "" : citation.snippet || "",
     redirectTarget: citation.redirected && citation.redirect_allowed !== false

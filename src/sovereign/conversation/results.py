@@ -233,10 +233,23 @@ class TurnResult:
 
 
 def citations_wire(citations: list[Citation], voice: Voice) -> list[dict[str, Any]]:
-    """``citations`` as on the wire, each with ``heading``: the name of the list of
-    sources in ``voice``'s language."""
+    """``citations`` as on the wire, each with ``heading`` (the name of the list of
+    sources) and ``kind`` (what the source is: a search result, a page read, a redirect
+    not followed), both in ``voice``'s language."""
     heading = say_name("sources_heading", voice)
-    return [{**citation.to_wire(), "heading": heading} for citation in citations]
+    return [
+        {**citation.to_wire(), "heading": heading, "kind": say_name(_kind(citation), voice)}
+        for citation in citations
+    ]
+
+
+def _kind(citation: Citation) -> str:
+    """The :data:`~.voice.around.NAMES` key of what ``citation`` is."""
+    if citation.capability != "web.fetch":
+        return "source_snippet"
+    if not citation.redirected:
+        return "source_page_read"
+    return "source_redirect" if citation.redirect_allowed else "source_redirect_not_allowed"
 
 
 class TurnFailed(Exception):

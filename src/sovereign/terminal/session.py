@@ -306,14 +306,16 @@ def provenance_lines(
     the answer's language (``said``, the wire's ``receipt``: its label, headline and
     lines) when it agrees with ``receipts`` (:func:`said_receipt`), else composed here
     in English; the sources are headed as the citations' ``heading`` says, else
-    "Sources".
+    "Sources"; each source's kind is the citation's ``kind`` as said, else English.
     """
     lines = []
     if citations:
         heading = next((c["heading"] for c in citations if _text(c.get("heading"))), "Sources")
         lines.append(f"{MARK}{one_line(heading)}:")
     for number, citation in enumerate(citations, 1):
-        kind = "page read" if citation.get("capability") == "web.fetch" else "search result"
+        kind = one_line(citation["kind"]) if _text(citation.get("kind")) else (
+            "page read" if citation.get("capability") == "web.fetch" else "search result"
+        )
         title = one_line(citation.get("title") or citation.get("url") or "")
         indent = f"{MARK}      "
         lines += rows(f"{title} ({kind})", f"{MARK}  [{number}] ", indent, columns)

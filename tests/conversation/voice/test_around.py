@@ -11,6 +11,7 @@ import pytest
 
 from sovereign.conversation.voice.around import (
     ALL_SENTENCES,
+    NAMES,
     approval_notes,
     say_name,
     say_progress,
@@ -62,7 +63,7 @@ def test_a_search_in_progress_is_said_in_the_turn_s_language(language, words, st
 @pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
 def test_every_stage_and_name_differs_from_the_english_in_every_other_language(language):
     voice, english = Voice(language), Voice("en")
-    for key in ("sources_heading", "receipt_label"):
+    for key in ("sources_heading", "receipt_label", *(k for k in NAMES if k.startswith("source_"))):
         if (language, key) != ("fr", "sources_heading"):  # "Sources" in French too
             assert say_name(key, voice) != say_name(key, english)
     for stage in ("queued", "loading_model", "choosing", "writing", "checking"):

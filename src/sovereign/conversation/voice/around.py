@@ -42,9 +42,14 @@ line says once it is pressed (the Console's and the terminal's English, as befor
 NAMES = {
     "receipt_label": "Receipt",
     "sources_heading": "Sources",
+    "source_snippet": "search result snippet",
+    "source_page_read": "page read",
+    "source_redirect": "redirect, not followed",
+    "source_redirect_not_allowed": "redirect to a site the household does not allow, not followed",
 }
-"""What the Console calls the receipt under an answer (its accessible name) and the
-list of sources (their heading and accessible name)."""
+"""What the Console calls the receipt under an answer (its accessible name), the list of
+sources (their heading and accessible name) and each source's kind (``source_*``, shown
+beside its title: a search result, a page read, or a redirect that was not followed)."""
 
 APPROVAL_NOTES = {
     "approval_ran": "The connection broke after you approved {capability}; the appliance "
@@ -89,8 +94,8 @@ def say_progress(stage: str, capability: str | None, voice: Voice) -> dict[str, 
 
 
 def say_name(key: str, voice: Voice) -> str:
-    """One of :data:`NAMES` (``receipt_label``, ``sources_heading``) in ``voice``'s
-    language."""
+    """One of :data:`NAMES` (``receipt_label``, ``sources_heading``, ``source_*``) in
+    ``voice``'s language."""
     return _say(voice, key)
 
 
