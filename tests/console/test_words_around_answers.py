@@ -164,6 +164,7 @@ def test_the_progress_line_and_its_stop_button_speak_the_turn_s_language(page, s
     expect(stopped.get_by_role("note", name="Beleg")).to_contain_text(
         "Alles ist auf diesem Gerät geblieben."
     )
+    expect(stopped).to_have_attribute("lang", "de")  # read aloud in a German voice
 
 
 def approve_an_italian_search(page, service):
@@ -183,6 +184,7 @@ def test_after_a_broken_answer_the_note_sources_and_receipt_are_in_italian(page,
         "La connessione si è interrotta dopo che hai approvato web.search; l'apparecchio ha "
         "tenuto traccia di quello che è successo: è stato eseguito."
     )
+    expect(answer).to_have_attribute("lang", "it")
     sources = answer.get_by_role("region", name="Fonti")
     expect(sources.locator("h4")).to_have_text("Fonti")
     expect(sources.locator(".citation-kind").first).to_have_text(

@@ -445,7 +445,7 @@ async def test_turn_result_wire_shape_is_exactly_design_section_4(world):
     wire = (await loop.process_turn(ASK_SEARCH, policy=ON, owner="s1")).to_wire()
     assert set(wire) == {
         "text", "pending_confirmation", "citations", "receipts", "facts", "receipt",
-        "approval_notes",
+        "language", "approval_notes",
     }  # fmt: skip
     assert set(wire["approval_notes"]) == {"ran", "failed", "not_run", "lost"}
     assert set(wire["pending_confirmation"]) == {
@@ -469,6 +469,7 @@ async def test_turn_result_wire_shape_is_exactly_design_section_4(world):
             "stayed_local": True,
             "label": "Receipt",
         },
+        "language": "en",
     }
 
 

@@ -50,7 +50,7 @@ async def test_pending_confirmation_carries_the_query_exactly_as_it_will_be_sent
     pending = body["pending_confirmation"]
     assert set(body) == {
         "text", "pending_confirmation", "citations", "receipts", "facts", "receipt",
-        "approval_notes",
+        "language", "approval_notes",
     }  # fmt: skip
     assert set(pending) == {
         "token", "capability", "version", "arguments", "expires_in_seconds", "flags", "edited",

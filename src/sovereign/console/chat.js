@@ -128,7 +128,10 @@ export class Chat {
     this.controller = new AbortController();
     const handlers = {
       onToken: (piece) => this.stream(bubble, piece),
-      onProgress: (progress) => this.progress.show(progress),
+      onProgress: (progress) => {
+        this.speaks(bubble, progress.language);
+        this.progress.show(progress);
+      },
       onTurn: (id) => {
         this.turnId = id;
         this.progress.stoppable();
@@ -219,12 +222,21 @@ export class Chat {
       bubble.text = "";
       bubble.prose = el("div", { className: "prose" });
       bubble.element = el("li", { className: "message assistant" }, bubble.prose);
+      if (bubble.language) bubble.element.lang = bubble.language;
       this.transcript.append(bubble.element);
     }
     return bubble;
   }
 
+  /** Mark the answer with the turn's language, so a screen reader reads it in that voice. */
+  speaks(bubble, language) {
+    if (typeof language !== "string" || !language.trim()) return;
+    bubble.language = language;
+    if (bubble.element) bubble.element.lang = language;
+  }
+
   showResult(bubble, result) {
+    this.speaks(bubble, result.language);
     const text = result.text || "";
     const pending = result.pending_confirmation;
     this.turn.texts.push(text);
@@ -258,6 +270,7 @@ export class Chat {
       this.onUnauthorized(error);
       return;
     }
+    this.speaks(bubble, error.language);
     const { element } = this.ensureBubble(bubble);
     const stopped = error.code === "TURN_STOPPED";
     element.classList.add(stopped ? "stopped" : "failed");

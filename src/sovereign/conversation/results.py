@@ -226,6 +226,7 @@ class TurnResult:
             "receipts": [r.to_wire() for r in self.receipts],
             "facts": [f.to_wire() for f in self.facts],
             "receipt": say_receipt(self.receipts, voice).to_wire(),
+            "language": self.language,
         }
         if pending is not None:
             wire["approval_notes"] = approval_notes(pending.capability, voice)
