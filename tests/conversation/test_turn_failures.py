@@ -51,7 +51,7 @@ async def test_a_failure_after_an_approved_search_carries_its_receipt_and_citati
     assert failed.__cause__ is failed.error
     assert world.calls.of("web.search") == [{"query": "pi firmware"}]
     assert failed.provenance() == {
-        "citations": [{**CITED, "heading": "Sources"}],
+        "citations": [{**CITED, "heading": "Sources", "kind": "search result snippet"}],
         "receipts": [{"capability": "web.search", "locality": "external", "outcome": "executed"}],
     }
 
