@@ -206,7 +206,7 @@ def test_an_approved_search_s_receipt_says_what_left_in_the_answer_s_language(pa
     set_web_search(page, True)
     choose_language(page, "it", "Italiano")
     send(page, SHORT_SEARCH)
-    page.locator(".confirmation-card").get_by_role("button", name="Approve").click()
+    page.locator(".confirmation-card").get_by_role("button", name="Approva", exact=True).click()
     answer = page.locator(".message.assistant").last
     expect_receipt(
         answer,
