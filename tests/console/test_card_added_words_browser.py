@@ -55,9 +55,7 @@ def card_for(page, service, question: str, query: str):
     return card
 
 
-def test_words_the_assistant_added_are_highlighted_with_their_reason_before_approval(
-    page, service
-):
+def test_words_the_assistant_added_are_highlighted_with_their_reason_before_approval(page, service):
     card = card_for(page, service, "Who won the final?", "Champions League final result")
 
     marks = card.locator(".card-arguments mark.flagged")
@@ -69,9 +67,7 @@ def test_words_the_assistant_added_are_highlighted_with_their_reason_before_appr
     expect(card.locator(".card-flags li")).to_have_text(
         [f"\u201cChampions League\u201d {REASON}.", f"\u201cresult\u201d {REASON}."]
     )
-    expect(card.locator(".card-arguments dd").first).to_have_text(
-        "Champions League final result"
-    )
+    expect(card.locator(".card-arguments dd").first).to_have_text("Champions League final result")
     assert service.searxng.queries == []  # nothing left before the household saw it
     page.screenshot(path="test-artifacts/console/card-added-words.png")
 
@@ -81,9 +77,7 @@ def test_words_the_assistant_added_are_highlighted_with_their_reason_before_appr
     assert service.searxng.queries == ["Champions League final result"]
 
 
-def test_a_question_led_by_the_household_s_words_is_searched_in_them_over_the_month(
-    page, service
-):
+def test_a_question_led_by_the_household_s_words_is_searched_in_them_over_the_month(page, service):
     card = card_for(
         page,
         service,
@@ -92,7 +86,10 @@ def test_a_question_led_by_the_household_s_words_is_searched_in_them_over_the_mo
     )
 
     values = card.locator(".card-arguments dd")
-    expect(values).to_have_text(["engineering works Bedford Luton weekend", "month"])
+    # the window said as a window; its literal value stays under Details
+    expect(values).to_have_text(["engineering works Bedford Luton weekend", "from the last month"])
+    expect(card.locator(".card-arguments dt").nth(1)).to_have_text("Time window")
+    expect(card.locator(".card-technical dd").filter(has_text="month")).to_have_count(1)
     expect(card.locator("mark.flagged")).to_have_count(0)
     expect(card.locator(".card-flags")).to_have_count(0)
     expect(card.get_by_role("button", name="Approve", exact=True)).to_be_visible()

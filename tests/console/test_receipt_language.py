@@ -206,7 +206,7 @@ def test_an_approved_search_s_receipt_says_what_left_in_the_answer_s_language(pa
     set_web_search(page, True)
     choose_language(page, "it", "Italiano")
     send(page, SHORT_SEARCH)
-    page.locator(".confirmation-card").get_by_role("button", name="Approve").click()
+    page.locator(".confirmation-card").get_by_role("button", name="Approva", exact=True).click()
     answer = page.locator(".message.assistant").last
     expect_receipt(
         answer,
@@ -225,7 +225,7 @@ def test_a_card_withdrawn_under_activity_shows_its_receipt_in_the_turn_s_languag
     expect(page.locator(".confirmation-card")).to_be_visible()
     page.get_by_role("button", name="Activity").click()
     waiting = page.locator(".pending-card")
-    waiting.get_by_role("button", name="Deny").click()
+    waiting.get_by_role("button", name="Ablehnen").click()  # the card in the turn's language
     expect(waiting.locator(".pending-outcome")).to_have_text("Withdrawn: nothing was sent.")
     expect(waiting.locator(".receipt-headline")).to_have_text(
         "Alles ist auf diesem Gerät geblieben."

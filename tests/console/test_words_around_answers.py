@@ -178,7 +178,7 @@ def approve_an_italian_search(page, service):
 def test_after_a_broken_answer_the_note_sources_and_receipt_are_in_italian(page, service):
     card = approve_an_italian_search(page, service)
     break_the_next_approval_stream(page)
-    card.get_by_role("button", name="Approve").click()
+    card.get_by_role("button", name="Approva", exact=True).click()
     answer = page.locator(".message.assistant").last
     expect(answer.locator(".recovered")).to_have_text(
         "La connessione si è interrotta dopo che hai approvato web.search; l'apparecchio ha "
@@ -210,6 +210,6 @@ def test_when_the_outcome_is_lost_the_console_says_so_in_the_turn_s_language(pag
             route.fulfill(status=400, json=forgotten)
 
     page.route(MESSAGE_PATH, handle)
-    card.get_by_role("button", name="Approve").click()
+    card.get_by_role("button", name="Approva", exact=True).click()
     alert = page.locator(".message.assistant.failed .error")
     expect(alert).to_have_text(approval_notes("web.search", Voice("it"))["lost"])

@@ -22,8 +22,9 @@ from .harness import build_harness
 from .test_streaming import stream
 
 PENDING_KEYS = {"token", "capability", "version", "arguments", "expires_in_seconds", "flags",
-                "edited"}  # fmt: skip
-"""The keys of ``pending_confirmation`` before this work: none is added."""
+                "edited", "words"}  # fmt: skip
+"""The keys of ``pending_confirmation`` before this work (``words``: the card's words, in
+the turn's language): none is added."""
 FINAL = "Champions League final result"
 
 

@@ -54,6 +54,7 @@ async def test_pending_confirmation_carries_the_query_exactly_as_it_will_be_sent
     }  # fmt: skip
     assert set(pending) == {
         "token", "capability", "version", "arguments", "expires_in_seconds", "flags", "edited",
+        "words",
     }  # fmt: skip
     assert pending["flags"] == [] and pending["edited"] is False
     assert pending["capability"] == "web.search"

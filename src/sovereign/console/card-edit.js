@@ -3,6 +3,7 @@
 // either sends it at once (when it leaves exactly as typed and carries no warning)
 // or shows a new card for it. A refused edit keeps this card answerable.
 
+import { englishCardWords } from "./card-words.js";
 import { el } from "./dom.js";
 import { editableEntries, editedArguments } from "./flags.js";
 
@@ -10,22 +11,24 @@ const FIELD_MAX = 2048;
 
 /**
  * The edit form of one card. onSend(arguments) is called with the edited
- * arguments; onCancel() when the household goes back to the card's choices.
+ * arguments; onCancel() when the household goes back to the card's choices. words: the
+ * card's words as shown (card-words.js: hint, field labels, buttons), English by default.
  */
 export class EditPanel {
-  constructor(pending, { idPrefix, onSend, onCancel }) {
+  constructor(pending, { idPrefix, words = englishCardWords(pending), onSend, onCancel }) {
     this.pending = pending;
+    this.words = words;
     this.fields = new Map();
     this.error = el("p", { className: "error edit-error", role: "alert" });
     const rows = editableEntries(pending.arguments).map(([name, value]) =>
       this.field(`${idPrefix}-edit-${name}`, name, value));
     this.sendButton = el("button", { type: "submit", className: "send-edit-button primary" },
-      "Send edited request");
-    const cancel = el("button", { type: "button", className: "cancel-edit-button" }, "Cancel");
+      words.send_edit);
+    const cancel = el("button", { type: "button", className: "cancel-edit-button" },
+      words.cancel);
     cancel.addEventListener("click", () => onCancel());
     this.element = el("form", { className: "card-edit", novalidate: "" },
-      el("p", { className: "hint" }, "Change what will be sent. The appliance checks your " +
-        "version again; if it still needs a look, you get a new card for it."),
+      el("p", { className: "hint" }, words.edit_hint),
       ...rows, this.error, el("div", { className: "card-buttons" }, cancel, this.sendButton));
     this.element.hidden = true;
     this.element.addEventListener("submit", (event) => {
@@ -41,7 +44,8 @@ export class EditPanel {
       spellcheck: "false", ...(tag === "input" ? { type: "text" } : { rows: 2 }) });
     input.value = value;
     this.fields.set(name, input);
-    return el("div", { className: "edit-row" }, el("label", { for: id }, `Edit ${name}`), input);
+    return el("div", { className: "edit-row" }, el("label", { for: id },
+      this.words.edit_fields[name] || `Edit ${name}`), input);
   }
 
   values() {
@@ -61,7 +65,7 @@ export class EditPanel {
   setBusy(busy) {
     this.sendButton.disabled = busy;
     for (const input of this.fields.values()) input.disabled = busy;
-    this.sendButton.textContent = busy ? "Sending…" : "Send edited request";
+    this.sendButton.textContent = busy ? this.words.sending : this.words.send_edit;
   }
 
   refused(message) {

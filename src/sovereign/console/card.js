@@ -2,14 +2,10 @@
 
 import { argumentValue } from "./argument.js";
 import { EditPanel } from "./card-edit.js";
+import { filled, filledText, leavingSentence, shownCardWords } from "./card-words.js";
 import { el } from "./dom.js";
 import { editableEntries, flagNotes, flagSentence, flagTitles, spansOf } from "./flags.js";
-import {
-  argumentEntries,
-  cardWords,
-  confirmationSentence,
-  formatCountdown,
-} from "./present.js";
+import { argumentEntries, cardWords, formatCountdown } from "./present.js";
 import { searchSettingsLine } from "./search-settings.js";
 
 const TICK_MS = 250;
@@ -18,7 +14,9 @@ const REASON_MAX = 200;
 /**
  * A card for one pending confirmation (the service's `pending_confirmation`).
  *
- * pending: {token, capability, version, arguments, expires_in_seconds, flags?, edited?}.
+ * pending: {token, capability, version, arguments, expires_in_seconds, flags?, edited?,
+ * words?}. Its words (title, labels, buttons, countdown, …) are shown as the product said
+ * them in the turn's language (`words`, card-words.js), in English when it said none.
  * Flagged spans (household details, words a result wrote or the assistant added; see
  * flags.js) are highlighted and their reasons
  * listed; the choices are then Deny, Edit and "Approve anyway".
@@ -45,42 +43,42 @@ export class ConfirmationCard {
 
   build() {
     const { capability, arguments: args } = this.pending;
-    const words = cardWords(capability, args);
+    const shown = cardWords(capability, args).shown;
+    const words = this.words = shownCardWords(this.pending);
     const id = `card-${Math.random().toString(36).slice(2)}`;
     this.countdown = el("p", { className: "countdown", role: "timer", "aria-live": "off" });
     this.reason = el("input", {
       id: `${id}-reason`, className: "deny-reason", type: "text", maxlength: REASON_MAX,
       autocomplete: "off",
     });
-    this.denyButton = el("button", { type: "button", className: "deny-button" }, "Deny");
+    this.denyButton = el("button", { type: "button", className: "deny-button" }, words.deny);
     this.approveButton = el("button", { type: "button", className: "approve-button primary" },
-      "Approve");
+      words.approve);
     this.denyButton.addEventListener("click", () => this.decide(false));
     this.approveButton.addEventListener("click", () => this.decide(true));
     const notes = flagNotes(args, this.pending.flags);
-    if (notes.length) this.approveButton.textContent = "Approve anyway";
+    if (notes.length) this.approveButton.textContent = words.approve_anyway;
     this.editButton = editableEntries(args).length
-      ? el("button", { type: "button", className: "edit-button" }, "Edit") : null;
+      ? el("button", { type: "button", className: "edit-button" }, words.edit) : null;
     if (this.editButton) this.editButton.addEventListener("click", () => this.startEdit());
     this.choices = el("div", { className: "card-choices" },
-      el("label", { for: `${id}-reason` }, "Reason for denying (optional)"), this.reason,
+      el("label", { for: `${id}-reason` }, words.reason_label), this.reason,
       el("div", { className: "card-buttons" }, this.denyButton, this.editButton,
         this.approveButton));
     this.editPanel = new EditPanel(this.pending, {
-      idPrefix: id, onSend: (edited) => this.sendEdit(edited), onCancel: () => this.stopEdit(),
+      idPrefix: id, words, onSend: (edited) => this.sendEdit(edited), onCancel: () => this.stopEdit(),
     });
     this.actions = el("div", { className: "card-actions" }, this.choices, this.editPanel.element);
     return el("section", {
       className: "confirmation-card", "aria-labelledby": `${id}-title`, tabindex: "-1",
     },
-    el("h3", { id: `${id}-title` },
-      this.pending.edited ? "Approve your edited request?" : "Approve this request?"),
+    el("h3", { id: `${id}-title` }, words.title),
     el("p", { className: "card-heading" }, `${words.heading}:`),
-    argumentList(args, this.pending.flags, words.shown),
-    searchSettingsLine(capability, args),
+    argumentList(args, this.pending.flags, shown, words),
+    searchSettingsLine(capability, args, { line: words.settings, change: words.change }),
     flagList(notes, this.pending.flags),
-    el("p", { className: "card-sentence" }, confirmationSentence(capability, args)),
-    technicalDetails(this.pending),
+    el("p", { className: "card-sentence" }, leavingSentence(words, this.pending)),
+    technicalDetails(this.pending, words),
     this.countdown,
     this.actions);
   }
@@ -126,7 +124,7 @@ export class ConfirmationCard {
       this.expire();
       return;
     }
-    this.countdown.textContent = `Expires in ${formatCountdown(left)}`;
+    this.countdown.textContent = filledText(this.words.expires, { time: formatCountdown(left) });
   }
 
   decide(approve) {
@@ -146,8 +144,7 @@ export class ConfirmationCard {
   expire() {
     this.stop();
     this.element.classList.add("expired");
-    this.countdown.textContent =
-      "This request expired, so nothing was sent. Ask again if you still want it.";
+    this.countdown.textContent = this.words.expired;
     this.countdown.setAttribute("role", "status");
     this.actions.remove();
     for (const change of this.element.querySelectorAll(".change-search")) change.remove();
@@ -157,7 +154,7 @@ export class ConfirmationCard {
 
   retryButton() {
     const button = el("button", { type: "button", className: "retry-button primary" },
-      "Ask again");
+      this.words.ask_again);
     button.addEventListener("click", () => {
       if (this.onRetry()) button.remove();
     });
@@ -170,31 +167,35 @@ export class ConfirmationCard {
   }
 }
 
-/** The arguments the household reads (`shown`), each value exactly as it will be sent. */
-function argumentList(args, flags, shown) {
+/**
+ * The arguments the household reads (`shown`), each value exactly as it will be sent; a
+ * time window said as a window ("from the last day"), its literal under "Details".
+ */
+function argumentList(args, flags, shown, words) {
   const list = el("dl", { className: "card-arguments" });
   const entries = argumentEntries(args).filter(([name]) => shown.includes(name));
   for (const [name, literal] of entries) {
     const label = el("dt", { className: entries.length === 1 ? "visually-hidden" : "" },
-      ARGUMENT_WORDS[name] || name);
-    list.append(label, el("dd", {}, argumentValue(literal, spansOf(flags, name))));
+      words.labels[name] || name);
+    const window = name === "time_range" ? words.windows[literal] : null;
+    list.append(label, el("dd", {}, window ? el("span", { className: "argument-window" }, window)
+      : argumentValue(literal, spansOf(flags, name))));
   }
   return list;
 }
 
-const ARGUMENT_WORDS = { query: "Words", time_range: "From the last", url: "Address",
-  start_index: "From character" };
-
 /** The capability's own name, version and every argument as sent, behind "Details". */
-function technicalDetails(pending) {
+function technicalDetails(pending, words) {
   const list = el("dl", { className: "card-technical" });
   for (const [name, literal] of argumentEntries(pending.arguments)) {
     list.append(el("dt", {}, name), el("dd", {}, el("code", {}, literal)));
   }
   return el("details", { className: "card-details" },
-    el("summary", {}, "Details"),
-    el("p", {}, "Capability ", el("code", { className: "capability-name" }, pending.capability),
-      `, version ${pending.version}`),
+    el("summary", {}, words.details),
+    el("p", {}, ...filled(words.capability, {
+      capability: el("code", { className: "capability-name" }, pending.capability),
+      version: String(pending.version),
+    })),
     list);
 }
 

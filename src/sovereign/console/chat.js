@@ -3,13 +3,12 @@
 // sent with each new message (DESIGN §4).
 
 import { converse, stopTurn } from "./api.js";
+import { decisionParts, shownCardWords } from "./card-words.js";
 import { ConfirmationCard } from "./card.js";
 import { byId, el } from "./dom.js";
 import { factPanel } from "./facts.js";
 import { renderMarkdown } from "./markdown.js";
 import {
-  argumentEntries,
-  cardWords,
   citationEntries,
   fetchRequestMessage,
   historyToSend,
@@ -439,26 +438,14 @@ function receiptList(said, receipts, calls, citations) {
   summary.lines.length ? lines : null);
 }
 
-const DECISION_WORDS = {
-  approved: "You approved: ",
-  denied: "You denied: ",
-  expired: "Nobody answered in time, so nothing was sent for the request to ",
-  edited: "You sent an edited request to ",
-  abandoned: "Your session ended before you answered, so nothing was sent for the request to ",
-};
-
 /**
- * The transcript's note of a decision, in the card's household words:
- * "You approved: search the web for “solar panels”." The request's own arguments
- * are quoted exactly as they were sent.
+ * The transcript's note of a decision, in the card's words as the product said them in
+ * the turn's language (English when it said none): "You approved: search the web for
+ * “solar panels”." The request's own arguments are quoted exactly as they were sent, a
+ * time window said as a window, a denial's reason quoted as typed.
  */
 function decisionRecord(pending, decision, reason = "") {
-  const words = cardWords(pending.capability, pending.arguments);
-  const shown = argumentEntries(pending.arguments)
-    .filter(([name]) => words.shown.includes(name)).map(([, literal]) => `“${literal}”`);
-  const what = `${words.heading.charAt(0).toLowerCase()}${words.heading.slice(1)}`;
+  const words = shownCardWords(pending);
   return el("li", { className: `message decision ${decision}` },
-    el("p", {}, `${DECISION_WORDS[decision]}${what} `, ...shown.flatMap(
-      (text, i) => [i ? ", " : "", el("span", { className: "decision-argument" }, text)]),
-    decision === "denied" && reason ? ` because: ${reason}` : "", "."));
+    el("p", {}, ...decisionParts(words, pending, decision, reason)));
 }

@@ -32,17 +32,22 @@ export function searchSettingsPhrase(capability, args) {
   return `in ${languageName(language)}, safe search ${LEVELS[safesearch]}`;
 }
 
-/** The card's line for it (or null): the phrase, and a button to the setting itself. */
-export function searchSettingsLine(capability, args) {
+/**
+ * The card's line for it (or null): the phrase, and a button to the setting itself.
+ * said: {line, change}, the line and the button's label as the product said them in the
+ * turn's language (each in English when absent); no line when the product said none and
+ * the arguments give no phrase.
+ */
+export function searchSettingsLine(capability, args, said = {}) {
   const phrase = searchSettingsPhrase(capability, args);
   if (!phrase) return null;
+  const line = said.line || `Searched ${phrase} (your search settings).`;
   const change = el("button", { type: "button", className: "link-button change-search" },
-    "Change");
+    said.change || "Change");
   change.addEventListener("click", () => {
     if (settingsLink.open) settingsLink.open("search-settings");
   });
-  return el("p", { className: "card-search-settings" },
-    `Searched ${phrase} (your search settings). `, change);
+  return el("p", { className: "card-search-settings" }, `${line} `, change);
 }
 
 /** The search-settings section of the settings view. */

@@ -5,7 +5,7 @@
 
     {"text": "…",
      "pending_confirmation": null | {"token", "capability", "version", "arguments",
-                                     "expires_in_seconds", "flags", "edited"},
+                                     "expires_in_seconds", "flags", "edited", "words"},
      "citations": [{"capability", "title", "url", "snippet", "retrieved_at"}],
      "receipts": [{"capability", "locality", "outcome"[, "error_code"]}],
      "facts": [{"capability", "result", "lines", "heading"}],
@@ -17,7 +17,8 @@
 the answer. Each citation also carries ``heading``, the name of the list of sources in
 the answer's language, and an answer that asks for approval carries
 ``approval_notes``, what is said if the answer to that approval breaks off
-(:mod:`.voice.around`).
+(:mod:`.voice.around`); the card itself carries ``words``, its words and the notes of its
+decision in the answer's language (:mod:`.voice.card`).
 
 A turn that fails after it began raises :class:`TurnFailed`, which carries the
 citations and receipts gathered so far: whatever goes wrong after an external
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .voice.around import approval_notes, say_name
+from .voice.card import card_words
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.receipts import say_receipt
 from .voice.sentences import OWN_SENTENCES
@@ -221,7 +223,7 @@ class TurnResult:
         pending, voice = self.pending_confirmation, Voice(self.language)
         wire = {
             "text": self.text,
-            "pending_confirmation": pending.to_wire() if pending else None,
+            "pending_confirmation": pending_wire(pending, voice) if pending else None,
             "citations": citations_wire(self.citations, voice),
             "receipts": [r.to_wire() for r in self.receipts],
             "facts": [f.to_wire() for f in self.facts],
@@ -231,6 +233,13 @@ class TurnResult:
         if pending is not None:
             wire["approval_notes"] = approval_notes(pending.capability, voice)
         return wire
+
+
+def pending_wire(pending: PendingConfirmation, voice: Voice) -> dict[str, Any]:
+    """``pending`` as on the wire, with ``words``: the card's words in ``voice``'s
+    language (:func:`.voice.card.card_words`)."""
+    words = card_words(pending.capability, pending.arguments, voice, edited=pending.edited)
+    return {**pending.to_wire(), "words": words}
 
 
 def citations_wire(citations: list[Citation], voice: Voice) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from sovereign.executor import Capability, FactSheet, Phrases
 
 from .around import ALL_SENTENCES
+from .card import CARD_SENTENCES
 from .catalogs import OWN_CATALOGS, OWN_DOMAIN
 from .receipts import RECEIPT_SENTENCES, REFUSAL_REASONS
 from .sentences import _BY_CODE, _GENERIC, CONTEXT, OWN_SENTENCES, REASON
@@ -44,7 +45,12 @@ def own_entries() -> Iterator[Entry]:
     them (:mod:`.around`)."""
     for text in [*_BY_CODE.values(), *_GENERIC.values(), REASON]:
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, CONTEXT, text)
-    for key, text in [*OWN_SENTENCES.items(), *RECEIPT_SENTENCES.items(), *ALL_SENTENCES.items()]:
+    for key, text in [
+        *OWN_SENTENCES.items(),
+        *RECEIPT_SENTENCES.items(),
+        *ALL_SENTENCES.items(),
+        *CARD_SENTENCES.items(),
+    ]:
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)
     for code, text in REFUSAL_REASONS.items():
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, f"receipt_refusal:{code}", text)

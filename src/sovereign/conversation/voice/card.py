@@ -1,0 +1,204 @@
+"""The approval card's words and the notes of a decision, said in the turn's language.
+
+A card shows the literal request (arguments verbatim, never translated) and, around it,
+the product's words: its title, what the request does, what each argument means (a time
+window said as a window, "from the last day"), what approving sends and where to, the
+search settings sent with a search, the buttons, the deny reason's label, the countdown,
+the edit form; and the note the conversation keeps once the card is decided. They come
+from the conversation's catalog (context: their key) and travel on the wire as
+``pending_confirmation.words`` (:func:`card_words`). The Console shows them as said and
+keeps its own English only for a service that sends none.
+
+Some words hold placeholders the Console fills, so that what it fills is exactly what is
+sent: ``{time}`` (the countdown), ``{host}`` (the host the Console shows for a fetch),
+``{reason}`` (the household's own words), and in ``request`` each shown argument by
+name (``{query}``: its literal value, quoted with ``quote``; ``{time_range}``: its
+window from ``windows``) or ``{arguments}`` (every argument, quoted); ``quote`` holds ``{value}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel import Locale, UnknownLocaleError
+
+from .catalogs import Voice
+
+CARD_SENTENCES = {
+    "card_title": "Approve this request?",
+    "card_title_edited": "Approve your edited request?",
+    "card_heading": "Run this request",
+    "card_heading:web.search": "Search the web for",
+    "card_heading:web.fetch": "Read this page",
+    "card_label:query": "Words",
+    "card_label:time_range": "Time window",
+    "card_label:url": "Address",
+    "card_label:start_index": "From character",
+    "card_window:day": "from the last day",
+    "card_window:week": "from the last week",
+    "card_window:month": "from the last month",
+    "card_window:year": "from the last year",
+    "card_sentence": "Approving sends these exact arguments outside this device, to {capability}.",
+    "card_sentence:web.search": "Approving sends this exact query outside this device, to "
+    "the search engines.",
+    "card_sentence:web.fetch": "Approving connects outside this device, to {host}, and reads "
+    "the page at this exact address.",
+    "card_settings": "Searched {language}, safe search {level} (your search settings).",
+    "card_search_language": "in {language}",
+    "card_search_language:auto": "in any language (the search service chooses)",
+    "card_search_language:all": "in all languages",
+    "card_safesearch:0": "off",
+    "card_safesearch:1": "moderate",
+    "card_safesearch:2": "strict",
+    "card_change": "Change",
+    "card_details": "Details",
+    "card_capability": "Capability {capability}, version {version}",
+    "card_expires": "Expires in {time}",
+    "card_expired": "This request expired, so nothing was sent. Ask again if you still want it.",
+    "card_ask_again": "Ask again",
+    "card_reason_label": "Reason for denying (optional)",
+    "card_deny": "Deny",
+    "card_edit": "Edit",
+    "card_approve": "Approve",
+    "card_approve_anyway": "Approve anyway",
+    "card_edit_hint": "Change what will be sent. The appliance checks your version again; if "
+    "it still needs a look, you get a new card for it.",
+    "card_edit_field": "Edit {name}",
+    "card_edit_field:query": "Edit query",
+    "card_edit_field:url": "Edit url",
+    "card_edit_field:time_range": "Edit time_range",
+    "card_send_edit": "Send edited request",
+    "card_sending": "Sending…",
+    "card_cancel": "Cancel",
+    "card_quote": "“{value}”",
+    "card_request": "run {capability}: {arguments}",
+    "card_request:web.search": "search the web for {query}",
+    "card_request:web.search:window": "search the web for {query}, {time_range}",
+    "card_request:web.fetch": "read this page {url}",
+    "card_request:web.fetch:start": "read this page {url} from character {start_index}",
+    "note_approved": "You approved: {request}.",
+    "note_denied": "You denied: {request}.",
+    "note_denied_reason": "You denied: {request}. Your reason: “{reason}”",
+    "note_expired": "Nobody answered in time, so nothing was sent for the request to {request}.",
+    "note_edited": "You sent an edited request to {request}.",
+    "note_abandoned": "Your session ended before you answered, so nothing was sent for the "
+    "request to {request}.",
+}
+"""Every word of the card and of a decision's note by its key (its catalog context), in
+English (the Console's English, as before). ``note_denied_reason`` ends with the quoted
+reason and no full stop after it, so a reason that ends with its own stop is not followed
+by a second one."""
+
+_FILLED_BY_CONSOLE = ("time", "host", "reason", "request", "name")
+_BUTTONS = {
+    "title": "card_title",
+    "change": "card_change",
+    "details": "card_details",
+    "expires": "card_expires",
+    "expired": "card_expired",
+    "ask_again": "card_ask_again",
+    "reason_label": "card_reason_label",
+    "deny": "card_deny",
+    "edit": "card_edit",
+    "approve": "card_approve",
+    "approve_anyway": "card_approve_anyway",
+    "edit_hint": "card_edit_hint",
+    "send_edit": "card_send_edit",
+    "sending": "card_sending",
+    "cancel": "card_cancel",
+}
+
+
+def card_words(
+    capability: str, arguments: dict[str, Any], voice: Voice, *, edited: bool = False
+) -> dict[str, Any]:
+    """The card's words for a request of ``capability`` with ``arguments``, in ``voice``'s
+    language: ``pending_confirmation.words`` (see the module docstring for placeholders).
+
+    Returns:
+        ``{"title", "heading", "labels": {argument: label}, "windows": {value: window},
+        "sentence", "settings" (a search's settings line, else ``None``), "capability",
+        "change", "details", "expires", "expired", "ask_again", "reason_label", "deny",
+        "edit", "approve", "approve_anyway", "edit_hint", "edit_fields": {argument:
+        label}, "send_edit", "sending", "cancel", "quote", "request", "notes":
+        {"approved", "denied", "denied_reason", "expired", "edited", "abandoned"}}``.
+    """
+    words: dict[str, Any] = {name: _say(voice, key) for name, key in _BUTTONS.items()}
+    if edited:
+        words["title"] = _say(voice, "card_title_edited")
+    request = _request(capability, arguments, voice)
+    words.update(
+        heading=_first(voice, f"card_heading:{capability}", "card_heading"),
+        labels={n: _say(voice, f"card_label:{n}") for n in arguments if _known(f"card_label:{n}")},
+        windows={key.split(":")[1]: _say(voice, key) for key in _keys("card_window:")},
+        sentence=_first(
+            voice, f"card_sentence:{capability}", "card_sentence", capability=capability
+        ),
+        settings=search_settings_line(capability, arguments, voice),
+        capability=_say(voice, "card_capability", capability="{capability}", version="{version}"),
+        edit_fields={n: _edit_field(voice, n) for n, v in arguments.items() if isinstance(v, str)},
+        quote=_say(voice, "card_quote", value="{value}"),
+        request=request,
+        notes={
+            key.removeprefix("note_"): _say(voice, key, request=request) for key in _keys("note_")
+        },
+    )
+    return words
+
+
+def search_settings_line(capability: str, arguments: dict[str, Any], voice: Voice) -> str | None:
+    """A search card's line on the settings sent with it ("Searched in German, safe search
+    moderate (your search settings)."), the language named in ``voice``'s language; ``None``
+    for another capability or arguments without both settings."""
+    language, level = arguments.get("language"), arguments.get("safesearch")
+    if capability != "web.search" or not isinstance(language, str):
+        return None
+    if not _known(f"card_safesearch:{level}") or isinstance(level, bool):
+        return None
+    if _known(f"card_search_language:{language}"):
+        where = _say(voice, f"card_search_language:{language}")
+    else:
+        where = _say(voice, "card_search_language", language=_language_name(language, voice))
+    level_words = _say(voice, f"card_safesearch:{level}")
+    return _say(voice, "card_settings", language=where, level=level_words)
+
+
+def _language_name(code: str, voice: Voice) -> str:
+    try:
+        return Locale.parse(code.replace("-", "_")).get_display_name(voice.language) or code
+    except (ValueError, UnknownLocaleError):
+        return code
+
+
+def _request(capability: str, arguments: dict[str, Any], voice: Voice) -> str:
+    if capability == "web.search":
+        key = "card_request:web.search" + (":window" if "time_range" in arguments else "")
+    elif capability == "web.fetch":
+        key = "card_request:web.fetch" + (":start" if "start_index" in arguments else "")
+    else:
+        return _say(voice, "card_request", capability=capability, arguments="{arguments}")
+    names = ("query", "time_range", "url", "start_index")
+    return _say(voice, key, **{name: "{" + name + "}" for name in names})
+
+
+def _edit_field(voice: Voice, name: str) -> str:
+    if _known(f"card_edit_field:{name}"):
+        return _say(voice, f"card_edit_field:{name}")
+    return _say(voice, "card_edit_field", name=name)
+
+
+def _first(voice: Voice, key: str, fallback: str, **values: Any) -> str:
+    return _say(voice, key if _known(key) else fallback, **values)
+
+
+def _known(key: str) -> bool:
+    return key in CARD_SENTENCES
+
+
+def _keys(prefix: str) -> list[str]:
+    return [key for key in CARD_SENTENCES if key.startswith(prefix)]
+
+
+def _say(voice: Voice, key: str, **values: Any) -> str:
+    passed = {name: "{" + name + "}" for name in _FILLED_BY_CONSOLE}
+    return voice.say(key, CARD_SENTENCES[key], **{**passed, **values})
