@@ -456,6 +456,7 @@ async def test_turn_result_wire_shape_is_exactly_design_section_4(world):
         "expires_in_seconds",
         "flags",
         "edited",
+        "words",
     }
     assert TurnResult("hi").to_wire() == {
         "text": "hi",
