@@ -43,6 +43,16 @@ def test_a_loop_is_cut_after_its_first_copy(before, block):
         assert kept == before + block
 
 
+def test_a_loop_found_mid_line_keeps_whole_lines():
+    # the heading came once with "kort", then again and again without it
+    first = "Hier is een kort sinterklaasgedichtje voor je zus Femke:\n\n"
+    for tail in ("Hier is een", "Hier is een sinter", "Hier", ""):
+        text = first + POEM * 8 + tail
+        kept = text[: loop_cut(text)]
+        assert kept.endswith("\n") and text.startswith(kept) and loop_cut(kept) is None
+        assert kept.startswith(first) and len(kept) <= len(first) + len(POEM)
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -32,7 +32,9 @@ def loop_cut(text: str) -> int | None:
 
     Returns:
         The length of ``text`` that keeps everything before the loop and one copy of
-        the repeated block; ``None`` when no block of 1 to :data:`MAX_BLOCK` characters
+        the repeated block, back to the copy's last line break when it holds one (so a
+        loop found mid-line leaves no half line); ``None`` when no block of 1 to
+        :data:`MAX_BLOCK` characters
         (not only white space) ends ``text`` at least :data:`MIN_COPIES` times in a row
         over at least :data:`MIN_SPAN` characters.
     """
@@ -46,5 +48,8 @@ def loop_cut(text: str) -> int | None:
         copies = needed
         while text[-(copies + 1) * size : -copies * size] == block:
             copies += 1
-        return len(text) - (copies - 1) * size
+        cut = len(text) - (copies - 1) * size
+        # The loop may be found mid-line ("…Femke:\n\nHier is een"): keep whole lines.
+        line_end = text.rfind("\n", cut - size, cut)
+        return cut if line_end == -1 else line_end + 1
     return None
