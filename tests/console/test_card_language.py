@@ -18,8 +18,8 @@ from playwright.sync_api import expect
 from sovereign.conversation.voice.card import card_words
 from sovereign.conversation.voice.catalogs import Voice
 
-from .console_steps import first_run, send, set_web_search
-from .test_receipt_language import SHORT_SEARCH, answer_with, choose_language
+from .console_steps import first_run, send
+from .test_receipt_language import SHORT_SEARCH, answer_with, search_card_in
 
 ZOO = "Öffnungszeiten Berliner Zoos heute"
 PENDINGS = [
@@ -54,18 +54,8 @@ def test_a_value_filled_in_is_never_read_again_for_placeholders(js):
     assert filled == "Sie haben abgelehnt. Ihr Grund: „{query} und {reason}.“"
 
 
-def german_card(page, service):
-    first_run(page, service)
-    set_web_search(page, True)
-    choose_language(page, "de", "Deutsch")
-    send(page, SHORT_SEARCH)
-    card = page.locator(".confirmation-card")
-    expect(card).to_be_visible()
-    return card
-
-
 def test_a_german_card_speaks_german_and_a_denial_s_note_quotes_the_reason_once(page, service):
-    card = german_card(page, service)
+    card = search_card_in(page, service, "de", "Deutsch")
     expect(card.locator("h3")).to_have_text("Diese Anfrage freigeben?")
     expect(card.locator(".card-heading")).to_have_text("Im Web suchen nach:")
     expect(card.locator(".card-arguments dd")).to_have_text([SHORT_SEARCH])  # verbatim
@@ -95,7 +85,7 @@ def test_a_german_card_speaks_german_and_a_denial_s_note_quotes_the_reason_once(
 
 
 def test_a_german_card_s_edit_form_speaks_german_and_sends_the_edit(page, service):
-    card = german_card(page, service)
+    card = search_card_in(page, service, "de", "Deutsch")
     card.get_by_role("button", name="Bearbeiten").click()
     expect(card.locator(".card-edit .hint")).to_contain_text("Ändern Sie, was gesendet wird.")
     card.get_by_label("Suchwörter bearbeiten").fill("search Zoo Berlin")
@@ -110,11 +100,7 @@ def test_a_german_card_s_edit_form_speaks_german_and_sends_the_edit(page, servic
 
 
 def test_an_italian_card_approves_and_its_note_is_italian(page, service):
-    first_run(page, service)
-    set_web_search(page, True)
-    choose_language(page, "it", "Italiano")
-    send(page, SHORT_SEARCH)
-    card = page.locator(".confirmation-card")
+    card = search_card_in(page, service, "it", "Italiano")
     expect(card.locator("h3")).to_have_text("Approvi questa richiesta?")
     card.get_by_role("button", name="Approva", exact=True).click()
     expect(page.locator(".message.decision.approved")).to_have_text(

@@ -33,6 +33,24 @@ def break_the_next_approval_stream(page) -> list[dict]:
     return sent
 
 
+def lose_the_next_approval_outcome(page) -> list[dict]:
+    """The next /message request reaches the service but its answer is lost, and every
+    later one is answered as a service that restarted would (the card is unknown)."""
+    requests = []
+    forgotten = {"error": {"code": "INVALID_CONFIRMATION", "message": "unknown"}}
+
+    def handle(route) -> None:
+        requests.append(json.loads(route.request.post_data or "{}"))
+        if len(requests) == 1:
+            fetch_through_loopback(route)  # the approval reaches the service; its answer is lost
+            route.fulfill(status=200, content_type="text/event-stream", body="")
+        else:  # as a service that restarted would answer
+            route.fulfill(status=400, json=forgotten)
+
+    page.route(MESSAGE_PATH, handle)
+    return requests
+
+
 def test_a_broken_stream_after_approval_recovers_the_answer_and_says_the_search_ran(page, service):
     first_run(page, service)
     set_web_search(page, True)
@@ -60,18 +78,7 @@ def test_when_the_appliance_cannot_say_either_the_console_says_the_outcome_is_un
     first_run(page, service)
     set_web_search(page, True)
     card = ask_to_search(page)
-    requests = []
-    forgotten = {"error": {"code": "INVALID_CONFIRMATION", "message": "unknown"}}
-
-    def handle(route) -> None:
-        requests.append(json.loads(route.request.post_data or "{}"))
-        if len(requests) == 1:
-            fetch_through_loopback(route)  # the approval reaches the service; its answer is lost
-            route.fulfill(status=200, content_type="text/event-stream", body="")
-        else:  # as a service that restarted would answer
-            route.fulfill(status=400, json=forgotten)
-
-    page.route(MESSAGE_PATH, handle)
+    requests = lose_the_next_approval_outcome(page)
     card.get_by_role("button", name="Approve").click()
     alert = page.locator(".message.assistant.failed .error")
     expect(alert).to_contain_text("Whether web.search ran is unknown")

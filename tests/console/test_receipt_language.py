@@ -196,17 +196,26 @@ SHORT_SEARCH = "search pannelli"
 (checked below), so the household's language setting decides the answer's."""
 
 
+def search_card_in(page, service, language: str, name: str):
+    """The card for :data:`SHORT_SEARCH`, asked with web search on and the household's
+    language set to ``language`` (named ``name`` in itself), once it is shown."""
+    first_run(page, service)
+    set_web_search(page, True)
+    choose_language(page, language, name)
+    send(page, SHORT_SEARCH)
+    card = page.locator(".confirmation-card")
+    expect(card).to_be_visible()
+    return card
+
+
 def test_the_short_search_here_is_one_the_detector_cannot_place():
     guess = best_guess(SHORT_SEARCH)
     assert guess is not None and guess[1] < SURE
 
 
 def test_an_approved_search_s_receipt_says_what_left_in_the_answer_s_language(page, service):
-    first_run(page, service)
-    set_web_search(page, True)
-    choose_language(page, "it", "Italiano")
-    send(page, SHORT_SEARCH)
-    page.locator(".confirmation-card").get_by_role("button", name="Approva", exact=True).click()
+    card = search_card_in(page, service, "it", "Italiano")
+    card.get_by_role("button", name="Approva", exact=True).click()
     answer = page.locator(".message.assistant").last
     expect_receipt(
         answer,
@@ -218,11 +227,7 @@ def test_an_approved_search_s_receipt_says_what_left_in_the_answer_s_language(pa
 
 
 def test_a_card_withdrawn_under_activity_shows_its_receipt_in_the_turn_s_language(page, service):
-    first_run(page, service)
-    set_web_search(page, True)
-    choose_language(page, "de", "Deutsch")
-    send(page, SHORT_SEARCH)
-    expect(page.locator(".confirmation-card")).to_be_visible()
+    search_card_in(page, service, "de", "Deutsch")
     page.get_by_role("button", name="Activity").click()
     waiting = page.locator(".pending-card")
     waiting.get_by_role("button", name="Ablehnen").click()  # the card in the turn's language

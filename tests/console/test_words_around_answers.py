@@ -11,7 +11,6 @@ the service says is the English the Console keeps.
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -21,10 +20,9 @@ from sovereign.conversation.results import Citation, citations_wire
 from sovereign.conversation.voice.around import approval_notes, say_progress
 from sovereign.conversation.voice.catalogs import Voice
 
-from .console_steps import first_run, send, set_web_search
-from .live_service import fetch_through_loopback
-from .test_console_recovery import MESSAGE_PATH, break_the_next_approval_stream
-from .test_receipt_language import SHORT_SEARCH, choose_language
+from .console_steps import first_run, send
+from .test_console_recovery import break_the_next_approval_stream, lose_the_next_approval_outcome
+from .test_receipt_language import choose_language, search_card_in
 
 SEARCH = {"capability": "web.search", "locality": "external", "outcome": "executed"}
 SAID = {"headline": "Alles ist auf diesem Gerät geblieben.", "lines": [], "stayed_local": True}
@@ -167,16 +165,8 @@ def test_the_progress_line_and_its_stop_button_speak_the_turn_s_language(page, s
     expect(stopped).to_have_attribute("lang", "de")  # read aloud in a German voice
 
 
-def approve_an_italian_search(page, service):
-    first_run(page, service)
-    set_web_search(page, True)
-    choose_language(page, "it", "Italiano")
-    send(page, SHORT_SEARCH)
-    return page.locator(".confirmation-card")
-
-
 def test_after_a_broken_answer_the_note_sources_and_receipt_are_in_italian(page, service):
-    card = approve_an_italian_search(page, service)
+    card = search_card_in(page, service, "it", "Italiano")
     break_the_next_approval_stream(page)
     card.get_by_role("button", name="Approva", exact=True).click()
     answer = page.locator(".message.assistant").last
@@ -197,19 +187,8 @@ def test_after_a_broken_answer_the_note_sources_and_receipt_are_in_italian(page,
 
 
 def test_when_the_outcome_is_lost_the_console_says_so_in_the_turn_s_language(page, service):
-    card = approve_an_italian_search(page, service)
-    requests = []
-    forgotten = {"error": {"code": "INVALID_CONFIRMATION", "message": "unknown"}}
-
-    def handle(route) -> None:
-        requests.append(json.loads(route.request.post_data or "{}"))
-        if len(requests) == 1:
-            fetch_through_loopback(route)  # the approval reaches the service; its answer is lost
-            route.fulfill(status=200, content_type="text/event-stream", body="")
-        else:  # as a service that restarted would answer
-            route.fulfill(status=400, json=forgotten)
-
-    page.route(MESSAGE_PATH, handle)
+    card = search_card_in(page, service, "it", "Italiano")
+    lose_the_next_approval_outcome(page)
     card.get_by_role("button", name="Approva", exact=True).click()
     alert = page.locator(".message.assistant.failed .error")
     expect(alert).to_have_text(approval_notes("web.search", Voice("it"))["lost"])
