@@ -4,7 +4,7 @@
 // ours: they are filled into the words verbatim.
 
 import { el } from "./dom.js";
-import { cardWords, destinationOf } from "./present.js";
+import { cardWords, destinationOf, saidText as said } from "./present.js";
 import { searchSettingsPhrase } from "./search-settings.js";
 
 const ENGLISH = {
@@ -47,10 +47,6 @@ const NOTES = {
     "to {request}.",
 };
 const EDIT_FIELDS = { query: "Edit query", url: "Edit url", time_range: "Edit time_range" };
-
-function said(value) {
-  return typeof value === "string" && value.trim() !== "" ? value : null;
-}
 
 function saidMap(value) {
   return value && typeof value === "object" && !Array.isArray(value) ? value : {};

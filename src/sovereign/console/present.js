@@ -167,7 +167,7 @@ const RECEIPT_LABEL = "Receipt";
 const SOURCES_HEADING = "Sources";
 
 /** A non-empty string as said by the product, else null. */
-function saidText(value) {
+export function saidText(value) {
   return typeof value === "string" && value.trim() !== "" ? value : null;
 }
 
@@ -266,10 +266,9 @@ export function citationEntries(citations) {
     link: safeLink(citation.url),
     page: citation.capability === "web.fetch" && !citation.redirected,
     // what the source is, as the product said it in the answer's language, else in English
-    kind: typeof citation.kind === "string" && citation.kind.trim() ? citation.kind
-      : citation.capability !== "web.fetch" ? SEARCH_SNIPPET
-        : !citation.redirected ? PAGE_READ
-          : citation.redirect_allowed === false ? REDIRECT_NOT_ALLOWED : REDIRECT_NOT_FOLLOWED,
+    kind: saidText(citation.kind) || (citation.capability !== "web.fetch" ? SEARCH_SNIPPET
+      : !citation.redirected ? PAGE_READ
+        : citation.redirect_allowed === false ? REDIRECT_NOT_ALLOWED : REDIRECT_NOT_FOLLOWED),
     // A web.fetch citation's snippet is its marker ("page read"): say it once, as the kind.
     snippet: citation.capability === "web.fetch" ? "" : citation.snippet || "",
     redirectTarget: citation.redirected && citation.redirect_allowed !== false

@@ -6,6 +6,7 @@
 // that says none. Pure functions (no DOM) for the words; ProgressLine puts them on the page.
 
 import { el } from "./dom.js";
+import { saidText as said } from "./present.js";
 
 /** The words for each stage a turn reports (conversation/progress.py). */
 const STAGE_WORDS = {
@@ -31,11 +32,6 @@ const CHECK_EXACT = {
   "web.search": "Searching the web",
   "web.fetch": "Reading the page",
 };
-
-/** A non-empty string as the product said it, else null. */
-function said(value) {
-  return typeof value === "string" && value.trim() !== "" ? value : null;
-}
 
 /**
  * The words for a progress event: its `words` as the product said them, else in English:
