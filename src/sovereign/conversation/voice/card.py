@@ -90,23 +90,24 @@ reason and no full stop after it, so a reason that ends with its own stop is not
 by a second one."""
 
 _FILLED_BY_CONSOLE = ("time", "host", "reason", "request", "name")
-_BUTTONS = {
-    "title": "card_title",
-    "change": "card_change",
-    "details": "card_details",
-    "expires": "card_expires",
-    "expired": "card_expired",
-    "ask_again": "card_ask_again",
-    "reason_label": "card_reason_label",
-    "deny": "card_deny",
-    "edit": "card_edit",
-    "approve": "card_approve",
-    "approve_anyway": "card_approve_anyway",
-    "edit_hint": "card_edit_hint",
-    "send_edit": "card_send_edit",
-    "sending": "card_sending",
-    "cancel": "card_cancel",
-}
+_PLAIN = (
+    "title",
+    "change",
+    "details",
+    "expires",
+    "expired",
+    "ask_again",
+    "reason_label",
+    "deny",
+    "edit",
+    "approve",
+    "approve_anyway",
+    "edit_hint",
+    "send_edit",
+    "sending",
+    "cancel",
+)
+"""The card's words said as they are, each under ``card_<name>``."""
 
 
 def card_words(
@@ -123,7 +124,7 @@ def card_words(
         label}, "send_edit", "sending", "cancel", "quote", "request", "notes":
         {"approved", "denied", "denied_reason", "expired", "edited", "abandoned"}}``.
     """
-    words: dict[str, Any] = {name: _say(voice, key) for name, key in _BUTTONS.items()}
+    words: dict[str, Any] = {name: _say(voice, f"card_{name}") for name in _PLAIN}
     if edited:
         words["title"] = _say(voice, "card_title_edited")
     request = _request(capability, arguments, voice)
