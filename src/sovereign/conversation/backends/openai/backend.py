@@ -245,18 +245,18 @@ class OpenAIBackend:
         accumulator = StreamAccumulator()
         shown = MarkupGate(on_token)
         gate = ProseGate(shown, hold=tools is not None)
-        written, looped = "", None
+        looped = None
         async with aclosing(self.http.stream(payload)) as chunks:
             async for chunk in chunks:
                 text = accumulator.add(chunk)
                 if text or accumulator.calls:
                     await gate.feed(text, calls_started=bool(accumulator.calls))
-                written += text
-                if not accumulator.calls and (looped := loop_cut(written)) is not None:
+                prose = "".join(accumulator.content) if text and not accumulator.calls else ""
+                if (looped := loop_cut(prose)) is not None:
                     break  # the prose loops: closing the stream stops the server
         message = accumulator.message()
         if looped is not None:
-            message = {**message, "content": written[:looped]}
+            message = {**message, "content": message["content"][:looped]}
         cut_off = accumulator.cut_off or looped is not None
         reply = reply_from_message(message, tools, messages, cut_off=cut_off)
         streamed = gate.streamed and not reply.tool_calls
