@@ -191,8 +191,12 @@ def test_arguments_are_shown_verbatim_and_non_strings_as_json(js):
 
 
 def test_the_card_sentence_says_approving_sends_it_outside_the_device(js):
-    search = js("present.js", "confirmationSentence", "web.search", {"query": "q"})
-    fetch = js("present.js", "confirmationSentence", "web.fetch", {"url": "https://h.example/p"})
+    def sentence(pending):
+        words = js("card-words.js", "englishCardWords", pending)
+        return js("card-words.js", "leavingSentence", words, pending)
+
+    search = sentence({"capability": "web.search", "arguments": {"query": "q"}})
+    fetch = sentence({"capability": "web.fetch", "arguments": {"url": "https://h.example/p"}})
     assert "outside this device" in search and "search engines" in search
     assert "outside this device" in fetch and "h.example" in fetch
 

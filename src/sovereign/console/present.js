@@ -55,18 +55,6 @@ export function cardWords(capability, args) {
   return { heading: words.heading, shown: names.filter((name) => words.shown.includes(name)) };
 }
 
-/** The plain sentence a confirmation card shows above Deny / Approve. */
-export function confirmationSentence(capability, args) {
-  if (capability === "web.search") {
-    return "Approving sends this exact query outside this device, to the search engines.";
-  }
-  if (capability === "web.fetch") {
-    return `Approving connects outside this device, to ${destinationOf(capability, args)}, ` +
-      "and reads the page at this exact address.";
-  }
-  return `Approving sends these exact arguments outside this device, to ${capability}.`;
-}
-
 /**
  * The arguments as [name, literal text] pairs, in the order given. Strings are
  * shown verbatim (never trimmed or paraphrased); anything else as JSON.
