@@ -17,6 +17,7 @@ import {
   spacedAddress,
   recoveredNote,
   shownReceipt,
+  saidText,
   sourcesHeading,
 } from "./present.js";
 import { ProgressLine } from "./progress.js";
@@ -229,7 +230,7 @@ export class Chat {
 
   /** Mark the answer with the turn's language, so a screen reader reads it in that voice. */
   speaks(bubble, language) {
-    if (typeof language !== "string" || !language.trim()) return;
+    if (!saidText(language)) return;
     bubble.language = language;
     if (bubble.element) bubble.element.lang = language;
   }
