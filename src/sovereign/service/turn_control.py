@@ -175,7 +175,7 @@ async def withdraw(
             token, False, policy=policy, owner=owner, on_progress=control.on_progress
         )
     except TurnFailed as failed:
-        wire, language = failed.to_wire(), failed.language
+        wire = failed.to_wire()
     else:
-        wire, language = result.to_wire(), result.language
-    return {"receipts": wire["receipts"], "receipt": wire["receipt"], "language": language}
+        wire = result.to_wire()
+    return {key: wire[key] for key in ("receipts", "receipt", "language")}

@@ -210,9 +210,8 @@ async def _unless_stopped(
     if not control.stop_requested or pending is None:
         return wire
     withdrawn = await withdraw(deps.turns, pending["token"], owner, deps.turn_policy())
-    stopped = own("turn_stopped", Voice(withdrawn["language"]))
     extra = {"citations": wire.get("citations", []), **withdrawn}
-    raise ServiceError(409, "TURN_STOPPED", stopped, extra=extra)
+    raise turn_stopped(withdrawn["language"], extra)
 
 
 async def run_turn(
@@ -327,10 +326,15 @@ def turn_error(failed: TurnFailed) -> ServiceError:
     A turn the household stopped is ``409 TURN_STOPPED``, its sentence in the turn's
     language (the Console shows it under what came)."""
     if isinstance(failed.error, TurnStopped):
-        stopped = own("turn_stopped", Voice(failed.language))
-        return ServiceError(409, "TURN_STOPPED", stopped, extra=failed.to_wire())
+        return turn_stopped(failed.language, failed.to_wire())
     status, code, message = _describe(failed.error)
     return ServiceError(status, code, message, extra=failed.to_wire())
+
+
+def turn_stopped(language: str, extra: dict[str, Any]) -> ServiceError:
+    """``409 TURN_STOPPED``: the household pressed Stop; its sentence in ``language`` (the
+    turn's), with the turn's provenance ``extra``."""
+    return ServiceError(409, "TURN_STOPPED", own("turn_stopped", Voice(language)), extra=extra)
 
 
 def _describe(error: Exception) -> tuple[int, str, str]:
