@@ -223,8 +223,11 @@ async def _answer_cards(
 
 def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
     calls = world.backend.calls
-    for call in calls:
-        for proposal in call.reply.tool_calls:
+    for number, call in enumerate(calls):
+        # A first decision's search that the product replaced by a local read of the
+        # family the question names was never proposed to the household: not the turn's.
+        replaced = number == 0 and _read_instead(call.reply.tool_calls, record.receipts, calls)
+        for proposal in () if replaced else call.reply.tool_calls:
             if proposal.name == QUOTE:  # the passages chosen for a web answer
                 record.quotes.append(proposal.arguments)
                 continue
@@ -233,7 +236,7 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
                 continue
             record.proposals.append((world.capability(proposal.name), proposal.arguments))
         record.model_calls.append(("decision" if call.with_tools else "answer", call.seconds))
-        record.replies.append(_reply(call.reply))
+        record.replies.append(_reply(call.reply) + (" (read locally instead)" if replaced else ""))
         if call.tools:
             names = [t["function"]["name"] for t in call.tools]
             record.offered.append([world.capability(n) for n in names if world.is_tool(n)])
@@ -292,6 +295,23 @@ def score(prompt: dict[str, Any], record: TurnRecord) -> None:
         **score_web(prompt, record.answer, record.cards),
     }
     record.findings = web_findings(prompt, record.answer, record.cards)
+
+
+def _read_instead(first: Any, receipts: list[dict[str, Any]], calls: Any) -> bool:
+    """Whether the turn's first decision (``first``: its tool calls) was replaced by a
+    local read (the loop's read-first rule): the decision only reached off the device
+    (its calls all web capabilities), and the turn's first receipt is a local read that
+    either no decision of the model's proposed (the product filled it) or the model
+    filled in a request admitting that read alone (the next request, its tool forced)."""
+    if not first or not all(c.name.startswith("web_") for c in first) or not receipts:
+        return False
+    local = receipts[0]
+    if local["locality"] != "local":
+        return False
+    name = local["capability"].replace(".", "_")
+    forced = len(calls) > 1 and calls[1].tool_choice != "auto"
+    proposed = {c.name for call in calls for c in call.reply.tool_calls}
+    return forced or name not in proposed
 
 
 def add_product_reads(record: TurnRecord) -> None:

@@ -157,6 +157,7 @@ class ModelCall:
     reply: ModelReply
     seconds: float
     tools: list[ToolDefinition] | None = None
+    tool_choice: Any = "auto"
 
 
 class DecisionMade(BaseException):
@@ -194,7 +195,8 @@ class RecordingBackend:
             tool_choice=tool_choice,
         )
         seconds = time.perf_counter() - started
-        self.calls.append(ModelCall(list(messages), tools is not None, reply, seconds, tools))
+        call = ModelCall(list(messages), tools is not None, reply, seconds, tools, tool_choice)
+        self.calls.append(call)
         if self.stop_after_decision:
             raise DecisionMade
         return reply

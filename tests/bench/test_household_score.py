@@ -46,3 +46,31 @@ def test_a_read_the_product_proposed_counts_as_the_turns_choice():
     assert record.proposals == [("web.search", {"query": "q"}), ("system.health", {})]
     add_product_reads(record)  # counted once
     assert len(record.proposals) == 2
+
+
+def test_a_search_the_product_replaced_by_a_local_read_is_not_the_turns_choice():
+    from household import _read_instead
+    from household_world import ModelCall
+
+    from sovereign.conversation.backends.base import ModelReply, ToolCall
+
+    def call(*names, tool_choice="auto"):
+        calls = tuple(ToolCall(f"c{i}", n, {}) for i, n in enumerate(names))
+        return ModelCall([], True, ModelReply(tool_calls=calls), 1.0, None, tool_choice)
+
+    local = [{"capability": "system.health", "locality": "local", "outcome": "executed"}]
+    search = [{"capability": "web.search", "locality": "external", "outcome": "executed"}]
+    searched = call("web_search")
+    # The product filled the read: no decision of the model's proposed it.
+    assert _read_instead(searched.reply.tool_calls, local, [searched, call()])
+    # The model filled it, with that read alone admitted.
+    forced = call("pihole_summary", tool_choice={"type": "function"})
+    pihole = [{"capability": "pihole.summary", "locality": "local", "outcome": "executed"}]
+    assert _read_instead(searched.reply.tool_calls, pihole, [searched, forced])
+    # The search itself ran, or the model chose the read in its own decision later.
+    assert not _read_instead(searched.reply.tool_calls, search, [searched])
+    assert not _read_instead(searched.reply.tool_calls, local, [searched, call("system_health")])
+    # A first decision that was a local read, or nothing, was the model's own.
+    own = call("system_health")
+    assert not _read_instead(own.reply.tool_calls, local, [own])
+    assert not _read_instead((), local, [call()])
