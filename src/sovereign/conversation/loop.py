@@ -39,8 +39,8 @@ from .backends.base import (
 from .offer.catalog import ToolCatalog
 from .offer.choices import general_check
 from .offer.guidance import ArgumentGuide
-from .offer.stand_ins import StandIn, chosen_stand_ins, stand_ins
-from .offer.subjects import family_offered, named_families, named_read
+from .offer.stand_ins import CHANGE, StandIn, chosen_stand_ins, stand_ins
+from .offer.subjects import family_offered, local_read, named_families, named_read
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
@@ -343,7 +343,8 @@ class TurnLoop:
             if progress.sources.steered:  # a source gave orders: nothing more reaches out
                 tools = [t for t in tools if not self._reaches_out(progress, t)]
             nothing_ran = not progress.results and not progress.unrun
-            if nothing_ran and (reader := guide.page_reader(tools)) is not None:
+            reader = guide.page_reader(tools) if nothing_ran else None
+            if reader is not None:
                 # A question that names a page, or refers to one named earlier, is
                 # answered from that page: of what reaches outside, only its reader is
                 # offered ("According to http://…/menus, what is for lunch on Thursday?"
@@ -402,6 +403,17 @@ class TurnLoop:
             if progress.stated and not reply.tool_calls and not reply.content.strip():
                 # The facts the product stated answer the question: no prose of the model's.
                 return await self._finish(progress, on_token, Ending(done=True))
+            if nothing_ran and reader is None and self._reads_first(progress, reply, chosen):
+                # The question names one part of the household and the model would send
+                # its words off the device ("our ad zapper", "unser Werbeschlucker" went
+                # to a web search) or say that nothing can be changed ("le mini-pc … il
+                # déborde ?"): what the device can read of that part is read first. The
+                # search or the change may still be chosen after the facts. A page the
+                # question names is read as asked.
+                local = local_read(named, tools, progress.catalog)
+                if local is not None:
+                    reply = await self._read_first(progress, context, offered, local)
+                    chosen = []
             if chosen:  # what the question needs is withheld or cannot be done: said, not run
                 said = [s.sentence for s in chosen]
                 progress.unrun.extend(dict.fromkeys(x for x in said if x not in progress.unrun))
@@ -477,6 +489,36 @@ class TurnLoop:
             facts=list(progress.facts),
             language=progress.voice.language,
         )
+
+    def _reads_first(
+        self, progress: TurnProgress, reply: ModelReply, chosen: list[StandIn]
+    ) -> bool:
+        """Whether ``reply`` would rather send words off the device or say that nothing
+        can be changed than read: it has calls, and each crosses the device boundary or
+        is the change stand-in (:data:`~.offer.stand_ins.CHANGE`)."""
+        changes = {s.name for s in chosen if s.name == CHANGE}
+        calls = reply.tool_calls
+        return bool(calls) and all(
+            c.name in changes or self._calls_outside(progress, c) for c in calls
+        )
+
+    async def _read_first(
+        self,
+        progress: TurnProgress,
+        context: list[Message],
+        offered: list[ToolDefinition],
+        local: tuple[ToolDefinition, tuple[str, ...]],
+    ) -> ModelReply:
+        """The local read of the family a question names, proposed in place of a call
+        that would leave the device (:func:`~.offer.subjects.local_read`): filled by the
+        product when it needs no argument of its own, else by the model with that tool
+        alone admitted (the span of "over the past month" is the model's to fill)."""
+        tool, required = local
+        name = tool["function"]["name"]
+        if not required:
+            return ModelReply(tool_calls=(ToolCall(NAMED_READ_ID, name, general_check(tool)),))
+        reply = await self._ask(progress, context, offered, None, None, named_choice(name))
+        return replace(reply, tool_calls=tuple(c for c in reply.tool_calls if c.name == name))
 
     def _calls_outside(self, progress: TurnProgress, call: ToolCall) -> bool:
         """Whether ``call`` names a capability that crosses the device boundary (not a

@@ -186,13 +186,30 @@ def named_read(
     """The offered tool that reads the one household family a question names, when the
     product may run it without the model having chosen it; else ``None``.
 
+    That is :func:`local_read`'s tool when it needs no argument of its own in this round
+    (the product parameters ``facts`` and ``also_asked`` aside). Home Assistant's reads
+    need an entity, and Pi-hole's needs its period when the question names a span, so
+    those are never read this way.
+    """
+    found = local_read(named, tools, catalog)
+    return found[0] if found is not None and not found[1] else None
+
+
+def local_read(
+    named: frozenset[str], tools: Iterable[ToolDefinition], catalog: ToolCatalog
+) -> tuple[ToolDefinition, tuple[str, ...]] | None:
+    """The offered tool that reads the one household family a question names, on this
+    device or its network, and the arguments of its own it requires; else ``None``.
+
     That is when ``named`` (:func:`named_families`) is exactly one family, and one
     offered tool (``tools``, OpenAI definitions named as ``catalog`` names them) reads
-    it: a capability of that family that only reads, on this device or its
-    network (:attr:`Locality.LOCAL`), declares facts the product states, and needs no
-    argument of its own in this round (the product parameters ``facts`` and
-    ``also_asked`` aside). Home Assistant's reads need an entity, and Pi-hole's needs its
-    period when the question names a span, so those are never read this way.
+    it: a capability of that family that only reads, locally
+    (:attr:`Locality.LOCAL`), and declares facts the product states.
+
+    Returns:
+        ``(tool, required)``: ``required`` holds the names of the parameters the tool
+        requires in this round besides ``facts`` and ``also_asked`` (empty when the
+        product can fill the call alone).
     """
     if len(named) != 1:
         return None
@@ -204,12 +221,11 @@ def named_read(
         if capability is None or family_of(capability) != family:
             continue
         required = tool["function"].get("parameters", {}).get("required", [])
-        own = [name for name in required if name not in (FACTS, ALSO_ASKED)]
+        own = tuple(name for name in required if name not in (FACTS, ALSO_ASKED))
         if (
             capability.effect is Effect.READ_ONLY
             and capability.locality is Locality.LOCAL
             and capability.facts is not None
-            and not own
         ):
-            found.append(tool)
+            found.append((tool, own))
     return found[0] if len(found) == 1 else None

@@ -1,0 +1,115 @@
+"""Before a question's words leave the device about the one household family it names,
+the product reads that family here (the turn loop's local-first rule; docs/decisions/
+offered-tools-and-arguments.md, "What the device can read is read before a search")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sovereign.capabilities import pihole
+from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.backends.scripted import propose
+from sovereign.executor import Locality
+
+from .answer.test_finish import health
+from .conftest import ON
+from .test_answers_from_what_ran import capability, registry_of
+from .test_named_read import household, turn
+from .test_stand_ins import loop_for
+
+
+def searched(query):
+    return propose("web_search", {"query": query})
+
+
+async def test_a_search_about_the_device_becomes_the_devices_read(tmp_path):
+    question = "¿Cuánta memoria le queda al servidor?"
+    result, backend = await turn(question, [searched("memoria servidor"), ModelReply()], tmp_path)
+    assert result.pending_confirmation is None  # no card: nothing was to leave
+    assert [(r.capability, r.outcome) for r in result.receipts] == [("system.health", "executed")]
+    assert "5,3" in result.text  # the free memory, stated by the product in Spanish
+    # After the facts the model decides again, with the search still offered.
+    assert "web_search" in [t["function"]["name"] for t in backend.requests[1].tools]
+
+
+async def test_a_search_still_wanted_after_the_facts_is_proposed_with_its_card(tmp_path):
+    script = [searched("Raspberry Pi 5 news"), searched("Raspberry Pi 5 news")]
+    result, _ = await turn("Any news about the Raspberry Pi 5 server?", script, tmp_path)
+    card = result.pending_confirmation
+    assert card is not None and card.capability == "web.search"
+    assert [r.capability for r in result.receipts] == ["system.health"]  # read first
+
+
+async def test_a_search_for_a_question_naming_no_single_family_is_left_as_it_is(tmp_path):
+    both = "Is the kitchen light on, and is the server hot?"
+    for question in ("Who won the match yesterday?", both):
+        result, backend = await turn(question, [searched(question)], tmp_path)
+        assert result.pending_confirmation is not None, question
+        assert len(backend.requests) == 1
+
+
+async def test_a_read_the_model_must_fill_is_asked_for_with_that_read_alone(tmp_path):
+    pihole_read = replace(
+        health(),
+        name="pihole.summary",
+        arguments_schema={
+            "type": "object",
+            "required": ["period"],
+            "properties": {"period": {"enum": ["last_24_hours", "last_30_days"]}},
+        },
+        phrases=pihole.PHRASES,
+    )
+    web = capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL)
+    loop, backend, _ = loop_for(
+        registry_of(pihole_read, web),
+        [
+            searched("trackers blocked last month"),
+            propose("pihole_summary", {"period": "last_30_days"}),
+            ModelReply(),
+        ],
+        tmp_path,
+    )
+    question = "How many trackers did our ad blocker stop last month?"
+    result = await loop.process_turn([{"role": "user", "content": question}], policy=ON, owner="o")
+    assert [(r.capability, r.outcome) for r in result.receipts] == [("pihole.summary", "executed")]
+    forced = backend.requests[1]
+    assert forced.tool_choice == {"type": "function", "function": {"name": "pihole_summary"}}
+    assert forced.messages == backend.requests[0].messages  # the same question, nothing added
+
+
+async def test_a_status_question_taken_for_a_change_is_read_and_a_real_change_still_said(
+    tmp_path,
+):
+    # "le mini-pc … il déborde ?" asks how full it is; the model chose the change stand-in.
+    question = "le mini-pc il déborde ou je peux encore y mettre des vidéos ?"
+    result, backend = await turn(question, [propose("change_something"), ModelReply()], tmp_path)
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert "change_something" in [t["function"]["name"] for t in backend.requests[1].tools]
+    assert "can't switch" not in result.text and "5,3" in result.text
+    # A change asked for is still said to be impossible, after what could be read.
+    script = [propose("change_something"), propose("change_something"), ModelReply()]
+    result, _ = await turn("Restart the server.", script, tmp_path)
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert "can't switch, lock, set or change anything" in result.text
+
+
+async def test_a_page_the_question_names_is_read_as_asked(tmp_path):
+    registry = household()
+    registry.add(
+        capability(
+            "web.fetch",
+            policy_key="external_enabled",
+            locality=Locality.EXTERNAL,
+            schema={
+                "type": "object",
+                "required": ["url"],
+                "properties": {"url": {"type": "string", "format": "uri"}},
+            },
+        )
+    )
+    question = "What does https://example.org/pi says about the server's memory?"
+    script = [propose("web_fetch", {"url": "https://example.org/pi"})]
+    result, backend = await turn(question, script, tmp_path, registry=registry)
+    assert result.pending_confirmation is not None
+    assert result.pending_confirmation.capability == "web.fetch"
+    assert result.receipts == [] and len(backend.requests) == 1
