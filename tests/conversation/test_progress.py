@@ -43,6 +43,12 @@ async def test_a_household_read_reports_choosing_checking_it_and_writing(tmp_pat
     fields = {"stage", "capability", "language", "words", "stop", "stopping"}
     assert all(p.to_wire().keys() == fields for p in seen)
     assert seen[-1].to_wire()["words"] == "Writing the answer"
+    # Choosing once the read ran is choosing what else to check, not reading the question.
+    choosing = dict.fromkeys(p.to_wire()["words"] for p in seen if p.stage == "choosing")
+    assert list(choosing) == [
+        "Reading your question and choosing what to check",
+        "Choosing what else to check",
+    ]
 
 
 async def test_each_stage_is_said_in_the_question_s_language_also_after_an_approval(tmp_path):

@@ -556,7 +556,10 @@ class TurnLoop:
     ) -> ModelReply:
         for attempt in range(1, self._attempts + 1):
             try:
-                await progress.reporter.stage(stage or ("choosing" if tools else "writing"))
+                await progress.reporter.stage(
+                    stage or ("choosing" if tools else "writing"),
+                    after_calls=bool(progress.receipts),
+                )
                 return await self._backend.complete(
                     list(context),
                     tools=tools,

@@ -37,11 +37,14 @@ class Progress:
         stage: see :data:`Stage`.
         capability: the capability being run, for ``checking`` (else ``None``).
         language: the turn's language (ISO 639-1), in which the stage is said.
+        after_calls: a call of the turn already ran, failed or was declined (choosing
+            is then said as choosing what else to check).
     """
 
     stage: Stage
     capability: str | None = None
     language: str = DEFAULT_LANGUAGE
+    after_calls: bool = False
 
     def to_wire(self) -> dict[str, Any]:
         """``{"stage", "capability", "language", "words", "stop", "stopping"}``:
@@ -49,7 +52,8 @@ class Progress:
         which a client says the time waited); ``words`` the stage said in that language,
         ``stop`` the Stop button's label and ``stopping`` what the line says once it is
         pressed (:func:`~.voice.around.say_progress`)."""
-        said = say_progress(self.stage, self.capability, Voice(self.language))
+        voice = Voice(self.language)
+        said = say_progress(self.stage, self.capability, voice, after_calls=self.after_calls)
         return {
             "stage": self.stage,
             "capability": self.capability,
@@ -87,9 +91,12 @@ class ProgressReporter:
         self._current: Progress | None = None
         self.language = language
 
-    async def stage(self, stage: Stage, capability: str | None = None) -> None:
-        """The loop's own stage (``choosing``, ``checking`` a capability, ``writing``)."""
-        self._current = Progress(stage, capability, self.language)
+    async def stage(
+        self, stage: Stage, capability: str | None = None, *, after_calls: bool = False
+    ) -> None:
+        """The loop's own stage (``choosing``, ``checking`` a capability, ``writing``);
+        ``after_calls`` as :attr:`Progress.after_calls`."""
+        self._current = Progress(stage, capability, self.language, after_calls)
         await self._send(self._current)
 
     async def backend(self, event: str) -> None:

@@ -60,6 +60,23 @@ def test_a_search_in_progress_is_said_in_the_turn_s_language(language, words, st
     assert said == {"words": words, "stop": stop, "stopping": stopping}
 
 
+def test_choosing_after_a_call_is_choosing_what_else_and_no_other_stage_changes():
+    for language in LANGUAGES:
+        voice = Voice(language)
+        first = say_progress("choosing", None, voice)["words"]
+        later = say_progress("choosing", None, voice, after_calls=True)["words"]
+        assert later != first
+        if language != "en":
+            assert later != say_progress("choosing", None, Voice("en"), after_calls=True)["words"]
+        for stage in ("queued", "loading_model", "writing", "checking"):
+            assert say_progress(stage, None, voice, after_calls=True) == say_progress(
+                stage, None, voice
+            )
+    assert say_progress("choosing", None, Voice("en"), after_calls=True)["words"] == (
+        "Choosing what else to check"
+    )
+
+
 @pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
 def test_every_stage_and_name_differs_from_the_english_in_every_other_language(language):
     voice, english = Voice(language), Voice("en")

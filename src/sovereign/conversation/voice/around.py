@@ -24,6 +24,7 @@ PROGRESS_SENTENCES = {
     "progress_queued": "Waiting for another question to finish",
     "progress_loading_model": "Loading the model (the first question after a start takes longer)",
     "progress_choosing": "Reading your question and choosing what to check",
+    "progress_choosing_next": "Choosing what else to check",
     "progress_writing": "Writing the answer",
     "progress_checking": "Checking what you asked about",
     "progress_checking:system": "Checking the device's health",
@@ -35,7 +36,8 @@ PROGRESS_SENTENCES = {
     "progress_stop": "Stop",
     "progress_stopping": "Stopping",
 }
-"""The progress line's words: one per stage (``progress_<stage>``), the checking words
+"""The progress line's words: one per stage (``progress_<stage>``; choosing once a call
+of the turn ran, failed or was declined is ``progress_choosing_next``), the checking words
 by capability or family (``progress_checking:<name>``), the Stop button and what the
 line says once it is pressed (the Console's and the terminal's English, as before)."""
 
@@ -71,8 +73,14 @@ ALL_SENTENCES = {**PROGRESS_SENTENCES, **NAMES, **APPROVAL_NOTES}
 """Every sentence of this module by its key (its catalog context)."""
 
 
-def say_progress(stage: str, capability: str | None, voice: Voice) -> dict[str, str]:
+def say_progress(
+    stage: str, capability: str | None, voice: Voice, *, after_calls: bool = False
+) -> dict[str, str]:
     """The progress line for one stage, in ``voice``'s language.
+
+    ``after_calls``: a call of the turn already ran, failed or was declined, so choosing
+    is choosing what else to check, not reading the question (after an approval or a
+    denial, the line said "Reading your question" again).
 
     Returns:
         ``{"words", "stop", "stopping"}``: what the turn is doing now (e.g. "Searching
@@ -86,6 +94,8 @@ def say_progress(stage: str, capability: str | None, voice: Voice) -> dict[str, 
     else:
         key = f"progress_{stage}"
         key = key if key in PROGRESS_SENTENCES else "progress_choosing"
+        if key == "progress_choosing" and after_calls:
+            key = "progress_choosing_next"
     return {
         "words": _say(voice, key),
         "stop": _say(voice, "progress_stop"),
