@@ -9,6 +9,8 @@ from dataclasses import replace
 from sovereign.capabilities import pihole
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
+from sovereign.conversation.voice.catalogs import Voice
+from sovereign.conversation.voice.sentences import own
 from sovereign.executor import Locality
 
 from .answer.test_finish import health
@@ -22,18 +24,45 @@ def searched(query):
     return propose("web_search", {"query": query})
 
 
+def health_read(*facts, rest="nothing_else"):
+    return propose("system_health", {"facts": list(facts), "also_asked": rest})
+
+
+FORCED_HEALTH = {"type": "function", "function": {"name": "system_health"}}
+
+
 async def test_a_search_about_the_device_becomes_the_devices_read(tmp_path):
     question = "¿Cuánta memoria le queda al servidor?"
-    result, backend = await turn(question, [searched("memoria servidor"), ModelReply()], tmp_path)
+    script = [searched("memoria servidor"), health_read("memory")]
+    result, backend = await turn(question, script, tmp_path)
     assert result.pending_confirmation is None  # no card: nothing was to leave
     assert [(r.capability, r.outcome) for r in result.receipts] == [("system.health", "executed")]
     assert "5,3" in result.text  # the free memory, stated by the product in Spanish
-    # After the facts the model decides again, with the search still offered.
-    assert "web_search" in [t["function"]["name"] for t in backend.requests[1].tools]
+    # The model chose which facts, in a request admitting that read alone.
+    forced = backend.requests[1]
+    assert forced.tool_choice == FORCED_HEALTH
+    assert forced.messages == backend.requests[0].messages
+    assert len(backend.requests) == 2  # the facts answer the whole question
+
+
+async def test_after_the_facts_the_model_decides_again_with_the_search_still_offered(tmp_path):
+    question = "¿Cuánta memoria le queda al servidor?"
+    script = [searched("memoria servidor"), health_read("memory", rest="something_else")]
+    result, backend = await turn(question, [*script, ModelReply()], tmp_path)
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert "web_search" in [t["function"]["name"] for t in backend.requests[2].tools]
+
+
+async def test_a_backend_that_does_not_force_the_read_leaves_the_general_check(tmp_path):
+    script = [searched("memoria servidor"), ModelReply(), ModelReply()]
+    result, _ = await turn("¿Cuánta memoria le queda al servidor?", script, tmp_path)
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert "5,3" in result.text
 
 
 async def test_a_search_still_wanted_after_the_facts_is_proposed_with_its_card(tmp_path):
-    script = [searched("Raspberry Pi 5 news"), searched("Raspberry Pi 5 news")]
+    news = searched("Raspberry Pi 5 news")
+    script = [news, health_read(rest="something_else"), news]
     result, _ = await turn("Any news about the Raspberry Pi 5 server?", script, tmp_path)
     card = result.pending_confirmation
     assert card is not None and card.capability == "web.search"
@@ -82,12 +111,15 @@ async def test_a_status_question_taken_for_a_change_is_read_and_a_real_change_st
 ):
     # "le mini-pc … il déborde ?" asks how full it is; the model chose the change stand-in.
     question = "le mini-pc il déborde ou je peux encore y mettre des vidéos ?"
-    result, backend = await turn(question, [propose("change_something"), ModelReply()], tmp_path)
+    script = [propose("change_something"), health_read("disk")]
+    result, backend = await turn(question, script, tmp_path)
     assert [r.capability for r in result.receipts] == ["system.health"]
-    assert "change_something" in [t["function"]["name"] for t in backend.requests[1].tools]
-    assert "can't switch" not in result.text and "5,3" in result.text
+    assert backend.requests[1].tool_choice == FORCED_HEALTH
+    assert own("cannot_change", Voice("fr")) not in result.text
+    assert "Go" in result.text  # the free disk, stated in French
     # A change asked for is still said to be impossible, after what could be read.
-    script = [propose("change_something"), propose("change_something"), ModelReply()]
+    change = propose("change_something")
+    script = [change, health_read(rest="something_else"), change, ModelReply()]
     result, _ = await turn("Restart the server.", script, tmp_path)
     assert [r.capability for r in result.receipts] == ["system.health"]
     assert "can't switch, lock, set or change anything" in result.text

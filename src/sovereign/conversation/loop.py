@@ -412,8 +412,9 @@ class TurnLoop:
                 # question names is read as asked.
                 local = local_read(named, tools, progress.catalog)
                 if local is not None:
-                    reply = await self._read_first(progress, context, offered, local)
-                    chosen = []
+                    read_instead = await self._read_first(progress, context, offered, local, reply)
+                    if read_instead is not reply:
+                        reply, chosen = read_instead, []
             if chosen:  # what the question needs is withheld or cannot be done: said, not run
                 said = [s.sentence for s in chosen]
                 progress.unrun.extend(dict.fromkeys(x for x in said if x not in progress.unrun))
@@ -508,17 +509,25 @@ class TurnLoop:
         context: list[Message],
         offered: list[ToolDefinition],
         local: tuple[ToolDefinition, tuple[str, ...]],
+        decision: ModelReply,
     ) -> ModelReply:
         """The local read of the family a question names, proposed in place of a call
-        that would leave the device (:func:`~.offer.subjects.local_read`): filled by the
-        product when it needs no argument of its own, else by the model with that tool
-        alone admitted (the span of "over the past month" is the model's to fill)."""
+        that would leave the device (:func:`~.offer.subjects.local_read`), filled by the
+        model with that tool alone admitted: which facts the question asks about ("when
+        did it last restart": the uptime), whether it asks anything else, and a span
+        ("over the past month") are the model's to choose. The prompt is the decision's
+        own, so the prefix cache serves it. A reply without that call (a backend that
+        does not force the tool) leaves the product's general check, or, where the read
+        needs an argument of its own, the ``decision`` as it was."""
         tool, required = local
         name = tool["function"]["name"]
-        if not required:
-            return ModelReply(tool_calls=(ToolCall(NAMED_READ_ID, name, general_check(tool)),))
         reply = await self._ask(progress, context, offered, None, None, named_choice(name))
-        return replace(reply, tool_calls=tuple(c for c in reply.tool_calls if c.name == name))
+        calls = tuple(c for c in reply.tool_calls if c.name == name)
+        if not calls and required:
+            return decision
+        if not calls:
+            calls = (ToolCall(NAMED_READ_ID, name, general_check(tool)),)
+        return replace(reply, tool_calls=calls, content="")
 
     def _calls_outside(self, progress: TurnProgress, call: ToolCall) -> bool:
         """Whether ``call`` names a capability that crosses the device boundary (not a
