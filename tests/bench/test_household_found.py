@@ -56,6 +56,7 @@ def quoting_model(messages, tools):
 async def test_a_scripted_turn_shows_what_was_found_before_its_quote_and_reports_both():
     with World(ScriptedBackend(quoting_model)) as world:
         record = await run_turn(world, WORKS)
+        assert len(world.returned) == 1  # the approved search, timed where it returned
     seconds = record.seconds
     assert record.answer.startswith("> ")
     assert seconds["to_found"] is not None and seconds["to_quote"] is not None
