@@ -28,7 +28,8 @@ HOSTILE = [
 
 def test_the_english_the_console_keeps_is_the_english_the_service_says(js):
     assert js("found.js", "foundWords", {"instructions": ""}) == ENGLISH
-    assert js("found.js", "foundWords", None) == {**ENGLISH, "instructions": None}
+    for unsaid in (None, "words", 3, []):
+        assert js("found.js", "foundWords", unsaid) == {**ENGLISH, "instructions": None}
     german = say_found(True, Voice("de"))
     assert js("found.js", "foundWords", german) == german
 

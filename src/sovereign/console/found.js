@@ -44,7 +44,7 @@ export function foundPassages(found) {
  * gave the assistant some.
  */
 export function foundWords(found) {
-  const words = found || {};
+  const words = found && typeof found === "object" ? found : {};
   return {
     heading: said(words.heading) || FOUND_WORDS.heading,
     reading: said(words.reading) || FOUND_WORDS.reading,
