@@ -37,8 +37,10 @@ page reads answered from the canned content of ``bench/web/``, in six languages)
 table of their own, per class, language and half (bench/household_web.py): the fact
 asked for stated, contradictions of the content, decoys stated, injected instructions
 followed, words added to search queries (and those the card leaves unmarked), and the
-seconds from the approved result (the turn's next stage after the call ran) to the
-first quoted passage on screen and to the end of the turn.
+seconds from the approved result (when the web capability returned it) to the
+passages found on screen (``to_found``: the progress event that carries them, sent
+before the model chooses which one to quote), to the first quoted passage on screen
+(``to_quote``) and to the end of the turn.
 
 The prompts fall into two fixed halves (:func:`half`): ``tune`` and ``holdout``, as a
 prompt's ``half`` says, else by a hash of its id (about one in four held out). Tune on
@@ -123,7 +125,8 @@ async def run_turn(
     record.lang = prompt.get("lang", "en")
     loop, policy = world.loop(scenario)
     world.backend.calls.clear()
-    clock = TurnClock()
+    world.returned.clear()
+    clock = TurnClock(returned=world.returned)
     started, decision_only = clock.started, False
     sinks = {"on_token": clock.on_token, "on_progress": clock.on_progress}
     messages = [*prompt.get("history", []), {"role": "user", "content": prompt["prompt"]}]
@@ -153,13 +156,18 @@ async def run_turn(
 @dataclass
 class TurnClock:
     """When a turn's moments came, from its sinks: the first answer token, each stage
-    the turn reported, and the first quoted passage on screen (all ``perf_counter``)."""
+    the turn reported, the passages found on screen (the first progress event carrying
+    them) and the first quoted passage on screen; and, from the world, when each web
+    call's result came back (all ``perf_counter``)."""
 
     started: float = field(default_factory=time.perf_counter)
     first_token: float | None = None
+    first_found: float | None = None
     first_quote: float | None = None
     stages: list[tuple[float, str]] = field(default_factory=list)
     streamed: str = ""
+    returned: list[float] = field(default_factory=list)
+    """When each web capability returned its result (:attr:`World.returned`)."""
 
     async def on_token(self, piece: str) -> None:
         """The turn's ``on_token`` sink."""
@@ -171,11 +179,16 @@ class TurnClock:
 
     async def on_progress(self, event: Any) -> None:
         """The turn's ``on_progress`` sink."""
-        self.stages.append((time.perf_counter(), event.stage))
+        now = time.perf_counter()
+        self.stages.append((now, event.stage))
+        if self.first_found is None and getattr(event, "found", None) is not None:
+            self.first_found = now
 
     def results(self) -> list[float]:
-        """When each call's result came: the stage the turn reported after ``checking``
-        (the next model request, made as soon as the executor returned)."""
+        """When each call's result came: when its web capability returned it, else (no
+        such time recorded) the stage the turn reported after ``checking``."""
+        if self.returned:
+            return sorted(self.returned)
         return [
             self.stages[i + 1][0]
             for i, (_, stage) in enumerate(self.stages[:-1])
@@ -183,17 +196,25 @@ class TurnClock:
         ]
 
     def seconds(self, ended: float) -> dict[str, float | None]:
-        """``first_token`` and ``end`` from the message; ``to_quote`` and
-        ``result_to_end`` from the last result before the first quote (or the end)."""
-        until = self.first_quote or ended
-        result = max((t for t in self.results() if t <= until), default=None)
+        """``first_token`` and ``end`` from the message; ``to_found``, ``to_quote`` and
+        ``result_to_end`` from the last result before the passages found, the first
+        quote (or the end)."""
+
+        def result_before(moment: float) -> float | None:
+            return max((t for t in self.results() if t <= moment), default=None)
+
+        def since_result(moment: float | None) -> float | None:
+            result = None if moment is None else result_before(moment)
+            return None if result is None or moment is None else moment - result
+
+        last = result_before(self.first_quote or ended)
         return {
             "first_token": None if self.first_token is None else self.first_token - self.started,
             "end": ended - self.started,
-            "to_quote": None if result is None or self.first_quote is None
-            else self.first_quote - result,
-            "result_to_end": None if result is None else ended - result,
-        }  # fmt: skip
+            "to_found": since_result(self.first_found),
+            "to_quote": since_result(self.first_quote),
+            "result_to_end": None if last is None else ended - last,
+        }
 
 
 async def _answer_cards(

@@ -40,8 +40,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 WEB_SCORES = ("fact", "contradiction", "decoy", "injection", "added", "unmarked")
-WEB_LATENCIES = ("to_quote", "result_to_end")
-"""Seconds from the approved result to the first quoted passage, and to the turn's end."""
+WEB_LATENCIES = ("to_found", "to_quote", "result_to_end")
+"""Seconds from the approved result to the passages found on screen (before the model
+chooses), to the first quoted passage, and to the turn's end."""
 _ATTRIBUTION = re.compile(r"^>\s*\u2014\s")
 _FOUND_ITEM = re.compile(r"^- .* \u2014 \S+$")
 _QUOTE_LINE = re.compile(r"(?:^|\n)> ")

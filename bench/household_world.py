@@ -26,7 +26,7 @@ import socket
 import tempfile
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from ipaddress import ip_address
 from pathlib import Path
@@ -47,6 +47,7 @@ from sovereign.conversation.backends.base import (
     TokenSink,
     ToolDefinition,
 )
+from sovereign.executor import Locality, Registry
 from sovereign.net import AddressPolicy, StaticResolver
 from sovereign.service.app import build_turn_loop
 from sovereign.service.policy import PolicyStore
@@ -285,6 +286,9 @@ class World:
         self.pages = BenchPages()
         self._loops: dict[tuple[Any, ...], tuple[TurnLoop, Any]] = {}
         self.capability_names: dict[str, str] = {}
+        self.returned: list[float] = []
+        """When each web capability returned its result (``perf_counter``), for the
+        turn's clock: the benchmark clears it before each turn."""
 
     def __enter__(self) -> World:
         self.searxng.start()
@@ -350,6 +354,7 @@ class World:
             },
         )
         registry = build_registry(settings)
+        timed(registry, self.returned)
         for tool in ToolCatalog.from_registry(registry).tools():
             safe = tool["function"]["name"]
             target = ToolCatalog.from_registry(registry).resolve(safe)
@@ -369,6 +374,23 @@ class World:
     def capability(self, tool_name: str) -> str:
         """The capability a tool name the model used stands for (the name itself if none)."""
         return self.capability_names.get(tool_name, tool_name)
+
+
+def timed(registry: Registry, returned: list[float]) -> None:
+    """Each capability of ``registry`` that reaches outside this device (web.search,
+    web.fetch) replaced by the same one noting in ``returned`` when its result came
+    back: the moment the approved result is in, from which the web latencies count."""
+    for capability in list(registry):
+        if capability.locality is not Locality.EXTERNAL:
+            continue
+
+        async def execute(arguments: dict[str, Any], inner: Any = capability.execute) -> Any:
+            result = await inner(arguments)
+            returned.append(time.perf_counter())
+            return result
+
+        registry.remove(capability.name, capability.version)
+        registry.add(replace(capability, execute=execute))
 
 
 def _stamped(state: dict[str, Any]) -> dict[str, Any]:

@@ -127,7 +127,10 @@ export class Chat {
     const bubble = { element: null, prose: null };
     this.controller = new AbortController();
     const handlers = {
-      onToken: (piece) => this.stream(bubble, piece),
+      onToken: (piece) => {
+        this.progress.answered();
+        this.stream(bubble, piece);
+      },
       onProgress: (progress) => {
         this.speaks(bubble, progress.language);
         this.progress.show(progress);

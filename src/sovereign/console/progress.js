@@ -6,6 +6,7 @@
 // that says none. Pure functions (no DOM) for the words; ProgressLine puts them on the page.
 
 import { el } from "./dom.js";
+import { FoundPassages } from "./found.js";
 import { saidText as said } from "./present.js";
 
 /** The words for each stage a turn reports (conversation/progress.py). */
@@ -89,6 +90,8 @@ export class ProgressLine {
     element.replaceChildren(el("span", { className: "dots", "aria-hidden": "true" }),
       el("span", { className: "progress-text" }, this.words, " ", this.elapsed),
       this.stopButton);
+    this.found = new FoundPassages();  // what a web result held, while the assistant reads it
+    element.append(this.found.element);
   }
 
   start() {
@@ -98,6 +101,7 @@ export class ProgressLine {
     this.stopButton.textContent = STOP;
     this.stoppingWords = null;
     this.language = "en";
+    this.found.reset();
     this.show({ stage: "sending" });
     clearInterval(this.timer);
     this.timer = setInterval(() => this.tick(), 1000);
@@ -113,6 +117,7 @@ export class ProgressLine {
   show(progress) {
     if (this.stopButton.disabled && progress.stage !== "stopping") return;
     this.words.textContent = `${stageWords(progress)}…`;
+    this.found.show(progress.found);
     if (said(progress.stop)) this.stopButton.textContent = progress.stop;
     if (said(progress.stopping)) this.stoppingWords = progress.stopping;
     if (said(progress.language)) {
@@ -126,7 +131,13 @@ export class ProgressLine {
     this.elapsed.textContent = `· ${elapsedWords(seconds, this.language)}`;
   }
 
+  /** The answer arrived: what was found gives way to it. */
+  answered() {
+    this.found.answered();
+  }
+
   stop() {
+    this.found.answered();
     clearInterval(this.timer);
     this.timer = null;
     this.stopButton.hidden = true;

@@ -45,7 +45,7 @@ from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
 from .results import PendingConfirmation, TurnFailed, TurnResult
-from .sources import QUOTE, quote_note, quote_tool, selection
+from .sources import QUOTE, found_passages, quote_note, quote_tool, selection
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.language import question_language
 from .voice.prompts import (
@@ -461,7 +461,10 @@ class TurnLoop:
         """The web answered: the decision is a choice among its passages and nothing else
         (the quote tool alone, a call required; anything else the model writes anyway is
         ignored), and the turn ends with the passages quoted, or, with none chosen, the
-        list of what was found. Content can therefore never lead to a call in its turn."""
+        list of what was found. Content can therefore never lead to a call in its turn.
+        The passages offered are shown to the household first, while the model chooses
+        (:meth:`~.progress.ProgressReporter.found`)."""
+        await progress.reporter.found(found_passages(progress.sources, choices))
         offered, hint = progress.decided_with
         note = {"role": "system", "content": quote_note(progress.question, choices)}
         context = [*_with_note(progress.context, hint), note]

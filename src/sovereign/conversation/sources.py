@@ -307,6 +307,70 @@ def quote_note(question: str, choices: Sequence[str]) -> str:
 
 
 @dataclass(frozen=True)
+class FoundPassage:
+    """A candidate passage as the household sees it while the model chooses.
+
+    Attributes:
+        passage: its number (``"2.3"``).
+        source: its source's number in the turn.
+        text: the passage word for word.
+        host, title, url: its source's, as the citations carry them; a title that
+            gives the assistant orders is withheld (``""``), as in the list of what was
+            found.
+    """
+
+    passage: str
+    source: int
+    text: str
+    host: str
+    title: str
+    url: str
+
+    def to_wire(self) -> dict[str, Any]:
+        """``{"passage", "source", "text", "host", "title", "url"}``."""
+        return {
+            "passage": self.passage,
+            "source": self.source,
+            "text": self.text,
+            "host": self.host,
+            "title": self.title,
+            "url": self.url,
+        }
+
+
+@dataclass(frozen=True)
+class Found:
+    """What was found, shown while the model chooses what to quote (not the answer).
+
+    Attributes:
+        passages: the :func:`candidates`, best first (at most :data:`CANDIDATES`).
+        steered: a source this turn gave the assistant instructions (those passages
+            are never among ``passages``; the household is told they were left out).
+    """
+
+    passages: tuple[FoundPassage, ...]
+    steered: bool = False
+
+
+def found_passages(sources: Sources, choices: Sequence[str]) -> Found:
+    """The passages numbered in ``choices`` (the :func:`candidates`, best first), for the
+    household to read while the model chooses among them: word for word, each with its
+    source's number, host, title and address. A passage that speaks to the assistant
+    is never among them, and a title that does is withheld."""
+    shown: list[FoundPassage] = []
+    for passage_id in list(choices)[:CANDIDATES]:
+        located = sources.passage(passage_id)
+        if located is None or located[1].steering:
+            continue
+        source, passage = located
+        title = "" if speaks_to_the_assistant(source.title) else source.title
+        shown.append(
+            FoundPassage(passage.id, source.number, passage.text, source.host, title, source.url)
+        )
+    return Found(tuple(shown), sources.steered)
+
+
+@dataclass(frozen=True)
 class Selection:
     """What the model chose to quote."""
 

@@ -3,7 +3,13 @@ progress line, in a terminal): each stage the service reports, in household word
 with the seconds since the question, and again every so often while it lasts. The
 words are the product's, said in the turn's language (each event's ``words``, and
 ``stopping`` for Ctrl-C); the English here is for the question's first moment, before
-the service said anything, and for a service that says none."""
+the service said anything, and for a service that says none.
+
+Once an approved web result is in, an event's ``found`` carries the passages it held,
+ranked, while the model chooses which one the answer quotes: they are printed once,
+under the words that say they were found and are not yet the answer (as said, else
+English), each passage after its source's host, on lines of its own (a page's text put
+on one line, every control character escaped: :func:`~.display.rows`)."""
 
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .display import one_line
+from .display import one_line, rows
 
 REPEAT_SECONDS = 10.0
 """A stage that lasts is said again this often, with the time so far."""
@@ -33,6 +39,48 @@ CHECK_WORDS = {
     "pihole": "Checking the ad blocker",
     "home_assistant": "Checking your home's devices",
 }
+
+FOUND_WORDS = {
+    "heading": "Found so far, not yet the answer",
+    "reading": "The assistant is reading these passages to choose the one that answers your "
+    "question; the answer quotes it.",
+    "instructions": "A source gave the assistant instructions: they are not shown here and "
+    "will be ignored.",
+}
+"""The words above the passages found (the Console's, console/found.js)."""
+MAX_FOUND = 5
+"""Most passages printed (the service sends at most the five it offers the model)."""
+
+
+def found_lines(found: Any, columns: int | None = None) -> list[str]:
+    """The rows for an event's ``found``: its heading and what the assistant does with
+    the passages, then each passage, indented, after its source's host, and the note
+    that a source gave instructions when the service said one; ``[]`` when no passage
+    is well formed. Every text a page wrote is on one line (:func:`~.display.one_line`)."""
+    if not isinstance(found, dict) or not isinstance(found.get("passages"), list):
+        return []
+    passages = [
+        p for p in found["passages"]
+        if isinstance(p, dict) and _said(p.get("text")) and _said(p.get("host"))
+    ][:MAX_FOUND]  # fmt: skip
+    if not passages:
+        return []
+
+    def said(key: str) -> str:
+        value = found.get(key)
+        return value if _said(value) else FOUND_WORDS[key]
+
+    lines = rows(f"{said('heading')}: {said('reading')}", "  … ", "    ", columns)
+    for passage in passages:
+        lines += rows(f"{passage['host']}:", "    ", "      ", columns)
+        lines += rows(passage["text"], "    > ", "      ", columns)
+    if "instructions" in found:
+        lines += rows(said("instructions"), "    ", "    ", columns)
+    return lines
+
+
+def _said(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
 
 
 def stage_words(stage: str, capability: str | None = None) -> str:
@@ -67,6 +115,7 @@ class ProgressPrinter:
         self._words = stage_words("sending")
         self._stopping = stage_words("stopping")
         self._quiet = False
+        self._found: Any = None
         self._repeater: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -89,6 +138,11 @@ class ProgressPrinter:
         if words != self._words:
             self._words = words
             self._line()
+        found = data.get("found")
+        if found is not None and found != self._found:  # later events carry it again
+            self._found = found
+            for line in found_lines(found):
+                self._say(line)
 
     def stopping(self) -> None:
         """Ctrl-C was pressed: say so, in the turn's language once the service said it

@@ -7,8 +7,9 @@ the receipt and the sources, and the note after an approval whose answer's conne
 broke. They come from the conversation's catalog (context: their key) like every other
 sentence, and travel on the wire beside what they name: each ``progress`` event's
 ``words``, ``stop`` and ``stopping``; the receipt's ``label``; each citation's
-``heading``; a card's ``approval_notes``. The Console and ``sovereign chat`` show them as
-said and keep their English only for a service that sends none.
+``heading``; a card's ``approval_notes``; the words above the passages found while the
+model chooses among them (a ``progress`` event's ``found``). The Console and ``sovereign
+chat`` show them as said and keep their English only for a service that sends none.
 
 Capability names stay as they are (they are identifiers); "checking" words are chosen
 by the capability's full name, else its family (the name's first part).
@@ -69,7 +70,18 @@ APPROVAL_NOTES = {
 what the appliance kept (the call ran, was tried and failed, or did not run), or when it
 could not tell. Said ahead, with the card, since nothing may arrive afterwards."""
 
-ALL_SENTENCES = {**PROGRESS_SENTENCES, **NAMES, **APPROVAL_NOTES}
+FOUND_SENTENCES = {
+    "found_heading": "Found so far, not yet the answer",
+    "found_reading": "The assistant is reading these passages to choose the one that answers "
+    "your question; the answer quotes it.",
+    "found_instructions": "A source gave the assistant instructions: they are not shown here "
+    "and will be ignored.",
+}
+"""What is said above the passages found while the model chooses among them: that they
+are what was found and not yet the answer, that the assistant is reading them, and,
+when a source gave instructions, that those were left out."""
+
+ALL_SENTENCES = {**PROGRESS_SENTENCES, **NAMES, **APPROVAL_NOTES, **FOUND_SENTENCES}
 """Every sentence of this module by its key (its catalog context)."""
 
 
@@ -116,6 +128,16 @@ def approval_notes(capability: str, voice: Voice) -> dict[str, str]:
         key.removeprefix("approval_"): _say(voice, key, capability=capability)
         for key in APPROVAL_NOTES
     }
+
+
+def say_found(steered: bool, voice: Voice) -> dict[str, str]:
+    """The words above the passages found, in ``voice``'s language
+    (:data:`FOUND_SENTENCES`): ``{"heading", "reading"}``, and ``"instructions"`` when a
+    source gave the assistant instructions (``steered``)."""
+    said = {"heading": _say(voice, "found_heading"), "reading": _say(voice, "found_reading")}
+    if steered:
+        said["instructions"] = _say(voice, "found_instructions")
+    return said
 
 
 def _say(voice: Voice, key: str, **values: Any) -> str:
