@@ -261,3 +261,33 @@ async def test_a_directory_where_the_file_should_be_is_a_503_not_a_500(signed_in
     assert refused.status_code == 503
     assert refused.json()["error"]["code"] == "SETTINGS_NOT_SAVED"
     assert (harness.data_dir / "household.json").is_dir()
+
+
+WORDS = "/api/v1/conversation/words"
+
+
+async def test_the_words_before_a_turn_are_said_in_the_household_s_language(signed_in):
+    harness = signed_in
+    english = (await harness.client.get(WORDS, headers=harness.headers())).json()
+    assert english == {
+        "language": "en",
+        "words": {"sending": "Sending your question", "stop": "Stop", "stopping": "Stopping"},
+    }
+    assert (await harness.post(PATH, {"language": "de"})).status_code == 200
+    german = (await harness.client.get(WORDS, headers=harness.headers())).json()
+    assert german == {
+        "language": "de",
+        "words": {"sending": "Ihre Frage wird gesendet", "stop": "Anhalten",
+                  "stopping": "Wird angehalten"},
+    }  # fmt: skip
+
+
+async def test_a_broken_setting_gives_the_english_words_and_they_need_a_session(signed_in):
+    harness = signed_in
+    write(harness.data_dir / "household.json", b'{"language": "de-DE<script>"}')
+    said = (await harness.client.get(WORDS, headers=harness.headers())).json()
+    assert said["language"] == "en" and said["words"]["sending"] == "Sending your question"
+    assert (await harness.client.get(WORDS)).status_code == 403
+    stranger = await harness.another_client()
+    async with stranger:
+        assert (await stranger.get(WORDS)).status_code == 401

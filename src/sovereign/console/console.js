@@ -76,6 +76,7 @@ async function enterSignedIn(csrfToken) {
   session.csrfToken = csrfToken;
   show("chat");
   byId("composer-input").focus();
+  chat.loadWords();
   await policy.load();
 }
 
@@ -169,6 +170,8 @@ byId("nav-activity").addEventListener("click", () => {
   show("activity");
   activity.load();
 });
+// The household's language was saved: the Console's own words follow it.
+window.addEventListener("household-language-saved", () => chat.loadWords());
 byId("nav-settings").addEventListener("click", () => {
   show("settings");
   settings.load();

@@ -7,6 +7,7 @@ session's token is as invalid as an unknown one.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Request
@@ -20,11 +21,13 @@ from sovereign.conversation import (
     TurnStopped,
 )
 from sovereign.conversation.backends.base import ContextTooLong, ModelError, ModelUnavailable
+from sovereign.conversation.voice.around import before_the_turn
 from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.sentences import own
 
 from ..bodies import ValidTextRoute
 from ..errors import ServiceError, storage_error
+from ..household_settings import HouseholdSettingsStore
 from ..session_auth import session_of
 from ..state import Services, services
 from ..streaming import TokenSink, event_stream, wants_event_stream
@@ -168,6 +171,19 @@ async def pending(request: Request, deps: Deps) -> dict[str, Any]:
     session = session_of(request.scope)
     assert session is not None  # guaranteed by SessionAuthMiddleware for this path
     return {"pending": deps.open_cards.of(session.id)}
+
+
+@router.get("/words")
+async def words(deps: Deps) -> dict[str, Any]:
+    """The words the Console shows before the service has said anything of a turn, in
+    the household's language (its setting, English when unset or unusable): the question
+    is not read yet, so its own language cannot decide (docs/decisions/household-language.md).
+
+    Answers ``{"language", "words": {"sending", "stop", "stopping"}}``.
+    """
+    store = HouseholdSettingsStore(deps.settings.data_dir)
+    said = before_the_turn(Voice(await asyncio.to_thread(store.language)))
+    return {"language": said.pop("language"), "words": said}
 
 
 class WithdrawRequest(BaseModel):
