@@ -328,13 +328,11 @@ def check_edit(deps: Services, answer: ConfirmationAnswer, *, owner: str) -> Non
 
 
 def invalid_edit(exc: InvalidEdit) -> ServiceError:
-    """``422 INVALID_EDIT``: the refusal's sentence, and that the card still waits."""
-    return ServiceError(
-        422,
-        "INVALID_EDIT",
-        f"The edited request was not accepted: {exc.message} The original request is "
-        "still waiting for your answer.",
-    )
+    """``422 INVALID_EDIT``: the refusal and that the card still waits, in the turn's
+    language, with that ``language`` and the executor's own sentence as ``detail``
+    (English: it names what was refused, e.g. a character and its position)."""
+    extra = {"language": exc.language, "detail": exc.message}
+    return ServiceError(422, "INVALID_EDIT", exc.sentence, extra=extra)
 
 
 def turn_error(failed: TurnFailed) -> ServiceError:
