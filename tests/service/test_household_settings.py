@@ -291,3 +291,21 @@ async def test_a_broken_setting_gives_the_english_words_and_they_need_a_session(
     stranger = await harness.another_client()
     async with stranger:
         assert (await stranger.get(WORDS)).status_code == 401
+
+
+async def test_activity_is_said_in_the_household_s_language(signed_in):
+    harness = signed_in
+    summary = "/api/v1/audit/summary"
+    english = (await harness.client.get(summary, headers=harness.headers())).json()["said"]
+    assert english == {
+        "language": "en",
+        "sentences": ["In the last 7 days, the assistant suggested 0 requests."],
+        "notes": [],
+    }
+    assert (await harness.post(PATH, {"language": "nl"})).status_code == 200
+    dutch = (await harness.client.get(f"{summary}?days=1", headers=harness.headers())).json()
+    assert dutch["said"]["language"] == "nl"
+    assert dutch["said"]["sentences"] == [
+        "In deze periode (1 dag) heeft de assistent 0 verzoeken voorgesteld."
+    ]
+    assert dutch["days"] == 1 and "totals" in dutch  # the counts stay as they were

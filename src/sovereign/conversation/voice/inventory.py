@@ -15,6 +15,8 @@ from pathlib import Path
 
 from sovereign.executor import Capability, FactSheet, Phrases
 
+from .activity import PLURALS as ACTIVITY_PLURALS
+from .activity import SENTENCES as ACTIVITY_SENTENCES
 from .around import ALL_SENTENCES
 from .card import CARD_SENTENCES, EDIT_REFUSALS, EDIT_REFUSED, SPACES
 from .catalogs import OWN_CATALOGS, OWN_DOMAIN
@@ -55,6 +57,10 @@ def own_entries() -> Iterator[Entry]:
     for code, text in REFUSAL_REASONS.items():
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, f"receipt_refusal:{code}", text)
     yield Entry(OWN_CATALOGS, OWN_DOMAIN, "card_mark_spaces", *SPACES)
+    for key, text in ACTIVITY_SENTENCES.items():
+        yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)
+    for key, (one, many) in ACTIVITY_PLURALS.items():
+        yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, one, many)
     for key, text in EDIT_REFUSED.items():
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)
     for code, text in EDIT_REFUSALS.items():
