@@ -206,7 +206,7 @@ def test_the_activity_page_speaks_the_household_s_language(page, service):
 
     HouseholdSettingsStore(service.data_dir).save(HouseholdSettings("it"))
     first_run(page, service)
-    page.get_by_role("button", name="Activity").click()
+    page.locator("#nav-activity").click()
     story = page.locator("#activity-summary p").first
     expect(story).to_have_text(
         "In questo periodo (7 giorni) l\u2019assistente ha proposto 0 richieste."

@@ -269,16 +269,15 @@ WORDS = "/api/v1/conversation/words"
 async def test_the_words_before_a_turn_are_said_in_the_household_s_language(signed_in):
     harness = signed_in
     english = (await harness.client.get(WORDS, headers=harness.headers())).json()
-    assert english == {
-        "language": "en",
-        "words": {"sending": "Sending your question", "stop": "Stop", "stopping": "Stopping"},
-    }
+    assert english["language"] == "en"
+    assert english["words"] == {
+        "sending": "Sending your question", "stop": "Stop", "stopping": "Stopping",
+    }  # fmt: skip
     assert (await harness.post(PATH, {"language": "de"})).status_code == 200
     german = (await harness.client.get(WORDS, headers=harness.headers())).json()
-    assert german == {
-        "language": "de",
-        "words": {"sending": "Ihre Frage wird gesendet", "stop": "Anhalten",
-                  "stopping": "Wird angehalten"},
+    assert german["language"] == "de"
+    assert german["words"] == {
+        "sending": "Ihre Frage wird gesendet", "stop": "Anhalten", "stopping": "Wird angehalten",
     }  # fmt: skip
 
 
@@ -309,3 +308,32 @@ async def test_activity_is_said_in_the_household_s_language(signed_in):
         "In deze periode (1 dag) heeft de assistent 0 verzoeken voorgesteld."
     ]
     assert dutch["days"] == 1 and "totals" in dutch  # the counts stay as they were
+
+
+async def test_the_console_s_own_words_come_with_the_words_before_a_turn(signed_in):
+    from sovereign.service.console_words import CONSOLE_WORDS
+
+    harness = signed_in
+    english = (await harness.client.get(WORDS, headers=harness.headers())).json()
+    assert english["console"] == CONSOLE_WORDS
+    assert (await harness.post(PATH, {"language": "es"})).status_code == 200
+    spanish = (await harness.client.get(WORDS, headers=harness.headers())).json()["console"]
+    assert (spanish["nav_chat"], spanish["nav_sign_out"]) == ("Conversación", "Cerrar sesión")
+    assert set(spanish) == set(CONSOLE_WORDS)
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es", "nl", "it"])
+def test_every_console_word_is_translated_with_the_same_placeholders(language):
+    import re
+
+    from babel.messages.pofile import read_po
+
+    from sovereign.service.console_words import CATALOG, CONSOLE_WORDS, DOMAIN
+
+    with (CATALOG / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as source:
+        catalog = read_po(source, locale=language)
+    for key, english in CONSOLE_WORDS.items():
+        message = catalog.get(english, context=key)
+        assert message is not None and message.string, (language, key)
+        placeholders = set(re.findall(r"\{\w+\}", english))
+        assert set(re.findall(r"\{\w+\}", message.string)) == placeholders

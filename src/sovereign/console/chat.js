@@ -2,7 +2,7 @@
 // citations and receipts. The history lives here, in the page only, and is
 // sent with each new message (DESIGN §4).
 
-import { converse, request, stopTurn } from "./api.js";
+import { converse, stopTurn } from "./api.js";
 import { decisionParts, shownCardWords } from "./card-words.js";
 import { ConfirmationCard } from "./card.js";
 import { byId, el } from "./dom.js";
@@ -60,19 +60,6 @@ export class Chat {
         this.submitComposer();
       }
     });
-  }
-
-  /**
-   * Ask the service for the words shown before it says anything of a turn, in the
-   * household's language ("Sending your question"); on failure they stay as they were.
-   * Called at sign-in and when the household's language is saved.
-   */
-  async loadWords() {
-    try {
-      this.progress.useWords(await request("GET", "/conversation/words"));
-    } catch {
-      // The progress line keeps its words (English unless said before).
-    }
   }
 
   submitComposer() {
