@@ -29,7 +29,7 @@ def set_web_search(page, enabled: bool) -> None:
 
 
 def send(page, text: str) -> None:
-    composer = page.get_by_label("Your message")
+    composer = page.locator("#composer-input")  # labelled in the household's language
     composer.fill(text)
     composer.press("Enter")
 

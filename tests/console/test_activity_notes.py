@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from playwright.sync_api import expect
 
+from sovereign.conversation.voice.activity import say_activity
+from sovereign.conversation.voice.catalogs import Voice
 from sovereign.executor import AuditLog, Capability, Effect, Locality
 from sovereign.executor.audit import kernel_boot_id, uptime_seconds
 
@@ -42,12 +45,13 @@ def test_the_notes_name_calls_that_may_have_left_waiting_approvals_and_clock_jum
     }
     table = js("present.js", "auditTable", summary)
     assert table["notes"] == [
-        "web.search: 2 calls may have left — outcome unknown (the service stopped while it ran).",
+        "web.search: 2 calls may have left — outcome unknown (the service stopped while they "
+        "ran).",
         "1 approval request waits for an answer; a request expires 2 minutes after it was asked.",
         "The device's clock jumped 1 time. Calls are placed by the time since the device "
         "started, so the jump moves none of them in or out of this period.",
         "1 damaged line of the audit log set aside in audit.jsonl.corrupt.",
-        "3 records of the audit log lost while the device could not write it (its "
+        "3 records of the audit log lost while the device could not write them (its "
         "storage was full or read-only); the counts above miss them.",
     ]
     keys = [column["key"] for column in table["columns"]]
@@ -119,7 +123,7 @@ def test_the_period_is_told_in_sentences_with_plurals_that_fit(js):
     assert js("present.js", "activitySentences", summary) == [
         "In the last 1 day, the assistant suggested 1 request.",
         "3 requests were put to you for approval (an edited request is put to you again): "
-        "you approved 1, edited 1 and denied 1.",
+        "you approved 1, edited 1, and denied 1.",
         "1 request went unanswered and expired: nothing was sent for it.",
         "1 ran and 2 failed (1 before anything left this device).",
         "Not run: 1 because a setting was off.",
@@ -157,3 +161,54 @@ def test_a_call_refused_for_want_of_an_audit_record_says_why_and_that_nothing_le
     assert summary["lines"] == [
         "web.search: refused (the device could not keep its record of it); nothing was sent"
     ]
+
+
+SUMMARIES = [
+    {"days": 1, "totals": {"proposed": 1, "confirmation_requested": 3, "approved": 1,
+                           "edited": 1, "denied": 1, "executed": 1, "failed": 2,
+                           "failed_nothing_left": 1, "refused_by_policy": 1, "expired": 1}},
+    {"days": 30, "totals": {"proposed": 12, "confirmation_requested": 1, "expired": 2,
+                            "executed": 5, "rejected_target": 2, "refused_other": 1,
+                            "refused_by_policy": 3, "outcome_unknown": 2, "awaiting": 2},
+     "may_have_left": {"web.search": 1, "web.fetch": 3}, "clock_jumps": 2,
+     "set_aside_lines": 2, "unreadable_lines": 1, "lost_records": 1},
+    {"days": 7, "totals": {}},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("summary", SUMMARIES)
+def test_the_english_the_service_says_is_the_english_the_console_keeps(js, summary):
+    said = say_activity(summary, Voice("en"))
+    table = js("present.js", "auditTable", {"capabilities": {}, **summary})
+    assert (table["sentences"], table["notes"]) == (said["sentences"], said["notes"])
+    shown = js("present.js", "auditTable", {"capabilities": {}, **summary, "said": said})
+    assert shown["language"] == "en" and shown["sentences"] == said["sentences"]
+
+
+def test_activity_is_shown_as_said_in_the_household_s_language_else_in_english(js):
+    said = say_activity(SUMMARIES[1], Voice("de"))
+    assert said["sentences"][0] == (
+        "In diesem Zeitraum (30 Tage) hat der Assistent 12 Anfragen vorgeschlagen."
+    )
+    table = js("present.js", "auditTable", {"capabilities": {}, **SUMMARIES[1], "said": said})
+    assert (table["language"], table["sentences"], table["notes"]) == (
+        "de", said["sentences"], said["notes"])
+    english = js("present.js", "auditTable", {"capabilities": {}, **SUMMARIES[1]})
+    for broken in ({**said, "language": "de\"><x"}, {**said, "sentences": [1]},
+                   {**said, "notes": "x"}, {**said, "sentences": []}, "Deutsch"):  # fmt: skip
+        table = js("present.js", "auditTable", {"capabilities": {}, **SUMMARIES[1],
+                                                "said": broken})  # fmt: skip
+        assert (table["language"], table["sentences"]) == ("en", english["sentences"])
+
+
+def test_the_activity_page_speaks_the_household_s_language(page, service):
+    from sovereign.service.household_settings import HouseholdSettings, HouseholdSettingsStore
+
+    HouseholdSettingsStore(service.data_dir).save(HouseholdSettings("it"))
+    first_run(page, service)
+    page.locator("#nav-activity").click()
+    story = page.locator("#activity-summary p").first
+    expect(story).to_have_text(
+        "In questo periodo (7 giorni) l\u2019assistente ha proposto 0 richieste."
+    )
+    expect(story).to_have_attribute("lang", "it")

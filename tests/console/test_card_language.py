@@ -140,3 +140,91 @@ def test_a_card_with_a_window_says_it_as_a_window_and_english_without_words(page
     expect(page.locator(".message.decision.denied")).to_have_text(
         f"You denied: search the web for “{ZOO}”, from the last day. Your reason: “Not now!”"
     )
+
+
+FLAGGED = {
+    "capability": "web.search",
+    "arguments": {"query": "mail maya@example.com", "language": "auto", "safesearch": 1},
+    "flags": [
+        {"argument": "query", "start": 5, "end": 21, "kind": "email_address",
+         "reason": "looks like an e-mail address"},
+        {"argument": "query", "start": 0, "end": 4, "kind": "added_by_assistant",
+         "reason": "is not in what you wrote: the assistant added it"},
+    ],
+}  # fmt: skip
+
+
+def test_the_english_of_a_flagged_card_is_the_service_s(js):
+    said = card_words(FLAGGED["capability"], FLAGGED["arguments"], Voice("en"),
+                      flags=FLAGGED["flags"])  # fmt: skip
+    assert js("card-words.js", "englishCardWords", FLAGGED) == said
+
+
+def test_a_german_card_s_flags_are_said_in_german_and_unsaid_ones_stay_english(js):
+    words = card_words(FLAGGED["capability"], FLAGGED["arguments"], Voice("de"),
+                       flags=FLAGGED["flags"])  # fmt: skip
+    shown = js("card-words.js", "shownCardWords", {**FLAGGED, "words": words})
+    flags = js("flags.js", "saidFlags", FLAGGED["flags"], shown["flag_reasons"])
+    notes = js("flags.js", "flagNotes", FLAGGED["arguments"], flags)
+    assert [js("flags.js", "flagSentence", note, shown) for note in notes] == [
+        "„mail“ steht nicht in dem, was Sie geschrieben haben: Der Assistent hat es hinzugefügt.",
+        "„maya@example.com“ sieht aus wie eine E-Mail-Adresse.",
+    ]
+    assert js("flags.js", "flagTitles", FLAGGED["flags"], shown) == [
+        words["flag_titles"]["household"], words["flag_titles"]["added_by_assistant"]]
+    # a reason the product did not say (or not as text) is the flag's own English
+    unsaid = js("flags.js", "saidFlags", FLAGGED["flags"], {"email_address": 5})
+    assert [f["reason"] for f in unsaid] == [f["reason"] for f in FLAGGED["flags"]]
+    assert js("flags.js", "saidFlags", FLAGGED["flags"], None)[0]["reason"] == (
+        "looks like an e-mail address")
+
+
+@pytest.mark.parametrize(
+    ("language", "joined"),
+    [("en", "a, b, and c"), ("de", "a, b und c"), ("fr", "a, b et c"), ("it", "a, b e c")],
+)
+def test_reasons_are_joined_as_the_language_joins_a_list(js, language, joined):
+    patterns = card_words("web.search", {}, Voice(language))["list"]
+    assert js("flags.js", "listed", ["a", "b", "c"], patterns) == joined
+    assert js("flags.js", "listed", ["a", "b", "c", "d"], patterns).startswith("a, b, c")
+    assert js("flags.js", "listed", ["a"], patterns) == "a"
+
+
+def test_the_marks_in_a_value_speak_the_card_s_language(js):
+    marks = card_words("web.search", {}, Voice("fr"))["marks"]
+    assert js("argument.js", "spacesLabel", 1, marks) == "1 espace"
+    assert js("argument.js", "spacesLabel", 3, marks) == "3 espaces"
+    assert js("argument.js", "spacesLabel", 3) == "3 spaces"
+    assert js("argument.js", "spacesLabel", 1, {"space_one": ""}) == "1 space"
+
+
+def test_a_german_card_s_flags_and_a_refused_edit_speak_german(page, service):
+    from sovereign.service.private_words import PrivateWordsStore
+
+    PrivateWordsStore(service.data_dir).add("pannelli")
+    card = search_card_in(page, service, "de", "Deutsch")
+    mark = card.locator(".card-arguments mark.flagged")
+    expect(mark).to_have_text("pannelli")
+    expect(mark).to_have_attribute("title", "steht auf der Liste privater Wörter Ihres Haushalts")
+    expect(card.locator(".card-flags-title")).to_have_text(
+        "Bevor Sie freigeben: Das könnte den Suchmaschinen oder der Website etwas über Ihren "
+        "Haushalt verraten."
+    )
+    expect(card.locator(".card-flags li")).to_have_text(
+        ["„pannelli“ steht auf der Liste privater Wörter Ihres Haushalts."]
+    )
+    card.get_by_role("button", name="Bearbeiten").click()
+    card.get_by_label("Suchwörter bearbeiten").fill("a\u200bb")
+    card.get_by_role("button", name="Geänderte Anfrage senden").click()
+    error = card.locator(".edit-error")
+    expect(error).to_contain_text(
+        "Die geänderte Anfrage wurde nicht angenommen: so, wie sie geschrieben ist, kann sie "
+        "nicht gesendet werden. Die ursprüngliche Anfrage wartet weiter auf Ihre Antwort."
+    )
+    expect(error).to_have_attribute("lang", "de")
+    expect(error.locator(".edit-error-detail")).to_contain_text("U+200B")
+    expect(error.locator(".edit-error-detail")).to_have_attribute("lang", "en")
+    card.get_by_role("button", name="Abbrechen").click()
+    card.get_by_role("button", name="Trotzdem freigeben").click()
+    expect(page.locator(".message.decision.approved")).to_be_visible()
+    assert service.searxng.queries == ["search pannelli"]

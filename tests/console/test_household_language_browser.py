@@ -17,7 +17,7 @@ LABEL = "Language for answers when a question is too short to tell"
 
 
 def open_settings(page) -> None:
-    page.get_by_role("button", name="Settings").click()
+    page.locator("#nav-settings").click()  # named in the household's language
     expect(page.locator("#settings-view")).to_be_visible()
 
 
@@ -46,7 +46,7 @@ def test_the_household_chooses_a_language_and_the_next_short_question_is_answere
     open_settings(page)
     expect(page.get_by_label(LABEL)).to_have_value("nl")
 
-    page.get_by_role("button", name="Chat").click()
+    page.locator("#nav-chat").click()
     send(page, "how hot")  # two words the language detector cannot place
     answer = page.locator(".message.assistant").last
     expect(answer.locator(".prose")).to_contain_text("geheugen is vrij, van")
@@ -97,3 +97,41 @@ def test_a_save_the_device_cannot_write_is_shown_as_not_saved(page, service):
         "The setting could not be saved and the old one still applies"
     )
     expect(page.locator("#household-settings-status")).to_have_text("")
+
+
+def test_the_console_s_own_words_follow_the_household_s_language(page, service):
+    first_run(page, service)
+    nav = page.locator("#main-nav")
+    expect(nav.get_by_role("button")).to_have_text(["Chat", "Activity", "Settings", "Sign out"])
+    open_settings(page)
+    page.get_by_label(LABEL).select_option("de")
+    page.get_by_role("button", name="Save language").click()
+    expect(nav.get_by_role("button")).to_have_text(
+        ["Unterhaltung", "Aktivität", "Einstellungen", "Abmelden"]
+    )
+    expect(page.locator("#nav-chat")).to_have_attribute("lang", "de")
+    expect(page.get_by_role("navigation", name="Hauptmenü")).to_be_visible()
+    expect(page.locator("#settings-title")).to_have_text("Einstellungen")
+    expect(page.get_by_label("Ein Wort oder eine Wendung hinzufügen")).to_be_visible()
+    page.get_by_role("button", name="Aktivität").click()
+    expect(page.get_by_label("Zeitraum")).to_have_value("7")
+    expect(page.locator("#activity-days option:checked")).to_have_text("Letzte 7 Tage")
+    page.get_by_role("button", name="Unterhaltung").click()
+    expect(page.get_by_role("button", name="Senden")).to_be_visible()
+    expect(page.get_by_role("switch", name="Websuche")).to_be_visible()
+
+    page.get_by_role("button", name="Einstellungen").click()  # and back to English
+    page.get_by_label(LABEL).select_option("en")
+    page.get_by_role("button", name="Save language").click()
+    expect(nav.get_by_role("button")).to_have_text(["Chat", "Activity", "Settings", "Sign out"])
+    expect(page.locator("#nav-chat")).to_have_attribute("lang", "en")
+
+
+def test_the_english_the_service_says_is_the_english_the_page_holds(page, service):
+    from sovereign.service.console_words import CONSOLE_WORDS
+
+    first_run(page, service)
+    words = page.evaluate(
+        "async () => (await import('./console-words.js')).pageWords(document)"
+    )
+    assert words == CONSOLE_WORDS

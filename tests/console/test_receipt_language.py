@@ -140,7 +140,7 @@ def choose_language(page, language: str, name: str) -> None:
     )
     page.get_by_role("button", name="Save language").click()
     expect(page.locator("#household-settings-status")).to_contain_text(name)
-    page.get_by_role("button", name="Chat").click()
+    page.locator("#nav-chat").click()  # named in the household's language from now on
 
 
 def test_an_answer_s_receipt_is_shown_in_its_language_and_an_older_one_in_english(page, service):
@@ -228,7 +228,7 @@ def test_an_approved_search_s_receipt_says_what_left_in_the_answer_s_language(pa
 
 def test_a_card_withdrawn_under_activity_shows_its_receipt_in_the_turn_s_language(page, service):
     search_card_in(page, service, "de", "Deutsch")
-    page.get_by_role("button", name="Activity").click()
+    page.get_by_role("button", name="Aktivität").click()  # the Console's words, in German
     waiting = page.locator(".pending-card")
     waiting.get_by_role("button", name="Ablehnen").click()  # the card in the turn's language
     expect(waiting.locator(".pending-outcome")).to_have_text("Withdrawn: nothing was sent.")

@@ -11,6 +11,7 @@ the service says is the English the Console keeps.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -192,3 +193,57 @@ def test_when_the_outcome_is_lost_the_console_says_so_in_the_turn_s_language(pag
     card.get_by_role("button", name="Approva", exact=True).click()
     alert = page.locator(".message.assistant.failed .error")
     expect(alert).to_have_text(approval_notes("web.search", Voice("it"))["lost"])
+
+
+def hold_the_next_message(page) -> list:
+    """Hold the next /message request unanswered (the service has said nothing yet)."""
+    held: list = []
+    page.route("**/api/v1/conversation/message", lambda route: held.append(route), times=1)
+    return held
+
+
+def answer_held(held: list, text: str) -> None:
+    result = {"text": text, "pending_confirmation": None, "citations": [], "receipts": []}
+    held[0].fulfill(status=200, content_type="text/event-stream",
+                    body=f"event: result\ndata: {json.dumps(result)}\n\n")  # fmt: skip
+
+
+def test_before_the_service_says_anything_the_line_speaks_the_household_s_language(
+    page, service
+):
+    first_run(page, service)
+    progress = page.locator("#thinking")
+    held = hold_the_next_message(page)
+    send(page, "how hot")
+    expect(progress.locator(".progress-words")).to_have_text("Sending your question…")
+    expect(progress).to_have_attribute("lang", "en")
+    answer_held(held, "ok")
+    expect(page.locator(".message.assistant .prose")).to_have_text("ok")
+
+    choose_language(page, "de", "Deutsch")  # saving it changes the words at once
+    held = hold_the_next_message(page)
+    send(page, "wie warm")
+    expect(progress.locator(".progress-words")).to_have_text("Ihre Frage wird gesendet…")
+    expect(progress).to_have_attribute("lang", "de")
+    expect(progress.locator(".progress-elapsed")).to_have_text(re.compile(r"^· \d+ Sekunden?$"))
+    answer_held(held, "gut")
+    expect(page.locator(".message.assistant .prose").last).to_have_text("gut")
+
+    page.reload()  # a Console opened later asks for them when it starts
+    expect(page.locator("#chat-view")).to_be_visible()
+    held = hold_the_next_message(page)
+    send(page, "und jetzt")
+    expect(progress.locator(".progress-words")).to_have_text("Ihre Frage wird gesendet…")
+    answer_held(held, "gut")
+
+
+def test_words_the_console_cannot_use_leave_the_line_in_english(page, service):
+    said = {"language": "de\"><img src=x>", "words": {"sending": 5, "stop": "  "}}
+    page.route("**/api/v1/conversation/words", lambda route: route.fulfill(json=said))
+    first_run(page, service)
+    held = hold_the_next_message(page)
+    send(page, "how hot")
+    progress = page.locator("#thinking")
+    expect(progress.locator(".progress-words")).to_have_text("Sending your question…")
+    expect(progress).to_have_attribute("lang", "en")
+    answer_held(held, "ok")

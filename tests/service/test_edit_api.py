@@ -77,12 +77,35 @@ async def test_a_refused_edit_is_a_422_and_the_card_can_still_be_approved(signed
     assert response.status_code == 422
     error = response.json()["error"]
     assert error["code"] == "INVALID_EDIT"
-    assert "U+200B" in error["message"] and "still waiting" in error["message"]
+    assert error["message"] == (
+        "The edited request was not accepted: it cannot be sent as it is written. "
+        "The original request is still waiting for your answer."
+    )
+    assert "U+200B" in response.json()["detail"]  # the executor's own words, as they are
+    assert response.json()["language"] == "en"
     approved = await signed_in.message(
         {"confirmation": {"token": pending["token"], "approve": True}}
     )
     assert approved.status_code == 200
     assert signed_in.searxng.queries == [pending["arguments"]["query"]]
+
+
+async def test_a_german_card_is_flagged_and_its_refused_edit_said_in_german(signed_in):
+    PrivateWordsStore(signed_in.data_dir).add("Westbrook")
+    pending = await ask(signed_in, "Wann sind die Ferien der Grundschule Westbrook dieses Jahr?")
+    assert pending["flags"][0]["reason"] == "is on your household's list of private words"
+    assert pending["words"]["flag_reasons"] == {
+        "private_word": "steht auf der Liste privater Wörter Ihres Haushalts"
+    }
+    assert pending["words"]["flag_titles"]["household"].startswith("Bevor Sie freigeben:")
+    bad = {"token": pending["token"], "approve": True, "arguments": {"query": "a\u200bb"}}
+    response = await signed_in.message({"confirmation": bad})
+    assert response.status_code == 422
+    assert response.json()["error"]["message"] == (
+        "Die geänderte Anfrage wurde nicht angenommen: so, wie sie geschrieben ist, kann sie "
+        "nicht gesendet werden. Die ursprüngliche Anfrage wartet weiter auf Ihre Antwort."
+    )
+    assert response.json()["language"] == "de" and "U+200B" in response.json()["detail"]
 
 
 async def test_a_refused_edit_on_the_streamed_path_is_a_422_before_any_stream(signed_in):

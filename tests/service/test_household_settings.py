@@ -261,3 +261,79 @@ async def test_a_directory_where_the_file_should_be_is_a_503_not_a_500(signed_in
     assert refused.status_code == 503
     assert refused.json()["error"]["code"] == "SETTINGS_NOT_SAVED"
     assert (harness.data_dir / "household.json").is_dir()
+
+
+WORDS = "/api/v1/conversation/words"
+
+
+async def test_the_words_before_a_turn_are_said_in_the_household_s_language(signed_in):
+    harness = signed_in
+    english = (await harness.client.get(WORDS, headers=harness.headers())).json()
+    assert english["language"] == "en"
+    assert english["words"] == {
+        "sending": "Sending your question", "stop": "Stop", "stopping": "Stopping",
+    }  # fmt: skip
+    assert (await harness.post(PATH, {"language": "de"})).status_code == 200
+    german = (await harness.client.get(WORDS, headers=harness.headers())).json()
+    assert german["language"] == "de"
+    assert german["words"] == {
+        "sending": "Ihre Frage wird gesendet", "stop": "Anhalten", "stopping": "Wird angehalten",
+    }  # fmt: skip
+
+
+async def test_a_broken_setting_gives_the_english_words_and_they_need_a_session(signed_in):
+    harness = signed_in
+    write(harness.data_dir / "household.json", b'{"language": "de-DE<script>"}')
+    said = (await harness.client.get(WORDS, headers=harness.headers())).json()
+    assert said["language"] == "en" and said["words"]["sending"] == "Sending your question"
+    assert (await harness.client.get(WORDS)).status_code == 403
+    stranger = await harness.another_client()
+    async with stranger:
+        assert (await stranger.get(WORDS)).status_code == 401
+
+
+async def test_activity_is_said_in_the_household_s_language(signed_in):
+    harness = signed_in
+    summary = "/api/v1/audit/summary"
+    english = (await harness.client.get(summary, headers=harness.headers())).json()["said"]
+    assert english == {
+        "language": "en",
+        "sentences": ["In the last 7 days, the assistant suggested 0 requests."],
+        "notes": [],
+    }
+    assert (await harness.post(PATH, {"language": "nl"})).status_code == 200
+    dutch = (await harness.client.get(f"{summary}?days=1", headers=harness.headers())).json()
+    assert dutch["said"]["language"] == "nl"
+    assert dutch["said"]["sentences"] == [
+        "In deze periode (1 dag) heeft de assistent 0 verzoeken voorgesteld."
+    ]
+    assert dutch["days"] == 1 and "totals" in dutch  # the counts stay as they were
+
+
+async def test_the_console_s_own_words_come_with_the_words_before_a_turn(signed_in):
+    from sovereign.service.console_words import CONSOLE_WORDS
+
+    harness = signed_in
+    english = (await harness.client.get(WORDS, headers=harness.headers())).json()
+    assert english["console"] == CONSOLE_WORDS
+    assert (await harness.post(PATH, {"language": "es"})).status_code == 200
+    spanish = (await harness.client.get(WORDS, headers=harness.headers())).json()["console"]
+    assert (spanish["nav_chat"], spanish["nav_sign_out"]) == ("Conversación", "Cerrar sesión")
+    assert set(spanish) == set(CONSOLE_WORDS)
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es", "nl", "it"])
+def test_every_console_word_is_translated_with_the_same_placeholders(language):
+    import re
+
+    from babel.messages.pofile import read_po
+
+    from sovereign.service.console_words import CATALOG, CONSOLE_WORDS, DOMAIN
+
+    with (CATALOG / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as source:
+        catalog = read_po(source, locale=language)
+    for key, english in CONSOLE_WORDS.items():
+        message = catalog.get(english, context=key)
+        assert message is not None and message.string, (language, key)
+        placeholders = set(re.findall(r"\{\w+\}", english))
+        assert set(re.findall(r"\{\w+\}", message.string)) == placeholders

@@ -72,15 +72,16 @@ def test_a_turn_with_an_approval_completes_against_the_running_service(live, tmp
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Approve this request?" in out
-    assert "capability: web.search (version 1)" in out
+    assert "Capability web.search, version 1" in out  # the card's words, as the service said them
     assert (  # a long sentence is wrapped to the terminal's width
-        "Approving sends this exact query outside this device, to the search engines, "
-        "in any language (the search service chooses), safe search moderate."
+        "Approving sends this exact query outside this device, to the search engines. "
+        "Searched in any language (the search service chooses), safe search moderate "
+        "(your search settings)."
         in " ".join(out.split())
     )
-    assert f'query: "{QUERY}"' in out  # the literal argument, quoted
+    assert f'Words: "{QUERY}"' in out  # the literal argument, quoted
     assert 'language: "auto"' in out and "safesearch: 1" in out  # the household's, as sent
-    assert "Approve? [y/N]" in out
+    assert "Approve [y] / Deny [N]:" in out
     assert QUOTED_PASSAGE in " ".join(out.split())  # the passage the model chose, quoted
     assert "Sources:" in out and "[1] " in out
     assert "Receipt: Left this device: the search engines." in out  # as the product said it
@@ -94,7 +95,7 @@ def test_a_denial_with_a_reason_sends_nothing_and_the_answer_quotes_it(live, tmp
     done = chat(live.url, typed, tmp_path / "home", "--password-stdin")
 
     assert done.returncode == 0, done.stderr
-    assert "Reason (optional):" in done.stdout
+    assert "Reason for denying (optional):" in done.stdout
     assert (  # nothing ran: the answer is the turn loop's own sentence, with the reason
         "You declined the web search, so I didn't look it up. "
         "You said: \u201cthat is private\u201d."
@@ -114,8 +115,9 @@ def test_the_card_marks_what_looks_like_a_household_detail(live, tmp_path):
     assert done.returncode == 0, done.stderr
     start = message.index("192.168.1.20")
     marked = [line for line in done.stdout.splitlines() if line.startswith("  ! query[")]
-    assert marked and marked[0].startswith(f'  ! query[{start}:{start + 12}] "192.168.1.20": ')
-    assert "look like details of your household" in done.stdout
+    assert marked == [f"  ! query[{start}:{start + 12}] \u201c192.168.1.20\u201d looks like an "
+                      "address on your home network."]  # fmt: skip
+    assert "something about your household" in done.stdout
     assert live.searxng.queries == []
 
 

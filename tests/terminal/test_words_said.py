@@ -81,3 +81,97 @@ def test_the_progress_lines_are_printed_as_said_and_ctrl_c_in_the_turn_s_languag
         "  … Arrêt en cours (0 seconds)",
         "  … Writing the answer (0 seconds)",
     ]
+
+
+def card_in(language: str, flags=(), words: bool = True) -> dict:
+    """A search card as the service sends it, said in ``language``."""
+    from sovereign.conversation.results import PendingConfirmation, pending_wire
+    from sovereign.conversation.voice.catalogs import Voice
+
+    arguments = {"query": "mail maya@example.com", "time_range": "day", "language": "auto",
+                 "safesearch": 1}  # fmt: skip
+    pending = PendingConfirmation("t", "web.search", 1, arguments, 95, flags=list(flags))
+    wire = pending_wire(pending, Voice(language))
+    if not words:
+        wire.pop("words")
+    return wire
+
+
+EMAIL = {"argument": "query", "start": 5, "end": 21, "kind": "email_address",
+         "reason": "looks like an e-mail address"}
+PRIVATE = {**EMAIL, "kind": "private_word",
+           "reason": "is on your household's list of private words"}
+ADDED = {"argument": "query", "start": 0, "end": 4, "kind": "added_by_assistant",
+         "reason": "is not in what you wrote: the assistant added it"}  # fmt: skip
+
+
+def test_a_german_card_is_printed_in_the_words_the_service_said():
+    from sovereign.terminal.session import said_card, said_card_lines
+
+    wire = card_in("de", [EMAIL, PRIVATE, ADDED])
+    lines = said_card_lines(wire, said_card(wire), 200)
+    assert lines == [
+        "Diese Anfrage freigeben?",
+        "  Im Web suchen nach:",
+        '    Suchwörter: "mail maya@example.com"',
+        '    Zeitraum: aus dem letzten Tag ("day")',
+        '    language: "auto"',
+        "    safesearch: 1",
+        "  ! query[5:21] „maya@example.com“ sieht aus wie eine E-Mail-Adresse und steht auf der "
+        "Liste privater Wörter Ihres Haushalts.",
+        "  ! query[0:4] „mail“ steht nicht in dem, was Sie geschrieben haben: Der Assistent hat "
+        "es hinzugefügt.",
+        "  ! Bevor Sie freigeben: Das könnte den Suchmaschinen oder der Website etwas über Ihren "
+        "Haushalt verraten.",
+        "  ! Bevor Sie freigeben: Der Assistent hat die markierten Wörter hinzugefügt; Sie haben "
+        "sie nicht geschrieben.",
+        "  Wenn Sie freigeben, geht genau diese Suchanfrage aus diesem Gerät hinaus, an die "
+        "Suchmaschinen.",
+        "  Gesucht wird in beliebiger Sprache (der Suchdienst wählt), SafeSearch mittel (Ihre "
+        "Sucheinstellungen).",
+        "  Fähigkeit web.search, Version 1",
+        "  Läuft ab in 1:35",
+    ]
+
+
+def test_a_card_without_words_or_with_unusable_ones_is_printed_in_english_as_before():
+    from sovereign.terminal.session import said_card
+
+    assert said_card(card_in("de", words=False)) is None
+    broken = card_in("de")
+    broken["words"]["title"] = 5
+    assert said_card(broken) is None
+    assert said_card({**broken, "words": "Diese Anfrage freigeben?"}) is None
+
+
+def test_words_that_hold_controls_cannot_move_the_cursor():
+    from sovereign.terminal.session import said_card, said_card_lines
+
+    wire = card_in("fr", [EMAIL])
+    wire["words"]["title"] = "Approuver\x1b[2J ?"
+    wire["words"]["flag_reasons"]["email_address"] = "ressemble\r\x07 à une adresse"
+    printed = "\n".join(said_card_lines(wire, said_card(wire), 200))
+    assert "\x1b" not in printed and "\r" not in printed and "\x07" not in printed
+    assert "Approuver\\x1b[2J ?" in printed
+    assert "« maya@example.com » ressemble" in printed
+
+
+async def test_the_terminal_asks_in_the_card_s_words():
+    from sovereign.terminal.session import Conversation
+
+    class Typed:
+        def __init__(self, lines):
+            self.lines, self.shown, self.prompts = list(lines), [], []
+
+        async def ask(self, prompt):
+            self.prompts.append(prompt)
+            return self.lines.pop(0) if self.lines else None
+
+        def say(self, text="", *, end="\n", dim=False):
+            self.shown.append(text)
+
+    terminal = Typed(["n", "zu privat"])
+    answer = await Conversation(None, terminal)._decide(card_in("it"))
+    assert terminal.prompts == ["Approva [y] / Rifiuta [N]: ", "Motivo del rifiuto (facoltativo): "]
+    assert answer == {"confirmation": {"token": "t", "approve": False, "reason": "zu privat"}}
+    assert terminal.shown[1] == "Approvi questa richiesta?"

@@ -26,6 +26,8 @@ export class ApiError extends Error {
     this.receipts = listOf(body, "receipts");
     this.citations = listOf(body, "citations");
     this.receipt = body && body.receipt && typeof body.receipt === "object" ? body.receipt : null;
+    /** What the service added to its sentence as it is (a refused edit's own reason). */
+    this.detail = body && typeof body.detail === "string" ? body.detail : "";
     /** The failed turn's language (ISO 639-1), when the service said it. */
     this.language = body && typeof body.language === "string" ? body.language : null;
     /** Seconds sign-in is paused for (0 when it is not), from `retry_after_seconds`. */

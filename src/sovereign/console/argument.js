@@ -140,38 +140,71 @@ export function flaggedPieces(text, spans = [], offset = 0) {
   return pieces;
 }
 
+/** The marks' words in English, as the service says them (voice/card.py, words.marks). */
+export const ENGLISH_MARKS = {
+  space_one: "{n} space",
+  space_other: "{n} spaces",
+  invisible: "invisible character",
+  idn: "Host in Unicode: {unicode} (as sent: {host})",
+};
+
+/** The mark's words: as said (marks[name], text), else English. */
+function markWords(marks, name) {
+  const said = marks && marks[name];
+  return typeof said === "string" && said.trim() ? said : ENGLISH_MARKS[name];
+}
+
+/** "2 spaces": the label of a run of `count` spaces in the card's words. */
+export function spacesLabel(count, marks = ENGLISH_MARKS) {
+  return markWords(marks, count === 1 ? "space_one" : "space_other")
+    .replace("{n}", String(count));
+}
+
 /**
  * The argument's value as a monospace block (see the module comment). spans:
  * household-identifier flags [{start, end, reason}] (code points), each shown as a
- * highlighted mark whose title is its reason.
+ * highlighted mark whose title is its reason. marks: the words of the marks (a run of
+ * spaces, an invisible character, an IDN host) as the card says them, English by default.
  */
-export function argumentValue(value, spans = []) {
+export function argumentValue(value, spans = [], marks = ENGLISH_MARKS) {
   const block = el("code", { className: "argument-value" });
   const parts = urlParts(value);
   if (!parts) {
-    appendFlagged(block, value, spans, 0);
+    appendFlagged(block, value, spans, 0, marks);
     return block;
   }
   const hostAt = Array.from(parts.before).length;
   const afterAt = hostAt + Array.from(parts.host).length;
-  appendFlagged(block, parts.before, spans, 0);
+  appendFlagged(block, parts.before, spans, 0, marks);
   const host = el("strong", { className: "url-host" });
-  appendFlagged(host, parts.host, spans, hostAt);
+  appendFlagged(host, parts.host, spans, hostAt, marks);
   block.append(host);
-  appendFlagged(block, parts.after, spans, afterAt);
+  appendFlagged(block, parts.after, spans, afterAt, marks);
   if (!parts.unicodeHost) return block;
-  const idn = el("span", { className: "url-idn" }, "Host in Unicode: ",
-    el("strong", {}, parts.unicodeHost), ` (as sent: ${parts.host})`);
+  const idn = el("span", { className: "url-idn" }, ...idnParts(markWords(marks, "idn"),
+    el("strong", {}, parts.unicodeHost), parts.host));
   return el("span", { className: "argument-url" }, block, idn);
+}
+
+// The IDN line's words with the Unicode host (a node) and the host as sent put in, once.
+function idnParts(template, unicode, host) {
+  const parts = [];
+  let at = 0;
+  for (const match of template.matchAll(/\{(unicode|host)\}/g)) {
+    parts.push(template.slice(at, match.index), match[1] === "unicode" ? unicode : host);
+    at = match.index + match[0].length;
+  }
+  parts.push(template.slice(at));
+  return parts.filter((part) => part !== "");
 }
 
 // Spaces are marked on the whole text first (a space next to a flag is not a
 // trailing space), then each run is cut at the flags' edges.
-function appendFlagged(target, text, spans, offset) {
+function appendFlagged(target, text, spans, offset, marks) {
   let at = offset;
   for (const run of visibleRuns(text)) {
     for (const piece of flaggedPieces(run.text, spans, at)) {
-      const node = runNode(run.kind, piece.text);
+      const node = runNode(run.kind, piece.text, marks);
       target.append(piece.flag ? el("mark", { className: "flagged", title: piece.flag }, node)
         : node);
     }
@@ -179,15 +212,15 @@ function appendFlagged(target, text, spans, offset) {
   }
 }
 
-function runNode(kind, text) {
+function runNode(kind, text, marks) {
   if (kind === "text") return document.createTextNode(text);
-  if (kind === "space") return spaceMark(text);
-  return el("span", { className: "char-mark", title: "invisible character" },
+  if (kind === "space") return spaceMark(text, marks);
+  return el("span", { className: "char-mark", title: markWords(marks, "invisible") },
     codePointLabel(text));
 }
 
-function spaceMark(spaces) {
-  const label = spaces.length === 1 ? "1 space" : `${spaces.length} spaces`;
+function spaceMark(spaces, marks) {
+  const label = spacesLabel(spaces.length, marks);
   return el("span", { className: "space-mark", title: label, "aria-label": label },
     "\u2423".repeat(spaces.length));
 }

@@ -68,8 +68,17 @@ export class EditPanel {
     this.sendButton.textContent = busy ? this.words.sending : this.words.send_edit;
   }
 
-  refused(message) {
+  /**
+   * The edit was refused: the service's sentence (in the turn's `language`) and, on its
+   * own line, the detail it gave as it is (the executor's words, in English).
+   */
+  refused(message, detail = "", language = null) {
     this.setBusy(false);
-    this.error.textContent = message;
+    this.error.replaceChildren(message);
+    if (language) this.error.lang = language;
+    else this.error.removeAttribute("lang");
+    if (detail && detail !== message) {
+      this.error.append(el("span", { className: "edit-error-detail", lang: "en" }, detail));
+    }
   }
 }

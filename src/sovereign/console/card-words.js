@@ -3,7 +3,9 @@
 // in English when the service said none. The arguments themselves are never words of
 // ours: they are filled into the words verbatim.
 
+import { ENGLISH_MARKS } from "./argument.js";
 import { el } from "./dom.js";
+import { ENGLISH_FLAG_WORDS } from "./flags.js";
 import { cardWords, destinationOf, saidText as said } from "./present.js";
 import { searchSettingsPhrase } from "./search-settings.js";
 
@@ -88,6 +90,14 @@ export function englishCardWords(pending) {
     request,
     notes: Object.fromEntries(Object.entries(NOTES).map(([k, v]) =>
       [k, v.replace("{request}", request)])),
+    flag_titles: { ...ENGLISH_FLAG_WORDS.flag_titles },
+    // Each flag carries its reason in the service's English.
+    flag_reasons: Object.fromEntries((Array.isArray(pending.flags) ? pending.flags : [])
+      .filter((flag) => flag && typeof flag.reason === "string")
+      .map((flag) => [flag.kind, flag.reason])),
+    flag_note: ENGLISH_FLAG_WORDS.flag_note,
+    list: { ...ENGLISH_FLAG_WORDS.list },
+    marks: { ...ENGLISH_MARKS },
   };
 }
 

@@ -4,7 +4,9 @@ import { argumentValue } from "./argument.js";
 import { EditPanel } from "./card-edit.js";
 import { filled, filledText, leavingSentence, shownCardWords } from "./card-words.js";
 import { el } from "./dom.js";
-import { editableEntries, flagNotes, flagSentence, flagTitles, spansOf } from "./flags.js";
+import {
+  editableEntries, flagNotes, flagSentence, flagTitles, saidFlags, spansOf,
+} from "./flags.js";
 import { argumentEntries, cardWords, formatCountdown } from "./present.js";
 import { searchSettingsLine } from "./search-settings.js";
 
@@ -22,7 +24,7 @@ const REASON_MAX = 200;
  * listed; the choices are then Deny, Edit and "Approve anyway".
  * onDecide({approve, reason}) is called once when Deny or Approve is pressed
  * before expiry; onDecide({approve: true, arguments}) for an edit, which may be
- * refused: editRefused(message) then makes the card answerable again (until it
+ * refused: editRefused(message, detail) then makes the card answerable again (until it
  * expires). onExpire() once when the countdown reaches zero first. The
  * expired card then offers "Ask again", which calls onRetry() (when given).
  * `element` is the card to put on the page; `stop()` ends the countdown.
@@ -56,7 +58,8 @@ export class ConfirmationCard {
       words.approve);
     this.denyButton.addEventListener("click", () => this.decide(false));
     this.approveButton.addEventListener("click", () => this.decide(true));
-    const notes = flagNotes(args, this.pending.flags);
+    const flags = saidFlags(this.pending.flags, words.flag_reasons);
+    const notes = flagNotes(args, flags);
     if (notes.length) this.approveButton.textContent = words.approve_anyway;
     this.editButton = editableEntries(args).length
       ? el("button", { type: "button", className: "edit-button" }, words.edit) : null;
@@ -74,9 +77,9 @@ export class ConfirmationCard {
     },
     el("h3", { id: `${id}-title` }, words.title),
     el("p", { className: "card-heading" }, `${words.heading}:`),
-    argumentList(args, this.pending.flags, shown, words),
+    argumentList(args, flags, shown, words),
     searchSettingsLine(capability, args, { line: words.settings, change: words.change }),
-    flagList(notes, this.pending.flags),
+    flagList(notes, flags, words),
     el("p", { className: "card-sentence" }, leavingSentence(words, this.pending)),
     technicalDetails(this.pending, words),
     this.countdown,
@@ -106,11 +109,14 @@ export class ConfirmationCard {
     this.onDecide({ approve: true, arguments: edited });
   }
 
-  /** The service refused the edit: say why; the card stays answerable until it expires. */
-  editRefused(message) {
+  /**
+   * The service refused the edit: say why (its sentence in the turn's `language`, and
+   * the `detail` it gave as it is); the card stays answerable until it expires.
+   */
+  editRefused(message, detail = "", language = null) {
     this.editing = false;
     if (this.settled) return;
-    this.editPanel.refused(message);
+    this.editPanel.refused(message, detail, language);
   }
 
   secondsLeft() {
@@ -179,7 +185,7 @@ function argumentList(args, flags, shown, words) {
       words.labels[name] || name);
     const window = name === "time_range" ? words.windows[literal] : null;
     list.append(label, el("dd", {}, window ? el("span", { className: "argument-window" }, window)
-      : argumentValue(literal, spansOf(flags, name))));
+      : argumentValue(literal, spansOf(flags, name), words.marks)));
   }
   return list;
 }
@@ -199,10 +205,10 @@ function technicalDetails(pending, words) {
     list);
 }
 
-function flagList(notes, flags) {
+function flagList(notes, flags, words) {
   if (!notes.length) return null;
-  const titles = flagTitles(flags).map((title) => el("p", { className: "card-flags-title" },
+  const titles = flagTitles(flags, words).map((title) => el("p", { className: "card-flags-title" },
     title));
   return el("div", { className: "card-flags", role: "note" }, ...titles,
-    el("ul", {}, ...notes.map((note) => el("li", {}, flagSentence(note)))));
+    el("ul", {}, ...notes.map((note) => el("li", {}, flagSentence(note, words)))));
 }

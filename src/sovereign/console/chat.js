@@ -315,7 +315,7 @@ export class Chat {
     const card = this.card;
     const confirmation = { token: pending.token, approve: true, arguments: edited };
     this.run({ confirmation }, {
-      onRefusedEdit: (error) => card.editRefused(error.message),
+      onRefusedEdit: (error) => card.editRefused(error.message, error.detail, error.language),
       onAccepted: (bubble) => {
         card.stop();
         if (this.card === card) {

@@ -3,6 +3,7 @@
 
 import { ApiError, request, session } from "./api.js";
 import { Chat } from "./chat.js";
+import { applyConsoleWords } from "./console-words.js";
 import { byId, showOnly } from "./dom.js";
 import { showAddressWarning } from "./host.js";
 import { ActivityView, PolicySwitch } from "./panels.js";
@@ -76,7 +77,24 @@ async function enterSignedIn(csrfToken) {
   session.csrfToken = csrfToken;
   show("chat");
   byId("composer-input").focus();
+  loadWords();
   await policy.load();
+}
+
+/**
+ * Ask the service for the words the Console shows in the household's language: the
+ * progress line's first words and the Console's own (console-words.js). Called at
+ * sign-in and when the household's language is saved; on failure the words stay.
+ */
+async function loadWords() {
+  let answer;
+  try {
+    answer = await request("GET", "/conversation/words");
+  } catch {
+    return; // the words stay as they were (English unless said before)
+  }
+  chat.progress.useWords(answer);
+  applyConsoleWords(document, answer && answer.console, answer && answer.language);
 }
 
 async function submitSetup(event) {
@@ -145,6 +163,8 @@ async function signOut() {
 }
 
 function forgetEverything() {
+  applyConsoleWords(document, {}, "en");
+  chat.progress.useWords(null);
   chat.clear();
   policy.reset();
   activity.clear();
@@ -169,6 +189,8 @@ byId("nav-activity").addEventListener("click", () => {
   show("activity");
   activity.load();
 });
+// The household's language was saved: the Console's own words follow it.
+window.addEventListener("household-language-saved", () => loadWords());
 byId("nav-settings").addEventListener("click", () => {
   show("settings");
   settings.load();

@@ -37,6 +37,7 @@ export class HouseholdSettingsSection {
     try {
       const state = await request("POST", PATH, { language: this.language.value });
       this.show(state);
+      window.dispatchEvent(new CustomEvent("household-language-saved", { detail: state.language }));
       this.status.textContent = "Saved: a question too short to tell is answered in "
         + `${this.names.get(state.language) || state.language}.`;
     } catch (error) {

@@ -94,14 +94,15 @@ export class ActivityView {
   }
 
   render(table) {
-    this.story.replaceChildren(...table.sentences.map((line) => el("p", {}, line)),
+    this.story.replaceChildren(...table.sentences.map((line) =>
+      el("p", { lang: table.language }, line)),
       ...(table.repairs.length ? [el("div", { className: "repairs", role: "note" },
         el("h3", {}, "For the device's owner"),
         el("ul", {}, ...table.repairs.map((line) => el("li", {}, line))))] : []));
     if (!table.rows.length) {
       this.wrap.replaceChildren(el("p", { className: "empty" },
         "No capability was used in this period."),
-      ...table.notes.map((note) => el("p", { className: "hint" }, note)));
+      ...table.notes.map((note) => el("p", { className: "hint", lang: table.language }, note)));
       return;
     }
     const head = el("tr", {}, el("th", { scope: "col" }, "Capability"),
@@ -121,7 +122,9 @@ export class ActivityView {
       el("summary", {}, "Counts per capability"), this.cue, this.scroller);
     details.addEventListener("toggle", () => this.markOverflow());
     this.wrap.replaceChildren(details);
-    for (const note of table.notes) this.wrap.append(el("p", { className: "hint" }, note));
+    for (const note of table.notes) {
+      this.wrap.append(el("p", { className: "hint", lang: table.language }, note));
+    }
   }
 
   /** Say so when the table is wider than its box (it then scrolls sideways). */

@@ -309,10 +309,10 @@ export function counted(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** "a", "a and b", "a, b and c". */
+/** "a", "a and b", "a, b, and c" (English's list pattern in CLDR, as the service says it). */
 function listed(parts) {
-  return parts.length < 2 ? parts.join("")
-    : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+  if (parts.length < 3) return parts.join(" and ");
+  return `${parts.slice(0, -1).join(", ")}, and ${parts[parts.length - 1]}`;
 }
 
 /**
@@ -357,16 +357,32 @@ export function activitySentences(summary) {
 
 
 /**
+ * Activity's sentences and notes as the product said them in the household's language
+ * (the summary's `said`: {language, sentences, notes}), or null when they are not all
+ * text, or the language is not a language code (the English ones are then composed here).
+ */
+export function saidActivity(said) {
+  if (!said || typeof said !== "object") return null;
+  const texts = (list) => Array.isArray(list) && list.every((line) => saidText(line));
+  const { language, sentences, notes } = said;
+  if (!(typeof language === "string" && /^[a-z]{2,3}$/.test(language))) return null;
+  if (!texts(sentences) || !sentences.length || !texts(notes)) return null;
+  return { language, sentences: [...sentences], notes: [...notes] };
+}
+
+/**
  * The audit summary (GET /api/v1/audit/summary) as a table.
  *
  * summary: {days, since, capabilities: {name: {counter: n}}, totals, may_have_left,
  * unreadable_lines, set_aside_lines, lost_records, clock_jumps}.
  * Returns {columns: [{key, label}], rows: [{capability, counts: [n]}], totals: [n],
- * since ("2026-01-01 00:00 UTC"), unreadableLines, notes: [sentence]}; a counter the
+ * since ("2026-01-01 00:00 UTC"), unreadableLines, notes: [sentence], sentences, language}:
+ * the sentences and notes as the product said them (saidActivity), else in English; a counter the
  * summary lacks counts as 0. The notes say which calls may have left with their
  * outcome unknown, what waits for an answer, and whether the clock jumped.
  */
 export function auditTable(summary) {
+  const said = saidActivity(summary && summary.said);
   const columns = AUDIT_COLUMNS.map(([key, label]) => ({ key, label }));
   const countsOf = (counters) => columns.map(({ key }) => Number((counters || {})[key]) || 0);
   const capabilities = (summary && summary.capabilities) || {};
@@ -379,8 +395,9 @@ export function auditTable(summary) {
     totals: countsOf(summary && summary.totals),
     since: readableTime((summary && summary.since) || ""),
     unreadableLines: Number(summary && summary.unreadable_lines) || 0,
-    notes: auditNotes(summary || {}),
-    sentences: activitySentences(summary || {}),
+    notes: said ? said.notes : auditNotes(summary || {}),
+    sentences: said ? said.sentences : activitySentences(summary || {}),
+    language: said ? said.language : "en",
     repairs: ((summary && summary.repairs) || []).map((repair) =>
       `${repair.capability} failed ${counted(Number(repair.count) || 0, "time", "times")}: ` +
       `${repair.repair}`),
@@ -391,17 +408,18 @@ function auditNotes(summary) {
   const count = (value) => Number(value) || 0;
   const notes = Object.entries(summary.may_have_left || {}).filter(([, n]) => count(n))
     .map(([name, n]) => `${name}: ${counted(count(n), "call", "calls")} may have ` +
-      "left — outcome unknown (the service stopped while it ran).");
+      `left — outcome unknown (the service stopped while ${count(n) === 1 ? "it" : "they"} ran).`);
   const waiting = count((summary.totals || {}).awaiting);
   if (waiting) {
     notes.push(`${counted(waiting, "approval request waits", "approval requests wait")} ` +
       "for an answer; a request expires 2 minutes after it was asked.");
   }
   if (count(summary.clock_jumps)) {
+    const one = count(summary.clock_jumps) === 1;
     notes.push(`The device's clock jumped ${counted(count(summary.clock_jumps), "time",
       "times")}. Calls are ` +
-      "placed by the time since the device started, so the jump moves none of them in or " +
-      "out of this period.");
+      `placed by the time since the device started, so ${one ? "the jump moves" : "the jumps move"} ` +
+      "none of them in or out of this period.");
   }
   if (count(summary.set_aside_lines)) {
     notes.push(`${counted(count(summary.set_aside_lines), "damaged line", "damaged lines")} of ` +
@@ -412,10 +430,10 @@ function auditNotes(summary) {
       "could not be read.");
   }
   if (count(summary.lost_records)) {
+    const one = count(summary.lost_records) === 1;
     notes.push(`${counted(count(summary.lost_records), "record", "records")} of the audit log ` +
-      "lost while " +
-      "the device could not write it (its storage was full or read-only); the counts above " +
-      "miss them.");
+      `lost while the device could not write ${one ? "it" : "them"} (its storage was full or ` +
+      `read-only); the counts above miss ${one ? "it" : "them"}.`);
   }
   return notes;
 }

@@ -2,8 +2,9 @@
 // now, in household words, with the seconds since the question (issue: no silent
 // waits). Each progress event carries its words as the product said them in the turn's
 // language (`words`, with the Stop button's `stop` and the line's `stopping`); the
-// English here is for the moment before the service said anything and for a service
-// that says none. Pure functions (no DOM) for the words; ProgressLine puts them on the page.
+// line's first words, before the service said anything of the turn, are the household's
+// (GET /conversation/words: said in the household's language, ProgressLine.useWords);
+// the English here is for a service that says none. Pure functions (no DOM) for the words; ProgressLine puts them on the page.
 
 import { el } from "./dom.js";
 import { FoundPassages } from "./found.js";
@@ -94,15 +95,41 @@ export class ProgressLine {
     element.append(this.found.element);
   }
 
+  /**
+   * The words for the moment before the service said anything of a turn, as the service
+   * said them in the household's language (GET /conversation/words: {language, words:
+   * {sending, stop, stopping}}); what is not said, or not text, stays English.
+   */
+  useWords(answer) {
+    const words = (answer && typeof answer.words === "object" && answer.words) || {};
+    const language = answer && answer.language;
+    this.before = {
+      language: said(language) && /^[a-z]{2,3}$/.test(language) ? language : "en",
+      sending: said(words.sending) ? words.sending : null,
+      stop: said(words.stop) ? words.stop : STOP,
+      stopping: said(words.stopping) ? words.stopping : null,
+    };
+    // Words that arrive while the line still waits for the service's first word: use them.
+    if (this.timer && this.stage === "sending" && !this.stopButton.disabled) this.sending();
+  }
+
+  /** The line's first words, before the service said anything (English until said). */
+  sending() {
+    const before = this.before || { language: "en", sending: null, stop: STOP, stopping: null };
+    this.stopButton.textContent = before.stop;
+    this.stoppingWords = before.stopping;
+    this.language = before.language;
+    this.element.lang = before.language;
+    this.show({ stage: "sending", words: before.sending });
+    this.tick();
+  }
+
   start() {
     this.began = this.now();
     this.stopButton.hidden = true;
     this.stopButton.disabled = false;
-    this.stopButton.textContent = STOP;
-    this.stoppingWords = null;
-    this.language = "en";
     this.found.reset();
-    this.show({ stage: "sending" });
+    this.sending();
     clearInterval(this.timer);
     this.timer = setInterval(() => this.tick(), 1000);
     this.tick();
@@ -116,12 +143,14 @@ export class ProgressLine {
   /** One progress event: its words, and the Stop button and its note as the product said them. */
   show(progress) {
     if (this.stopButton.disabled && progress.stage !== "stopping") return;
+    this.stage = progress.stage;
     this.words.textContent = `${stageWords(progress)}…`;
     this.found.show(progress.found);
     if (said(progress.stop)) this.stopButton.textContent = progress.stop;
     if (said(progress.stopping)) this.stoppingWords = progress.stopping;
     if (said(progress.language)) {
       this.language = progress.language;
+      this.element.lang = progress.language;
       this.tick();
     }
   }

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .voice.around import approval_notes, say_name
-from .voice.card import card_words
+from .voice.card import card_words, edit_refusal
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.receipts import say_receipt
 from .voice.sentences import OWN_SENTENCES
@@ -53,12 +53,18 @@ class InvalidEdit(Exception):
 
     Nothing was answered: the original card stays answerable until it expires.
     ``code`` is the executor's (``INVALID_ARGUMENTS``, ``FETCH_TARGET_REJECTED``, …)
-    and ``message`` its sentence. The service answers ``422 INVALID_EDIT``.
+    and ``message`` its sentence (English, as the executor says it); ``language`` is the
+    paused turn's. The service answers ``422 INVALID_EDIT`` with :attr:`sentence`.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, language: str = DEFAULT_LANGUAGE) -> None:
         super().__init__(message)
-        self.code, self.message = code, message
+        self.code, self.message, self.language = code, message, language
+
+    @property
+    def sentence(self) -> str:
+        """The refusal said in the turn's language (:func:`.voice.card.edit_refusal`)."""
+        return edit_refusal(self.code, Voice(self.language))
 
 
 @dataclass(frozen=True)
@@ -238,7 +244,9 @@ class TurnResult:
 def pending_wire(pending: PendingConfirmation, voice: Voice) -> dict[str, Any]:
     """``pending`` as on the wire, with ``words``: the card's words in ``voice``'s
     language (:func:`.voice.card.card_words`)."""
-    words = card_words(pending.capability, pending.arguments, voice, edited=pending.edited)
+    words = card_words(
+        pending.capability, pending.arguments, voice, edited=pending.edited, flags=pending.flags
+    )
     return {**pending.to_wire(), "words": words}
 
 

@@ -193,27 +193,39 @@ class Conversation:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _decide(self, pending: dict[str, Any]) -> dict[str, Any] | None:
-        """Show the card, ask y/n; the confirmation to send, or ``None`` when unanswered."""
+        """Show the card, ask y/n; the confirmation to send, or ``None`` when unanswered.
+
+        The card is printed in the words the service said in the turn's language
+        (``pending_confirmation.words``, :func:`said_card_lines`), else in English as before.
+        """
         say = self.terminal.say
         say()
-        say("Approve this request?")
         capability, arguments = str(pending["capability"]), pending["arguments"]
-        version = one_line(pending["version"])
-        self._say_rows(rows(f"{capability} (version {version})", "  capability: "))
-        for name, value in arguments.items():
-            self._say_rows(rows(literal(value), f"  {one_line(name)}: ", "    "))
-        for line in flag_lines(arguments, pending.get("flags") or []):
-            self._say_rows(rows(line, "", "    "))
-        self._say_rows(rows(card_sentence(capability, arguments), "  "))
-        say(f"  It expires in {int(pending.get('expires_in_seconds', 0))} seconds.")
-        answer = await self.terminal.ask("Approve? [y/N] ")
+        said = said_card(pending)
+        if said is not None:
+            for line in said_card_lines(pending, said):
+                say(line)
+            prompts = (f"{one_line(said['approve'])} [y] / {one_line(said['deny'])} [N]: ",
+                       f"{one_line(said['reason_label'])}: ")  # fmt: skip
+        else:
+            say("Approve this request?")
+            version = one_line(pending["version"])
+            self._say_rows(rows(f"{capability} (version {version})", "  capability: "))
+            for name, value in arguments.items():
+                self._say_rows(rows(literal(value), f"  {one_line(name)}: ", "    "))
+            for line in flag_lines(arguments, pending.get("flags") or []):
+                self._say_rows(rows(line, "", "    "))
+            self._say_rows(rows(card_sentence(capability, arguments), "  "))
+            say(f"  It expires in {int(pending.get('expires_in_seconds', 0))} seconds.")
+            prompts = ("Approve? [y/N] ", "Reason (optional): ")
+        answer = await self.terminal.ask(prompts[0])
         if answer is None:
             say("Not answered, so nothing was sent; the request will expire.")
             return None
         confirmation: dict[str, Any] = {"token": pending["token"]}
         if answer.strip().lower() in ("y", "yes"):
             return {"confirmation": {**confirmation, "approve": True}}
-        reason = ((await self.terminal.ask("Reason (optional): ")) or "").strip()
+        reason = ((await self.terminal.ask(prompts[1])) or "").strip()
         confirmation["approve"] = False
         if reason:
             confirmation["reason"] = reason[:MAX_REASON_CHARS]
@@ -275,6 +287,101 @@ def flag_lines(arguments: dict[str, Any], flags: list[dict[str, Any]]) -> list[s
     if kinds - set(_WORD_ORIGINS):
         lines.append("  ! Check the marked parts: they look like details of your household.")
     lines.extend(line for kind, line in _WORD_ORIGINS.items() if kind in kinds)
+    return lines
+
+
+_SAID_TEXT = ("title", "heading", "sentence", "capability", "expires", "approve", "deny",
+              "reason_label", "flag_note", "quote")  # fmt: skip
+_SAID_MAPS = ("labels", "windows", "flag_titles", "flag_reasons", "list")
+
+
+def said_card(pending: dict[str, Any]) -> dict[str, Any] | None:
+    """The card's words as the service said them (``pending_confirmation.words``), or
+    ``None`` when it said none or not every word this client prints (the card is then
+    printed in English as before). Maps that are not maps count as empty."""
+    words = pending.get("words")
+    if not isinstance(words, dict) or not all(_text(words.get(key)) for key in _SAID_TEXT):
+        return None
+    said = {key: words[key] for key in _SAID_TEXT}
+    for key in _SAID_MAPS:
+        value = words.get(key)
+        said[key] = {k: v for k, v in value.items() if _text(v)} if isinstance(value, dict) else {}
+    said["settings"] = words.get("settings") if _text(words.get("settings")) else None
+    return said
+
+
+def _fill(template: str, **values: str) -> str:
+    """``template`` with each ``{name}`` of ``values`` put in once (a value is never read
+    again for placeholders); other braces stay as written."""
+    return re.sub(
+        r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), template
+    )
+
+
+def listed(items: list[str], patterns: dict[str, str]) -> str:
+    """``items`` joined by the language's list patterns (CLDR's, as the card's ``list``
+    says them: ``2``, ``start``, ``middle``, ``end``), ", " and " and " when one is missing."""
+    english = {"2": "{0} and {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0} and {1}"}
+    pattern = {**english, **patterns}
+    if len(items) < 2:
+        return "".join(items)
+    if len(items) == 2:
+        return _fill(pattern["2"], **{"0": items[0], "1": items[1]})
+    joined = _fill(pattern["end"], **{"0": items[-2], "1": items[-1]})
+    for item in reversed(items[1:-2]):
+        joined = _fill(pattern["middle"], **{"0": item, "1": joined})
+    return _fill(pattern["start"], **{"0": items[0], "1": joined})
+
+
+def said_card_lines(
+    pending: dict[str, Any], said: dict[str, Any], columns: int | None = None
+) -> list[str]:
+    """The card as rows, in the words the service said (:func:`said_card`): its title,
+    what it asks, each argument by its label with its literal value (a time window also
+    said as a window), the flags (each flagged text with its reasons, then what to
+    check), what approving sends and where to, the search settings, the capability and
+    its version, and the time left. Arguments are printed as sent (:func:`literal`)."""
+    capability, arguments = str(pending["capability"]), pending.get("arguments") or {}
+    lines = rows(said["title"], "", None, columns)
+    lines += rows(f"{said['heading']}:", "  ", None, columns)
+    for name, value in arguments.items():
+        label = one_line(said["labels"].get(name, name))
+        shown = literal(value)
+        if name == "time_range" and isinstance(value, str) and value in said["windows"]:
+            shown = f"{said['windows'][value]} ({shown})"
+        lines += rows(shown, f"    {label}: ", "      ", columns)
+    flags = [f for f in pending.get("flags") or [] if isinstance(f, dict)]
+    spans: dict[tuple[str, Any, Any], list[str]] = {}
+    for flag in flags:  # one line per flagged span, with each of its reasons once
+        reason = str(said["flag_reasons"].get(str(flag.get("kind")), flag.get("reason", "")))
+        key = (str(flag.get("argument", "")), flag.get("start", 0), flag.get("end", 0))
+        if reason not in spans.setdefault(key, []):
+            spans[key].append(reason)
+    for (name, start, end), reasons in spans.items():
+        value = arguments.get(name)
+        fits = isinstance(value, str) and isinstance(start, int) and isinstance(end, int)
+        span = value[start:end] if fits else ""
+        quoted = _fill(said["quote"], value=literal(span)[1:-1])
+        note = _fill(said["flag_note"], flagged=quoted, reasons=listed(reasons, said["list"]))
+        lines += rows(f"{one_line(f'{name}[{start}:{end}]')} {note}", "  ! ", "    ", columns)
+    kinds = {flag.get("kind") for flag in flags}
+    groups = (["household"] if kinds - set(_WORD_ORIGINS) else []) + [
+        kind for kind in _WORD_ORIGINS if kind in kinds
+    ]
+    for group in groups:
+        if group in said["flag_titles"]:
+            lines += rows(said["flag_titles"][group], "  ! ", "    ", columns)
+    host = urlsplit(str(arguments.get("url", ""))).hostname or str(arguments.get("url", ""))
+    lines += rows(_fill(said["sentence"], host=host, capability=capability), "  ", None, columns)
+    if said["settings"]:
+        lines += rows(said["settings"], "  ", None, columns)
+    version = one_line(pending.get("version"))
+    lines += rows(_fill(said["capability"], capability=capability, version=version), "  ",
+                  None, columns)  # fmt: skip
+    left = pending.get("expires_in_seconds")
+    seconds = max(0, int(left)) if isinstance(left, (int, float)) and left == left else 0
+    time = f"{seconds // 60}:{seconds % 60:02d}"
+    lines += rows(_fill(said["expires"], time=time), "  ", None, columns)
     return lines
 
 

@@ -13,6 +13,7 @@ from sovereign.conversation.voice.around import (
     ALL_SENTENCES,
     NAMES,
     approval_notes,
+    before_the_turn,
     say_name,
     say_progress,
 )
@@ -108,3 +109,22 @@ def test_the_notes_after_a_broken_approval_name_the_capability_in_each_language(
 
 def test_every_sentence_here_has_a_key_of_its_own():
     assert len(set(ALL_SENTENCES.values())) == len(ALL_SENTENCES)
+
+
+@pytest.mark.parametrize(
+    ("language", "sending"),
+    [
+        ("en", "Sending your question"),
+        ("de", "Ihre Frage wird gesendet"),
+        ("fr", "Envoi de votre question"),
+        ("es", "Enviando tu pregunta"),
+        ("nl", "Je vraag wordt verzonden"),
+        ("it", "Invio la tua domanda"),
+        ("tlh", "Sending your question"),
+    ],
+)
+def test_the_words_before_a_turn_are_said_in_the_given_language(language, sending):
+    said = before_the_turn(Voice(language))
+    assert said["sending"] == sending
+    assert said["language"] == (language if language in LANGUAGES else "en")
+    assert said["stop"] == say_progress("choosing", None, Voice(language))["stop"]

@@ -74,3 +74,89 @@ def test_an_edited_request_has_its_own_title_in_each_language():
         plain = card_words("web.search", SEARCH, Voice(language))["title"]
         edited = card_words("web.search", SEARCH, Voice(language), edited=True)["title"]
         assert plain != edited
+
+
+FLAGS = [
+    {"argument": "query", "start": 0, "end": 4, "kind": "email_address", "reason": "x"},
+    {"argument": "query", "start": 0, "end": 4, "kind": "added_by_assistant", "reason": "x"},
+    {"argument": "query", "start": 5, "end": 9, "kind": "a_kind_nobody_knows", "reason": "x"},
+]
+
+
+def test_a_german_card_says_its_flags_and_marks_in_german():
+    words = card_words("web.search", SEARCH, Voice("de"), flags=FLAGS)
+    assert words["flag_titles"] == {
+        "household": "Bevor Sie freigeben: Das könnte den Suchmaschinen oder der Website etwas "
+        "über Ihren Haushalt verraten.",
+        "from_a_result": "Bevor Sie freigeben: Die markierten Wörter stammen aus einer Seite "
+        "oder einem Suchergebnis, nicht von Ihnen.",
+        "added_by_assistant": "Bevor Sie freigeben: Der Assistent hat die markierten Wörter "
+        "hinzugefügt; Sie haben sie nicht geschrieben.",
+    }
+    assert words["flag_reasons"] == {
+        "email_address": "sieht aus wie eine E-Mail-Adresse",
+        "added_by_assistant": "steht nicht in dem, was Sie geschrieben haben: Der Assistent "
+        "hat es hinzugefügt",
+    }  # only the kinds on this card, and none the product does not know
+    assert words["flag_note"] == "{flagged} {reasons}."
+    assert words["list"] == {"2": "{0} und {1}", "start": "{0}, {1}", "middle": "{0}, {1}",
+                             "end": "{0} und {1}"}  # fmt: skip
+    assert words["marks"] == {
+        "space_one": "{n} Leerzeichen",
+        "space_other": "{n} Leerzeichen",
+        "invisible": "unsichtbares Zeichen",
+        "idn": "Host in Unicode: {unicode} (so gesendet: {host})",
+    }
+
+
+def test_an_italian_card_without_flags_says_none_and_its_marks_in_italian():
+    words = card_words("web.fetch", {"url": "https://a.example/"}, Voice("it"))
+    assert words["flag_reasons"] == {}
+    assert words["marks"]["space_one"] == "{n} spazio"
+    assert words["marks"]["space_other"] == "{n} spazi"
+    assert words["list"]["2"] == "{0} e {1}"
+
+
+def test_the_english_flag_reasons_are_those_the_flags_carry():
+    from sovereign.conversation.approval import added_words, dictated
+    from sovereign.conversation.voice.card import FLAG_REASONS
+    from sovereign.egress import REASONS
+
+    carried = {**REASONS, dictated.KIND: dictated.REASON, added_words.KIND: added_words.REASON}
+    assert carried == FLAG_REASONS
+    flags = [{"kind": kind} for kind in carried]
+    assert card_words("web.search", SEARCH, Voice("en"), flags=flags)["flag_reasons"] == carried
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_count_of_spaces_from_two_takes_the_form_of_two(language):
+    voice = Voice(language)
+    two = voice.say_count("card_mark_spaces", "{n} space", "{n} spaces", 2, n="{n}")
+    for count in range(2, 20_001):  # an argument is far shorter than 20,000 characters
+        said = voice.say_count("card_mark_spaces", "{n} space", "{n} spaces", count,
+                               n="{n}")  # fmt: skip
+        assert said == two, count
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "sentence"),
+    [
+        ("en", "INVALID_ARGUMENTS", "The edited request was not accepted: it cannot be sent "
+         "as it is written. The original request is still waiting for your answer."),
+        ("de", "INVALID_ARGUMENTS", "Die geänderte Anfrage wurde nicht angenommen: so, wie sie "
+         "geschrieben ist, kann sie nicht gesendet werden. Die ursprüngliche Anfrage wartet "
+         "weiter auf Ihre Antwort."),
+        ("it", "FETCH_TARGET_REJECTED", "La richiesta modificata non è stata accettata: questo "
+         "apparecchio non legge pagine a quell\u2019indirizzo. La richiesta originale aspetta "
+         "ancora la tua risposta."),
+        ("fr", "SOMETHING_NEW", "La demande modifiée n\u2019a pas été acceptée. La demande "
+         "d\u2019origine attend toujours votre réponse."),
+        ("tlh", "SITE_NOT_ALLOWED", "The edited request was not accepted: your list of allowed "
+         "sites does not include that site. The original request is still waiting for your "
+         "answer."),
+    ],
+)  # fmt: skip
+def test_a_refused_edit_is_said_in_the_turn_s_language(language, code, sentence):
+    from sovereign.conversation.voice.card import edit_refusal
+
+    assert edit_refusal(code, Voice(language)) == sentence

@@ -22,6 +22,7 @@ from typing import Any
 from .catalogs import Voice
 
 PROGRESS_SENTENCES = {
+    "progress_sending": "Sending your question",
     "progress_queued": "Waiting for another question to finish",
     "progress_loading_model": "Loading the model (the first question after a start takes longer)",
     "progress_choosing": "Reading your question and choosing what to check",
@@ -38,7 +39,8 @@ PROGRESS_SENTENCES = {
     "progress_stopping": "Stopping",
 }
 """The progress line's words: one per stage (``progress_<stage>``; choosing once a call
-of the turn ran, failed or was declined is ``progress_choosing_next``), the checking words
+of the turn ran, failed or was declined is ``progress_choosing_next``; ``sending`` is the
+Console's own, shown before the service has said anything), the checking words
 by capability or family (``progress_checking:<name>``), the Stop button and what the
 line says once it is pressed (the Console's and the terminal's English, as before)."""
 
@@ -110,6 +112,23 @@ def say_progress(
             key = "progress_choosing_next"
     return {
         "words": _say(voice, key),
+        "stop": _say(voice, "progress_stop"),
+        "stopping": _say(voice, "progress_stopping"),
+    }
+
+
+def before_the_turn(voice: Voice) -> dict[str, str]:
+    """The progress line's words for the moment before the service says anything of a
+    turn, in ``voice``'s language (the household's: the question is not read yet).
+
+    Returns:
+        ``{"language", "sending", "stop", "stopping"}``: the language they are said in,
+        the line's first words ("Sending your question"), the Stop button's label and
+        what the line says once Stop is pressed.
+    """
+    return {
+        "language": voice.language,
+        "sending": _say(voice, "progress_sending"),
         "stop": _say(voice, "progress_stop"),
         "stopping": _say(voice, "progress_stopping"),
     }

@@ -22,7 +22,33 @@ from typing import Any
 
 from babel import Locale, UnknownLocaleError
 
-from .catalogs import Voice
+from .catalogs import DEFAULT_LANGUAGE, Voice
+
+FLAG_REASONS = {
+    "private_address": "looks like an address on your home network",
+    "device_address": "is one of this device's own network addresses",
+    "mac_address": "looks like a device's hardware (MAC) address",
+    "email_address": "looks like an e-mail address",
+    "phone_number": "looks like a phone number",
+    "local_host_name": "looks like the name of a device on your home network",
+    "device_name": "is a name of this device or of its home network",
+    "home_assistant_name": "names something in your Home Assistant",
+    "pihole_name": "is a name from your Pi-hole's local DNS",
+    "wifi_name": "is the name of your Wi-Fi network",
+    "private_word": "is on your household's list of private words",
+    "look_alike": "spells one of your household's words with look-alike letters, "
+    "digits or in another order",
+    "mixed_script": "mixes letters of different alphabets, as look-alike spellings do",
+    "from_a_result": "comes from what a result of this turn said, not from you",
+    "added_by_assistant": "is not in what you wrote: the assistant added it",
+}
+"""What the card says after a flagged span, by the flag's ``kind``: the English each flag
+carries as its ``reason`` (the household-identifier check's, and the two kinds of words
+the household did not write), said in the turn's language as ``words.flag_reasons``."""
+
+SPACES = ("{n} space", "{n} spaces")
+"""The mark on a run of spaces a reader could miss (singular, plural; context
+``card_mark_spaces``)."""
 
 CARD_SENTENCES = {
     "card_title": "Approve this request?",
@@ -76,6 +102,16 @@ CARD_SENTENCES = {
     "card_request:web.search:window": "search the web for {query}, {time_range}",
     "card_request:web.fetch": "read this page {url}",
     "card_request:web.fetch:start": "read this page {url} from character {start_index}",
+    "card_flags_title:household": "Before you approve: this may tell the search engines or "
+    "the site something about your household.",
+    "card_flags_title:from_a_result": "Before you approve: the marked words came from a page "
+    "or search result, not from you.",
+    "card_flags_title:added_by_assistant": "Before you approve: the assistant added the marked "
+    "words; you did not write them.",
+    "card_flag_note": "{flagged} {reasons}.",
+    **{f"card_flag_reason:{kind}": reason for kind, reason in FLAG_REASONS.items()},
+    "card_mark_invisible": "invisible character",
+    "card_mark_idn": "Host in Unicode: {unicode} (as sent: {host})",
     "note_approved": "You approved: {request}.",
     "note_denied": "You denied: {request}.",
     "note_denied_reason": "You denied: {request}. Your reason: “{reason}”",
@@ -88,6 +124,20 @@ CARD_SENTENCES = {
 English (the Console's English, as before). ``note_denied_reason`` ends with the quoted
 reason and no full stop after it, so a reason that ends with its own stop is not followed
 by a second one."""
+
+EDIT_REFUSALS = {
+    "INVALID_ARGUMENTS": "it cannot be sent as it is written",
+    "FETCH_TARGET_REJECTED": "this device does not read pages at that address",
+    "SITE_NOT_ALLOWED": "your list of allowed sites does not include that site",
+}
+"""Why an edit was refused, by the executor's code (context ``edit_refused:<code>``)."""
+EDIT_REFUSED = {
+    "edit_refused": "The edited request was not accepted: {reason}. The original request is "
+    "still waiting for your answer.",
+    "edit_refused_plain": "The edited request was not accepted. The original request is still "
+    "waiting for your answer.",
+}
+"""The refusal of an edit (``INVALID_EDIT``): with its reason when the code is known."""
 
 _FILLED_BY_CONSOLE = ("time", "host", "reason", "request", "name")
 _PLAIN = (
@@ -111,7 +161,12 @@ _PLAIN = (
 
 
 def card_words(
-    capability: str, arguments: dict[str, Any], voice: Voice, *, edited: bool = False
+    capability: str,
+    arguments: dict[str, Any],
+    voice: Voice,
+    *,
+    edited: bool = False,
+    flags: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The card's words for a request of ``capability`` with ``arguments``, in ``voice``'s
     language: ``pending_confirmation.words`` (see the module docstring for placeholders).
@@ -122,7 +177,14 @@ def card_words(
         "change", "details", "expires", "expired", "ask_again", "reason_label", "deny",
         "edit", "approve", "approve_anyway", "edit_hint", "edit_fields": {argument:
         label}, "send_edit", "sending", "cancel", "quote", "request", "notes":
-        {"approved", "denied", "denied_reason", "expired", "edited", "abandoned"}}``.
+        {"approved", "denied", "denied_reason", "expired", "edited", "abandoned"},
+        "flag_titles": {"household", "from_a_result", "added_by_assistant"},
+        "flag_reasons": {kind: reason} (the kinds among ``flags`` this product knows),
+        "flag_note": "{flagged} {reasons}.", "list": {"2", "start", "middle", "end"} (the
+        language's list patterns, from CLDR by Babel, with ``{0}`` and ``{1}``), "marks":
+        {"space_one", "space_other", "invisible", "idn"}}``. ``space_other`` is the
+        plural for two spaces and more, with ``{n}``: in each language the product
+        speaks every count from 2 up takes the form of 2 (tested).
     """
     words: dict[str, Any] = {name: _say(voice, f"card_{name}") for name in _PLAIN}
     if edited:
@@ -143,8 +205,44 @@ def card_words(
         notes={
             key.removeprefix("note_"): _say(voice, key, request=request) for key in _keys("note_")
         },
+        flag_titles={
+            key.split(":")[1]: _say(voice, key) for key in _keys("card_flags_title:")
+        },
+        flag_reasons={
+            kind: _say(voice, f"card_flag_reason:{kind}")
+            for kind in dict.fromkeys(str(flag.get("kind")) for flag in flags or [])
+            if kind in FLAG_REASONS
+        },
+        flag_note=_say(voice, "card_flag_note", flagged="{flagged}", reasons="{reasons}"),
+        list=list_patterns(voice.language),
+        marks={
+            "space_one": voice.say_count("card_mark_spaces", *SPACES, 1, n="{n}"),
+            "space_other": voice.say_count("card_mark_spaces", *SPACES, 2, n="{n}"),
+            "invisible": _say(voice, "card_mark_invisible"),
+            "idn": _say(voice, "card_mark_idn", unicode="{unicode}", host="{host}"),
+        },
     )
     return words
+
+
+def edit_refusal(code: str, voice: Voice) -> str:
+    """The sentence refusing an edit the executor refused with ``code``, in ``voice``'s
+    language: why (for a code in :data:`EDIT_REFUSALS`) and that the card still waits."""
+    if code in EDIT_REFUSALS:
+        reason = voice.say(f"edit_refused:{code}", EDIT_REFUSALS[code])
+        return voice.say("edit_refused", EDIT_REFUSED["edit_refused"], reason=reason)
+    return voice.say("edit_refused_plain", EDIT_REFUSED["edit_refused_plain"])
+
+
+def list_patterns(language: str) -> dict[str, str]:
+    """How ``language`` joins a list ("{0} und {1}"), from CLDR by Babel: the patterns
+    ``2`` (two items), ``start``, ``middle`` and ``end`` (three and more), each with
+    ``{0}`` and ``{1}``; English's for a language Babel does not know."""
+    try:
+        patterns = Locale.parse(language).list_patterns["standard"]
+    except (ValueError, UnknownLocaleError, KeyError):
+        patterns = Locale.parse(DEFAULT_LANGUAGE).list_patterns["standard"]
+    return {name: str(patterns[name]) for name in ("2", "start", "middle", "end")}
 
 
 def search_settings_line(capability: str, arguments: dict[str, Any], voice: Voice) -> str | None:

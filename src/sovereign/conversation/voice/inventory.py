@@ -15,8 +15,10 @@ from pathlib import Path
 
 from sovereign.executor import Capability, FactSheet, Phrases
 
+from .activity import PLURALS as ACTIVITY_PLURALS
+from .activity import SENTENCES as ACTIVITY_SENTENCES
 from .around import ALL_SENTENCES
-from .card import CARD_SENTENCES
+from .card import CARD_SENTENCES, EDIT_REFUSALS, EDIT_REFUSED, SPACES
 from .catalogs import OWN_CATALOGS, OWN_DOMAIN
 from .receipts import RECEIPT_SENTENCES, REFUSAL_REASONS
 from .sentences import _BY_CODE, _GENERIC, CONTEXT, OWN_SENTENCES, REASON
@@ -54,6 +56,15 @@ def own_entries() -> Iterator[Entry]:
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)
     for code, text in REFUSAL_REASONS.items():
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, f"receipt_refusal:{code}", text)
+    yield Entry(OWN_CATALOGS, OWN_DOMAIN, "card_mark_spaces", *SPACES)
+    for key, text in ACTIVITY_SENTENCES.items():
+        yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)
+    for key, (one, many) in ACTIVITY_PLURALS.items():
+        yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, one, many)
+    for key, text in EDIT_REFUSED.items():
+        yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)
+    for code, text in EDIT_REFUSALS.items():
+        yield Entry(OWN_CATALOGS, OWN_DOMAIN, f"edit_refused:{code}", text)
 
 
 def capability_entries(capabilities: Iterable[Capability]) -> Iterator[Entry]:

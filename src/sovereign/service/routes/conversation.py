@@ -7,6 +7,7 @@ session's token is as invalid as an unknown one.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Request
@@ -20,11 +21,14 @@ from sovereign.conversation import (
     TurnStopped,
 )
 from sovereign.conversation.backends.base import ContextTooLong, ModelError, ModelUnavailable
+from sovereign.conversation.voice.around import before_the_turn
 from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.sentences import own
 
 from ..bodies import ValidTextRoute
+from ..console_words import console_words
 from ..errors import ServiceError, storage_error
+from ..household_settings import HouseholdSettingsStore
 from ..session_auth import session_of
 from ..state import Services, services
 from ..streaming import TokenSink, event_stream, wants_event_stream
@@ -170,6 +174,22 @@ async def pending(request: Request, deps: Deps) -> dict[str, Any]:
     return {"pending": deps.open_cards.of(session.id)}
 
 
+@router.get("/words")
+async def words(deps: Deps) -> dict[str, Any]:
+    """The words the Console shows before the service has said anything of a turn, in
+    the household's language (its setting, English when unset or unusable): the question
+    is not read yet, so its own language cannot decide (docs/decisions/household-language.md).
+
+    Answers ``{"language", "words": {"sending", "stop", "stopping"}, "console": {key:
+    word}}``, ``console`` being the Console's own words (its chrome) in that language
+    (:mod:`sovereign.service.console_words`).
+    """
+    store = HouseholdSettingsStore(deps.settings.data_dir)
+    said = before_the_turn(Voice(await asyncio.to_thread(store.language)))
+    language = said.pop("language")
+    return {"language": language, "words": said, "console": console_words(language)}
+
+
 class WithdrawRequest(BaseModel):
     """``{"token": ...}``: the ``pending_confirmation.token`` of the card to withdraw."""
 
@@ -312,13 +332,11 @@ def check_edit(deps: Services, answer: ConfirmationAnswer, *, owner: str) -> Non
 
 
 def invalid_edit(exc: InvalidEdit) -> ServiceError:
-    """``422 INVALID_EDIT``: the refusal's sentence, and that the card still waits."""
-    return ServiceError(
-        422,
-        "INVALID_EDIT",
-        f"The edited request was not accepted: {exc.message} The original request is "
-        "still waiting for your answer.",
-    )
+    """``422 INVALID_EDIT``: the refusal and that the card still waits, in the turn's
+    language, with that ``language`` and the executor's own sentence as ``detail``
+    (English: it names what was refused, e.g. a character and its position)."""
+    extra = {"language": exc.language, "detail": exc.message}
+    return ServiceError(422, "INVALID_EDIT", exc.sentence, extra=extra)
 
 
 def turn_error(failed: TurnFailed) -> ServiceError:

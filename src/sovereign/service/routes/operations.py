@@ -8,10 +8,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 
 from sovereign import __version__
+from sovereign.conversation.voice.activity import say_activity
+from sovereign.conversation.voice.catalogs import Voice
 
 from ..audit_summary import MAX_DAYS, audit_path, summarize
 from ..bodies import ValidTextRoute
 from ..errors import ServiceError
+from ..household_settings import HouseholdSettingsStore
 from ..state import Services, services
 
 router = APIRouter(tags=["operations"], route_class=ValidTextRoute)
@@ -34,9 +37,13 @@ async def audit_summary(
     counts, ``may_have_left`` (external calls that started and have no outcome),
     ``clock_jumps``, ``set_aside_lines``, ``lost_records`` and ``unreadable_lines``. Errors:
     422 INVALID_REQUEST for ``days`` outside 1..3650; 503 AUDIT_UNREADABLE when
-    the audit file exists but cannot be read.
+    the audit file exists but cannot be read. ``said`` tells the summary in words, in the
+    household's language (:func:`sovereign.conversation.voice.activity.say_activity`):
+    ``{"language", "sentences", "notes"}``.
     """
     try:
-        return await asyncio.to_thread(summarize, audit_path(deps.settings.data_dir), days=days)
+        summary = await asyncio.to_thread(summarize, audit_path(deps.settings.data_dir), days=days)
     except OSError as exc:
         raise ServiceError(503, "AUDIT_UNREADABLE", "The audit log cannot be read.") from exc
+    language = await asyncio.to_thread(HouseholdSettingsStore(deps.settings.data_dir).language)
+    return {**summary, "said": say_activity(summary, Voice(language))}
