@@ -5,6 +5,7 @@ from __future__ import annotations
 import lxml.html
 import pytest
 
+import sovereign.net.extract as extract_module
 from sovereign.net import read_html
 from sovereign.net.markup import paragraphs_from_breaks, parse_html
 
@@ -65,3 +66,13 @@ def test_text_after_a_dropped_block_is_kept_by_the_extraction() -> None:
     assert "Opening words." in text
     assert all(f"Paragraph {n}." in text for n in range(8))
     assert "\n\nParagraph 1." in text  # a paragraph of its own, not a line of a larger one
+
+
+def test_a_page_too_large_to_analyse_keeps_its_break_text_as_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(extract_module, "MAX_ANALYSED_ELEMENTS", 50)
+    lines = "".join(f"line {n}<br><br>" for n in range(60))
+    html = f"<html><body><div>{lines}</div></body></html>"
+    text = read_html(html).body
+    assert [line for line in text.split("\n") if line] == [f"line {n}" for n in range(60)]

@@ -150,13 +150,21 @@ def extract_text(
 
 def read_html(html: str, url: str | None = None) -> PageText:
     """Main content of an HTML document as :class:`PageText` (see the module docstring)."""
-    root = paragraphs_from_breaks(parse_html(html))
+    root = _paragraphs(parse_html(html))
     title, base_url = page_title(root), _base_url(root, url)
     rendered = _main_content(root, url, base_url)  # changes root (readability works in place)
     if rendered is None or not rendered.text:
         del root  # the changed tree goes before a fresh one is parsed
-        rendered = _whole_page(paragraphs_from_breaks(parse_html(html)), base_url)
+        rendered = _whole_page(_paragraphs(parse_html(html)), base_url)
     return PageText(rendered.text, rendered.links, rendered.markers, title)
+
+
+def _paragraphs(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
+    """``root`` with its ``<br><br>`` text made paragraphs, unless it is too large to
+    analyse (it is then rendered whole, where a ``<br>`` is a line break anyway)."""
+    if _COUNT_ELEMENTS(root) > MAX_ANALYSED_ELEMENTS:
+        return root
+    return paragraphs_from_breaks(root)
 
 
 def main_text(html: str) -> str:
