@@ -2,21 +2,25 @@
 
 The rule's two thresholds (:data:`sovereign.net.choose.CONTAINMENT` and
 :data:`~sovereign.net.choose.SUBSTANTIAL_SHARE`) were set as round numbers from what they
-mean; this checks them the way a held-out half would: the pages are split into k folds
-(each page with all its rewritten forms in the same fold, so nothing of a test page is
-seen), the best setting is picked on the other folds by the mean F1 over the published
-and rewritten pages, and scored on the held-out fold. Printed: the held-out F1 (mean,
-spread), how often each setting was picked, and the shipped setting's own spread.
+mean, and each step added to the extraction since (``STEPS``: paragraphs made from
+``<br><br>`` text) is on or off; this checks them the way a held-out half would: the
+pages are split into k folds (each page with all its rewritten forms in the same fold, so
+nothing of a test page is seen), the best setting is picked on the other folds by the
+mean F1 over the published and rewritten pages, and scored on the held-out fold.
+Printed: the held-out F1 (mean, spread), how often each setting was picked, and the
+shipped setting's own spread.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import statistics
 from collections import Counter
 from collections.abc import Callable
 
+from extraction_before import shipped_before
 from extraction_score import Counts, Page, aggregate, page_counts
 
 import sovereign.net.choose as choose_module
@@ -24,6 +28,8 @@ import sovereign.net.choose as choose_module
 __all__ = ["GRID", "rule_cross_validation"]
 
 GRID = {"CONTAINMENT": (0.8, 0.9), "SUBSTANTIAL_SHARE": (0.0, 0.25, 0.5)}
+STEPS = (True, False)
+"""``<br><br>`` paragraphs on (shipped) or off (as on 2026-12-03)."""
 
 
 def _counts(pages: list[Page], sets: dict[str, list[str]],
@@ -31,12 +37,14 @@ def _counts(pages: list[Page], sets: dict[str, list[str]],
     shipped = tuple(getattr(choose_module, name) for name in GRID)
     results = {}
     try:
-        for setting in itertools.product(*GRID.values()):
+        for *setting, breaks in itertools.product(*GRID.values(), STEPS):
             for name, value in zip(GRID, setting, strict=True):
                 setattr(choose_module, name, value)
-            results[setting] = {label: [page_counts(page.truth, extract(html))
-                                        for page, html in zip(pages, htmls, strict=True)]
-                                for label, htmls in sets.items()}
+            with contextlib.nullcontext() if breaks else shipped_before():
+                results[(*setting, breaks)] = {
+                    label: [page_counts(page.truth, extract(html))
+                            for page, html in zip(pages, htmls, strict=True)]
+                    for label, htmls in sets.items()}
     finally:
         for name, value in zip(GRID, shipped, strict=True):
             setattr(choose_module, name, value)
@@ -53,7 +61,7 @@ def rule_cross_validation(pages: list[Page], sets: dict[str, list[str]],
                           rounds: int = 20) -> None:
     """Print the k-fold figures described in the module docstring."""
     results = _counts(pages, sets, extract)
-    shipped = tuple(getattr(choose_module, name) for name in GRID)
+    shipped = (*(getattr(choose_module, name) for name in GRID), STEPS[0])
     held_out, own, picked = [], [], Counter()
     for seed in range(rounds):
         order = list(range(len(pages)))
@@ -65,7 +73,7 @@ def rule_cross_validation(pages: list[Page], sets: dict[str, list[str]],
             picked[best] += 1
             held_out.append(_mean_f1(results[best], test))
             own.append(_mean_f1(results[shipped], test))
-    names = ", ".join(GRID)
+    names = ", ".join([*GRID, "<br><br> paragraphs"])
     print(f"choice rule, {folds}-fold cross-validation x {rounds} shuffles over {len(pages)} "
           f"pages (each with its {len(sets)} forms; F1 = mean over the forms):")
     print(f"  picked on the other folds, scored on the held-out fold: F1 "

@@ -3,8 +3,8 @@
 Prints, all measured in this run (pages from tests/fixtures/extraction, or ``--data DIR``
 holding ``ground-truth.json`` and ``html/<id>.html.gz``):
 1. extraction precision / recall / F1 with the benchmark's own method
-   (bench/extraction_score.py) for the shipped extractor, the one before it
-   (bench/extraction_previous.py) and the alternatives, on the pages as published and
+   (bench/extraction_score.py) for the shipped extractor, the one shipped on 2026-12-03
+   (bench/extraction_before.py) and the alternatives, on the pages as published and
    rewritten the three ways unseen pages differ (bench/extraction_variants.py); F1 is of
    the *body text*: the reference list and the ``[n]`` link markers are taken out first;
    then what web.fetch returns scored as it is (markers and reference list left in);
@@ -44,8 +44,8 @@ from pathlib import Path
 import httpx
 import psutil
 import trafilatura
+from extraction_before import before_read_html
 from extraction_choice import rule_cross_validation
-from extraction_previous import previous_read_html
 from extraction_score import (
     Counts,
     Page,
@@ -105,8 +105,8 @@ def readability_fork(html: str) -> str:
 
 
 EXTRACTORS: dict[str, Callable[[str], str]] = {
-    "shipped: principled choice": lambda html: body_text(read_html(html)),
-    "before: earlier choice rule": lambda html: body_text(previous_read_html(html)),
+    "shipped": lambda html: body_text(read_html(html)),
+    "before: shipped 2026-12-03": lambda html: body_text(before_read_html(html)),
     "previous: trafilatura precision, fast": previous,
     "trafilatura defaults": lambda html: _or_page(trafilatura.extract(html), html),
     "trafilatura precision, full": lambda html: _or_page(trafilatura.extract(
@@ -142,7 +142,7 @@ def extraction_figures(data: Path, variants: bool, cv: bool) -> None:
     print(f"  shipped, as published: P {shipped['precision']:.3f} R {shipped['recall']:.3f} "
           f"F1 {shipped['f1']:.3f}")
     returned = {"shipped": {n: [read_html(h) for h in htmls] for n, htmls in sets.items()},
-                "before": {n: [previous_read_html(h) for h in htmls] for n, htmls in sets.items()}}
+                "before": {n: [before_read_html(h) for h in htmls] for n, htmls in sets.items()}}
     print("what web.fetch returns, scored as it is ([n] markers and reference list left in; "
           "target >= 0.94):")
     for name, by_set in returned.items():
@@ -181,7 +181,7 @@ def _mean_counts(per_set: tuple[Counts, ...]) -> Counts:
 
 
 def speed_figures(pages: list[Page], htmls: list[str]) -> None:
-    extract = {"shipped": read_html, "before": previous_read_html, "previous": previous}
+    extract = {"shipped": read_html, "before": before_read_html, "previous": previous}
     times: dict[str, list[float]] = {name: [] for name in extract}
     for html in htmls:
         for name in ("before", "previous", "shipped"):

@@ -6,6 +6,7 @@ import lxml.etree
 import lxml.html
 import pytest
 
+import sovereign.net.render as render_module
 from sovereign.net import PageText
 from sovereign.net.render import (
     LINK_BUDGET_FLOOR,
@@ -66,7 +67,10 @@ def test_trafilatura_vocabulary_renders_the_same_way() -> None:
     assert rendered.links == ("https://a.example/x",)
 
 
-def test_links_are_numbered_references_to_absolute_addresses() -> None:
+def test_links_are_numbered_references_to_absolute_addresses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(render_module, "LINK_BUDGET_FLOOR", 1000)  # resolution, not the budget
     rendered = html("<p><a href='/a'>root</a>, <a href='b?q=1#frag'>sibling</a>, "
                     "<a href='//other.example/c'>other</a>, <a href='/a'>again</a></p>")
     assert rendered.text == "root[1], sibling[2], other[3], again[1]"

@@ -1,7 +1,9 @@
 """Page text for the model: the main content, with its structure and links (DESIGN §3 "Text").
 
 An HTML page is parsed once (:func:`sovereign.net.markup.parse_html`, which survives
-any depth and broken markup), then read by two extractors of different kinds:
+any depth and broken markup), its ``<br><br>``-separated text made paragraphs as a
+browser shows it (:func:`sovereign.net.markup.paragraphs_from_breaks`), then read by two
+extractors of different kinds:
 
 1. trafilatura in recall mode (``favor_recall=True, fast=True``): rule-based, it
    follows the markup (``<article>``, ``<p>``, tables, ``<br>`` text) and would
@@ -42,7 +44,7 @@ from trafilatura.readability_lxml import Document as Readability
 
 from .charset import decode_body
 from .choose import Candidate, choose
-from .markup import page_title, parse_html
+from .markup import page_title, paragraphs_from_breaks, parse_html
 from .render import Rendered, absolute_http_url, render
 
 __all__ = ["LINKS_HEADING", "PageText", "extract_text", "main_text", "page_text", "read_html"]
@@ -148,13 +150,21 @@ def extract_text(
 
 def read_html(html: str, url: str | None = None) -> PageText:
     """Main content of an HTML document as :class:`PageText` (see the module docstring)."""
-    root = parse_html(html)
+    root = _paragraphs(parse_html(html))
     title, base_url = page_title(root), _base_url(root, url)
     rendered = _main_content(root, url, base_url)  # changes root (readability works in place)
     if rendered is None or not rendered.text:
         del root  # the changed tree goes before a fresh one is parsed
-        rendered = _whole_page(parse_html(html), base_url)
+        rendered = _whole_page(_paragraphs(parse_html(html)), base_url)
     return PageText(rendered.text, rendered.links, rendered.markers, title)
+
+
+def _paragraphs(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
+    """``root`` with its ``<br><br>`` text made paragraphs, unless it is too large to
+    analyse (it is then rendered whole, where a ``<br>`` is a line break anyway)."""
+    if _COUNT_ELEMENTS(root) > MAX_ANALYSED_ELEMENTS:
+        return root
+    return paragraphs_from_breaks(root)
 
 
 def main_text(html: str) -> str:

@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 from html import escape
 from html.parser import HTMLParser
+from itertools import pairwise
 
 import lxml.etree
 import lxml.html
 
-__all__ = ["MAX_DEPTH", "page_title", "parse_html"]
+__all__ = ["MAX_DEPTH", "page_title", "paragraphs_from_breaks", "parse_html"]
 
 MAX_DEPTH = 128
 """Elements nested deeper than this are flattened into their ancestor (their text stays)."""
@@ -31,6 +32,17 @@ _VOID = frozenset(
 )
 _RAW_TEXT = frozenset({"script", "style", "textarea", "title", "xmp", "noscript", "template"})
 _SPACES = re.compile(r"\s+")
+
+_BREAK_CONTAINERS = frozenset(
+    {"article", "blockquote", "body", "center", "div", "main", "section", "td", "th"}
+)
+"""Elements whose ``<br><br>``-separated text runs become paragraphs: block containers
+(not ``<p>``, ``<pre>``, list items or inline elements, where a break is a line break)."""
+_BLOCK_CHILDREN = frozenset(
+    {"address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figure",
+     "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "main", "nav", "ol",
+     "p", "pre", "section", "table", "ul"}
+)
 
 
 def parse_html(html: str) -> lxml.html.HtmlElement:
@@ -127,3 +139,77 @@ def page_title(root: lxml.html.HtmlElement) -> str | None:
         if title:
             return title[:MAX_TITLE_CHARACTERS]
     return None
+
+
+def paragraphs_from_breaks(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
+    """``root`` with every run of text separated by two or more ``<br>`` made a ``<p>``.
+
+    A browser shows ``text<br><br>text`` as two paragraphs, and older or hand-written
+    pages write paragraphs that way (Readability.js makes them ``<p>`` for the same
+    reason); extractors that look for paragraphs lose such text, above all a run that
+    follows a block they drop (its text is that block's tail). Only block containers
+    (:data:`_BREAK_CONTAINERS`) that hold two consecutive ``<br>`` are rewritten; their
+    block children stay where they are, a single ``<br>`` stays a line break, and no
+    text moves out of order. Changes the tree in place and returns it.
+    """
+    for parent in [element for element in root.iter(*_BREAK_CONTAINERS) if _double_break(element)]:
+        _split_at_double_breaks(parent)
+    return root
+
+
+def _tag(element: lxml.etree._Element) -> str:
+    return element.tag if isinstance(element.tag, str) else ""
+
+
+def _is_break_pair(first: lxml.etree._Element, second: lxml.etree._Element) -> bool:
+    return _tag(first) == "br" and _tag(second) == "br" and not (first.tail or "").strip()
+
+
+def _double_break(element: lxml.etree._Element) -> bool:
+    children = list(element)
+    return any(_is_break_pair(a, b) for a, b in pairwise(children))
+
+
+def _split_at_double_breaks(parent: lxml.etree._Element) -> None:
+    children = list(parent)
+    pieces: list[tuple[str | None, list[lxml.etree._Element]] | lxml.etree._Element] = []
+    text, run = parent.text, []
+    index = 0
+    while index < len(children):
+        child = children[index]
+        if index + 1 < len(children) and _is_break_pair(child, children[index + 1]):
+            last = index + 1
+            while last + 1 < len(children) and _is_break_pair(children[last], children[last + 1]):
+                last += 1
+            pieces.append((text, run))
+            text, run = children[last].tail, []
+            index = last + 1
+        elif _tag(child) in _BLOCK_CHILDREN:
+            pieces.append((text, run))
+            pieces.append(child)
+            text, run = child.tail, []
+            child.tail = None
+            index += 1
+        else:
+            run.append(child)
+            index += 1
+    pieces.append((text, run))
+    parent.text = None
+    for child in children:
+        parent.remove(child)
+    for piece in pieces:
+        if not isinstance(piece, tuple):
+            parent.append(piece)
+            continue
+        text, run = piece
+        if not (text and text.strip()) and not run:
+            continue
+        paragraph = lxml.etree.SubElement(parent, "p")
+        paragraph.text = text
+        paragraph.extend(run)
+        if not _has_words(paragraph):
+            paragraph.drop_tag()  # only breaks or empty inline elements: no paragraph
+
+
+def _has_words(element: lxml.etree._Element) -> bool:
+    return any(text.strip() for text in element.itertext())

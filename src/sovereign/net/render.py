@@ -31,10 +31,13 @@ __all__ = ["MAX_LINKS", "Rendered", "render"]
 
 MAX_LINKS = 8
 """Most addresses one page numbers; links past this keep their text only."""
-LINK_BUDGET_SHARE = 0.03
-"""The reference lines (``[n] address``) may take this share of the text's characters ..."""
-LINK_BUDGET_FLOOR = 120
-"""... or this many characters on a short page, so a page that is mostly a link keeps it."""
+LINK_BUDGET_SHARE = 0.02
+"""The reference lines (``[n] address``) may take this share of the text's characters ...
+(each marker and reference line is prompt the model reads, and text the page does not
+say: 0.03 before 2026-12-05, docs/decisions/web-fetch-text-extraction.md)"""
+LINK_BUDGET_FLOOR = 80
+"""... or this many characters on a short page (one reference line to a short address),
+so a page that is mostly a link keeps it."""
 MAX_URL_CHARACTERS = 2048
 
 MAX_CANDIDATE_LINKS = 1000
