@@ -25,7 +25,9 @@ that family ("Mein Handy meldet Speicher voll").
 The same families decide one thing the product does itself (:func:`named_read`): a
 question naming exactly one family, which the model would answer without a call, is
 read by that family's local read when it needs no argument (the device's health,
-Pi-hole's totals; never Home Assistant's, whose entity would be a guess).
+Pi-hole's totals; never Home Assistant's, whose entity would be a guess). And when the
+model would rather search the web or say that nothing can be changed, the family's
+local read (:func:`local_read`) comes first, filled by the model.
 
 A subject matches a word of the question when (see :mod:`..voice.words`):
 
@@ -59,6 +61,7 @@ __all__ = [
     "MIN_COMPOUND",
     "family_of",
     "family_offered",
+    "local_read",
     "named_families",
     "named_read",
     "names_subject",
