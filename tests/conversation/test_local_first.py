@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from sovereign.capabilities import pihole
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
+from sovereign.conversation.offer.subjects import asks_for_the_web
 from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.sentences import own
 from sovereign.executor import Locality
@@ -145,3 +148,39 @@ async def test_a_page_the_question_names_is_read_as_asked(tmp_path):
     assert result.pending_confirmation is not None
     assert result.pending_confirmation.capability == "web.fetch"
     assert result.receipts == [] and len(backend.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("Search the web for the latest Raspberry Pi 5 firmware.", "en"),
+        ("Such im Internet nach neuer Firmware für den Raspberry Pi", "de"),
+        ("Cherche sur internet le firmware du mini-pc", "fr"),
+        ("Busca en internet el firmware del servidor", "es"),
+        ("Zoek online de nieuwste firmware voor de server", "nl"),
+        ("Cerca online il firmware per il server", "it"),
+    ],
+)
+async def test_a_search_the_question_asks_for_in_words_is_proposed_as_asked(
+    question, language, tmp_path
+):
+    assert asks_for_the_web(question, language)
+    result, backend = await turn(question, [searched("firmware")], tmp_path)
+    assert result.pending_confirmation is not None
+    assert result.pending_confirmation.capability == "web.search"
+    assert result.receipts == [] and len(backend.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("how many trackers has our ad zapper swatted over the past month", "en"),
+        ("Wie viele Anfragen sind durch unsern Werbeschlucker durchgerauscht?", "de"),
+        ("le mini-pc il déborde ?", "fr"),
+        ("¿cuántos rastreadores lleva cazados el quitaanuncios de casa?", "es"),
+        ("hoeveel domeinen weet onze reclamezeef te weren?", "nl"),
+        ("il serverino sotto la scrivania è pieno?", "it"),
+    ],
+)
+def test_a_question_that_names_no_search_does_not_ask_for_the_web(question, language):
+    assert not asks_for_the_web(question, language)

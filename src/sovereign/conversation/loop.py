@@ -40,7 +40,13 @@ from .offer.catalog import ToolCatalog
 from .offer.choices import general_check
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import CHANGE, StandIn, chosen_stand_ins, stand_ins
-from .offer.subjects import family_offered, local_read, named_families, named_read
+from .offer.subjects import (
+    asks_for_the_web,
+    family_offered,
+    local_read,
+    named_families,
+    named_read,
+)
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
@@ -409,9 +415,11 @@ class TurnLoop:
                 # to a web search) or say that nothing can be changed ("le mini-pc … il
                 # déborde ?"): what the device can read of that part is read first. The
                 # search or the change may still be chosen after the facts. A page the
-                # question names is read as asked.
+                # question names is read as asked, and a search it asks for in words
+                # ("Search the web for the latest Raspberry Pi 5 firmware") is proposed.
                 local = local_read(named, tools, progress.catalog)
-                if local is not None:
+                question = latest_user_text(progress.context)
+                if local is not None and not asks_for_the_web(question, progress.voice.language):
                     read_instead = await self._read_first(progress, context, offered, local, reply)
                     if read_instead is not reply:
                         reply, chosen = read_instead, []

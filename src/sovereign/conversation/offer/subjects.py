@@ -45,8 +45,10 @@ a web address in the question never count ("bakewell-kitchen.example" is no kitc
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from sovereign.executor import Capability, Effect, Locality
 
@@ -59,6 +61,7 @@ from .guidance import addresses_in
 __all__ = [
     "COMPOUNDING",
     "MIN_COMPOUND",
+    "asks_for_the_web",
     "family_of",
     "family_offered",
     "local_read",
@@ -70,6 +73,8 @@ __all__ = [
 COMPOUNDING = frozenset({"de", "nl"})
 """Languages that write compounds as one word, where a subject may begin or end one."""
 MIN_COMPOUND = 5
+WEB_REQUESTS = Path(__file__).resolve().parent / "web_requests.json"
+"""The words with which a question asks for the web itself, per language."""
 """The fewest letters of a subject matched inside a compound (shorter ones, such as
 "Tür" or "RAM", would match inside unrelated words)."""
 
@@ -232,3 +237,17 @@ def local_read(
         ):
             found.append((tool, own))
     return found[0] if len(found) == 1 else None
+
+
+@functools.cache
+def _web_requests() -> dict[str, tuple[str, ...]]:
+    catalog = json.loads(WEB_REQUESTS.read_text(encoding="utf-8"))
+    return {language: tuple(words) for language, words in catalog.items() if language != "_about"}
+
+
+def asks_for_the_web(question: str, language: str) -> bool:
+    """Whether ``question`` asks for the web itself ("Search the web for …", "such im
+    Internet", "cerca online"): a word of ``web_requests.json`` in any of the six
+    languages, matched as family words are; ``language`` is the question's (ISO 639-1).
+    Such a question asked for what leaves the device, so its read does not come first."""
+    return names_subject(question, _web_requests(), language)
