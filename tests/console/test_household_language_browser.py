@@ -135,3 +135,31 @@ def test_the_english_the_service_says_is_the_english_the_page_holds(page, servic
         "async () => (await import('./console-words.js')).pageWords(document)"
     )
     assert words == CONSOLE_WORDS
+
+
+def test_a_language_chosen_while_the_saved_one_is_read_again_is_kept(page, service):
+    first_run(page, service)
+    open_settings(page)
+    expect(page.get_by_label(LABEL)).to_have_value("en")
+    held = []
+
+    def hold_reads(route):
+        if route.request.method == "GET":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/settings/household", hold_reads)
+    page.locator("#nav-chat").click()
+    open_settings(page)  # opening Settings reads the saved setting again: held
+    page.wait_for_timeout(300)
+    assert held, "opening Settings did not read the setting again"
+    page.get_by_label(LABEL).select_option("de")  # chosen while the read is on its way
+    with page.expect_response("**/api/v1/settings/household"):
+        for route in held:
+            route.continue_()
+    page.unroute("**/api/v1/settings/household")
+    expect(page.get_by_label(LABEL)).to_have_value("de")
+    page.get_by_role("button", name="Save language").click()
+    expect(page.locator("#household-settings-status")).to_contain_text("Deutsch")
+    assert stored(service)["language"] == "de"

@@ -16,6 +16,10 @@ export class HouseholdSettingsSection {
     this.language = el("select", { id: "household-language" });
     this.save = el("button", { type: "submit", id: "household-language-save" },
       "Save language");
+    // A choice made while the saved setting is still being read is kept, not overwritten
+    // by what the read brings back (opening Settings reads it again each time).
+    this.changed = false;
+    this.language.addEventListener("change", () => { this.changed = true; });
     Object.assign(this, settingsSection("household-settings", {
       title: "Language of answers",
       intro: "The assistant answers in the language you ask in. When a question is too "
@@ -36,6 +40,7 @@ export class HouseholdSettingsSection {
     this.save.disabled = true;
     try {
       const state = await request("POST", PATH, { language: this.language.value });
+      this.changed = false;
       this.show(state);
       window.dispatchEvent(new CustomEvent("household-language-saved", { detail: state.language }));
       this.status.textContent = "Saved: a question too short to tell is answered in "
@@ -54,7 +59,7 @@ export class HouseholdSettingsSection {
       this.language.replaceChildren(...[...this.names].map(([code, name]) =>
         el("option", { value: code, lang: code }, name)));
     }
-    this.language.value = state.language;
+    if (!this.changed) this.language.value = state.language;
     this.problem.textContent = state.problem || "";
     this.problem.hidden = !state.problem;
   }
