@@ -360,8 +360,9 @@ class TurnLoop:
                     for t in tools
                     if t["function"]["name"] == reader or not self._reaches_out(progress, t)
                 ]
+            question = latest_user_text(progress.context)
             named = named_families(
-                latest_user_text(progress.context),
+                question,
                 progress.catalog.capabilities.values(),
                 progress.voice.language,
             )
@@ -418,7 +419,6 @@ class TurnLoop:
                 # question names is read as asked, and a search it asks for in words
                 # ("Search the web for the latest Raspberry Pi 5 firmware") is proposed.
                 local = local_read(named, tools, progress.catalog)
-                question = latest_user_text(progress.context)
                 if local is not None and not asks_for_the_web(question, progress.voice.language):
                     read_instead = await self._read_first(progress, context, offered, local, reply)
                     if read_instead is not reply:
