@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..voice.card import FLAG_REASONS
 from ..voice.words import Word, fold, joined, spaceless, stem, words
 
 __all__ = [
@@ -53,7 +54,7 @@ __all__ = [
 
 KIND = "added_by_assistant"
 """The flag's fixed label (the audit log and the Console's flag list key on it)."""
-REASON = "is not in what you wrote: the assistant added it"
+REASON = FLAG_REASONS[KIND]
 """The flag's phrase, shown after the flagged words on the card."""
 MARK = "x-household-words"
 """Schema annotation of a string argument whose words should be the household's."""

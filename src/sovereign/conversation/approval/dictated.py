@@ -22,9 +22,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from ..voice.card import FLAG_REASONS
+
 KIND = "from_a_result"
 """The flag's fixed label (what the audit log and the Console's flag list key on)."""
-REASON = "comes from what a result of this turn said, not from you"
+REASON = FLAG_REASONS[KIND]
 """The flag's phrase, shown after the flagged text on the card."""
 MIN_WORDS = 2
 MIN_CHARS = 8
