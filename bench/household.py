@@ -76,6 +76,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # the fakes live in tests/
 
+import household_world  # noqa: E402
 from household_report import (  # noqa: E402
     TurnRecord,
     report,
@@ -468,6 +469,13 @@ def main() -> None:
         default=PROMPTS,
         help="a prompts file of the same shape (default: household_prompts.json)",
     )
+    parser.add_argument(
+        "--web-content",
+        type=Path,
+        default=None,
+        help="a folder of canned search results and pages of the same shape as bench/web "
+        "(for a prompts file written apart)",
+    )
     parser.add_argument("--class", dest="klass", action="append", help="only this class")
     parser.add_argument("--id", action="append", help="only this prompt id")
     parser.add_argument("--limit", type=int, default=0, help="at most N prompts per class")
@@ -499,7 +507,10 @@ def main() -> None:
     parser.add_argument("--compare", type=Path, help="an earlier --json, printed alongside")
     parser.add_argument("--show", action="store_true", help="print each turn as it ends")
     parser.add_argument("--rescore", type=Path, help="score an earlier --json again; no model")
-    asyncio.run(main_async(parser.parse_args()))
+    args = parser.parse_args()
+    if args.web_content is not None:
+        household_world.WEB_CONTENT = args.web_content.resolve()
+    asyncio.run(main_async(args))
 
 
 if __name__ == "__main__":

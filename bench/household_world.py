@@ -222,12 +222,14 @@ class BenchPages(PageServer):
         return super()._answer(path)
 
 
-def canned_pages(content: Path = WEB_CONTENT) -> dict[str, bytes]:
-    """Each canned page's address and its HTML (``pages.json`` under ``content``).
+def canned_pages(content: Path | None = None) -> dict[str, bytes]:
+    """Each canned page's address and its HTML (``pages.json`` under ``content``, by
+    default :data:`WEB_CONTENT`).
 
     Raises:
         ValueError: two addresses share a path (the page server serves by path).
     """
+    content = content or WEB_CONTENT
     listed = json.loads((content / "pages.json").read_text(encoding="utf-8"))["pages"]
     paths = [urlsplit(url).path for url in listed]
     if len(set(paths)) != len(paths):
@@ -235,7 +237,7 @@ def canned_pages(content: Path = WEB_CONTENT) -> dict[str, bytes]:
     return {url: (content / "pages" / name).read_bytes() for url, name in listed.items()}
 
 
-def canned_results(name: str, content: Path = WEB_CONTENT) -> list[dict[str, Any]]:
+def canned_results(name: str, content: Path | None = None) -> list[dict[str, Any]]:
     """The canned results ``name`` as SearXNG sends them: each ``{title, url, content}``
     of ``results.json`` given the other fields of the captured answer's first result
     (its address split into ``parsed_url``, its rank in ``positions`` and ``score``).
@@ -243,6 +245,7 @@ def canned_results(name: str, content: Path = WEB_CONTENT) -> list[dict[str, Any
     Raises:
         KeyError: no such set.
     """
+    content = content or WEB_CONTENT
     captured = json.loads((content / "searxng_search_basic.json").read_text(encoding="utf-8"))
     template = captured["body"]["results"][0]
     canned = json.loads((content / "results.json").read_text(encoding="utf-8"))["results"]
@@ -257,14 +260,15 @@ def canned_results(name: str, content: Path = WEB_CONTENT) -> list[dict[str, Any
     return shaped
 
 
-def canned_reply(name: str, content: Path = WEB_CONTENT) -> Reply:
+def canned_reply(name: str, content: Path | None = None) -> Reply:
     """The captured SearXNG answer (status, content type, body) with the results ``name``."""
+    content = content or WEB_CONTENT
     captured = json.loads((content / "searxng_search_basic.json").read_text(encoding="utf-8"))
     body = {**captured["body"], "results": canned_results(name, content), "suggestions": []}
     return Reply(captured["status"], {"content-type": captured["headers"]["content-type"]}, body)
 
 
-def canned_hosts(content: Path = WEB_CONTENT) -> list[str]:
+def canned_hosts(content: Path | None = None) -> list[str]:
     """The host names of the canned pages (web.fetch's test resolver maps each to loopback)."""
     return sorted({urlsplit(url).hostname or "" for url in canned_pages(content)})
 
