@@ -216,6 +216,38 @@ def test_sources_are_shown_in_the_order_of_their_best_candidate():
     ]
 
 
+@pytest.mark.parametrize(
+    ("language", "question", "lines"),
+    [
+        (
+            "en",
+            "When does the first ferry to Rowan Island leave on Saturday?",
+            ["## Ferries to Rowan Island", "Saturday: first crossing at 07:40.",
+             "## Ferries to Elm Quay",
+             "Saturday: the first ferry leaves at 06:15, then ferries leave hourly."],
+        ),
+        (
+            "it",
+            "A che ora chiude la piscina comunale la domenica?",
+            ["## Piscina comunale", "Domenica: chiusura alle 13:00.",
+             "## Palestra", "Domenica la palestra chiude alle 20:00 e la sauna chiude alle 19:00."],
+        ),
+    ],
+)  # fmt: skip
+def test_a_passage_is_ranked_under_its_heading(language, question, lines):
+    sources = page(*lines)  # the answer lacks the word its heading holds; a decoy has more
+    assert candidates(sources, question, language)[0] == "1.2"
+
+
+def test_a_page_title_counts_for_every_passage_of_the_page():
+    sources = Sources()
+    text = "Every day a starter, a main course and a dessert.\n## Week 49\n- Thursday: fish pie"
+    sources.add_result(
+        "web.fetch", {"url": "https://school.example/", "title": "Canteen menus", "text": text}
+    )  # the first passage is read under the title, the third under "Week 49"
+    assert candidates(sources, "What's on the canteen menu on Thursday?", "en")[0] == "1.3"
+
+
 def test_a_heading_is_context_never_a_candidate():
     sources = page("## Thursday", "Lentils and fish.", "## Friday", "Pasta.")
     assert candidates(sources, "What is there on Thursday?", "en") == ["1.2", "1.4"]

@@ -204,13 +204,16 @@ def candidates(
     days the question names (:func:`.days.asked_days`) count as one more term, which a
     passage holds when it states one of them ("Sunday 7 December" for "this weekend"),
     weighted by BM25 as a word is; a passage dated only on days the question does not
-    name comes after every other (both by :func:`.days.day_fit`).
+    name comes after every other (both by :func:`.days.day_fit`). A passage is read
+    under its heading and its source's title (a search result's title, a page's), as
+    the model is shown it: a question's term that the passage lacks and they hold
+    counts once, as one occurrence in the passage would ("Sunday" over "First train to
+    Whitby: 09:37"); it counts for every passage under that heading or title alike, so
+    among them their own words decide.
 
     A retrieval step before the model reads: ranking by shared words is language-
     independent and never paraphrases, and a small model chooses among five passages,
-    shown best first, better than among a page's hundred in page order. A passage's
-    heading is shown to the model but does not rank it (ranked with it, the passage
-    under the question's words in a heading outranked the one that answers).
+    shown best first, better than among a page's hundred in page order.
     """
     quotable = sources.quotable()
     if not quotable:
@@ -227,17 +230,26 @@ def candidates(
         for bag, fit in zip(bags, fits, strict=True):
             if fit is True:
                 bag.append(ASKED_DAY)
+    titles = {p.id: s.title for s in sources.items for p in s.passages}
+    headed = [
+        asked.intersection(terms(f"{p.context}\n{titles[p.id]}", language)).difference(bag)
+        for p, bag in zip(quotable, bags, strict=True)
+    ]
     average = sum(map(len, bags)) / len(bags) or 1.0
-    holding = {t: sum(t in bag for bag in bags) for t in asked}
+    holding = {
+        t: sum(t in bag or t in head for bag, head in zip(bags, headed, strict=True))
+        for t in asked
+    }
     scores = []
-    for passage, bag in zip(quotable, bags, strict=True):
+    for passage, bag, head in zip(quotable, bags, headed, strict=True):
         score = 0.0
         for term in asked:
-            count = bag.count(term)
-            if count:
-                rarity = math.log(1 + (len(bags) - holding[term] + 0.5) / (holding[term] + 0.5))
+            rarity = math.log(1 + (len(bags) - holding[term] + 0.5) / (holding[term] + 0.5))
+            if count := bag.count(term):
                 scale = BM25_K1 * (1 - BM25_B + BM25_B * len(bag) / average)
                 score += rarity * count * (BM25_K1 + 1) / (count + scale)
+            elif term in head:
+                score += rarity
         scores.append((score, passage.id))
     late = {p.id for p, fit in zip(quotable, fits, strict=True) if fit is False}
     ranked = sorted(scores, key=lambda x: (x[1] in late, -x[0]))  # stable: reading order
