@@ -42,6 +42,8 @@ MAX_HISTORY_ENTRIES = 100
 MAX_HISTORY_CHARS = 32000
 MAX_REASON_CHARS = 500
 _STRICT = ConfigDict(extra="forbid", strict=True)
+UNKNOWN_CONFIRMATION = "That confirmation is unknown, already answered, expired or not yours."
+"""The sentence of ``400 INVALID_CONFIRMATION`` for an answer to a card no turn waits on."""
 
 
 class HistoryEntry(BaseModel):
@@ -302,11 +304,7 @@ async def _run_turn(
                 messages, policy=policy, owner=owner, on_token=on_token, on_progress=on_progress
             )
     except InvalidConfirmation as exc:
-        raise ServiceError(
-            400,
-            "INVALID_CONFIRMATION",
-            "That confirmation is unknown, already answered, expired or not yours.",
-        ) from exc
+        raise ServiceError(400, "INVALID_CONFIRMATION", UNKNOWN_CONFIRMATION) from exc
     except InvalidEdit as exc:
         raise invalid_edit(exc) from exc
     except TurnFailed as failed:
