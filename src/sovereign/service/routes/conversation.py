@@ -331,9 +331,11 @@ def check_edit(deps: Services, answer: ConfirmationAnswer, *, owner: str) -> Non
 
 def invalid_edit(exc: InvalidEdit) -> ServiceError:
     """``422 INVALID_EDIT``: the refusal and that the card still waits, in the turn's
-    language, with that ``language`` and the executor's own sentence as ``detail``
-    (English: it names what was refused, e.g. a character and its position)."""
-    extra = {"language": exc.language, "detail": exc.message}
+    language, with that ``language``; ``detail`` names what was refused (e.g. a character
+    and its position), said in the turn's language from the executor's refusal code, else
+    the executor's own English sentence; ``detail_language`` is the one it is said in."""
+    detail, detail_language = exc.detail
+    extra = {"language": exc.language, "detail": detail, "detail_language": detail_language}
     return ServiceError(422, "INVALID_EDIT", exc.sentence, extra=extra)
 
 
