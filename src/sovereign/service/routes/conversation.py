@@ -345,7 +345,7 @@ def turn_error(failed: TurnFailed) -> ServiceError:
     language (the Console shows it under what came)."""
     if isinstance(failed.error, TurnStopped):
         return turn_stopped(failed.language, failed.to_wire())
-    status, code, message = _describe(failed.error)
+    status, code, message = _describe(failed.error, Voice(failed.language))
     return ServiceError(status, code, message, extra=failed.to_wire())
 
 
@@ -355,21 +355,16 @@ def turn_stopped(language: str, extra: dict[str, Any]) -> ServiceError:
     return ServiceError(409, "TURN_STOPPED", own("turn_stopped", Voice(language)), extra=extra)
 
 
-def _describe(error: Exception) -> tuple[int, str, str]:
+def _describe(error: Exception, voice: Voice) -> tuple[int, str, str]:
+    """Status, code and sentence for a failed turn's ``error``, the sentence in ``voice``'s
+    language (the turn's); a refused write keeps the storage check's English sentence."""
     if isinstance(error, OSError):  # a refused write (data directory full, read-only, ...)
         refused = storage_error(error)
         return refused.status, refused.code, refused.message
     if isinstance(error, ModelUnavailable):
-        return 503, "MODEL_UNAVAILABLE", f"The language model cannot be reached: {error}"
+        return 503, "MODEL_UNAVAILABLE", own("failed_model_unavailable", voice, reason=error)
     if isinstance(error, ContextTooLong):
-        return (
-            413,
-            "CONVERSATION_TOO_LONG",
-            (
-                "The conversation is too long for the model to read; start a new conversation "
-                "or send less history."
-            ),
-        )
+        return 413, "CONVERSATION_TOO_LONG", own("failed_too_long", voice)
     if isinstance(error, ModelError):
-        return 502, "MODEL_ERROR", f"The language model answered unusably: {error}"
-    return 500, "INTERNAL_ERROR", "The turn failed unexpectedly."
+        return 502, "MODEL_ERROR", own("failed_model_error", voice, reason=error)
+    return 500, "INTERNAL_ERROR", own("failed_unexpectedly", voice)
