@@ -222,8 +222,11 @@ def test_a_german_card_s_flags_and_a_refused_edit_speak_german(page, service):
         "nicht gesendet werden. Die ursprüngliche Anfrage wartet weiter auf Ihre Antwort."
     )
     expect(error).to_have_attribute("lang", "de")
-    expect(error.locator(".edit-error-detail")).to_contain_text("U+200B")
-    expect(error.locator(".edit-error-detail")).to_have_attribute("lang", "en")
+    expect(error.locator(".edit-error-detail")).to_have_text(
+        "query enthält an Stelle 2 ein Zeichen, das die Karte nicht zeigen kann "
+        "(U+200B ZERO WIDTH SPACE)."
+    )
+    expect(error.locator(".edit-error-detail")).to_have_attribute("lang", "de")
     card.get_by_role("button", name="Abbrechen").click()
     card.get_by_role("button", name="Trotzdem freigeben").click()
     expect(page.locator(".message.decision.approved")).to_be_visible()

@@ -81,8 +81,10 @@ async def test_a_refused_edit_is_a_422_and_the_card_can_still_be_approved(signed
         "The edited request was not accepted: it cannot be sent as it is written. "
         "The original request is still waiting for your answer."
     )
-    assert "U+200B" in response.json()["detail"]  # the executor's own words, as they are
-    assert response.json()["language"] == "en"
+    assert response.json()["detail"] == (  # said from the executor's refusal code
+        "query holds a character the card cannot show (U+200B ZERO WIDTH SPACE) at position 2."
+    )
+    assert response.json()["language"] == "en" == response.json()["detail_language"]
     approved = await signed_in.message(
         {"confirmation": {"token": pending["token"], "approve": True}}
     )
@@ -106,6 +108,25 @@ async def test_a_german_card_is_flagged_and_its_refused_edit_said_in_german(sign
         "nicht gesendet werden. Die ursprüngliche Anfrage wartet weiter auf Ihre Antwort."
     )
     assert response.json()["language"] == "de" and "U+200B" in response.json()["detail"]
+
+
+async def test_a_french_turn_s_refused_edit_gives_its_detail_in_french(signed_in):
+    """The executor's detail is said from its refusal code (it stays language-free);
+    ``detail_language`` names the language it is said in."""
+    pending = await ask(signed_in, "Quand commencent les vacances scolaires de cette année ?")
+    edits = {
+        "a\u200bb": "query contient, en position 2, un caractère que la carte ne peut pas "
+        "montrer (U+200B ZERO WIDTH SPACE).",
+        "   ": "query ne contient aucun mot, seulement des espaces.",
+    }
+    for query, detail in edits.items():
+        bad = {"token": pending["token"], "approve": True, "arguments": {"query": query}}
+        response = await signed_in.message({"confirmation": bad})
+        assert response.status_code == 422
+        body = response.json()
+        assert body["language"] == "fr" and body["detail_language"] == "fr"
+        assert body["detail"] == detail
+        assert body["error"]["message"].startswith("La demande modifiée")
 
 
 async def test_a_refused_edit_on_the_streamed_path_is_a_422_before_any_stream(signed_in):

@@ -126,3 +126,22 @@ async def test_a_model_server_answering_500_after_the_search_still_reports_it(
     sent = [request.get("tool_choice") for request in model_server.requests]
     assert sent == ["auto", "required", "auto"]
 
+
+
+@pytest.mark.parametrize(
+    ("failure", "sentence"),
+    [
+        (ModelUnavailable("connection refused"),
+         "Das Sprachmodell ist nicht erreichbar: connection refused"),
+        (ContextTooLong("exceed context window"),
+         "Das Gespräch ist zu lang, als dass das Modell es lesen könnte; beginnen Sie ein neues "
+         "Gespräch oder senden Sie weniger Verlauf."),
+        (ModelError("HTTP 500"), "Das Sprachmodell hat unbrauchbar geantwortet: HTTP 500"),
+        (RuntimeError("a bug"), "Die Antwort ist unerwartet fehlgeschlagen."),
+    ],
+)
+def test_a_failed_turn_is_said_in_its_language(failure, sentence):
+    from sovereign.conversation import TurnFailed
+    from sovereign.service.routes.conversation import turn_error
+
+    assert turn_error(TurnFailed(failure, [], [], "de")).message == sentence

@@ -248,3 +248,24 @@ def test_a_message_over_the_limit_is_refused_with_its_count_and_nothing_is_sent(
     assert "nothing was cut or sent." in done.stdout
     assert live.searxng.queries == []
     assert "Approve this request?" not in done.stdout
+
+
+def test_a_german_household_is_spoken_to_in_german(live, tmp_path):
+    """Once signed in, the chat's own prompts and notices follow the household's language
+    (read from the service), a German card is approved with "j" and "ende" leaves."""
+    from sovereign.service.household_settings import HouseholdSettings, HouseholdSettingsStore
+
+    HouseholdSettingsStore(live.data_dir).save(HouseholdSettings(language="de"))
+    question = "search Solarmodule richtig reinigen"
+    typed = [PASSWORD, "x" * 8001, question, "j", "ende", "this line is never read"]
+    done = chat(live.url, typed, tmp_path / "home", "--password-stdin")
+
+    assert done.returncode == 0, done.stderr
+    out = " ".join(done.stdout.split())
+    assert f'Angemeldet bei {live.url}. Strg-C hält eine Antwort an; Strg-D oder „ende“' in out
+    assert "Sie> Zu lang zum Senden: 8.001 von 8.000 Zeichen. Kürzen Sie sie um 1 Zeichen;" in out
+    assert "… Ihre Frage wird gesendet (0 Sekunden)" in out
+    assert "Freigeben [j] / Ablehnen [N]:" in out
+    assert live.searxng.queries == [question]  # "j" approved it
+    assert "Assistent>" in out
+    assert "you>" not in out and "Signed in" not in out

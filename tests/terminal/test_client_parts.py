@@ -188,6 +188,30 @@ def test_the_in_process_mode_stays_for_development(tmp_path):
     assert INTRODUCTION in answer
 
 
+def test_the_in_process_mode_speaks_the_household_s_language_as_the_service_mode_does(tmp_path):
+    """A Dutch household: the same prompts, progress, card, key for yes and receipt as
+    against the service, the language read from the same setting; "stoppen" leaves."""
+    from sovereign.service.household_settings import HouseholdSettings, HouseholdSettingsStore
+    from sovereign.service.policy import PolicyStore
+
+    HouseholdSettingsStore(tmp_path).save(HouseholdSettings(language="nl"))
+    PolicyStore(tmp_path).set_web_search(True)
+    typed = "hallo\nsearch zonnepanelen goed schoonmaken\nn\nte privé\nstoppen\nnever read\n"
+    result = CliRunner().invoke(
+        main, ["chat", "--in-process", "--backend", "scripted", "--data-dir", str(tmp_path)],
+        input=typed,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.startswith("jij>   … Je vraag wordt verzonden (0 seconden)")
+    assert "\nassistent>\n" in out
+    assert "Dit verzoek goedkeuren?" in out  # the card, as the service says it
+    assert "Goedkeuren [j] / Afwijzen [N]: Reden voor afwijzen (optioneel):" in out
+    assert "Je zei: \u2018te privé\u2019." in out
+    assert "web.search: door jou geweigerd; er is niets verstuurd" in out
+    assert out.count("jij> ") == 3  # "stoppen" left; the next line was never read
+
+
 def test_flag_lines_say_why_each_kind_of_flag_is_there():
     arguments = {"query": "household wifi password for jane@example.com"}
     dictated = {"kind": "from_a_result", "argument": "query", "start": 0, "end": 23,

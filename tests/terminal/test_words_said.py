@@ -76,10 +76,10 @@ def test_the_progress_lines_are_printed_as_said_and_ctrl_c_in_the_turn_s_languag
     printer.event("progress", Progress("checking", "web.search", "fr").to_wire())
     printer.stopping()
     printer.event("progress", {"stage": "writing", "capability": None})  # a service saying none
-    assert said == [
-        "  … Je cherche sur le web (0 seconds)",
-        "  … Arrêt en cours (0 seconds)",
-        "  … Writing the answer (0 seconds)",
+    assert said == [  # the time waited in the turn's language too, by CLDR's units
+        "  … Je cherche sur le web (0\u00a0seconde)",
+        "  … Arrêt en cours (0\u00a0seconde)",
+        "  … Writing the answer (0\u00a0seconde)",
     ]
 
 

@@ -33,10 +33,18 @@ from urllib.parse import quote
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from sovereign.egress import require_visible
-from sovereign.executor import Capability, CapabilityError, Choice, Effect, Locality, Registry
+from sovereign.executor import (
+    ArgumentRefused,
+    Capability,
+    CapabilityError,
+    Choice,
+    Effect,
+    Locality,
+    Registry,
+)
 
 from ._household_http import make_client, request_json
+from ._refusals import require_visible_argument
 from ._settings import SettingsError, check_base_url, read_private_json
 from .home_assistant_facts import GET_STATE_FACTS, LIST_FACTS, PHRASES
 
@@ -475,16 +483,22 @@ def register(
 
     def validate_list(arguments: dict[str, Any]) -> None:
         if "domain" in arguments:
-            require_visible(arguments["domain"], "domain")  # JSON Schema's "$" lets "\n" by
+            # JSON Schema's "$" lets "\n" by
+            require_visible_argument(arguments["domain"], "domain", "domain")
             if not re.fullmatch(r"[a-z0-9_]+", arguments["domain"]):
-                raise ValueError("domain must look like sensor or light.")
+                raise ArgumentRefused(
+                    "domain must look like sensor or light.", "wrong_form", argument="domain"
+                )
 
     def validate_get(arguments: dict[str, Any]) -> None:
         # Refuse a non-allowlisted id at stage 2, before the household is asked to
         # approve a call that could not run. Settings trouble is reported at execute.
-        require_visible(arguments["entity_id"], "entity id")
+        require_visible_argument(arguments["entity_id"], "entity_id", "entity id")
         if not _ENTITY_ID.fullmatch(arguments["entity_id"]):
-            raise ValueError("entity_id must look like sensor.kitchen_temperature.")
+            raise ArgumentRefused(
+                "entity_id must look like sensor.kitchen_temperature.", "wrong_form",
+                argument="entity_id",
+            )  # fmt: skip
         try:
             settings = load_settings(data_dir)
         except SettingsError:

@@ -28,6 +28,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from sovereign.executor import ArgumentRefused
+
 from ._household_http import read_json
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8093"
@@ -133,7 +135,9 @@ def prepare_query(text: str) -> str:
     """
     words = text.split()
     if not words:
-        raise ValueError("query: must contain words, not only whitespace.")
+        raise ArgumentRefused(
+            "query: must contain words, not only whitespace.", "no_words", argument="query"
+        )
     safe = [NEUTRAL_MARK + word if word.startswith(SYNTAX_PREFIXES) else word for word in words]
     if words[0].lower() in FIRST_WORD_TRIGGERS:
         safe[0] = NEUTRAL_MARK + safe[0]

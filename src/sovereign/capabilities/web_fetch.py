@@ -25,8 +25,16 @@ from typing import Any
 import httpcore
 import httpx
 
-from sovereign.egress import SiteList, require_visible
-from sovereign.executor import Capability, CapabilityError, Effect, ErrorCode, Locality, Registry
+from sovereign.egress import SiteList
+from sovereign.executor import (
+    ArgumentRefused,
+    Capability,
+    CapabilityError,
+    Effect,
+    ErrorCode,
+    Locality,
+    Registry,
+)
 from sovereign.net import (
     AddressPolicy,
     FetchFailed,
@@ -49,6 +57,7 @@ from sovereign.net import (
 )
 
 from . import web_phrases
+from ._refusals import require_visible_argument
 from .site_rules import SiteListReader, judge_url, not_allowed, site_list_check
 
 MAX_RESULT_BYTES = 65536
@@ -148,12 +157,12 @@ def canonical_url(
         CapabilityError: FETCH_TARGET_REJECTED, naming the verdict.
     """
     raw = arguments["url"]
-    require_visible(raw, "URL")
+    require_visible_argument(raw, "url", "URL")
     try:
         target = parse_url(raw)
         verdict = classify_host(target.host, address_policy or AddressPolicy())
     except InvalidURL as exc:
-        raise ValueError(f"url: {exc.reason}") from exc
+        raise ArgumentRefused(f"url: {exc.reason}", "malformed_address", argument="url") from exc
     except TargetRejected as exc:
         raise _rejected(exc) from exc
     if verdict is not None and not verdict.allowed:

@@ -23,11 +23,18 @@ from sovereign.egress import (
     LANGUAGES,
     SAFESEARCH_LEVELS,
     SearchSettings,
-    visible_text,
 )
-from sovereign.executor import Capability, CapabilityError, Effect, Locality, Registry
+from sovereign.executor import (
+    ArgumentRefused,
+    Capability,
+    CapabilityError,
+    Effect,
+    Locality,
+    Registry,
+)
 
 from . import web_phrases
+from ._refusals import visible_argument
 from .searxng import DEFAULT_BASE_URL, SearchPage, SearxngClient, SearxngError, prepare_query
 
 logger = logging.getLogger(__name__)
@@ -164,11 +171,13 @@ def check_arguments(
     household = settings.to_json()
     for key, value in household.items():
         if key in arguments and arguments[key] != value:
-            raise ValueError(
+            raise ArgumentRefused(
                 f"{key}: set by the household in the Console's settings "
-                f"({value!r}), not per search; leave it out."
+                f"({value!r}), not per search; leave it out.",
+                "household_setting",
+                argument=key,
             )
-    query = prepare_query(visible_text(arguments["query"], "query"))
+    query = prepare_query(visible_argument(arguments["query"], "query", "query"))
     return {**arguments, "query": query, **household}
 
 

@@ -70,7 +70,9 @@ export class EditPanel {
 
   /**
    * The edit was refused: the service's sentence (in the turn's `language`) and, on its
-   * own line, the detail it gave as it is (the executor's words, in English).
+   * own line, the detail it gave: said in that language too (the service says each of
+   * the executor's refusals by its code), English as the executor wrote it when the
+   * service names no language.
    */
   refused(message, detail = "", language = null) {
     this.setBusy(false);
@@ -78,7 +80,8 @@ export class EditPanel {
     if (language) this.error.lang = language;
     else this.error.removeAttribute("lang");
     if (detail && detail !== message) {
-      this.error.append(el("span", { className: "edit-error-detail", lang: "en" }, detail));
+      const lang = language || "en";
+      this.error.append(el("span", { className: "edit-error-detail", lang }, detail));
     }
   }
 }

@@ -28,13 +28,16 @@ call ran, the household is still told that it ran (DESIGN §4), in the turn's la
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .voice.around import approval_notes, say_name
-from .voice.card import card_words, edit_refusal
+from .voice.card import card_words, edit_detail, edit_refusal
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.receipts import say_receipt
 from .voice.sentences import OWN_SENTENCES
+
+if TYPE_CHECKING:
+    from sovereign.executor import Refusal
 
 ReceiptOutcome = Literal["executed", "denied", "expired", "refused", "failed"]
 FACTS_HEADING = OWN_SENTENCES["facts_heading"]
@@ -53,18 +56,39 @@ class InvalidEdit(Exception):
 
     Nothing was answered: the original card stays answerable until it expires.
     ``code`` is the executor's (``INVALID_ARGUMENTS``, ``FETCH_TARGET_REJECTED``, …)
-    and ``message`` its sentence (English, as the executor says it); ``language`` is the
-    paused turn's. The service answers ``422 INVALID_EDIT`` with :attr:`sentence`.
+    and ``message`` its sentence (English, as the executor says it); ``refusal`` its
+    language-free :class:`~sovereign.executor.Refusal` (``None``: none given);
+    ``language`` is the paused turn's. The service answers ``422 INVALID_EDIT`` with
+    :attr:`sentence` and :attr:`detail`.
     """
 
-    def __init__(self, code: str, message: str, language: str = DEFAULT_LANGUAGE) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        language: str = DEFAULT_LANGUAGE,
+        refusal: Refusal | None = None,
+    ) -> None:
         super().__init__(message)
         self.code, self.message, self.language = code, message, language
+        self.refusal = refusal
 
     @property
     def sentence(self) -> str:
         """The refusal said in the turn's language (:func:`.voice.card.edit_refusal`)."""
         return edit_refusal(self.code, Voice(self.language))
+
+    @property
+    def detail(self) -> tuple[str, str]:
+        """``(detail, language)``: the executor's detail said in the turn's language from
+        its refusal (:func:`.voice.card.edit_detail`), or its English ``message`` and
+        ``"en"`` when there is no refusal or the catalog does not say it."""
+        if self.refusal is not None:
+            voice = Voice(self.language)
+            said = edit_detail(self.refusal.code, self.refusal.values, voice)
+            if said is not None:
+                return said, voice.language
+        return self.message, DEFAULT_LANGUAGE
 
 
 @dataclass(frozen=True)

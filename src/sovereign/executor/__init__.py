@@ -10,11 +10,14 @@ from .capability import Capability, Confirmation, Effect, Locality
 from .confirmation import TTL_SECONDS, ConfirmationStore, canonical_arguments
 from .errors import (
     CODES,
+    REFUSALS,
+    ArgumentRefused,
     CapabilityDefinitionError,
     CapabilityError,
     CodeInfo,
     ErrorCode,
     OutcomeKind,
+    Refusal,
     Stage,
 )
 from .facts import (
@@ -37,7 +40,9 @@ __all__ = [
     "CODES",
     "EDIT_REASON",
     "NUMBER",
+    "REFUSALS",
     "TTL_SECONDS",
+    "ArgumentRefused",
     "AuditLog",
     "Capability",
     "CapabilityDefinitionError",
@@ -56,6 +61,7 @@ __all__ = [
     "Outcome",
     "OutcomeKind",
     "Phrases",
+    "Refusal",
     "Registry",
     "Stage",
     "Statement",

@@ -9,7 +9,8 @@ decides those mappings.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -149,6 +150,63 @@ _CAPABILITY_CODES = frozenset(
         ErrorCode.SITE_NOT_ALLOWED,
     }
 )
+
+
+REFUSALS = frozenset(
+    {
+        "unknown_capability",
+        "missing",
+        "unexpected",
+        "wrong_type",
+        "too_long",
+        "too_short",
+        "too_small",
+        "too_large",
+        "not_a_choice",
+        "wrong_form",
+        "invisible_character",
+        "no_words",
+        "household_setting",
+        "malformed_address",
+        "destination_refused",
+        "not_accepted",
+    }
+)
+"""The stable codes of :class:`Refusal`: why stages 1-2 refused arguments, finer than the
+:class:`ErrorCode`. What each one's sentence may name (``values``): ``argument`` (the
+argument's name; ``missing``, ``unexpected``, ``wrong_type``, ``too_*``, ``not_a_choice``,
+``wrong_form``, ``invisible_character``, ``no_words``, ``household_setting``,
+``malformed_address``), ``limit`` (an ``int``; ``too_long``/``too_short`` in characters,
+``too_small``/``too_large`` as a number), ``character`` (``"U+200B ZERO WIDTH SPACE"``)
+and ``position`` (an ``int``, from 1) for ``invisible_character``. ``not_accepted`` is
+any other refusal and names nothing."""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why stages 1-2 refused a call's arguments, language-free: a code of
+    :data:`REFUSALS` and the values its sentence names. The executor's own ``message``
+    stays its English sentence; a client says this in the household's language."""
+
+    code: str
+    values: Mapping[str, str | int] = field(default_factory=dict)
+
+
+class ArgumentRefused(ValueError):
+    """Raised by a capability's ``validate_arguments`` hook, as its ``ValueError``
+    (→ INVALID_ARGUMENTS), with a :class:`Refusal` the household can be told in its words.
+
+    Args:
+        message: the English sentence (the executor's ``message``).
+        code: one of :data:`REFUSALS`, else ValueError.
+        values: what its sentence names (see :data:`REFUSALS`).
+    """
+
+    def __init__(self, message: str, code: str, **values: str | int) -> None:
+        if code not in REFUSALS:
+            raise ValueError(f"{code!r} is not a refusal code")
+        super().__init__(message)
+        self.refusal = Refusal(code, values)
 
 
 class CapabilityDefinitionError(ValueError):

@@ -13,12 +13,20 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from jsonschema.exceptions import ValidationError, best_match
 
 from .audit import AuditLog, AuditUnavailable
 from .capability import Capability, Confirmation
 from .confirmation import Ask, ConfirmationStore
-from .errors import CODES, CapabilityError, ErrorCode, OutcomeKind, Stage
+from .errors import (
+    CODES,
+    ArgumentRefused,
+    CapabilityError,
+    ErrorCode,
+    OutcomeKind,
+    Refusal,
+    Stage,
+)
 from .registry import Registry
 from .text import valid_text, valid_value
 
@@ -40,11 +48,14 @@ class TurnState:
 
 @dataclass(frozen=True)
 class Validation:
-    """Stages 1-2 alone (:meth:`Executor.validate`): the canonical arguments, or why not."""
+    """Stages 1-2 alone (:meth:`Executor.validate`): the canonical arguments, or why not:
+    the code, the English sentence and the :class:`~.errors.Refusal` (a stable code and
+    what it names, for saying it in the household's language)."""
 
     arguments: dict[str, Any] | None
     error_code: ErrorCode | None = None
     message: str = ""
+    refusal: Refusal | None = None
 
     @property
     def ok(self) -> bool:
@@ -99,11 +110,12 @@ class _Stop(Exception):
         message: str,
         reason: str | None = None,
         sent: bool | None = None,
+        refusal: Refusal | None = None,
     ) -> None:
         message, reason = valid_text(message), reason and valid_text(reason)
         super().__init__(message)
         self.stage, self.code, self.message, self.reason = stage, code, message, reason
-        self.sent = sent
+        self.sent, self.refusal = sent, refusal
 
 
 class Executor:
@@ -275,13 +287,15 @@ class Executor:
         """Stages 1-2 only, with nothing audited: would these arguments be accepted?
 
         Used to refuse a household's edit before anything is answered (DESIGN §4).
-        Returns the canonical arguments, or the stage's code and sentence.
+        Returns the canonical arguments, or the stage's code, sentence and refusal
+        (every refusal has one: :data:`~.errors.REFUSALS`).
         """
         try:
             capability = self._resolve(name, version)
             return Validation(_validate(capability, arguments))
         except _Stop as stop:
-            return Validation(None, stop.code, stop.message)
+            refusal = stop.refusal or Refusal("not_accepted")
+            return Validation(None, stop.code, stop.message, refusal)
 
     def _flags(
         self, name: str, arguments: dict[str, Any] | None, extra: FlagCheck | None
@@ -348,7 +362,8 @@ class Executor:
         if isinstance(name, str) and isinstance(version, int):
             capability = self.registry.get(name, version)
         if capability is None:
-            raise _Stop(Stage.RESOLVE, ErrorCode.UNKNOWN_CAPABILITY, "No such capability.")
+            raise _Stop(Stage.RESOLVE, ErrorCode.UNKNOWN_CAPABILITY, "No such capability.",
+                        refusal=Refusal("unknown_capability"))  # fmt: skip
         return capability
 
     def _confirm(self, capability: Capability, arguments: Any, token: str | None) -> None:
@@ -379,9 +394,12 @@ def _validate(capability: Capability, arguments: Any) -> dict[str, Any]:
     try:
         canonical = hook(copy.deepcopy(arguments))
     except ValueError as exc:
-        raise _Stop(Stage.VALIDATE, ErrorCode.INVALID_ARGUMENTS, str(exc)) from exc
+        refusal = exc.refusal if isinstance(exc, ArgumentRefused) else None
+        raise _Stop(Stage.VALIDATE, ErrorCode.INVALID_ARGUMENTS, str(exc), refusal=refusal) from exc
     except CapabilityError as exc:
-        raise _Stop(Stage.VALIDATE, exc.code, exc.message, exc.reason) from exc
+        rejected = exc.code is ErrorCode.FETCH_TARGET_REJECTED
+        refusal = Refusal("destination_refused") if rejected else None
+        raise _Stop(Stage.VALIDATE, exc.code, exc.message, exc.reason, refusal=refusal) from exc
     if canonical is None:
         return copy.deepcopy(arguments)
     _check_schema(capability, canonical)  # e.g. a neutralised query grown past its maxLength
@@ -392,7 +410,54 @@ def _check_schema(capability: Capability, arguments: Any) -> None:
     error = best_match(Draft202012Validator(capability.accepted_schema).iter_errors(arguments))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "arguments"
-        raise _Stop(Stage.VALIDATE, ErrorCode.INVALID_ARGUMENTS, f"{where}: {error.message}")
+        raise _Stop(Stage.VALIDATE, ErrorCode.INVALID_ARGUMENTS, f"{where}: {error.message}",
+                    refusal=schema_refusal(error))  # fmt: skip
+
+
+_SCHEMA_REFUSALS = {
+    "type": "wrong_type",
+    "maxLength": "too_long",
+    "minLength": "too_short",
+    "minimum": "too_small",
+    "exclusiveMinimum": "too_small",
+    "maximum": "too_large",
+    "exclusiveMaximum": "too_large",
+    "enum": "not_a_choice",
+    "const": "not_a_choice",
+    "pattern": "wrong_form",
+    "format": "wrong_form",
+}
+"""The refusal for each JSON Schema keyword an argument can fail (others: ``not_accepted``)."""
+
+
+def schema_refusal(error: ValidationError) -> Refusal:
+    """The :class:`~.errors.Refusal` for the schema's verdict ``error``: the missing or
+    unexpected argument by name, else the failing argument with the keyword's limit
+    (``maxLength`` 300 → ``too_long``, ``limit`` 300); ``not_accepted`` for a value
+    deeper than an argument, a keyword without a refusal of its own, or a limit that is
+    not a whole number."""
+    path = list(error.absolute_path)
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    if error.validator == "required" and not path:
+        missing = [name for name in error.validator_value if name not in instance]
+        return Refusal("missing", {"argument": str(missing[0])}) if missing else _NOT_ACCEPTED
+    if error.validator == "additionalProperties" and not path:
+        known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        extra = [name for name in instance if name not in known]
+        return Refusal("unexpected", {"argument": str(extra[0])}) if extra else _NOT_ACCEPTED
+    code = _SCHEMA_REFUSALS.get(str(error.validator))
+    if len(path) != 1 or code is None:
+        return _NOT_ACCEPTED
+    values: dict[str, str | int] = {"argument": str(path[0])}
+    if code.startswith("too_"):
+        limit = error.validator_value
+        if not isinstance(limit, int) or isinstance(limit, bool):
+            return _NOT_ACCEPTED  # a limit the sentence cannot name as a whole number
+        values["limit"] = limit
+    return Refusal(code, values)
+
+
+_NOT_ACCEPTED = Refusal("not_accepted")
 
 
 def _check_policy(

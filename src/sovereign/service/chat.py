@@ -4,27 +4,34 @@ By default it talks to the running service (``--url``, default the local one),
 signed in with the household password, through the same API as the Console:
 no second copy of the model is loaded. ``--in-process`` runs the turn loop,
 capabilities, policy file and audit log in this process instead, for
-development. Either way a proposal that needs approval is shown with its exact
-arguments and runs only after a "y", and what the model or a result wrote is drawn
-so it can neither drive the terminal nor pass for a receipt
-(:mod:`sovereign.terminal.display`).
+development: the same conversation in the terminal (:class:`~sovereign.terminal.session.
+Conversation`), spoken to through :class:`InProcess` instead of HTTP, its own words in
+the household's language read from the same setting the service reads. Either way a
+proposal that needs approval is shown with its exact arguments and runs only after a
+"y", and what the model or a result wrote is drawn so it can neither drive the terminal
+nor pass for a receipt (:mod:`sovereign.terminal.display`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from sovereign.terminal.api import DEFAULT_URL
-from sovereign.terminal.display import MARK, AnswerWriter, one_line, rows
+from sovereign.terminal.api import DEFAULT_URL, ServiceFailure
+from sovereign.terminal.session import Conversation
+from sovereign.terminal.words import Words
 
 from .commands import DATA_DIR_OPTION
+from .errors import ServiceError
 from .policy import PolicyStore
 from .settings import BACKENDS, Settings, settings_from_environment
 from .wiring import build_registry, policy_reader
+
+if TYPE_CHECKING:
+    from sovereign.conversation import Progress
 
 OWNER = "terminal"
 
@@ -75,81 +82,99 @@ def chat(url: str, password_stdin: bool, in_process: bool, **options: Any) -> No
 
 
 async def _chat(settings: Settings) -> None:
-    from sovereign.conversation import TurnFailed
+    from sovereign.conversation.voice.around import before_the_turn
+    from sovereign.conversation.voice.catalogs import Voice
+    from sovereign.terminal.run import ClickTerminal
 
     from .app import build_turn_loop
+    from .household_settings import HouseholdSettingsStore
     from .household_sources import HouseholdSources
 
     household = HouseholdSources(settings.data_dir)
     registry = build_registry(settings, on_home_assistant_names=household.entity_names.remember)
     turns = build_turn_loop(settings, registry=registry, household=household)
     read_policy = policy_reader(settings, PolicyStore(settings.data_dir))
-    history: list[dict[str, str]] = []
+    language = HouseholdSettingsStore(settings.data_dir).language()
+    before = before_the_turn(Voice(language))
+    client = InProcess(turns, read_policy)
+    conversation = Conversation(client, ClickTerminal(), Words(before["language"]), before)
     try:
-        while (line := await _ask("you> ")) is not None:
-            if not line.strip():
-                continue
-            try:
-                text = await _one_turn(turns, read_policy, history, line)
-            except TurnFailed as failed:
-                click.secho(f"The turn failed: {one_line(failed.error)}", fg="red", err=True)
-                _receipts(failed.receipts)
-                continue
-            history += [{"role": "user", "content": line}, {"role": "assistant", "content": text}]
+        await conversation.run()
     finally:
         await registry.close()  # Pi-hole's API session is given back
 
 
-async def _one_turn(turns: Any, read_policy: Any, history: list[dict[str, str]], line: str) -> str:
-    writer = AnswerWriter()
+class InProcess:
+    """The turn loop in this process, spoken to as ``sovereign chat`` speaks to the
+    service: :meth:`converse` takes the request the service takes and gives back what it
+    answers (DESIGN §4), so the chat shows a turn, its card, progress, receipt and errors
+    here exactly as it does against the service.
 
-    async def show(piece: str) -> None:
-        click.echo(writer.feed(piece), nl=False)
+    Args:
+        turns: the turn loop (:func:`~.app.build_turn_loop`).
+        read_policy: ``() -> policy``, read for every request as the service reads it.
+    """
 
-    click.echo("assistant>")
-    messages = [*history, {"role": "user", "content": line}]
-    result = await turns.process_turn(messages, policy=read_policy(), owner=OWNER, on_token=show)
-    while result.pending_confirmation is not None:
-        click.echo(writer.end(), nl=False)
-        approve, reason = await _approval(result.pending_confirmation)
-        writer = AnswerWriter()
-        click.echo("assistant>")
-        result = await turns.resume_turn(
-            result.pending_confirmation.token,
-            approve,
-            policy=read_policy(),
-            owner=OWNER,
-            reason=reason,
-            on_token=show,
-        )
-    click.echo(writer.end(), nl=False)
-    _receipts(result.receipts)
-    return result.text
+    def __init__(self, turns: Any, read_policy: Callable[[], Any]) -> None:
+        self._turns, self._read_policy = turns, read_policy
+
+    async def converse(
+        self,
+        payload: dict[str, Any],
+        on_token: Callable[[str], None],
+        on_event: Callable[[str, Any], None] | None = None,
+    ) -> dict[str, Any]:
+        """One ``POST /conversation/message``: a new message (``message``, ``history``) or
+        the answer to a card (``confirmation``); each piece of the answer to ``on_token``,
+        each stage to ``on_event("progress", wire)``.
+
+        Returns:
+            The turn's wire object (:meth:`~sovereign.conversation.TurnResult.to_wire`).
+
+        Raises:
+            ServiceFailure: as the service answers: a failed turn with its provenance in
+                ``body``, 400 INVALID_CONFIRMATION, 422 INVALID_EDIT.
+        """
+        from sovereign.conversation import InvalidConfirmation, InvalidEdit, TurnFailed
+
+        from .routes.conversation import UNKNOWN_CONFIRMATION, invalid_edit, turn_error
+
+        async def token(piece: str) -> None:
+            on_token(piece)
+
+        async def progress(event: Progress) -> None:
+            if on_event is not None:
+                on_event("progress", event.to_wire())
+
+        policy = self._read_policy()
+        try:
+            if "confirmation" in payload:
+                answer = payload["confirmation"]
+                result = await self._turns.resume_turn(
+                    answer["token"], answer["approve"], policy=policy, owner=OWNER,
+                    reason=answer.get("reason"), arguments=answer.get("arguments"),
+                    on_token=token, on_progress=progress,
+                )  # fmt: skip
+            else:
+                asked = {"role": "user", "content": payload["message"]}
+                messages = [*payload.get("history", []), asked]
+                result = await self._turns.process_turn(
+                    messages, policy=policy, owner=OWNER, on_token=token, on_progress=progress
+                )
+        except InvalidConfirmation as exc:
+            refused = ServiceError(400, "INVALID_CONFIRMATION", UNKNOWN_CONFIRMATION)
+            raise _failure(refused) from exc
+        except InvalidEdit as exc:
+            raise _failure(invalid_edit(exc)) from exc
+        except TurnFailed as failed:
+            raise _failure(turn_error(failed)) from failed
+        return result.to_wire()
+
+    async def stop(self, turn_id: str) -> bool:
+        """Nothing to stop from here: Ctrl-C leaves the in-process chat, as before."""
+        return False
 
 
-def _receipts(receipts: Any) -> None:
-    for receipt in receipts:
-        what = f"{one_line(receipt.capability)}: {one_line(receipt.outcome)}"
-        click.secho(f"{MARK}[{what}]", dim=True)
-
-
-async def _approval(pending: Any) -> tuple[bool, str | None]:
-    click.echo()
-    click.secho(f"Allow {one_line(pending.capability)} v{pending.version} to run with:", bold=True)
-    for key, value in pending.arguments.items():
-        for row in rows(json.dumps(value, ensure_ascii=False), f"  {one_line(key)}: ", "    "):
-            click.echo(row)
-    answer = (await _ask("Allow? [y/N] ") or "").strip()
-    if answer.lower() in ("y", "yes"):
-        return True, None
-    reason = (await _ask("Reason (optional): ") or "").strip()[:500]
-    return False, reason or None
-
-
-async def _ask(prompt: str) -> str | None:
-    """One line from the terminal, or None at end of input or "quit"."""
-    try:
-        line = await asyncio.to_thread(input, prompt)
-    except EOFError:
-        return None
-    return None if line.strip() in ("quit", "exit") else line
+def _failure(error: ServiceError) -> ServiceFailure:
+    """The service's answer for ``error`` as the chat receives it from the service."""
+    return ServiceFailure(error.status, error.code, error.message, error.body())

@@ -166,6 +166,21 @@ class ServiceClient:
         except httpx.TransportError as exc:
             raise _unreachable(self.target.url, exc) from exc
 
+    async def household_words(self) -> dict[str, Any]:
+        """``GET /conversation/words``: the household's language and the words said before a
+        turn is read, as ``{"language", "sending", "stopping"}`` (each a string; English's
+        ``en`` and no words when the answer holds none usable).
+
+        Raises:
+            ServiceFailure: the service refused or could not be reached.
+        """
+        body = (await self._request("GET", "/conversation/words")).json()
+        body = body if isinstance(body, dict) else {}
+        said = body.get("words") if isinstance(body.get("words"), dict) else {}
+        language = body.get("language")
+        kept = {key: said[key] for key in ("sending", "stopping") if isinstance(said.get(key), str)}
+        return {"language": language if isinstance(language, str) else "en", **kept}
+
     async def stop(self, turn_id: str) -> bool:
         """``POST /conversation/stop``: True when the turn is stopping, False when it
         had already finished.

@@ -3,7 +3,10 @@ progress line, in a terminal): each stage the service reports, in household word
 with the seconds since the question, and again every so often while it lasts. The
 words are the product's, said in the turn's language (each event's ``words``, and
 ``stopping`` for Ctrl-C); the English here is for the question's first moment, before
-the service said anything, and for a service that says none.
+the service said anything when the chat was not given the household's words for it
+(``GET /api/v1/conversation/words``), and for a service that says none. The time waited
+is said by CLDR's units in the household's language, then in the turn's once an event
+names it (:meth:`~.words.Words.elapsed`).
 
 Once an approved web result is in, an event's ``found`` carries the passages it held,
 ranked, while the model chooses which one the answer quotes: they are printed once,
@@ -20,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .display import one_line, rows
+from .words import Words
 
 REPEAT_SECONDS = 10.0
 """A stage that lasts is said again this often, with the time so far."""
@@ -83,6 +87,10 @@ def _said(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
+def _said_or(value: Any, english: str) -> str:
+    return one_line(value) if _said(value) else english
+
+
 def stage_words(stage: str, capability: str | None = None) -> str:
     """``"Searching the web"`` for ``("checking", "web.search")``, and so on (the
     Console's words, console/progress.js)."""
@@ -93,27 +101,29 @@ def stage_words(stage: str, capability: str | None = None) -> str:
     return STAGE_WORDS.get(stage, STAGE_WORDS["sending"])
 
 
-def elapsed_words(seconds: float) -> str:
-    """``"1 second"``, ``"12 seconds"``, ``"2 min 5 s"`` (whole seconds, never negative)."""
-    whole = max(0, int(seconds))
-    if whole < 60:
-        return f"{whole} second" if whole == 1 else f"{whole} seconds"
-    return f"{whole // 60} min {whole % 60} s"
-
-
 class ProgressPrinter:
     """Prints a turn's stages until its answer starts.
 
     Args:
         say: where a line goes (``say(text)``, shown dim).
         clock: monotonic seconds (tests pass a fake one).
+        before: the household's words for the moment before the service says anything
+            (``{"language", "sending", "stopping"}``, as ``GET /api/v1/conversation/words``
+            says them); English when not given, or for a word missing from it.
     """
 
-    def __init__(self, say: Callable[[str], None], clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        say: Callable[[str], None],
+        clock: Callable[[], float] = time.monotonic,
+        before: dict[str, str] | None = None,
+    ) -> None:
+        before = before or {}
         self._say, self._clock = say, clock
         self._began = clock()
-        self._words = stage_words("sending")
-        self._stopping = stage_words("stopping")
+        self._words = _said_or(before.get("sending"), stage_words("sending"))
+        self._stopping = _said_or(before.get("stopping"), stage_words("stopping"))
+        self._time = Words(before.get("language"))
         self._quiet = False
         self._found: Any = None
         self._repeater: asyncio.Task[None] | None = None
@@ -129,6 +139,8 @@ class ProgressPrinter:
         if kind != "progress" or self._quiet or not isinstance(data, dict):
             return
         said, stopping = data.get("words"), data.get("stopping")
+        if _said(data.get("language")):
+            self._time = Words(data["language"])
         if isinstance(stopping, str) and stopping.strip():
             self._stopping = one_line(stopping)
         if isinstance(said, str) and said.strip():
@@ -158,7 +170,7 @@ class ProgressPrinter:
 
     def _line(self) -> None:
         if not self._quiet:
-            self._say(f"  … {self._words} ({elapsed_words(self._clock() - self._began)})")
+            self._say(f"  … {self._words} ({self._time.elapsed(self._clock() - self._began)})")
 
     async def _repeat(self) -> None:
         with contextlib.suppress(asyncio.CancelledError):

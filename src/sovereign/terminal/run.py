@@ -3,6 +3,11 @@
 The password is asked for without echo (or read from the first line of standard
 input with ``--password-stdin``), sent once to sign in, and never kept or written
 anywhere. The session ends (signed out) when the chat ends.
+
+Once signed in, the chat asks the service for the household's language and speaks its
+own words in it (:mod:`.words`). Before that (the first password prompt, a service that
+cannot be reached or is not set up, a wrong password) it speaks English: the setting is
+not read for someone not signed in, as on the Console's sign-in page.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import click
 from .api import ServiceClient, ServiceFailure
 from .display import one_line
 from .session import Conversation
+from .words import Words
 
 SIGN_IN_ATTEMPTS = 3
 
@@ -49,12 +55,11 @@ async def chat_with_service(url: str, *, password_stdin: bool = False) -> None:
     try:
         async with ServiceClient(url) as client:
             await _sign_in(client, password_stdin)
-            terminal.say(
-                f"Signed in to {client.target.url}. Ctrl-C stops an answer; Ctrl-D or "
-                '"quit" leaves.',
-                dim=True,
-            )
-            conversation = Conversation(client, terminal)
+            before = await client.household_words()
+            words = Words(before["language"])
+            leave = words.say("leave_word")
+            terminal.say(words.say("signed_in", url=client.target.url, leave=leave), dim=True)
+            conversation = Conversation(client, terminal, words, before)
             _stop_on_interrupt(conversation)
             while True:
                 try:
@@ -63,8 +68,8 @@ async def chat_with_service(url: str, *, password_stdin: bool = False) -> None:
                 except ServiceFailure as failure:
                     if failure.status != 401 or password_stdin:
                         raise
-                    terminal.say("\nThe session ended; sign in again, then resend your message.")
-                    await _sign_in(client, password_stdin)
+                    terminal.say("\n" + words.say("session_ended"))
+                    await _sign_in(client, password_stdin, words)
     except ServiceFailure as failure:
         raise click.ClickException(one_line(_explain(failure, url))) from failure
     except ValueError as exc:
@@ -88,7 +93,7 @@ def _stop_on_interrupt(conversation: Conversation) -> None:
         loop.add_signal_handler(signal.SIGINT, interrupted)
 
 
-async def _sign_in(client: ServiceClient, password_stdin: bool) -> None:
+async def _sign_in(client: ServiceClient, password_stdin: bool, words: Words | None = None) -> None:
     state = await client.state()
     if state.get("setup_required"):
         raise ServiceFailure(
@@ -98,7 +103,7 @@ async def _sign_in(client: ServiceClient, password_stdin: bool) -> None:
             "`sovereign serve` printed, or run `sovereign passwd`.",
         )
     for attempt in range(1, SIGN_IN_ATTEMPTS + 1):
-        password = await _password(password_stdin)
+        password = await _password(password_stdin, words or Words())
         try:
             await client.sign_in(password)
             return
@@ -110,11 +115,11 @@ async def _sign_in(client: ServiceClient, password_stdin: bool) -> None:
             del password
 
 
-async def _password(from_stdin: bool) -> str:
+async def _password(from_stdin: bool, words: Words) -> str:
     if from_stdin:
         line = await asyncio.to_thread(sys.stdin.readline)
         return line.rstrip("\r\n")
-    return await asyncio.to_thread(getpass.getpass, "Household password: ")
+    return await asyncio.to_thread(getpass.getpass, words.say("password_prompt"))
 
 
 def _explain(failure: ServiceFailure, url: str) -> str:

@@ -24,6 +24,7 @@ from sovereign.egress import describe_search
 from .api import ServiceClient, ServiceFailure
 from .display import MARK, AnswerWriter, one_line, rows
 from .progress import ProgressPrinter
+from .words import Words
 
 HISTORY_ENTRIES, HISTORY_CHARS, HISTORY_BYTES = 100, 32_000, 200 * 1024
 """What the service accepts as ``history`` (the Console cuts it the same way)."""
@@ -67,13 +68,28 @@ def history_to_send(history: list[dict[str, str]]) -> list[dict[str, str]]:
 class Conversation:
     """One signed-in conversation: the history lives here, in this process only.
 
+    Its own prompts and notices are said in the household's language (``words``); a
+    card's prompts in the turn's, as its card is.
+
     Args:
-        client: a :class:`ServiceClient`, signed in.
+        client: a :class:`ServiceClient`, signed in (or anything with its ``converse``
+            and ``stop``, such as the ``--in-process`` mode's).
         terminal: where to show and ask.
+        words: the chat's own sentences in the household's language (default English).
+        before: the household's words for the moment before the service says anything
+            of a turn (``{"language", "sending", "stopping"}``; see :class:`ProgressPrinter`).
     """
 
-    def __init__(self, client: ServiceClient, terminal: Terminal) -> None:
+    def __init__(
+        self,
+        client: ServiceClient,
+        terminal: Terminal,
+        words: Words | None = None,
+        before: dict[str, str] | None = None,
+    ) -> None:
         self.client, self.terminal = client, terminal
+        self.words, self.before = words or Words(), before
+        self._turn_words = self.words
         self.history: list[dict[str, str]] = []
         self.turn_id: str | None = None
         self._printer: ProgressPrinter | None = None
@@ -88,9 +104,10 @@ class Conversation:
         await self.client.stop(self.turn_id)
 
     async def run(self) -> None:
-        """Read messages until end of input or "quit"; each is one turn."""
-        while (line := await self.terminal.ask("you> ")) is not None:
-            if line.strip() in ("quit", "exit"):
+        """Read messages until end of input or "quit" (or the household language's word for
+        it, :meth:`Words.leaves`); each is one turn."""
+        while (line := await self.terminal.ask(self.words.prompt("you"))) is not None:
+            if self.words.leaves(line):
                 return
             if line.strip() and self._fits(line.strip()):
                 await self.turn(line.strip())
@@ -101,19 +118,15 @@ class Conversation:
         found = spaced_address(message)
         if found is not None and self._spaces_shown != message:
             self._spaces_shown = message
-            self.terminal.say(
-                "An address cannot hold a space, so only the part before the first space "
-                f"would be read. Written with %20 for each space it is {one_line(found[1])}. "
-                "Send that instead, or send the same message again to send it as typed."
-            )
+            self.terminal.say(self.words.say("spaced_address", address=one_line(found[1])))
             return False
         if len(message) <= MAX_MESSAGE_CHARS:
             return True
-        over = len(message) - MAX_MESSAGE_CHARS
-        self.terminal.say(
-            f"Too long to send: {len(message):,} of {MAX_MESSAGE_CHARS:,} characters. Shorten "
-            f"it by {over:,} character{'s' if over != 1 else ''}; nothing was cut or sent."
-        )
+        over, number = len(message) - MAX_MESSAGE_CHARS, self.words.number
+        self.terminal.say(self.words.say_count(
+            "too_long", over, length=number(len(message)), limit=number(MAX_MESSAGE_CHARS),
+            over=number(over),
+        ))  # fmt: skip
         return False
 
     async def turn(self, message: str) -> None:
@@ -143,12 +156,15 @@ class Conversation:
         """One request: the result, or ``None`` after showing why the turn failed."""
         writer = AnswerWriter()
         streamed: list[str] = []
-        printer = self._printer = ProgressPrinter(lambda line: self.terminal.say(line, dim=True))
+        printer = self._printer = ProgressPrinter(
+            lambda line: self.terminal.say(line, dim=True), before=self.before
+        )
+        assistant = self.words.prompt("assistant")
 
         def on_token(piece: str) -> None:
             if not streamed:
                 printer.quiet()
-                self.terminal.say("assistant>")
+                self.terminal.say(assistant)
             streamed.append(piece)
             self.terminal.say(writer.feed(piece), end="")
 
@@ -164,15 +180,17 @@ class Conversation:
             if failure.status == 401:
                 raise
             printer.quiet()
-            self.terminal.say(writer.end() if streamed else "assistant>\n", end="")
-            self._say_rows(rows(failure.message, "Error: "))
+            self.terminal.say(writer.end() if streamed else assistant + "\n", end="")
+            sentence = failure_sentence(failure, self.words, getattr(self.client, "target", None))
+            self._say_rows(rows(sentence, self.words.say("error_prefix")))
             self._provenance(failure.body)
             return None
         finally:
             printer.quiet()
             self.turn_id, self._printer = None, None
         if not streamed:
-            self.terminal.say("assistant>")
+            self.terminal.say(assistant)
+        self._turn_words = Words(result.get("language", self.words.language))
         text = "" if streamed else str(result.get("text", ""))
         self.terminal.say(writer.feed(text) + writer.end(), end="")
         return result
@@ -188,7 +206,7 @@ class Conversation:
             except ServiceFailure as failure:
                 if failure.status != 0 or wait is None:
                     raise
-                self.terminal.say("(the answer broke off; asking what became of it)", dim=True)
+                self.terminal.say(self.words.say("broke_off"), dim=True)
                 await asyncio.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -196,7 +214,9 @@ class Conversation:
         """Show the card, ask y/n; the confirmation to send, or ``None`` when unanswered.
 
         The card is printed in the words the service said in the turn's language
-        (``pending_confirmation.words``, :func:`said_card_lines`), else in English as before.
+        (``pending_confirmation.words``, :func:`said_card_lines`), else in English as before;
+        its prompt offers the turn's language's key for yes (``[j]`` in German), and that
+        key and word, the household's and English's y/yes each approve.
         """
         say = self.terminal.say
         say()
@@ -205,7 +225,9 @@ class Conversation:
         if said is not None:
             for line in said_card_lines(pending, said):
                 say(line)
-            prompts = (f"{one_line(said['approve'])} [y] / {one_line(said['deny'])} [N]: ",
+            words = self._turn_words
+            prompts = (words.say("approve_prompt", approve=one_line(said["approve"]),
+                                 yes=words.say("yes_key"), deny=one_line(said["deny"])),
                        f"{one_line(said['reason_label'])}: ")  # fmt: skip
         else:
             say("Approve this request?")
@@ -220,10 +242,10 @@ class Conversation:
             prompts = ("Approve? [y/N] ", "Reason (optional): ")
         answer = await self.terminal.ask(prompts[0])
         if answer is None:
-            say("Not answered, so nothing was sent; the request will expire.")
+            say(self._turn_words.say("not_answered"))
             return None
         confirmation: dict[str, Any] = {"token": pending["token"]}
-        if answer.strip().lower() in ("y", "yes"):
+        if self._turn_words.approves(answer) or self.words.approves(answer):
             return {"confirmation": {**confirmation, "approve": True}}
         reason = ((await self.terminal.ask(prompts[1])) or "").strip()
         confirmation["approve"] = False
@@ -239,6 +261,30 @@ class Conversation:
     def _say_rows(self, lines: list[str]) -> None:
         for line in lines:
             self.terminal.say(line)
+
+
+OWN_FAILURES = {
+    "STREAM_ENDED": "failure_stream_ended",
+    "GARBLED_STREAM": "failure_garbled",
+}
+"""The failures this client meets itself, by code, and the key of the sentence for each."""
+
+
+def failure_sentence(failure: ServiceFailure, words: Words, target: Any = None) -> str:
+    """What to show for a failed request: the service's own sentence as it said it (in the
+    turn's language where the service says it so), or, for a failure this client met
+    itself (unreachable, an answer cut short or garbled, an error without a sentence),
+    ``words``' sentence for it; ``target`` names the service (its ``url``)."""
+    said = failure.body.get("error") if isinstance(failure.body, dict) else None
+    if isinstance(said, dict) and _text(said.get("message")):
+        return failure.message
+    if failure.code == "UNREACHABLE" and target is not None:
+        return words.say("failure_unreachable", url=target.url)
+    if failure.code in OWN_FAILURES:
+        return words.say(OWN_FAILURES[failure.code])
+    if failure.code == f"HTTP_{failure.status}":
+        return words.say("failure_http", status=failure.status)
+    return failure.message
 
 
 _ADDRESS = re.compile(r"https?://\S+", re.IGNORECASE)

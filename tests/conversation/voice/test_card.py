@@ -160,3 +160,28 @@ def test_a_refused_edit_is_said_in_the_turn_s_language(language, code, sentence)
     from sovereign.conversation.voice.card import edit_refusal
 
     assert edit_refusal(code, Voice(language)) == sentence
+
+
+def test_every_refusal_of_the_executor_has_a_detail_to_say():
+    from sovereign.conversation.voice.card import EDIT_DETAIL_COUNTS, EDIT_DETAILS
+    from sovereign.executor import REFUSALS
+
+    assert set(EDIT_DETAILS) | set(EDIT_DETAIL_COUNTS) == set(REFUSALS)
+
+
+def test_a_refused_edit_s_detail_is_said_in_french_with_french_numbers():
+    from sovereign.conversation.voice.card import edit_detail
+    from sovereign.conversation.voice.catalogs import Voice
+
+    french = Voice("fr")
+    label = "U+200B ZERO WIDTH SPACE"
+    assert edit_detail("invisible_character", {"argument": "query", "character": label,
+                                               "position": 8}, french) == (
+        "query contient, en position 8, un caractère que la carte ne peut pas montrer "
+        f"({label})."
+    )  # fmt: skip
+    assert edit_detail("too_long", {"argument": "query", "limit": 1000}, french) == (
+        "query dépasse 1\u202f000 caractères."
+    )
+    assert edit_detail("missing", {}, french) is None  # its sentence names an argument
+    assert edit_detail("no_such_code", {}, french) is None

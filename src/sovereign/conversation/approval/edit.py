@@ -30,8 +30,8 @@ def check_edit(
 
     Raises:
         InvalidConfirmation: no turn of ``owner`` is paused on ``token``.
-        InvalidEdit: the executor's code and sentence for the refused arguments, with
-            the paused turn's language.
+        InvalidEdit: the executor's code, sentence and refusal for the refused
+            arguments, with the paused turn's language.
     """
     paused = pending.peek(token, owner)
     target = paused.halted.target
@@ -39,7 +39,8 @@ def check_edit(
         return
     checked = executor.validate(target.capability, target.version, arguments)
     if not checked.ok:
-        raise InvalidEdit(str(checked.error_code), checked.message, paused.progress.voice.language)
+        language = paused.progress.voice.language
+        raise InvalidEdit(str(checked.error_code), checked.message, language, checked.refusal)
 
 
 def is_unchanged(executor: Executor, paused: PendingTurn, arguments: Any) -> bool:

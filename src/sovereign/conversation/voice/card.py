@@ -18,9 +18,11 @@ window from ``windows``) or ``{arguments}`` (every argument, quoted); ``quote`` 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
+from babel.numbers import format_decimal
 
 from sovereign.egress import REASONS as IDENTIFIER_REASONS
 
@@ -127,6 +129,36 @@ EDIT_REFUSED = {
     "waiting for your answer.",
 }
 """The refusal of an edit (``INVALID_EDIT``): with its reason when the code is known."""
+EDIT_DETAILS = {
+    "unknown_capability": "This device has no such capability.",
+    "missing": "{argument} is missing.",
+    "unexpected": "This request does not take {argument}.",
+    "wrong_type": "{argument} has the wrong kind of value.",
+    "too_small": "{argument} must be at least {limit}.",
+    "too_large": "{argument} must be at most {limit}.",
+    "not_a_choice": "{argument} is not one of the values it can take.",
+    "wrong_form": "{argument} is not written the way it has to be.",
+    "invisible_character": "{argument} holds a character the card cannot show ({character}) "
+    "at position {position}.",
+    "no_words": "{argument} holds no words, only spaces.",
+    "household_setting": "{argument} comes from your household's settings, not from each "
+    "request; leave it out.",
+    "malformed_address": "{argument} is not a web address this device can read.",
+    "destination_refused": "The address is this device, your home network or a place this "
+    "device never connects to.",
+    "not_accepted": "The change cannot be used as it is written.",
+}
+"""The executor's detail of a refused edit, said by its refusal code
+(:data:`sovereign.executor.REFUSALS`; context ``edit_detail:<code>``). ``{argument}`` is
+the argument's name as sent (an identifier), numbers are written as the language writes
+them."""
+EDIT_DETAIL_COUNTS = {
+    "too_long": ("{argument} is longer than {limit} character.",
+                 "{argument} is longer than {limit} characters."),
+    "too_short": ("{argument} needs at least {limit} character.",
+                  "{argument} needs at least {limit} characters."),
+}  # fmt: skip
+"""The details said by the count of their ``limit`` (singular, plural)."""
 
 _FILLED_BY_CONSOLE = ("time", "host", "reason", "request", "name")
 _PLAIN = (
@@ -219,6 +251,25 @@ def edit_refusal(code: str, voice: Voice) -> str:
         reason = voice.say(f"edit_refused:{code}", EDIT_REFUSALS[code])
         return voice.say("edit_refused", EDIT_REFUSED["edit_refused"], reason=reason)
     return voice.say("edit_refused_plain", EDIT_REFUSED["edit_refused_plain"])
+
+
+def edit_detail(code: str, values: Mapping[str, str | int], voice: Voice) -> str | None:
+    """The executor's detail of a refused edit (its refusal ``code`` and ``values``) in
+    ``voice``'s language, numbers written as it writes them; ``None`` for a code this
+    catalog does not say or values that do not fill its sentence."""
+    shown = {
+        name: format_decimal(value, locale=voice.language) if isinstance(value, int) else value
+        for name, value in values.items()
+    }
+    try:
+        if code in EDIT_DETAIL_COUNTS and isinstance(values.get("limit"), int):
+            one, many = EDIT_DETAIL_COUNTS[code]
+            return voice.say_count(f"edit_detail:{code}", one, many, int(values["limit"]), **shown)
+        if code in EDIT_DETAILS:
+            return voice.say(f"edit_detail:{code}", EDIT_DETAILS[code], **shown)
+    except (KeyError, IndexError):  # a value its sentence names is missing
+        return None
+    return None
 
 
 def list_patterns(language: str) -> dict[str, str]:

@@ -18,7 +18,14 @@ from sovereign.executor import Capability, FactSheet, Phrases
 from .activity import PLURALS as ACTIVITY_PLURALS
 from .activity import SENTENCES as ACTIVITY_SENTENCES
 from .around import ALL_SENTENCES
-from .card import CARD_SENTENCES, EDIT_REFUSALS, EDIT_REFUSED, SPACES
+from .card import (
+    CARD_SENTENCES,
+    EDIT_DETAIL_COUNTS,
+    EDIT_DETAILS,
+    EDIT_REFUSALS,
+    EDIT_REFUSED,
+    SPACES,
+)
 from .catalogs import OWN_CATALOGS, OWN_DOMAIN
 from .receipts import RECEIPT_SENTENCES, REFUSAL_REASONS
 from .sentences import _BY_CODE, _GENERIC, CONTEXT, OWN_SENTENCES, REASON
@@ -65,6 +72,10 @@ def own_entries() -> Iterator[Entry]:
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)
     for code, text in EDIT_REFUSALS.items():
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, f"edit_refused:{code}", text)
+    for code, text in EDIT_DETAILS.items():
+        yield Entry(OWN_CATALOGS, OWN_DOMAIN, f"edit_detail:{code}", text)
+    for code, (one, many) in EDIT_DETAIL_COUNTS.items():
+        yield Entry(OWN_CATALOGS, OWN_DOMAIN, f"edit_detail:{code}", one, many)
 
 
 def capability_entries(capabilities: Iterable[Capability]) -> Iterator[Entry]:

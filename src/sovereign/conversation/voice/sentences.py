@@ -131,10 +131,17 @@ OWN_SENTENCES = {
     "instructions_ignored": "One of the sources gave me instructions, which I ignored.",
     "facts_heading": "What the device reported",
     "turn_stopped": "Stopped. Nothing more was done after you pressed Stop.",
+    "failed_model_unavailable": "The language model cannot be reached: {reason}",
+    "failed_too_long": "The conversation is too long for the model to read; start a new "
+    "conversation or send less history.",
+    "failed_model_error": "The language model answered unusably: {reason}",
+    "failed_unexpectedly": "The turn failed unexpectedly.",
 }
 """The conversation's own sentences, by what they are for (English source text);
 ``facts_heading`` is the heading of the facts panel under an answer (on the wire as
-each fact's ``heading``, :class:`~sovereign.conversation.results.Fact`)."""
+each fact's ``heading``, :class:`~sovereign.conversation.results.Fact`); ``failed_*``
+say why a turn failed (the service's error sentence; ``{reason}`` is the model
+backend's own words, as it gave them)."""
 
 
 def own(key: str, voice: Voice, **values: object) -> str:

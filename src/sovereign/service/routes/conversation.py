@@ -42,6 +42,8 @@ MAX_HISTORY_ENTRIES = 100
 MAX_HISTORY_CHARS = 32000
 MAX_REASON_CHARS = 500
 _STRICT = ConfigDict(extra="forbid", strict=True)
+UNKNOWN_CONFIRMATION = "That confirmation is unknown, already answered, expired or not yours."
+"""The sentence of ``400 INVALID_CONFIRMATION`` for an answer to a card no turn waits on."""
 
 
 class HistoryEntry(BaseModel):
@@ -302,11 +304,7 @@ async def _run_turn(
                 messages, policy=policy, owner=owner, on_token=on_token, on_progress=on_progress
             )
     except InvalidConfirmation as exc:
-        raise ServiceError(
-            400,
-            "INVALID_CONFIRMATION",
-            "That confirmation is unknown, already answered, expired or not yours.",
-        ) from exc
+        raise ServiceError(400, "INVALID_CONFIRMATION", UNKNOWN_CONFIRMATION) from exc
     except InvalidEdit as exc:
         raise invalid_edit(exc) from exc
     except TurnFailed as failed:
@@ -333,9 +331,11 @@ def check_edit(deps: Services, answer: ConfirmationAnswer, *, owner: str) -> Non
 
 def invalid_edit(exc: InvalidEdit) -> ServiceError:
     """``422 INVALID_EDIT``: the refusal and that the card still waits, in the turn's
-    language, with that ``language`` and the executor's own sentence as ``detail``
-    (English: it names what was refused, e.g. a character and its position)."""
-    extra = {"language": exc.language, "detail": exc.message}
+    language, with that ``language``; ``detail`` names what was refused (e.g. a character
+    and its position), said in the turn's language from the executor's refusal code, else
+    the executor's own English sentence; ``detail_language`` is the one it is said in."""
+    detail, detail_language = exc.detail
+    extra = {"language": exc.language, "detail": detail, "detail_language": detail_language}
     return ServiceError(422, "INVALID_EDIT", exc.sentence, extra=extra)
 
 
@@ -345,7 +345,7 @@ def turn_error(failed: TurnFailed) -> ServiceError:
     language (the Console shows it under what came)."""
     if isinstance(failed.error, TurnStopped):
         return turn_stopped(failed.language, failed.to_wire())
-    status, code, message = _describe(failed.error)
+    status, code, message = _describe(failed.error, Voice(failed.language))
     return ServiceError(status, code, message, extra=failed.to_wire())
 
 
@@ -355,21 +355,16 @@ def turn_stopped(language: str, extra: dict[str, Any]) -> ServiceError:
     return ServiceError(409, "TURN_STOPPED", own("turn_stopped", Voice(language)), extra=extra)
 
 
-def _describe(error: Exception) -> tuple[int, str, str]:
+def _describe(error: Exception, voice: Voice) -> tuple[int, str, str]:
+    """Status, code and sentence for a failed turn's ``error``, the sentence in ``voice``'s
+    language (the turn's); a refused write keeps the storage check's English sentence."""
     if isinstance(error, OSError):  # a refused write (data directory full, read-only, ...)
         refused = storage_error(error)
         return refused.status, refused.code, refused.message
     if isinstance(error, ModelUnavailable):
-        return 503, "MODEL_UNAVAILABLE", f"The language model cannot be reached: {error}"
+        return 503, "MODEL_UNAVAILABLE", own("failed_model_unavailable", voice, reason=error)
     if isinstance(error, ContextTooLong):
-        return (
-            413,
-            "CONVERSATION_TOO_LONG",
-            (
-                "The conversation is too long for the model to read; start a new conversation "
-                "or send less history."
-            ),
-        )
+        return 413, "CONVERSATION_TOO_LONG", own("failed_too_long", voice)
     if isinstance(error, ModelError):
-        return 502, "MODEL_ERROR", f"The language model answered unusably: {error}"
-    return 500, "INTERNAL_ERROR", "The turn failed unexpectedly."
+        return 502, "MODEL_ERROR", own("failed_model_error", voice, reason=error)
+    return 500, "INTERNAL_ERROR", own("failed_unexpectedly", voice)
