@@ -206,10 +206,11 @@ def candidates(
     weighted by BM25 as a word is; a passage dated only on days the question does not
     name comes after every other (both by :func:`.days.day_fit`). A passage is read
     under its heading and its source's title (a search result's title, a page's), as
-    the model is shown it: a question's term that the passage lacks and they hold
-    counts once, as one occurrence in the passage would ("Sunday" over "First train to
-    Whitby: 09:37"); it counts for every passage under that heading or title alike, so
-    among them their own words decide.
+    the model is shown it: they are a second field of the passage, as in BM25F (its
+    words and theirs counted together, a question's term they hold as one more
+    occurrence, saturated and normalised by the passage's length as its own are;
+    "Sunday" over "First train to Whitby: 09:37"). They count for every passage under
+    that heading or title alike, so among those their own words decide.
 
     A retrieval step before the model reads: ranking by shared words is language-
     independent and never paraphrases, and a small model chooses among five passages,
@@ -231,10 +232,7 @@ def candidates(
             if fit is True:
                 bag.append(ASKED_DAY)
     titles = {p.id: s.title for s in sources.items for p in s.passages}
-    headed = [
-        asked.intersection(terms(f"{p.context}\n{titles[p.id]}", language)).difference(bag)
-        for p, bag in zip(quotable, bags, strict=True)
-    ]
+    headed = [asked.intersection(terms(f"{p.context}\n{titles[p.id]}", language)) for p in quotable]
     average = sum(map(len, bags)) / len(bags) or 1.0
     holding = {
         t: sum(t in bag or t in head for bag, head in zip(bags, headed, strict=True))
@@ -243,13 +241,11 @@ def candidates(
     scores = []
     for passage, bag, head in zip(quotable, bags, headed, strict=True):
         score = 0.0
+        scale = BM25_K1 * (1 - BM25_B + BM25_B * len(bag) / average)
         for term in asked:
-            rarity = math.log(1 + (len(bags) - holding[term] + 0.5) / (holding[term] + 0.5))
-            if count := bag.count(term):
-                scale = BM25_K1 * (1 - BM25_B + BM25_B * len(bag) / average)
+            if count := bag.count(term) + (term in head):
+                rarity = math.log(1 + (len(bags) - holding[term] + 0.5) / (holding[term] + 0.5))
                 score += rarity * count * (BM25_K1 + 1) / (count + scale)
-            elif term in head:
-                score += rarity
         scores.append((score, passage.id))
     late = {p.id for p, fit in zip(quotable, fits, strict=True) if fit is False}
     ranked = sorted(scores, key=lambda x: (x[1] in late, -x[0]))  # stable: reading order

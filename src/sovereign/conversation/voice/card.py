@@ -24,12 +24,23 @@ from typing import Any
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_decimal
 
-from sovereign.egress import REASONS as IDENTIFIER_REASONS
-
 from .catalogs import DEFAULT_LANGUAGE, Voice
 
 FLAG_REASONS = {
-    **IDENTIFIER_REASONS,
+    "private_address": "looks like an address on your home network",
+    "device_address": "is one of this device's own network addresses",
+    "mac_address": "looks like a device's hardware (MAC) address",
+    "email_address": "looks like an e-mail address",
+    "phone_number": "looks like a phone number",
+    "local_host_name": "looks like the name of a device on your home network",
+    "device_name": "is a name of this device or of its home network",
+    "home_assistant_name": "names something in your Home Assistant",
+    "pihole_name": "is a name from your Pi-hole's local DNS",
+    "wifi_name": "is the name of your Wi-Fi network",
+    "private_word": "is on your household's list of private words",
+    "look_alike": "spells one of your household's words with look-alike letters, "
+    "digits or in another order",
+    "mixed_script": "mixes letters of different alphabets, as look-alike spellings do",
     "from_a_result": "comes from what a result of this turn said, not from you",
     "added_by_assistant": "is not in what you wrote: the assistant added it",
 }
