@@ -1,6 +1,6 @@
 """console-auth routes: sign-in state, first-run setup, sign-in, sign-out.
 
-``/state``, ``/setup`` and ``/login`` need no session (and so no CSRF token);
+``/state``, ``/words``, ``/setup`` and ``/login`` need no session (and so no CSRF token);
 ``/logout`` needs both, like every other ``/api/v1/`` route. The tab secret sent
 back in ``X-CSRF-Token`` is returned by ``/setup`` and ``/login`` only: a request
 carrying nothing but the cookies learns no secret and can change nothing
@@ -17,6 +17,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..bodies import ValidTextRoute
+from ..console_words import before_sign_in, browser_language
 from ..csrf import tab_secret
 from ..devices import MAX_KEY_CHARACTERS, KnownDevices, device_cookie_name
 from ..errors import ServiceError, storage_error
@@ -70,6 +71,19 @@ async def auth_state(request: Request, deps: Deps) -> AuthState:
     session = session_of(request.scope)
     signed_in = session is not None and session.tab_matches(tab_secret(request.scope))
     return AuthState(setup_required=not deps.owner.is_set_up(), signed_in=signed_in)
+
+
+@router.get("/words")
+async def sign_in_words(request: Request, response: Response) -> dict[str, object]:
+    """The words of the sign-in and setup pages in the browser's language (its
+    ``Accept-Language``, negotiated against the product's languages; else English).
+
+    Before a session the household's setting is not read, so a stranger learns nothing
+    of it here. Answers ``{"language", "console": {key: word}, "run_time": {key: word}}``
+    (:func:`sovereign.service.console_words.before_sign_in`).
+    """
+    response.headers["Vary"] = "Accept-Language"
+    return before_sign_in(browser_language(request.headers.get("accept-language")))
 
 
 @router.post("/setup")
