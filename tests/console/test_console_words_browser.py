@@ -156,7 +156,10 @@ def test_sign_in_is_said_in_the_browser_s_language_never_the_household_s(
         expect(french.locator("#signin-error")).to_have_text("Saisissez le mot de passe du foyer.")
         french.get_by_label("Mot de passe du foyer", exact=True).fill("not the password")
         french.get_by_role("button", name="Se connecter").click()
-        expect(french.locator("#signin-error")).to_contain_text("That password is not right")
+        expect(french.locator("#signin-error")).to_have_text(
+            "Ce mot de passe n\u2019est pas le bon ; encore 4 essais erronés avant que la "
+            "connexion soit suspendue."
+        )
 
     with browser_speaking(browser, "ja") as japanese:
         japanese.goto(service.url)

@@ -108,3 +108,39 @@ async def test_sign_in_words_need_no_session_and_follow_the_browser_not_the_hous
     assert japanese.json()["console"]["signin_title"] == "Sign in"
     assert unsaid.json()["language"] == "en"
     assert "Deutsch" not in french.text
+
+
+async def test_a_wrong_password_is_told_in_the_browser_s_language(signed_in):
+    harness = signed_in
+    assert (await harness.post(SETTING, {"language": "de"})).status_code == 200
+    guesser = await harness.another_client()
+    said = []
+    async with guesser:
+        for _ in range(7):
+            failed = await guesser.post(
+                "/api/v1/auth/login",
+                json={"password": "guess-guess"},
+                headers={"Accept-Language": "it-CH,it;q=0.9"},
+            )
+            said.append(failed.json()["error"]["message"])
+        english = await guesser.post(
+            "/api/v1/auth/login",
+            json={"password": "guess-guess"},
+            headers={"Accept-Language": "ja"},
+        )
+    assert said == [
+        "Questa password non è giusta; ancora 4 tentativi sbagliati prima che l\u2019accesso "
+        "venga sospeso.",
+        "Questa password non è giusta; ancora 3 tentativi sbagliati prima che l\u2019accesso "
+        "venga sospeso.",
+        "Questa password non è giusta; ancora 2 tentativi sbagliati prima che l\u2019accesso "
+        "venga sospeso.",
+        "Questa password non è giusta; ancora 1 tentativo sbagliato prima che l\u2019accesso "
+        "venga sospeso.",
+        "Questa password non è giusta; la prossima password sbagliata sospende l\u2019accesso.",
+        "Questa password non è giusta; l\u2019accesso è sospeso per 1 secondo.",
+        "L\u2019accesso è sospeso dopo diverse password sbagliate; riprova tra 1 secondo.",
+    ]  # never the household's German
+    assert english.json()["error"]["message"] == (
+        "Sign-in is paused after several wrong passwords; try again in 1 second."
+    )
