@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from playwright.sync_api import expect
 
 from .conftest import MODULE_ORIGIN, watch_page
-from .console_steps import first_run
+from .console_steps import first_run, send
 
 SELECT = "#household-language"
 SAVE = "#household-language-save"
@@ -225,3 +225,24 @@ def test_a_sentence_is_filled_and_counted_in_the_language_it_was_said_in(module_
     assert english == "7,950 of 8,000 characters"
     missing = say_with(module_page, "signed_out", {"signed_out": ""}, "de", {})
     assert missing == "You are signed out."  # a word not said is the English
+
+
+def test_the_offer_after_a_redirect_is_said_in_the_household_s_language(page, service):
+    from .test_console_failures import answer_with, result
+
+    first_run(page, service)
+    choose_language(page, "nl")
+    redirected = {
+        "capability": "web.fetch", "title": "http://example.org/old",
+        "url": "http://example.org/old", "snippet": "", "retrieved_at": "2026-01-01T00:00:00Z",
+        "redirected": True, "final_url": "https://www.example.org/new",
+    }  # fmt: skip
+    answer_with(page, result("Die pagina is verhuisd.", citations=[redirected]))
+    page.locator("#nav-chat").click()
+    send(page, "lees http://example.org/old")
+    expect(page.locator(".redirect p")).to_have_text(
+        "Deze pagina is verhuisd naar https://www.example.org/new. Van het nieuwe adres is "
+        "niets gelezen."
+    )
+    expect(page.locator(".redirect-target")).to_have_text("https://www.example.org/new")
+    expect(page.locator(".fetch-redirect")).to_have_text("Vraag om het nieuwe adres op te halen")

@@ -393,11 +393,11 @@ export class Chat {
 
   redirectOffer(target) {
     const button = el("button", { type: "button", className: "fetch-redirect" },
-      "Ask to fetch the new address");
+      say("redirect_fetch"));
     button.addEventListener("click", () => this.send(fetchRequestMessage(target)));
     return el("div", { className: "redirect" },
-      el("p", {}, "This page moved to ", el("code", { className: "redirect-target" }, target),
-        ". Nothing was read from the new address."),
+      el("p", {}, ...sayParts("redirect_moved",
+        { target: el("code", { className: "redirect-target" }, target) })),
       button);
   }
 

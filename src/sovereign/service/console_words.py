@@ -159,6 +159,8 @@ RUN_TIME_WORDS: dict[str, str | tuple[str, str]] = {
     "use_encoded": "Use %20 instead",
     "answer_first": "Answer the request above (or wait for the answer) first.",
     "stop_failed": "The answer could not be stopped: {reason}",
+    "redirect_moved": "This page moved to {target}. Nothing was read from the new address.",
+    "redirect_fetch": "Ask to fetch the new address",
     "activity_unread": "The activity could not be loaded: {reason}",
     "activity_repairs": "For the device's owner",
     "activity_repair": (
