@@ -231,7 +231,9 @@ def test_a_card_withdrawn_under_activity_shows_its_receipt_in_the_turn_s_languag
     page.get_by_role("button", name="Aktivität").click()  # the Console's words, in German
     waiting = page.locator(".pending-card")
     waiting.get_by_role("button", name="Ablehnen").click()  # the card in the turn's language
-    expect(waiting.locator(".pending-outcome")).to_have_text("Withdrawn: nothing was sent.")
+    expect(waiting.locator(".pending-outcome")).to_have_text(
+        "Zurückgezogen: Es wurde nichts gesendet."  # the Console's own words, in German
+    )
     expect(waiting.locator(".receipt-headline")).to_have_text(
         "Alles ist auf diesem Gerät geblieben."
     )

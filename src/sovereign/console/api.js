@@ -7,6 +7,7 @@
 // act on nothing. This browser's device key (its own sign-in budget, with the
 // device cookie) is kept in localStorage. See docs/decisions/cookie-is-not-a-session.md.
 
+import { say } from "./console-words.js";
 import { describeFailure } from "./present.js";
 import { SseParser } from "./sse.js";
 
@@ -131,15 +132,16 @@ export async function request(method, path, body) {
 /**
  * Load a settings section: GET `path` into `section.show(state)`, after clearing
  * `section.error`. A 401 goes to `section.onUnauthorized(error)` (its result returned);
- * any other failure is written to `section.error` as "The <what> could not be read: …".
+ * any other failure is written to `section.error` as the Console's sentence `unread`
+ * ("The <setting> could not be read: {reason}", console-words.js).
  */
-export async function loadSection(section, path, what) {
+export async function loadSection(section, path, unread) {
   section.error.textContent = "";
   try {
     section.show(await request("GET", path));
   } catch (error) {
     if (error.status === 401) return section.onUnauthorized(error);
-    section.error.textContent = `The ${what} could not be read: ${error.message}`;
+    section.error.textContent = say(unread, { reason: error.message });
   }
 }
 
@@ -198,7 +200,7 @@ async function readStream(body, on) {
         return result;
       }
     }
-    if (done) throw new ApiError(0, "STREAM_ENDED", "The answer stopped before it was complete.");
+    if (done) throw new ApiError(0, "STREAM_ENDED", say("stream_ended"));
   }
 }
 
@@ -207,7 +209,7 @@ function handleFrame(frame, on) {
   try {
     data = JSON.parse(frame.data);
   } catch {
-    throw new ApiError(0, "GARBLED_STREAM", "The answer arrived garbled. Please ask again.");
+    throw new ApiError(0, "GARBLED_STREAM", say("stream_garbled"));
   }
   if (frame.event === "token") {
     if (on.onToken) on.onToken(data.text || "");

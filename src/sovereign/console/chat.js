@@ -5,6 +5,7 @@
 import { converse, stopTurn } from "./api.js";
 import { decisionParts, shownCardWords } from "./card-words.js";
 import { ConfirmationCard } from "./card.js";
+import { say, sayParts } from "./console-words.js";
 import { byId, el } from "./dom.js";
 import { factPanel } from "./facts.js";
 import { renderMarkdown } from "./markdown.js";
@@ -79,16 +80,14 @@ export class Chat {
     const found = spacedAddress(this.input.value);
     if (!found || this.spacesShown === this.input.value) return false;
     this.spacesShown = this.input.value;
-    const use = el("button", { type: "button", className: "link-button" }, "Use %20 instead");
+    const use = el("button", { type: "button", className: "link-button" }, say("use_encoded"));
     use.addEventListener("click", () => {
       this.input.value = this.input.value.replace(found.typed, found.encoded);
       this.error.replaceChildren();
       this.input.focus();
     });
-    this.error.replaceChildren(
-      "An address cannot hold a space, so only the part before the first space would be " +
-      "read. Written with %20 for each space it is ", el("code", {}, found.encoded),
-      ". ", use, " Or press Send again to send it as typed.");
+    this.error.replaceChildren(...sayParts("address_spaces",
+      { address: el("code", {}, found.encoded), use }));
     return true;
   }
 
@@ -99,7 +98,8 @@ export class Chat {
     this.count.hidden = !count;
     this.count.classList.toggle("over", Boolean(problem));
     if (problem) this.error.textContent = problem;
-    else if (this.error.textContent.startsWith("Too long to send")) this.error.textContent = "";
+    else if (this.tooLong && this.error.textContent === this.tooLong) this.error.textContent = "";
+    this.tooLong = problem;
     this.input.setAttribute("aria-invalid", problem ? "true" : "false");
     return !problem;
   }
@@ -108,7 +108,7 @@ export class Chat {
   send(text) {
     const message = text.trim();
     if (this.turn) {
-      this.error.textContent = "Answer the request above (or wait for the answer) first.";
+      this.error.textContent = say("answer_first");
       return false;
     }
     if (!message) return false;
@@ -172,7 +172,7 @@ export class Chat {
     try {
       await stopTurn(this.turnId);
     } catch (error) {
-      this.error.textContent = `The answer could not be stopped: ${error.message}`;
+      this.error.textContent = say("stop_failed", { reason: error.message });
     }
   }
 
@@ -393,11 +393,11 @@ export class Chat {
 
   redirectOffer(target) {
     const button = el("button", { type: "button", className: "fetch-redirect" },
-      "Ask to fetch the new address");
+      say("redirect_fetch"));
     button.addEventListener("click", () => this.send(fetchRequestMessage(target)));
     return el("div", { className: "redirect" },
-      el("p", {}, "This page moved to ", el("code", { className: "redirect-target" }, target),
-        ". Nothing was read from the new address."),
+      el("p", {}, ...sayParts("redirect_moved",
+        { target: el("code", { className: "redirect-target" }, target) })),
       button);
   }
 

@@ -3,7 +3,7 @@
 
 import { ApiError, request, session } from "./api.js";
 import { Chat } from "./chat.js";
-import { applyConsoleWords } from "./console-words.js";
+import { applyConsoleWords, say } from "./console-words.js";
 import { byId, showOnly } from "./dom.js";
 import { showAddressWarning } from "./host.js";
 import { ActivityView, PolicySwitch } from "./panels.js";
@@ -26,7 +26,15 @@ const onUnauthorized = () => sessionEnded();
 const chat = new Chat({ onUnauthorized });
 const policy = new PolicySwitch({ onUnauthorized });
 const activity = new ActivityView({ onUnauthorized });
-const settings = new SettingsView({ onUnauthorized });
+// The household's language was saved: the Console's own words follow it, and Settings is
+// shown again in them (what its sections wrote at run time, such as "No sites.").
+const settings = new SettingsView({
+  onUnauthorized,
+  onLanguageSaved: async () => {
+    await loadWords();
+    await settings.load();
+  },
+});
 
 function show(name) {
   showOnly(views[name], Object.values(views));
@@ -43,14 +51,30 @@ async function boot() {
     const state = await request("GET", "/auth/state");
     if (state.signed_in && session.csrfToken) return enterSignedIn(session.csrfToken);
     session.csrfToken = null; // ended meanwhile: sign in again in this tab
-    if (state.setup_required) return showSetup();
-    return showSignIn();
+    if (state.setup_required) return await showSetup();
+    return await showSignIn();
   } catch (error) {
     views.loading.textContent = `The appliance could not be reached: ${error.message}`;
   }
 }
 
-function showSetup() {
+let signInWords = null; // the answer of GET /auth/words, asked once per page
+
+/**
+ * Say the sign-in and setup pages in the browser's language (GET /auth/words: from its
+ * Accept-Language, never the household's setting, which is not read before a session).
+ * On failure they stay as they are (English), and the next showing asks again.
+ */
+async function useSignInWords() {
+  if (!signInWords) signInWords = request("GET", "/auth/words").catch(() => null);
+  const answer = await signInWords;
+  if (!answer) signInWords = null; // ask again next time
+  applyConsoleWords(document, answer && answer.console, answer && answer.language,
+    answer && answer.run_time);
+}
+
+async function showSetup() {
+  await useSignInWords();
   const token = setupTokenFromHash(location.hash);
   byId("setup-missing-token").hidden = Boolean(token);
   byId("setup-form").hidden = !token;
@@ -58,10 +82,15 @@ function showSetup() {
   if (token) byId("setup-password").focus();
 }
 
-/** The sign-in view, with `error` as an alert or `status` as a plain notice. */
-function showSignIn({ error = "", status = "" } = {}) {
-  byId("signin-error").textContent = error;
-  byId("signin-status").textContent = status;
+/**
+ * The sign-in view, in the browser's language, with `error` as an alert or `status` as a
+ * plain notice: each a sentence, or the key of one of the Console's own (said once the
+ * page's words are in that language).
+ */
+async function showSignIn({ error = "", status = "", said = {} } = {}) {
+  await useSignInWords();
+  byId("signin-error").textContent = said.error ? say(said.error) : error;
+  byId("signin-status").textContent = said.status ? say(said.status) : status;
   byId("signin-password").value = "";
   show("signin");
   byId("signin-password").focus();
@@ -94,7 +123,8 @@ async function loadWords() {
     return; // the words stay as they were (English unless said before)
   }
   chat.progress.useWords(answer);
-  applyConsoleWords(document, answer && answer.console, answer && answer.language);
+  applyConsoleWords(document, answer && answer.console, answer && answer.language,
+    answer && answer.run_time);
 }
 
 async function submitSetup(event) {
@@ -102,11 +132,11 @@ async function submitSetup(event) {
   const password = byId("setup-password").value;
   const error = byId("setup-error");
   if (password.length < MIN_PASSWORD_LENGTH) {
-    error.textContent = `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`;
+    error.textContent = say("password_too_short", { count: MIN_PASSWORD_LENGTH });
     return;
   }
   if (password !== byId("setup-password-again").value) {
-    error.textContent = "The two passwords are not the same.";
+    error.textContent = say("passwords_differ");
     return;
   }
   await submitting(event.target, error, async () => {
@@ -124,7 +154,7 @@ async function submitSignIn(event) {
   const error = byId("signin-error");
   byId("signin-status").textContent = "";
   if (!password) {
-    error.textContent = "Enter the household password.";
+    error.textContent = say("enter_password");
     return;
   }
   await submitting(event.target, error, async () => {
@@ -159,7 +189,7 @@ async function signOut() {
     // Signed out here regardless; the session cookie expires on the service.
   }
   forgetEverything();
-  showSignIn({ status: "You are signed out." });
+  await showSignIn({ said: { status: "signed_out" } });
 }
 
 function forgetEverything() {
@@ -175,7 +205,7 @@ function forgetEverything() {
 function sessionEnded() {
   session.csrfToken = null;
   chat.abandonPending();
-  showSignIn({ error: "Your session ended. Sign in again to continue." });
+  showSignIn({ said: { error: "session_ended" } });
 }
 
 byId("setup-form").addEventListener("submit", submitSetup);
@@ -189,8 +219,6 @@ byId("nav-activity").addEventListener("click", () => {
   show("activity");
   activity.load();
 });
-// The household's language was saved: the Console's own words follow it.
-window.addEventListener("household-language-saved", () => loadWords());
 byId("nav-settings").addEventListener("click", () => {
   show("settings");
   settings.load();

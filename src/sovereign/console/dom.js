@@ -20,6 +20,15 @@ export function el(tag, attributes = {}, ...children) {
   return element;
 }
 
+/**
+ * worded("h3", "sites_title", "Sites …", {id}) -> el("h3", {id, "data-word": key}, text):
+ * an element holding one of the Console's own words, in English until it is said in the
+ * household's language (console-words.js).
+ */
+export function worded(tag, key, text, attributes = {}) {
+  return el(tag, { ...attributes, "data-word": key }, text);
+}
+
 /** The element with this id (throws if the page lacks it: a programming error). */
 export function byId(id) {
   const element = document.getElementById(id);
@@ -35,7 +44,8 @@ export function showOnly(visible, all) {
 /**
  * Fill #id with a settings section: title, intro, then #id-problem (hidden until
  * set), an inline form of [label, control] fields and the save button (its submit
- * calls onSubmit), #id-error and #id-status. Returns those three paragraphs.
+ * calls onSubmit), #id-error and #id-status. Returns those three paragraphs. The title,
+ * the intro and each label are [key, English] (the Console's own words, see worded()).
  */
 export function settingsSection(id, { title, intro, fields, save, onSubmit }) {
   const paragraph = (name, className, role, hidden) =>
@@ -44,13 +54,14 @@ export function settingsSection(id, { title, intro, fields, save, onSubmit }) {
   const error = paragraph("error", "error", "alert");
   const status = paragraph("status", "hint", "status");
   const form = el("form", { className: "inline-form", novalidate: true },
-    ...fields.flatMap(([label, control]) => [el("label", { for: control.id }, label), control]),
+    ...fields.flatMap(([[key, label], control]) =>
+      [worded("label", key, label, { for: control.id }), control]),
     save);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     onSubmit();
   });
-  byId(id).append(el("h3", { id: `${id}-title` }, title), el("p", {}, intro),
+  byId(id).append(worded("h3", ...title, { id: `${id}-title` }), worded("p", ...intro),
     problem, form, error, status);
   return { problem, error, status };
 }

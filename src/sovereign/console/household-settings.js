@@ -4,34 +4,38 @@
 // (CLDR's names, through Babel); the page keeps no list of its own.
 
 import { loadSection, request } from "./api.js";
-import { el, settingsSection } from "./dom.js";
+import { say, wordsLanguage } from "./console-words.js";
+import { el, settingsSection, worded } from "./dom.js";
 
 const PATH = "/settings/household";
 
 /** The household-language section of the settings view. */
 export class HouseholdSettingsSection {
-  constructor({ onUnauthorized }) {
+  constructor({ onUnauthorized, onLanguageSaved }) {
     this.onUnauthorized = onUnauthorized;
+    this.onLanguageSaved = onLanguageSaved;
     this.names = new Map(); // code -> the language's name in itself
     this.language = el("select", { id: "household-language" });
-    this.save = el("button", { type: "submit", id: "household-language-save" },
-      "Save language");
+    this.save = worded("button", "household_save", "Save language",
+      { type: "submit", id: "household-language-save" });
     // A choice made while the saved setting is still being read is kept, not overwritten
     // by what the read brings back (opening Settings reads it again each time).
     this.changed = false;
     this.language.addEventListener("change", () => { this.changed = true; });
     Object.assign(this, settingsSection("household-settings", {
-      title: "Language of answers",
-      intro: "The assistant answers in the language you ask in. When a question is too "
-        + "short to tell, such as \u201cRAM info\u201d, it answers in this language.",
-      fields: [["Language for answers when a question is too short to tell", this.language]],
+      title: ["household_title", "Language of answers"],
+      intro: ["household_intro", "The assistant answers in the language you ask in. When a "
+        + "question is too short to tell, such as \u201cRAM info\u201d, it answers in this "
+        + "language."],
+      fields: [[["household_label", "Language for answers when a question is too short to tell"],
+        this.language]],
       save: this.save,
       onSubmit: () => this.store(),
     }));
   }
 
   load() {
-    return loadSection(this, PATH, "language setting");
+    return loadSection(this, PATH, "household_unread");
   }
 
   async store() {
@@ -42,9 +46,12 @@ export class HouseholdSettingsSection {
       const state = await request("POST", PATH, { language: this.language.value });
       this.changed = false;
       this.show(state);
-      window.dispatchEvent(new CustomEvent("household-language-saved", { detail: state.language }));
-      this.status.textContent = "Saved: a question too short to tell is answered in "
-        + `${this.names.get(state.language) || state.language}.`;
+      // The Console's words and Settings follow the new language before the sentence
+      // below is said in it.
+      await this.onLanguageSaved();
+      this.status.lang = wordsLanguage();
+      this.status.textContent = say("household_saved",
+        { language: this.names.get(state.language) || state.language });
     } catch (error) {
       if (error.status === 401) return this.onUnauthorized(error);
       this.error.textContent = error.message;

@@ -2,6 +2,7 @@
 
 import { converse, request } from "./api.js";
 import { ConfirmationCard } from "./card.js";
+import { say, wordsLanguage } from "./console-words.js";
 import { byId, el } from "./dom.js";
 import { auditTable, shownReceipt } from "./present.js";
 
@@ -25,7 +26,7 @@ export class PolicySwitch {
       this.input.disabled = false;
     } catch (error) {
       if (error.status === 401) return this.onUnauthorized(error);
-      this.error.textContent = `The web search setting could not be read: ${error.message}`;
+      this.error.textContent = say("policy_unread", { reason: error.message });
     }
   }
 
@@ -37,9 +38,8 @@ export class PolicySwitch {
     } catch (error) {
       this.input.checked = !enabled;
       if (error.status === 401) return this.onUnauthorized(error);
-      const still = enabled ? "off" : "on";
-      this.error.textContent = `Web search could not be switched ${enabled ? "on" : "off"}; ` +
-        `it is still ${still}. ${error.message}`;
+      this.error.textContent = say(enabled ? "policy_not_on" : "policy_not_off",
+        { reason: error.message });
     } finally {
       this.input.disabled = false;
     }
@@ -87,39 +87,39 @@ export class ActivityView {
       this.showPending(pending.pending || []);
     } catch (error) {
       if (error.status === 401) return this.onUnauthorized(error);
-      this.error.textContent = `The activity could not be loaded: ${error.message}`;
+      this.error.textContent = say("activity_unread", { reason: error.message });
     } finally {
       this.wrap.removeAttribute("aria-busy");
     }
   }
 
   render(table) {
+    const lang = wordsLanguage();
     this.story.replaceChildren(...table.sentences.map((line) =>
       el("p", { lang: table.language }, line)),
       ...(table.repairs.length ? [el("div", { className: "repairs", role: "note" },
-        el("h3", {}, "For the device's owner"),
-        el("ul", {}, ...table.repairs.map((line) => el("li", {}, line))))] : []));
+        el("h3", { lang }, say("activity_repairs")),
+        el("ul", {}, ...table.repairs.map((line) => el("li", { lang }, line))))] : []));
     if (!table.rows.length) {
-      this.wrap.replaceChildren(el("p", { className: "empty" },
-        "No capability was used in this period."),
+      this.wrap.replaceChildren(el("p", { className: "empty", lang }, say("activity_none")),
       ...table.notes.map((note) => el("p", { className: "hint", lang: table.language }, note)));
       return;
     }
-    const head = el("tr", {}, el("th", { scope: "col" }, "Capability"),
+    const head = el("tr", { lang }, el("th", { scope: "col" }, say("activity_capability")),
       ...table.columns.map((column) => el("th", { scope: "col" }, column.label)));
     const body = el("tbody", {}, ...table.rows.map((row) => el("tr", {},
       el("th", { scope: "row" }, el("code", {}, row.capability)),
       ...row.counts.map((count) => el("td", {}, String(count))))));
-    const foot = el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, "All"),
+    const foot = el("tfoot", {}, el("tr", {}, el("th", { scope: "row", lang }, say("activity_all")),
       ...table.totals.map((count) => el("td", {}, String(count)))));
-    const caption = el("caption", {}, `Since ${table.since}`);
+    const caption = el("caption", { lang }, say("activity_since", { time: table.since }));
     this.scroller = el("div", { className: "table-scroll", tabindex: "0", role: "region",
-      "aria-label": "Counts per capability" },
+      "aria-label": say("activity_counts") },
     el("table", { className: "activity-table" }, caption, el("thead", {}, head), body, foot));
-    this.cue = el("p", { className: "hint scroll-cue", hidden: true },
-      "The table is wider than the screen: scroll it sideways to see every column →");
+    this.cue = el("p", { className: "hint scroll-cue", hidden: true, lang },
+      say("activity_scroll"));
     const details = el("details", { className: "activity-details" },
-      el("summary", {}, "Counts per capability"), this.cue, this.scroller);
+      el("summary", { lang }, say("activity_counts")), this.cue, this.scroller);
     details.addEventListener("toggle", () => this.markOverflow());
     this.wrap.replaceChildren(details);
     for (const note of table.notes) {
@@ -138,9 +138,9 @@ export class ActivityView {
       this.waiting.replaceChildren();
       return;
     }
-    this.waiting.replaceChildren(el("h3", {}, "Waiting for your answer"),
-      el("p", { className: "hint" }, "Asked in a conversation that is no longer open here. " +
-        "Approve it to run it now, or deny it to withdraw it: nothing is sent."),
+    const lang = wordsLanguage();
+    this.waiting.replaceChildren(el("h3", { lang }, say("activity_waiting")),
+      el("p", { className: "hint", lang }, say("activity_waiting_hint")),
       ...cards.map((pending) => this.pendingCard(pending)));
   }
 
@@ -156,16 +156,16 @@ export class ActivityView {
 
   async answer(holder, pending, approve) {
     const said = el("p", { className: "pending-outcome", role: "status" },
-      approve ? "Running it…" : "Withdrawing it…");
+      say(approve ? "activity_running" : "activity_withdrawing"));
     holder.append(said);
     try {
       if (approve) {
         const result = await converse({ confirmation: { token: pending.token, approve: true } });
-        said.textContent = result.text || "It ran.";
+        said.textContent = result.text || say("activity_ran");
         holder.append(receiptLine(result.receipts, result.receipt));
       } else {
         const result = await request("POST", "/conversation/withdraw", { token: pending.token });
-        said.textContent = "Withdrawn: nothing was sent.";
+        said.textContent = say("activity_withdrawn");
         holder.append(receiptLine(result.receipts, result.receipt));
       }
     } catch (error) {

@@ -1,7 +1,10 @@
 // What the Console says about a response: receipts, citations, the confirmation
 // card's sentence and arguments, countdowns, errors and the activity table.
 // Pure functions of plain data (no DOM, no network), so they are unit-tested
-// on their own. Every string here is later put on the page with textContent.
+// on their own. Every string here is later put on the page with textContent. The
+// Console's own sentences come from console-words.js, said in its language.
+
+import { say } from "./console-words.js";
 
 const SEARCH_ENGINES = "the search engines";
 const PAGE_READ = "page read";
@@ -268,11 +271,11 @@ export function citationEntries(citations) {
 export function describeFailure(status, body) {
   const error = body && body.error;
   if (error && typeof error.message === "string" && error.message) return error.message;
-  if (status === 0) return "The appliance could not be reached. Check the connection and try again.";
-  if (status === 401) return "You are not signed in.";
-  if (status === 429) return "Too many attempts. Wait a minute and try again.";
-  if (status >= 500) return "The service had a problem. Try again in a moment.";
-  return "The request was not accepted.";
+  if (status === 0) return say("unreachable");
+  if (status === 401) return say("not_signed_in");
+  if (status === 429) return say("too_many_attempts");
+  if (status >= 500) return say("service_problem");
+  return say("not_accepted");
 }
 
 /** The first-run setup token from a location hash like "#setup=abc", or null. */
@@ -287,21 +290,12 @@ export function fetchRequestMessage(url) {
   return `Please fetch this page: ${url}`;
 }
 
+// The counters of Activity's table, in its order; each column is headed by the Console's
+// word "activity_<counter>" (console-words.js).
 const AUDIT_COLUMNS = [
-  ["proposed", "Suggested by the assistant"],
-  ["confirmation_requested", "Put to you (edits again)"],
-  ["flagged", "With a warning"],
-  ["approved", "You approved"],
-  ["edited", "You edited"],
-  ["denied", "You denied"],
-  ["expired", "Nobody answered"],
-  ["executed", "Ran"],
-  ["failed", "Failed"],
-  ["failed_nothing_left", "Failed before leaving"],
-  ["outcome_unknown", "Outcome unknown"],
-  ["refused_by_policy", "Off by setting"],
-  ["rejected_target", "Address blocked"],
-  ["refused_other", "Refused otherwise"],
+  "proposed", "confirmation_requested", "flagged", "approved", "edited", "denied", "expired",
+  "executed", "failed", "failed_nothing_left", "outcome_unknown", "refused_by_policy",
+  "rejected_target", "refused_other",
 ];
 
 /** "1 call", "2 calls": a count with its noun in the right number. */
@@ -383,7 +377,7 @@ export function saidActivity(said) {
  */
 export function auditTable(summary) {
   const said = saidActivity(summary && summary.said);
-  const columns = AUDIT_COLUMNS.map(([key, label]) => ({ key, label }));
+  const columns = AUDIT_COLUMNS.map((key) => ({ key, label: say(`activity_${key}`) }));
   const countsOf = (counters) => columns.map(({ key }) => Number((counters || {})[key]) || 0);
   const capabilities = (summary && summary.capabilities) || {};
   return {
@@ -398,9 +392,8 @@ export function auditTable(summary) {
     notes: said ? said.notes : auditNotes(summary || {}),
     sentences: said ? said.sentences : activitySentences(summary || {}),
     language: said ? said.language : "en",
-    repairs: ((summary && summary.repairs) || []).map((repair) =>
-      `${repair.capability} failed ${counted(Number(repair.count) || 0, "time", "times")}: ` +
-      `${repair.repair}`),
+    repairs: ((summary && summary.repairs) || []).map((repair) => say("activity_repair",
+      { capability: repair.capability, n: Number(repair.count) || 0, repair: repair.repair })),
   };
 }
 
@@ -483,14 +476,9 @@ export const MAX_MESSAGE_CHARS = 8000;
  */
 export function messageLength(text, limit = MAX_MESSAGE_CHARS) {
   const length = [...(text || "").trim()].length;
-  const number = (n) => n.toLocaleString("en-GB");
-  const count = length >= limit * 0.9 ? `${number(length)} of ${number(limit)} characters` : null;
+  const count = length >= limit * 0.9 ? say("composer_count", { count: length, limit }) : null;
   const over = length - limit;
-  const problem = over > 0
-    ? `Too long to send: the assistant reads at most ${number(limit)} characters at a time. ` +
-      `Shorten it by ${number(over)} ${over === 1 ? "character" : "characters"}; nothing ` +
-      "has been cut."
-    : null;
+  const problem = over > 0 ? say("too_long", { limit, n: over }) : null;
   return { length, count, problem };
 }
 
@@ -528,5 +516,5 @@ export function pauseSentence(message, seconds, now = new Date()) {
   const ends = new Date(now.getTime() + seconds * 1000);
   const time = ends.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit",
     second: "2-digit", hourCycle: "h23" });
-  return `${message} The pause ends at ${time}.`;
+  return say("pause_ends", { message, time });
 }

@@ -2,25 +2,19 @@
 // before anything leaves (GET|POST /api/v1/settings/private-words).
 
 import { loadSection, request } from "./api.js";
+import { say } from "./console-words.js";
 import { byId, el } from "./dom.js";
 
 const PATH = "/settings/private-words";
-// [key, one, many]: the noun for one and for several, so "1 name" and "2 names".
-const AUTOMATIC = [
-  ["home_assistant", "Home Assistant entity", "Home Assistant entities"],
-  ["pihole", "Pi-hole local name", "Pi-hole local names"],
-  ["device_names", "name of this device and its network",
-    "names of this device and its network"],
-  ["device_addresses", "address of this device", "addresses of this device"],
-  ["wifi", "Wi-Fi network name", "Wi-Fi network names"],
-];
+// What is checked automatically, each counted by its own words ("automatic_<kind>").
+const AUTOMATIC = ["home_assistant", "pihole", "device_names", "device_addresses", "wifi"];
 
 /** "Also checked automatically: 3 Home Assistant entities, 1 name of …" (pure). */
 export function automaticSentence(automatic) {
-  const parts = AUTOMATIC.map(([key, one, many]) => [Number((automatic || {})[key]) || 0, one,
-    many]).filter(([count]) => count > 0)
-    .map(([count, one, many]) => `${count} ${count === 1 ? one : many}`);
-  return parts.length ? `Also checked automatically: ${parts.join(", ")}.` : "";
+  const parts = AUTOMATIC.map((kind) => [kind, Number((automatic || {})[kind]) || 0])
+    .filter(([, count]) => count > 0)
+    .map(([kind, count]) => say(`automatic_${kind}`, { n: count }));
+  return parts.length ? say("automatic", { list: parts.join(", ") }) : "";
 }
 
 /** The private-words section of the settings view. */
@@ -47,7 +41,7 @@ export class PrivateWordsSection {
       onUnauthorized: this.onUnauthorized,
       show: (state) => { if (asked === this.round) this.show(state); },
     };
-    return loadSection(section, PATH, "private words");
+    return loadSection(section, PATH, "private_words_unread");
   }
 
   async change(body, done = () => {}) {
@@ -69,7 +63,7 @@ export class PrivateWordsSection {
     const words = (state && state.words) || [];
     this.list.replaceChildren(...words.map((word) => this.item(word)));
     if (!words.length) {
-      this.list.append(el("li", { className: "empty" }, "No private words yet."));
+      this.list.append(el("li", { className: "empty" }, say("private_words_none")));
     }
     this.problem.textContent = (state && state.problem) || "";
     this.problem.hidden = !(state && state.problem);
@@ -78,7 +72,7 @@ export class PrivateWordsSection {
 
   item(word) {
     const remove = el("button", { type: "button", className: "remove-word",
-      "aria-label": `Remove ${word}` }, "Remove");
+      "aria-label": say("remove_item", { item: word }) }, say("remove"));
     remove.addEventListener("click", () => this.change({ remove: word }));
     return el("li", { className: "private-word" }, el("span", { className: "word" }, word), " ",
       remove);

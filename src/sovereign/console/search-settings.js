@@ -3,14 +3,34 @@
 // The household sets both; every search card shows them and the approval binds them.
 
 import { loadSection, request } from "./api.js";
-import { el, settingsSection } from "./dom.js";
+import { RUN_TIME_WORDS, say, wordsLanguage } from "./console-words.js";
+import { el, settingsSection, worded } from "./dom.js";
 
 const PATH = "/settings/search";
 const LEVELS = { 0: "off", 1: "moderate", 2: "strict" };
-const SPECIAL = { auto: "any language (the search service chooses)", all: "all languages" };
+const SPECIAL = {
+  auto: RUN_TIME_WORDS.search_language_auto,
+  all: RUN_TIME_WORDS.search_language_all,
+};
 /** Opens Settings at the search settings (set by the page; null until then). */
 export const settingsLink = { open: null };
 const names = new Map(); // language code -> English name, filled from the service
+
+/**
+ * "Deutsch" for "de" when the Console speaks German: the browser's name for it (CLDR) in
+ * the Console's language, or the sentence for "auto" and "all"; in English, languageName.
+ */
+function saidLanguageName(code) {
+  const language = wordsLanguage();
+  if (language === "en") return languageName(code);
+  if (SPECIAL[code]) return say(`search_language_${code}`);
+  try {
+    return new Intl.DisplayNames([language], { type: "language", languageDisplay: "standard" })
+      .of(code) || languageName(code);
+  } catch {
+    return languageName(code);
+  }
+}
 
 /** "German" for "de": the service's name once loaded, else the browser's (CLDR). */
 export function languageName(code) {
@@ -56,20 +76,23 @@ export class SearchSettingsSection {
     this.onUnauthorized = onUnauthorized;
     this.language = el("select", { id: "search-language" });
     this.safesearch = el("select", { id: "search-safesearch" },
-      ...Object.entries(LEVELS).map(([value, name]) => el("option", { value }, name)));
-    this.save = el("button", { type: "submit", id: "search-settings-save" }, "Save");
+      ...Object.entries(LEVELS).map(([value, name]) =>
+        worded("option", `safesearch_${value}`, name, { value })));
+    this.save = worded("button", "search_save", "Save",
+      { type: "submit", id: "search-settings-save" });
     Object.assign(this, settingsSection("search-settings", {
-      title: "Search language and safe search",
-      intro: "Sent to the search engines with every web search, beside the query. The "
-        + "request card shows them; the assistant cannot change them.",
-      fields: [["Language", this.language], ["Safe search", this.safesearch]],
+      title: ["search_title", "Search language and safe search"],
+      intro: ["search_intro", "Sent to the search engines with every web search, beside the "
+        + "query. The request card shows them; the assistant cannot change them."],
+      fields: [[["search_language", "Language"], this.language],
+        [["search_safesearch", "Safe search"], this.safesearch]],
       save: this.save,
       onSubmit: () => this.store(),
     }));
   }
 
   load() {
-    return loadSection(this, PATH, "search settings");
+    return loadSection(this, PATH, "search_unread");
   }
 
   async store() {
@@ -79,8 +102,10 @@ export class SearchSettingsSection {
     try {
       const state = await request("POST", PATH, body);
       this.show(state);
-      this.status.textContent =
-        `Saved: searches go ${searchSettingsPhrase("web.search", state)}.`;
+      this.status.textContent = say("search_saved", {
+        language: saidLanguageName(state.language),
+        level: this.safesearch.selectedOptions[0].textContent,
+      });
     } catch (error) {
       if (error.status === 401) return this.onUnauthorized(error);
       this.error.textContent = error.message;
@@ -91,9 +116,12 @@ export class SearchSettingsSection {
 
   show(state) {
     for (const { code, name } of state.languages || []) names.set(code, name);
-    if (this.language.options.length !== names.size) {
-      this.language.replaceChildren(...[...names].map(([code, name]) =>
-        el("option", { value: code }, `${name[0].toUpperCase()}${name.slice(1)} (${code})`)));
+    if (this.language.options.length !== names.size || this.namedIn !== wordsLanguage()) {
+      this.namedIn = wordsLanguage();
+      this.language.replaceChildren(...[...names.keys()].map((code) => {
+        const name = saidLanguageName(code);
+        return el("option", { value: code }, `${name[0].toUpperCase()}${name.slice(1)} (${code})`);
+      }));
     }
     this.language.value = state.language;
     this.safesearch.value = String(state.safesearch);

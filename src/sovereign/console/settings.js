@@ -11,10 +11,14 @@ const SECTIONS = [
   HouseholdSettingsSection, PrivateWordsSection, SiteListSection, SearchSettingsSection,
 ];
 
-/** All settings sections, loaded together when the view opens. */
+/**
+ * All settings sections, loaded together when the view opens. onLanguageSaved() is
+ * called (and awaited) when the household's language was saved: the Console's own words
+ * follow it.
+ */
 export class SettingsView {
-  constructor({ onUnauthorized }) {
-    this.sections = SECTIONS.map((Section) => new Section({ onUnauthorized }));
+  constructor({ onUnauthorized, onLanguageSaved }) {
+    this.sections = SECTIONS.map((Section) => new Section({ onUnauthorized, onLanguageSaved }));
   }
 
   async load() {

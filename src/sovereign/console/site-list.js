@@ -4,17 +4,31 @@
 // each site and answers with the canonical form it stored.
 
 import { loadSection, request } from "./api.js";
-import { el } from "./dom.js";
+import { say } from "./console-words.js";
+import { el, worded } from "./dom.js";
 
 const PATH = "/settings/sites";
+// [mode, key of its label, English]
 const MODES = [
-  ["off", "No site list: the assistant may ask to read any public site"],
-  ["allow-only", "Only the allowed sites"],
-  ["block", "Any public site except the blocked ones"],
+  ["off", "sites_mode_off", "No site list: the assistant may ask to read any public site"],
+  ["allow-only", "sites_mode_allow_only", "Only the allowed sites"],
+  ["block", "sites_mode_block", "Any public site except the blocked ones"],
 ];
+// [list, {title, note, input, add}: the keys and English of its words]
 const LISTS = [
-  ["allow", "Allowed sites", "allow-only", "Site to allow"],
-  ["block", "Blocked sites", "block", "Site to block"],
+  ["allow", {
+    title: ["sites_allow_title", "Allowed sites"],
+    note: ["sites_allow_note", "This list applies when only the allowed sites may be read."],
+    input: ["sites_allow_input", "Site to allow"],
+    add: ["sites_allow_add", "Add to allowed sites"],
+  }],
+  ["block", {
+    title: ["sites_block_title", "Blocked sites"],
+    note: ["sites_block_note",
+      "This list applies when every site but the blocked ones may be read."],
+    input: ["sites_block_input", "Site to block"],
+    add: ["sites_block_add", "Add to blocked sites"],
+  }],
 ];
 
 /** The state after adding `site` to list `name` (pure; the service canonicalises). */
@@ -36,49 +50,47 @@ export class SiteListSection {
     this.problem = el("p", { id: "site-list-problem", className: "error", role: "alert",
       hidden: true });
     this.error = el("p", { id: "site-list-error", className: "error", role: "alert" });
-    this.modes = MODES.map(([value, label]) => this.modeChoice(value, label));
+    this.modes = MODES.map(([value, key, label]) => this.modeChoice(value, key, label));
     this.lists = Object.fromEntries(LISTS.map(([name]) => [name,
       el("ul", { id: `site-list-${name}`, className: "private-words-list" })]));
     document.getElementById("site-list-settings").append(
-      el("h3", { id: "site-list-title" }, "Sites the assistant may read"),
-      el("p", {}, "Sites are names such as example.org, wildcards such as *.example.org "
-        + "(the sites below it, never a whole suffix like *.co.uk) or public IP addresses. "
-        + "A site the list does not allow never gets a request card."),
+      worded("h3", "sites_title", "Sites the assistant may read", { id: "site-list-title" }),
+      worded("p", "sites_intro", "Sites are names such as example.org, wildcards such as "
+        + "*.example.org (the sites below it, never a whole suffix like *.co.uk) or public IP "
+        + "addresses. A site the list does not allow never gets a request card."),
       this.problem,
-      el("fieldset", { className: "site-modes" }, el("legend", {}, "Site list"),
+      el("fieldset", { className: "site-modes" }, worded("legend", "sites_legend", "Site list"),
         ...this.modes.map(({ row }) => row)),
       ...LISTS.map((list) => this.listBlock(...list)),
       this.error);
   }
 
-  modeChoice(value, label) {
+  modeChoice(value, key, label) {
     const id = `site-mode-${value}`;
     const input = el("input", { type: "radio", name: "site-mode", id, value });
     input.addEventListener("change", () => this.change({ ...this.state, mode: value }));
     return { input, row: el("div", { className: "site-mode" }, input,
-      el("label", { for: id }, label)) };
+      worded("label", key, label, { for: id })) };
   }
 
-  listBlock(name, title, mode, label) {
+  listBlock(name, words) {
     const id = `site-${name}-input`;
     const input = el("input", { id, type: "text", maxlength: "260", autocomplete: "off" });
     const form = el("form", { className: "inline-form", novalidate: true },
-      el("label", { for: id }, label), input,
-      el("button", { type: "submit", id: `site-${name}-add`,
-        "aria-label": `Add to ${title.toLowerCase()}` }, "Add"));
+      worded("label", ...words.input, { for: id }), input,
+      worded("button", "add", "Add", { type: "submit", id: `site-${name}-add`,
+        "aria-label": words.add[1], "data-word-label": words.add[0] }));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       this.change(withSite(this.state, name, input.value), () => { input.value = ""; });
     });
-    const note = mode === "allow-only" ? "applies when only the allowed sites may be read"
-      : "applies when every site but the blocked ones may be read";
     return el("section", { className: "site-list", "aria-labelledby": `site-${name}-title` },
-      el("h4", { id: `site-${name}-title` }, title), el("p", { className: "hint" }, `This list ${note}.`),
-      this.lists[name], form);
+      worded("h4", ...words.title, { id: `site-${name}-title` }),
+      worded("p", ...words.note, { className: "hint" }), this.lists[name], form);
   }
 
   load() {
-    return loadSection(this, PATH, "site list");
+    return loadSection(this, PATH, "sites_unread");
   }
 
   async change(next, done = () => {}) {
@@ -100,7 +112,7 @@ export class SiteListSection {
     for (const [name] of LISTS) {
       const sites = this.state[name];
       this.lists[name].replaceChildren(...sites.map((site) => this.item(name, site)));
-      if (!sites.length) this.lists[name].append(el("li", { className: "empty" }, "No sites."));
+      if (!sites.length) this.lists[name].append(el("li", { className: "empty" }, say("sites_none")));
     }
     if ("problem" in state) {
       this.problem.textContent = state.problem || "";
@@ -110,7 +122,7 @@ export class SiteListSection {
 
   item(name, site) {
     const remove = el("button", { type: "button", className: "remove-site",
-      "aria-label": `Remove ${site}` }, "Remove");
+      "aria-label": say("remove_item", { item: site }) }, say("remove"));
     remove.addEventListener("click", () => this.change(withoutSite(this.state, name, site)));
     return el("li", { className: "private-word site" }, el("span", { className: "word" }, site),
       " ", remove);

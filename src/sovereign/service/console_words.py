@@ -1,20 +1,28 @@
-"""The Console's own words (its chrome) in the household's language.
+"""The Console's own words (its chrome and its own sentences) in a language.
 
 Beside what the product says about a turn, the Console shows words of its own: the
-navigation, the message box, the headings and fixed texts of Settings and Activity. The
-page holds them in English (``data-word`` on each element in ``console/index.html``);
-the service says them from the ``console`` catalog (``service/locale/<language>/
-LC_MESSAGES/console.po``; context: the key) in the household's language, and the Console
-puts each one it is given in place of its English (``console/console-words.js``). Only
-the signed-in pages are said: sign-in and first-run setup come before a session, when
-the household's setting is not to be read.
+navigation, the message box, the headings, labels and buttons of Settings and Activity,
+and the sentences it writes at run time (a setting saved, a request that failed, a
+session that ended). The page holds the first kind in English (``data-word`` on each
+element, in ``console/index.html`` or put there by a page module); the second kind is
+keyed in ``console/console-words.js``. The service says both from the ``console`` catalog
+(``service/locale/<language>/LC_MESSAGES/console.po``; context: the key), and the
+Console puts each one it is given in place of its English.
+
+Signed in, they are said in the household's language. Sign-in and first-run setup come
+before a session, when the household's setting is not to be read: their words
+(:data:`BEFORE_SIGN_IN`) are said in the browser's language instead
+(:func:`browser_language`, from ``Accept-Language``).
 """
 
 from __future__ import annotations
 
+import string
 from pathlib import Path
 
-from sovereign.conversation.voice.catalogs import Voice
+from babel.core import negotiate_locale
+
+from sovereign.conversation.voice.catalogs import DEFAULT_LANGUAGE, LANGUAGES, Voice
 
 CATALOG = Path(__file__).resolve().parent / "locale"
 """Where the ``console`` catalogs are."""
@@ -45,9 +53,161 @@ CONSOLE_WORDS = {
     "activity_last_day": "Last day",
     "activity_last_7_days": "Last 7 days",
     "activity_last_30_days": "Last 30 days",
+    "conversation": "Conversation",
+    "messages": "Messages",
+    "web_search_help": "When on, the assistant may ask to search the web or read a page. "
+    "Nothing leaves this device unless you approve that exact request.",
+    "composer_placeholder": "Ask something…",
+    "composer_keys": "Enter sends; Shift+Enter starts a new line.",
+    "household_title": "Language of answers",
+    "household_intro": "The assistant answers in the language you ask in. When a question is "
+    "too short to tell, such as \u201cRAM info\u201d, it answers in this language.",
+    "household_label": "Language for answers when a question is too short to tell",
+    "household_save": "Save language",
+    "sites_title": "Sites the assistant may read",
+    "sites_intro": "Sites are names such as example.org, wildcards such as *.example.org (the "
+    "sites below it, never a whole suffix like *.co.uk) or public IP addresses. A site the list "
+    "does not allow never gets a request card.",
+    "sites_legend": "Site list",
+    "sites_mode_off": "No site list: the assistant may ask to read any public site",
+    "sites_mode_allow_only": "Only the allowed sites",
+    "sites_mode_block": "Any public site except the blocked ones",
+    "sites_allow_title": "Allowed sites",
+    "sites_allow_note": "This list applies when only the allowed sites may be read.",
+    "sites_allow_input": "Site to allow",
+    "sites_allow_add": "Add to allowed sites",
+    "sites_block_title": "Blocked sites",
+    "sites_block_note": "This list applies when every site but the blocked ones may be read.",
+    "sites_block_input": "Site to block",
+    "sites_block_add": "Add to blocked sites",
+    "add": "Add",
+    "search_title": "Search language and safe search",
+    "search_intro": "Sent to the search engines with every web search, beside the query. The "
+    "request card shows them; the assistant cannot change them.",
+    "search_language": "Language",
+    "search_safesearch": "Safe search",
+    "search_save": "Save",
+    "safesearch_0": "off",
+    "safesearch_1": "moderate",
+    "safesearch_2": "strict",
+    "setup_title": "Set the household password",
+    "setup_intro": "This password protects the assistant on this appliance. Choose one the "
+    "household can remember; it never leaves this device.",
+    "setup_missing_token": "To set the password, open the first-run link that the service "
+    "printed when it started:",
+    "setup_password": "New password",
+    "setup_hint": "At least 8 characters.",
+    "setup_again": "Repeat the password",
+    "setup_submit": "Set password and sign in",
+    "signin_title": "Sign in",
+    "signin_password": "Household password",
+    "signin_submit": "Sign in",
 }
 """Each word of the Console's chrome by its key (the ``data-word`` of its element), in
 English as the page holds it (a test holds the two equal)."""
+
+RUN_TIME_WORDS: dict[str, str | tuple[str, str]] = {
+    "unreachable": "The appliance could not be reached. Check the connection and try again.",
+    "not_signed_in": "You are not signed in.",
+    "too_many_attempts": "Too many attempts. Wait a minute and try again.",
+    "service_problem": "The service had a problem. Try again in a moment.",
+    "not_accepted": "The request was not accepted.",
+    "stream_ended": "The answer stopped before it was complete.",
+    "stream_garbled": "The answer arrived garbled. Please ask again.",
+    "session_ended": "Your session ended. Sign in again to continue.",
+    "signed_out": "You are signed out.",
+    "enter_password": "Enter the household password.",
+    "password_too_short": "The password needs at least {count} characters.",
+    "passwords_differ": "The two passwords are not the same.",
+    "pause_ends": "{message} The pause ends at {time}.",
+    "household_unread": "The language setting could not be read: {reason}",
+    "household_saved": "Saved: a question too short to tell is answered in {language}.",
+    "private_words_unread": "The private words could not be read: {reason}",
+    "private_words_none": "No private words yet.",
+    "automatic": "Also checked automatically: {list}.",
+    "automatic_home_assistant": ("{n} Home Assistant entity", "{n} Home Assistant entities"),
+    "automatic_pihole": ("{n} Pi-hole local name", "{n} Pi-hole local names"),
+    "automatic_device_names": (
+        "{n} name of this device and its network",
+        "{n} names of this device and its network",
+    ),
+    "automatic_device_addresses": (
+        "{n} address of this device", "{n} addresses of this device"
+    ),
+    "automatic_wifi": ("{n} Wi-Fi network name", "{n} Wi-Fi network names"),
+    "remove": "Remove",
+    "remove_item": "Remove {item}",
+    "sites_unread": "The site list could not be read: {reason}",
+    "sites_none": "No sites.",
+    "search_unread": "The search settings could not be read: {reason}",
+    "search_saved": "Saved: searches go in {language}, safe search {level}.",
+    "search_language_auto": "any language (the search service chooses)",
+    "search_language_all": "all languages",
+    "policy_unread": "The web search setting could not be read: {reason}",
+    "policy_not_on": "Web search could not be switched on; it is still off. {reason}",
+    "policy_not_off": "Web search could not be switched off; it is still on. {reason}",
+    "composer_count": "{count} of {limit} characters",
+    "too_long": (
+        "Too long to send: the assistant reads at most {limit} characters at a time. Shorten "
+        "it by {n} character; nothing has been cut.",
+        "Too long to send: the assistant reads at most {limit} characters at a time. Shorten "
+        "it by {n} characters; nothing has been cut.",
+    ),
+    "address_spaces": "An address cannot hold a space, so only the part before the first space "
+    "would be read. Written with %20 for each space it is {address}. {use} Or press Send again "
+    "to send it as typed.",
+    "use_encoded": "Use %20 instead",
+    "answer_first": "Answer the request above (or wait for the answer) first.",
+    "stop_failed": "The answer could not be stopped: {reason}",
+    "redirect_moved": "This page moved to {target}. Nothing was read from the new address.",
+    "redirect_fetch": "Ask to fetch the new address",
+    "activity_unread": "The activity could not be loaded: {reason}",
+    "activity_repairs": "For the device's owner",
+    "activity_repair": (
+        "{capability} failed {n} time: {repair}", "{capability} failed {n} times: {repair}"
+    ),
+    "activity_none": "No capability was used in this period.",
+    "activity_capability": "Capability",
+    "activity_all": "All",
+    "activity_since": "Since {time}",
+    "activity_counts": "Counts per capability",
+    "activity_scroll": "The table is wider than the screen: scroll it sideways to see every "
+    "column →",
+    "activity_proposed": "Suggested by the assistant",
+    "activity_confirmation_requested": "Put to you (edits again)",
+    "activity_flagged": "With a warning",
+    "activity_approved": "You approved",
+    "activity_edited": "You edited",
+    "activity_denied": "You denied",
+    "activity_expired": "Nobody answered",
+    "activity_executed": "Ran",
+    "activity_failed": "Failed",
+    "activity_failed_nothing_left": "Failed before leaving",
+    "activity_outcome_unknown": "Outcome unknown",
+    "activity_refused_by_policy": "Off by setting",
+    "activity_rejected_target": "Address blocked",
+    "activity_refused_other": "Refused otherwise",
+    "activity_waiting": "Waiting for your answer",
+    "activity_waiting_hint": "Asked in a conversation that is no longer open here. Approve it to "
+    "run it now, or deny it to withdraw it: nothing is sent.",
+    "activity_running": "Running it…",
+    "activity_withdrawing": "Withdrawing it…",
+    "activity_ran": "It ran.",
+    "activity_withdrawn": "Withdrawn: nothing was sent.",
+}
+"""The sentences the Console writes at run time, by key, in English as
+``console/console-words.js`` holds them (a test holds the two equal): ``{placeholders}``
+are filled by the page; a pair is the singular and the plural, chosen by the count."""
+
+BEFORE_SIGN_IN = frozenset({
+    "setup_title", "setup_intro", "setup_missing_token", "setup_password", "setup_hint",
+    "setup_again", "setup_submit", "signin_title", "signin_password", "signin_submit",
+    "unreachable", "not_signed_in", "too_many_attempts", "service_problem", "not_accepted",
+    "session_ended", "signed_out", "enter_password", "password_too_short", "passwords_differ",
+    "pause_ends",
+})  # fmt: skip
+"""The words of sign-in and first-run setup: said before a session, in the browser's
+language."""
 
 
 def console_words(language: str) -> dict[str, str]:
@@ -55,3 +215,54 @@ def console_words(language: str) -> dict[str, str]:
     catalog, and for a word a catalog lacks)."""
     voice = Voice(language, CATALOG, DOMAIN)
     return {key: voice.say(key, text) for key, text in CONSOLE_WORDS.items()}
+
+
+def run_time_words(language: str) -> dict[str, str | dict[str, str]]:
+    """:data:`RUN_TIME_WORDS` said in ``language``, their ``{placeholders}`` left for the
+    page to fill; a counted one as ``{"one", "other"}``, the forms of this language for one
+    and for several (each of the product's languages has two)."""
+    voice = Voice(language, CATALOG, DOMAIN)
+    said: dict[str, str | dict[str, str]] = {}
+    for key, text in RUN_TIME_WORDS.items():
+        if isinstance(text, tuple):
+            kept = _kept(" ".join(text))
+            said[key] = {
+                "one": voice.say_count(key, *text, 1, **kept),
+                "other": voice.say_count(key, *text, 2, **kept),
+            }
+        else:
+            said[key] = voice.say(key, text, **_kept(text))
+    return said
+
+
+def before_sign_in(language: str) -> dict[str, object]:
+    """What the sign-in and setup pages say, in ``language``: ``{"language", "console",
+    "run_time"}`` holding only the words of :data:`BEFORE_SIGN_IN`."""
+    page = console_words(language)
+    run_time = run_time_words(language)
+    return {
+        "language": Voice(language).language,
+        "console": {key: word for key, word in page.items() if key in BEFORE_SIGN_IN},
+        "run_time": {key: word for key, word in run_time.items() if key in BEFORE_SIGN_IN},
+    }
+
+
+def browser_language(accept_language: str | None) -> str:
+    """The product's language the browser prefers (its ``Accept-Language`` header, by
+    its ``q`` weights, negotiated by Babel), else English."""
+    ranked = []
+    for position, entry in enumerate((accept_language or "").split(",")):
+        tag, _, weight = entry.strip().partition(";")
+        try:
+            q = float(weight.strip().removeprefix("q=")) if weight else 1.0
+        except ValueError:
+            continue
+        if tag and q > 0:
+            ranked.append((-q, position, tag.strip()))
+    preferred = [tag for _, _, tag in sorted(ranked)]
+    return negotiate_locale(preferred, LANGUAGES, sep="-") or DEFAULT_LANGUAGE
+
+
+def _kept(text: str) -> dict[str, str]:
+    """Each ``{placeholder}`` of ``text`` filled with itself, so it reaches the page unfilled."""
+    return {name: f"{{{name}}}" for _, name, _, _ in string.Formatter().parse(text) if name}

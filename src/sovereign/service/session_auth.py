@@ -16,7 +16,9 @@ from .errors import error_response
 from .sessions import COOKIE_NAME, Session, SessionStore, cookie_name
 
 API_PREFIX = "/api/v1/"
-PUBLIC_API_PATHS = frozenset({"/api/v1/auth/state", "/api/v1/auth/setup", "/api/v1/auth/login"})
+PUBLIC_API_PATHS = frozenset(
+    {"/api/v1/auth/state", "/api/v1/auth/words", "/api/v1/auth/setup", "/api/v1/auth/login"}
+)
 
 
 def requires_session(path: str) -> bool:

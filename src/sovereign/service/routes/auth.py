@@ -1,6 +1,6 @@
 """console-auth routes: sign-in state, first-run setup, sign-in, sign-out.
 
-``/state``, ``/setup`` and ``/login`` need no session (and so no CSRF token);
+``/state``, ``/words``, ``/setup`` and ``/login`` need no session (and so no CSRF token);
 ``/logout`` needs both, like every other ``/api/v1/`` route. The tab secret sent
 back in ``X-CSRF-Token`` is returned by ``/setup`` and ``/login`` only: a request
 carrying nothing but the cookies learns no secret and can change nothing
@@ -16,7 +16,10 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from sovereign.conversation.voice.catalogs import Voice
+
 from ..bodies import ValidTextRoute
+from ..console_words import CATALOG, DOMAIN, before_sign_in, browser_language
 from ..csrf import tab_secret
 from ..devices import MAX_KEY_CHARACTERS, KnownDevices, device_cookie_name
 from ..errors import ServiceError, storage_error
@@ -72,6 +75,19 @@ async def auth_state(request: Request, deps: Deps) -> AuthState:
     return AuthState(setup_required=not deps.owner.is_set_up(), signed_in=signed_in)
 
 
+@router.get("/words")
+async def sign_in_words(request: Request, response: Response) -> dict[str, object]:
+    """The words of the sign-in and setup pages in the browser's language (its
+    ``Accept-Language``, negotiated against the product's languages; else English).
+
+    Before a session the household's setting is not read, so a stranger learns nothing
+    of it here. Answers ``{"language", "console": {key: word}, "run_time": {key: word}}``
+    (:func:`sovereign.service.console_words.before_sign_in`).
+    """
+    response.headers["Vary"] = "Accept-Language"
+    return before_sign_in(browser_language(request.headers.get("accept-language")))
+
+
 @router.post("/setup")
 async def setup(body: SetupRequest, request: Request, response: Response, deps: Deps) -> SignedIn:
     """Set the first password with the one-time setup token, and sign in.
@@ -82,7 +98,7 @@ async def setup(body: SetupRequest, request: Request, response: Response, deps: 
     if deps.owner.is_set_up():
         raise ServiceError(409, "ALREADY_SET_UP", "A password is already set; sign in instead.")
     async with deps.password_lock:
-        _check_throttle(deps.setup_throttle, SETUP_BUDGET)
+        _check_throttle(deps.setup_throttle, SETUP_BUDGET, browser_voice(request))
         try:
             done = await asyncio.to_thread(
                 deps.owner.complete_setup, body.setup_token, body.password
@@ -111,18 +127,19 @@ async def login(body: LoginRequest, request: Request, response: Response, deps: 
     Errors: 401 BAD_CREDENTIALS, 409 SETUP_REQUIRED, 429 TOO_MANY_ATTEMPTS
     (with ``Retry-After`` in seconds). A wrong password's sentence says how many
     wrong tries are left before sign-in pauses, or how long the pause it started
-    lasts; the body also carries ``tries_left`` and ``retry_after_seconds``.
+    lasts, in the browser's language (``Accept-Language``; English without one); the body
+    also carries ``tries_left`` and ``retry_after_seconds``.
     """
     if not deps.owner.is_set_up():
         raise ServiceError(409, "SETUP_REQUIRED", "No password is set yet; use the setup link.")
     device = cookie_value(request.scope, device_cookie_name(request.url.scheme))
     budget = deps.devices.budget(device, body.device_key) or OWNER_BUDGET
     async with deps.password_lock:
-        _check_throttle(deps.throttle, budget)
+        _check_throttle(deps.throttle, budget, browser_voice(request))
         valid = await asyncio.to_thread(deps.owner.verify, body.password)
     if not valid:
         pause = deps.throttle.failed(budget)
-        raise wrong_password(pause, deps.throttle.tries_left(budget))
+        raise wrong_password(pause, deps.throttle.tries_left(budget), browser_voice(request))
     deps.throttle.succeeded(budget)
     return _sign_in(deps, request, response, known_device=budget != OWNER_BUDGET)
 
@@ -141,37 +158,58 @@ async def logout(request: Request, deps: Deps) -> Response:
     return response
 
 
-def wrong_password(pause: float, tries_left: int) -> ServiceError:
+def browser_voice(request: Request) -> Voice:
+    """The Console's catalog in the browser's language: sign-in comes before a session,
+    so its sentences follow ``Accept-Language``, never the household's setting."""
+    return Voice(browser_language(request.headers.get("accept-language")), CATALOG, DOMAIN)
+
+
+def wrong_password(pause: float, tries_left: int, voice: Voice) -> ServiceError:
     """``401 BAD_CREDENTIALS`` saying what comes next: the wrong tries left before sign-in
-    pauses, or the pause this failure started (``pause`` seconds)."""
+    pauses, or the pause this failure started (``pause`` seconds), said by ``voice``."""
     if pause > 0:
         seconds = math.ceil(pause)
-        then = f"sign-in is paused for {_seconds(seconds)}"
+        sentence = voice.say_count(
+            "signin_wrong_paused",
+            "That password is not right; sign-in is paused for {n} second.",
+            "That password is not right; sign-in is paused for {n} seconds.",
+            seconds,
+            n=seconds,
+        )
     elif tries_left == 0:
-        seconds, then = 0, "the next wrong password pauses sign-in"
+        seconds = 0
+        sentence = voice.say(
+            "signin_wrong_last",
+            "That password is not right; the next wrong password pauses sign-in.",
+        )
     else:
-        tries = "1 more wrong try" if tries_left == 1 else f"{tries_left} more wrong tries"
-        seconds, then = 0, f"{tries} before sign-in pauses"
+        seconds = 0
+        sentence = voice.say_count(
+            "signin_wrong_tries",
+            "That password is not right; {n} more wrong try before sign-in pauses.",
+            "That password is not right; {n} more wrong tries before sign-in pauses.",
+            tries_left,
+            n=tries_left,
+        )
     extra = {"tries_left": tries_left, "retry_after_seconds": seconds}
     headers = {"Retry-After": str(seconds)} if seconds else None
-    return ServiceError(
-        401, "BAD_CREDENTIALS", f"That password is not right; {then}.", headers, extra=extra
-    )
+    return ServiceError(401, "BAD_CREDENTIALS", sentence, headers, extra=extra)
 
 
-def _seconds(count: int) -> str:
-    return "1 second" if count == 1 else f"{count} seconds"
-
-
-def _check_throttle(throttle: SignInThrottle, budget: str) -> None:
+def _check_throttle(throttle: SignInThrottle, budget: str, voice: Voice) -> None:
     wait = throttle.retry_after(budget)
     if wait > 0:
         seconds = math.ceil(wait)
         raise ServiceError(
             429,
             "TOO_MANY_ATTEMPTS",
-            "Sign-in is paused after several wrong passwords; try again in "
-            f"{_seconds(seconds)}.",
+            voice.say_count(
+                "signin_paused",
+                "Sign-in is paused after several wrong passwords; try again in {n} second.",
+                "Sign-in is paused after several wrong passwords; try again in {n} seconds.",
+                seconds,
+                n=seconds,
+            ),
             {"Retry-After": str(seconds)},
             extra={"retry_after_seconds": seconds},
         )

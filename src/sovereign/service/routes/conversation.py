@@ -26,7 +26,7 @@ from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.sentences import own
 
 from ..bodies import ValidTextRoute
-from ..console_words import console_words
+from ..console_words import console_words, run_time_words
 from ..errors import ServiceError, storage_error
 from ..household_settings import HouseholdSettingsStore
 from ..session_auth import session_of
@@ -183,13 +183,19 @@ async def words(deps: Deps) -> dict[str, Any]:
     is not read yet, so its own language cannot decide (docs/decisions/household-language.md).
 
     Answers ``{"language", "words": {"sending", "stop", "stopping"}, "console": {key:
-    word}}``, ``console`` being the Console's own words (its chrome) in that language
-    (:mod:`sovereign.service.console_words`).
+    word}, "run_time": {key: word}}``, ``console`` being the Console's own words (its
+    chrome) in that language and ``run_time`` the sentences it writes itself, their
+    placeholders unfilled (:mod:`sovereign.service.console_words`).
     """
     store = HouseholdSettingsStore(deps.settings.data_dir)
     said = before_the_turn(Voice(await asyncio.to_thread(store.language)))
     language = said.pop("language")
-    return {"language": language, "words": said, "console": console_words(language)}
+    return {
+        "language": language,
+        "words": said,
+        "console": console_words(language),
+        "run_time": run_time_words(language),
+    }
 
 
 class WithdrawRequest(BaseModel):
