@@ -410,7 +410,8 @@ async def main_async(options: argparse.Namespace) -> None:
     override = dict(_setting(item) for item in options.override or [])
     if options.offer_switched_off:
         offer_switched_off()
-    with World(backend) as world:
+    chooses = options.model_chooses_passages or options.model is not None
+    with World(backend, model_chooses_passages=chooses) as world:
         world.backend.stop_after_decision = options.first_decision
         for prompt in prompts:
             records.append(await run_turn(world, prompt, override))
@@ -495,6 +496,12 @@ def main() -> None:
         "tool choice (two-part questions cannot pass; answer scores are empty)",
     )
     parser.add_argument("--reveal-holdout", action="store_true", help="--show held-out turns")
+    parser.add_argument(
+        "--model-chooses-passages",
+        action="store_true",
+        help="the model chooses the passage a web answer quotes, as with a model of the "
+        "household's own (default: as the verified default model, the first ranked)",
+    )
     parser.add_argument("--greedy", action="store_true", help="answers at temperature 0")
     parser.add_argument("--model", type=Path, default=None, help="a GGUF (default: verified)")
     parser.add_argument(

@@ -278,10 +278,13 @@ class World:
 
     Args:
         backend: the model backend every scenario's turn loop shares.
+        model_chooses_passages: as for ``build_turn_loop`` (default: no, as with the
+            verified default model).
     """
 
-    def __init__(self, backend: ModelBackend) -> None:
+    def __init__(self, backend: ModelBackend, *, model_chooses_passages: bool = False) -> None:
         self.backend = RecordingBackend(backend)
+        self.model_chooses_passages = model_chooses_passages
         self._root = tempfile.TemporaryDirectory(prefix="sovereign-household-")
         self.searxng = FakeSearxng()
         self.pihole = FakePihole(password=PIHOLE_PASSWORD)
@@ -368,6 +371,7 @@ class World:
             backend=self.backend,  # type: ignore[arg-type]
             registry=registry,
             today=lambda: CONTENT_DAY,
+            model_chooses_passages=self.model_chooses_passages,
         )
         return loop, policy_reader(settings, store)
 

@@ -54,7 +54,7 @@ def quoting_model(messages, tools):
 
 
 async def test_a_scripted_turn_shows_what_was_found_before_its_quote_and_reports_both():
-    with World(ScriptedBackend(quoting_model)) as world:
+    with World(ScriptedBackend(quoting_model), model_chooses_passages=True) as world:
         record = await run_turn(world, WORKS)
         assert len(world.returned) == 1  # the approved search, timed where it returned
     seconds = record.seconds
@@ -74,3 +74,13 @@ def test_the_web_table_prints_result_to_found_beside_result_to_quote(capsys):
     assert heading.index("result→found s") < heading.index("result→quote s")
     row = next(line for line in printed.splitlines() if line.startswith("web all"))
     assert row.split()[-3:] == ["0.1/0.1", "9.0/9.0", "9.1/9.1"]
+
+
+async def test_as_with_the_default_model_the_first_ranked_passage_is_quoted_unasked():
+    with World(ScriptedBackend(quoting_model)) as world:
+        record = await run_turn(world, WORKS)
+        asked = [call for call in world.backend.calls if "quote_sources" in str(call)]
+    assert record.answer.startswith("> ")
+    assert asked == []  # the model was not asked to choose
+    assert record.seconds["to_found"] is None  # nothing shown before the answer itself
+    assert 0 <= record.seconds["to_quote"] <= record.seconds["result_to_end"]

@@ -87,9 +87,10 @@ def loop_with(tmp_path):
     executor = Executor(registry, confirmations=confirmations, audit=AuditLog(tmp_path))
     pending = PendingTurnStore(clock=clock, on_forget=confirmations.discard)
 
-    def make(script: Any) -> tuple[TurnLoop, ScriptedBackend]:
+    def make(script: Any, model_chooses: bool = True) -> tuple[TurnLoop, ScriptedBackend]:
         backend = ScriptedBackend(script)
-        return TurnLoop(executor, backend, pending=pending), backend
+        loop = TurnLoop(executor, backend, pending=pending, model_chooses_passages=model_chooses)
+        return loop, backend
 
     return make
 
@@ -110,10 +111,12 @@ def choosing(url: str, log: list[Any], pick: int = 0):
     return script
 
 
-async def approved_turn(loop_with, url: str, question: str, pick: int = 0):
+async def approved_turn(
+    loop_with, url: str, question: str, pick: int = 0, model_chooses: bool = True
+):
     """One turn: the question, the card approved; returns (log, result, backend)."""
     log: list[Any] = []
-    loop, backend = loop_with(choosing(url, log, pick))
+    loop, backend = loop_with(choosing(url, log, pick), model_chooses)
 
     async def sink(event: Progress) -> None:
         log.append(("progress", event.to_wire()))
@@ -284,3 +287,21 @@ def test_the_words_above_what_was_found_are_said_in_every_language(language):
     if language != "en":
         assert all(said[key] != english[key] for key in said)
     assert "instructions" not in say_found(False, Voice(language))
+
+
+async def test_a_loop_whose_model_does_not_choose_quotes_the_first_ranked_at_once(loop_with):
+    question = "What is for lunch on Thursday?"
+    log, result, _ = await approved_turn(loop_with, MENU_URL, question, pick=1)
+    chosen_by_model = result.text
+    log, result, _ = await approved_turn(
+        loop_with, MENU_URL, question, pick=1, model_chooses=False
+    )
+
+    assert "model asked to quote" not in [kind for kind, _ in log]  # never asked
+    sources = Sources()
+    sources.add_result("web.fetch", {"url": MENU_URL, "title": "School menu", "text": MENU})
+    first = sources.passage(candidates(sources, question, "en")[0])[1].text
+    assert result.text.startswith(f"> {first}\n> \u2014 school.example")
+    assert chosen_by_model != result.text  # the model, asked, would have quoted another
+    assert found_events(log) == []  # the answer itself comes at once, nothing before it
+    assert result.citations and result.citations[0].url == MENU_URL

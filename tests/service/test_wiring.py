@@ -175,3 +175,23 @@ def test_the_backends_take_their_tool_mode_and_model_from_settings(tmp_path):
     assert embedded.load.model_path == tmp_path / "m.gguf"
     with pytest.raises(ValueError, match="tool_mode"):
         Settings(data_dir=tmp_path, tool_mode="guess")
+
+
+@pytest.mark.parametrize(
+    ("fields", "chooses"),
+    [
+        ({}, False),  # the verified default model: the first-ranked passage is quoted
+        ({"model_path": "household.gguf"}, True),
+        ({"backend": "openai", "openai_base_url": "http://127.0.0.1:9/v1"}, True),
+    ],
+)
+def test_who_chooses_a_web_answer_s_passage_follows_the_model(tmp_path, fields, chooses):
+    from sovereign.service.app import build_turn_loop, default_model
+
+    settings = Settings(data_dir=tmp_path, **{k: (tmp_path / v if k == "model_path" else v)
+                                              for k, v in fields.items()})  # fmt: skip
+    assert default_model(settings) is not chooses
+    loop = build_turn_loop(settings)
+    assert loop._model_chooses_passages is chooses
+    injected = build_turn_loop(settings, backend=ScriptedBackend(["Hello."]))
+    assert injected._model_chooses_passages is True  # a model handed in keeps its choice

@@ -51,7 +51,7 @@ from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
 from .results import PendingConfirmation, TurnFailed, TurnResult
-from .sources import QUOTE, found_passages, quote_note, quote_tool, selection
+from .sources import MAX_QUOTES, QUOTE, found_passages, quote_note, quote_tool, selection
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.language import question_language
 from .voice.prompts import (
@@ -108,6 +108,9 @@ class TurnLoop:
             (:mod:`.voice.language`), else this (default English).
         today: the household's date, read once per turn (a web answer prefers the
             passages about the days a question names, :mod:`.days`).
+        model_chooses_passages: whether the model chooses, among the passages ranked
+            after a web result, the one quoted (default), or the product quotes the
+            one ranked first (see :meth:`_quote`).
     """
 
     def __init__(
@@ -121,6 +124,7 @@ class TurnLoop:
         model_retries: int = 1,
         household_language: Callable[[], str] | None = None,
         today: Callable[[], date] = date.today,
+        model_chooses_passages: bool = True,
     ) -> None:
         if max_rounds < 1:
             raise ValueError("max_rounds must be >= 1")
@@ -138,6 +142,7 @@ class TurnLoop:
         self._attempts = 1 + max(0, model_retries)
         self._household_language = household_language or (lambda: DEFAULT_LANGUAGE)
         self._today = today
+        self._model_chooses_passages = model_chooses_passages
         self._writer = AnswerWriter(executor.registry)
 
     async def process_turn(
@@ -471,7 +476,16 @@ class TurnLoop:
         ignored), and the turn ends with the passages quoted, or, with none chosen, the
         list of what was found. Content can therefore never lead to a call in its turn.
         The passages offered are shown to the household first, while the model chooses
-        (:meth:`~.progress.ProgressReporter.found`)."""
+        (:meth:`~.progress.ProgressReporter.found`).
+
+        A loop built with ``model_chooses_passages=False`` quotes the passage ranked
+        first at once, without asking: the default embedded model chose the first of
+        the candidates shown in every measured answer (docs/decisions/
+        answers-rendered-by-the-product.md), so asking it cost seconds and chose
+        nothing the ranking had not."""
+        if not self._model_chooses_passages:
+            picked = selection(progress.sources, {"passages": list(choices[:MAX_QUOTES])})
+            return await self._finish(progress, on_token, Ending(quotes=picked))
         await progress.reporter.found(found_passages(progress.sources, choices))
         offered, hint = progress.decided_with
         note = {"role": "system", "content": quote_note(progress.question, choices)}

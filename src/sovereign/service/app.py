@@ -215,6 +215,7 @@ def build_turn_loop(
     audit: AuditLog | None = None,
     household: HouseholdSources | None = None,
     today: Callable[[], date] = date.today,
+    model_chooses_passages: bool | None = None,
 ) -> TurnLoop:
     """The turn loop over every capability family, audited into ``settings.data_dir``.
 
@@ -224,6 +225,9 @@ def build_turn_loop(
     card (default: this device's, for ``settings.data_dir``). The household's language
     (:mod:`.household_settings`) is read from ``settings.data_dir`` for every turn;
     ``today`` is the household's date (default: this device's).
+    ``model_chooses_passages`` (default: no for the verified default model that
+    ``settings`` load, :func:`default_model`; yes for any other model, and for an
+    injected ``backend``) says who chooses the passage a web answer quotes.
     """
     household = household or HouseholdSources(settings.data_dir)
     confirmations = ConfirmationStore(clock=clock)
@@ -238,10 +242,25 @@ def build_turn_loop(
     pending = PendingTurnStore(
         ttl_seconds=confirmations.ttl_seconds, clock=clock, on_forget=confirmations.discard
     )
+    if model_chooses_passages is None:
+        model_chooses_passages = backend is not None or not default_model(settings)
     return TurnLoop(
         executor,
         backend or make_backend(settings),
         pending=pending,
         household_language=HouseholdSettingsStore(settings.data_dir).language,
         today=today,
+        model_chooses_passages=model_chooses_passages,
     )
+
+
+def default_model(settings: Settings) -> bool:
+    """Whether ``settings`` run the embedded backend on its verified default model.
+
+    That model chose the first of the passages it was shown after a web result in
+    every measured answer, so a loop over it quotes the first-ranked passage without
+    asking (:class:`~sovereign.conversation.TurnLoop`, ``model_chooses_passages``);
+    a model of the household's own (``model_path``, an OpenAI-compatible server)
+    keeps the choice.
+    """
+    return settings.backend == "embedded" and settings.model_path is None
