@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from sovereign.conversation.days import asked_days, day_fit, stated_days
+from sovereign.conversation.days import asked_days, day_fit, stated_days, stated_years, year_fit
 from sovereign.conversation.offer.catalog import ToolCatalog
 from sovereign.conversation.pending import TurnProgress
 from sovereign.conversation.sources import Sources, candidates
@@ -212,3 +212,51 @@ def test_a_passage_stating_an_asked_day_counts_it_as_one_more_shared_term(
 ):
     assert first_of_two(question, language, undated, dated) == "1.1"  # more shared words
     assert first_of_two(question, language, undated, dated, WEDNESDAY) == "2.1"
+
+
+@pytest.mark.parametrize(
+    ("text", "years"),
+    [
+        ("En 2024 el segundo plazo terminó el 9 de diciembre.", {2024}),
+        ("Montag, 23.12.2024", {2024}),
+        ("Saison 2025\u20132026", {2025, 2026}),
+        ("2.000 visitors, 12,2025 km, order 20251, 2025.5 litres", set()),
+        ("Opening hours 9:30-17:00", set()),
+    ],
+)
+def test_a_year_is_a_number_from_1900_to_2099_standing_alone(text, years):
+    assert stated_years(text) == years
+
+
+@pytest.mark.parametrize(
+    ("passage", "heading", "question", "fit"),
+    [
+        ("Im vergangenen Jahr hatte der Markt bis 23 Uhr offen.", "Weihnachtsmarkt 2024",
+         "Bis wann hat der Weihnachtsmarkt am Samstag offen?", False),
+        ("En 2024 el segundo plazo terminó el 9 de diciembre.", "",
+         "¿Hasta qué día puedo pagar el segundo recibo?", False),
+        ("Open until 22:30 on Saturdays.", "Christmas market 2025", "When does it close?", True),
+        ("The 2026 season starts in April.", "", "When does the season start?", True),
+        ("Open until 22:30 on Saturdays.", "Opening hours", "When does it close?", None),
+        ("In 2024 the market closed at 23:00.", "", "When did it close in 2024?", True),
+        ("In 2025 the market closes at 22:30.", "", "When did it close in 2024?", False),
+    ],
+)  # fmt: skip
+def test_a_passage_naming_only_years_not_asked_about_does_not_fit(
+    passage, heading, question, fit
+):
+    assert year_fit(passage, heading, question, WEDNESDAY) is fit
+
+
+def test_last_year_s_edition_ranks_after_this_year_s():
+    sources = Sources()
+    results = [
+        {"title": "Christmas market 2024: a look back", "url": "https://a.example/",
+         "snippet": "Last year the Christmas market was open on Saturdays until 23:00."},
+        {"title": "Christmas market 2025", "url": "https://b.example/",
+         "snippet": "Saturdays from 11:00 to 22:30."},
+    ]  # fmt: skip
+    sources.add_result("web.search", {"results": results})
+    question = "Until when is the Christmas market open on Saturday?"
+    assert candidates(sources, question, "en", WEDNESDAY)[0] == "2.1"
+    assert candidates(sources, question, "en")[0] == "1.1"  # without the household's date

@@ -181,6 +181,20 @@ def test_a_passage_is_read_under_the_heading_above_it_else_its_title():
     ]
 
 
+def test_a_table_row_is_read_under_its_header_row_which_is_no_passage():
+    text = "## Prices\n| Ticket | Price |\n| --- | --- |\n\n| Adult | 7.50 |\n| Child | free |"
+    text += "\nMore"
+    passages = cut(text, 1, "Museum")
+    assert [(p.text, p.context) for p in passages] == [
+        ("## Prices", "Museum"),
+        ("| Adult | 7.50 |", "Prices | Ticket | Price |"),
+        ("| Child | free |", "Prices | Ticket | Price |"),
+        ("More", "Prices"),
+    ]
+    sources = page("| Waste | Collection day |", "| --- | --- |", "| Plastic | Wednesday |")
+    assert candidates(sources, "Which collection day is the plastic?", "en") == ["1.1"]
+
+
 def test_the_model_reads_only_the_candidates_each_under_its_heading():
     sources = Sources()
     text = "\n".join(

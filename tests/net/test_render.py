@@ -37,7 +37,13 @@ def test_ordered_lists_keep_their_numbers_and_unordered_ones_their_bullets() -> 
 def test_tables_become_one_line_per_row() -> None:
     text = html("<table><tr><th>Name</th><th>Score</th></tr><tr><td>Ann</td><td>3</td></tr>"
                 "<tr><td>Bo <i>b</i></td><td></td></tr></table>").text
-    assert text == "| Name | Score |\n| Ann | 3 |\n| Bo b |  |"
+    assert text == "| Name | Score |\n| --- | --- |\n| Ann | 3 |\n| Bo b |  |"
+
+
+def test_only_a_row_of_header_cells_is_ruled_as_the_table_s_header() -> None:
+    text = html("<table><tr><th>Day</th><td>Hours</td></tr><tr><td>Mon</td><td>9-5</td></tr>"
+                "<tr><th>Tue</th><th>closed</th></tr></table>").text
+    assert text == "| Day | Hours |\n| Mon | 9-5 |\n| Tue | closed |\n| --- | --- |"
 
 
 def test_a_layout_table_renders_its_cells_as_paragraphs() -> None:

@@ -34,6 +34,8 @@ from .voice.words import PhraseIndex, Word, fold, stem, words
 CATALOG = Path(__file__).resolve().parent / "days.json"
 MAX_RANGE_DAYS = 31
 """A span of more days than this between two numbers is two dates, not a range."""
+_YEAR = re.compile(r"(?<![\w,])(?:19|20)\d\d(?!\w)(?![.,]\d)")
+"""A year: a number from 1900 to 2099 standing alone (not part of a longer number)."""
 _DAY_NUMBER = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|e|o|a|º|ª)?")
 _SATURDAY = 5
 
@@ -114,6 +116,25 @@ def day_fit(
         return None
     dated = stated_days(passage, language, today) or stated_days(heading, language, today)
     return bool(dated & asked) if dated else None
+
+
+def year_fit(passage: str, heading: str, question: str, today: date) -> bool | None:
+    """How the years a passage names meet the years the question asks about: the
+    question's own ("… in 2024"), else this year and later (a household asks about what
+    is or will be). By the passage's years, else its heading's: ``False`` when every
+    one falls outside (last year's edition, "En 2024 el segundo plazo …"), ``True``
+    when one is asked, ``None`` when none is named. A year is a standalone number from
+    1900 to 2099, whatever the language."""
+    named = stated_years(passage) or stated_years(heading)
+    if not named:
+        return None
+    asked = stated_years(question)
+    return any(year in asked if asked else year >= today.year for year in named)
+
+
+def stated_years(text: str) -> frozenset[int]:
+    """The years ``text`` names: standalone numbers from 1900 to 2099."""
+    return frozenset(int(number) for number in _YEAR.findall(text))
 
 
 @functools.cache

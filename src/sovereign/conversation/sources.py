@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .days import asked_days, day_fit
+from .days import asked_days, day_fit, year_fit
 from .voice.words import stem, stop_words, words
 
 QUOTE = "quote_sources"
@@ -58,6 +58,7 @@ _OPENERS = "\"'\u201c\u2018\u00ab(\u00bf\u00a1"
 _SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[{_OPENERS}]?[A-ZÀ-ÖØ-Þ0-9])")
 _STEERING_FILE = Path(__file__).resolve().parent / "steering.json"
 _ADDRESS = re.compile(r"\S+://\S+")
+_TABLE_RULE = re.compile(r"\|(?:\s*:?-{3,}:?\s*\|)+")
 
 
 @dataclass(frozen=True)
@@ -142,18 +143,28 @@ class Sources:
 
 
 def cut(text: str, number: int, title: str = "") -> list[Passage]:
-    """``text`` as numbered passages: its lines (headings, list items, paragraphs), a
-    line longer than :data:`MAX_PASSAGE_CHARS` cut into sentences; blank lines dropped.
-    Each passage's context is the last heading (a line opening with ``#``) above it,
-    or ``title`` when none is."""
+    """``text`` as numbered passages: its lines (headings, list items, table rows,
+    paragraphs), a line longer than :data:`MAX_PASSAGE_CHARS` cut into sentences; blank
+    lines dropped. Each passage's context is the last heading (a line opening with
+    ``#``) above it, or ``title`` when none is; a table's row is read under its header
+    row too (the row above Markdown's rule, ``| --- | --- |``, which names the columns:
+    "| Plein tarif | 7,50 € |" under "| Billet | Prix |"), and the header row and the
+    rule are no passages of their own."""
     pieces: list[tuple[str, str]] = []
-    heading = title
+    heading, columns = title, ""
     for line in text.splitlines():
         line = " ".join(line.split())
         if not line:
             continue
+        if _TABLE_RULE.fullmatch(line):
+            if pieces and pieces[-1][0].startswith("|"):
+                columns = pieces.pop()[0]
+            continue
+        if not line.startswith("|"):
+            columns = ""
+        context = f"{heading} {columns}" if columns else heading
         sentences = _SENTENCE_END.split(line) if len(line) > MAX_PASSAGE_CHARS else [line]
-        pieces.extend((piece, heading) for piece in sentences)
+        pieces.extend((piece, context) for piece in sentences)
         if line.startswith("#"):
             heading = line.lstrip("#").strip() or title
     return [
@@ -204,7 +215,9 @@ def candidates(
     days the question names (:func:`.days.asked_days`) count as one more term, which a
     passage holds when it states one of them ("Sunday 7 December" for "this weekend"),
     weighted by BM25 as a word is; a passage dated only on days the question does not
-    name comes after every other (both by :func:`.days.day_fit`). A passage is read
+    name comes after every other (both by :func:`.days.day_fit`), and so does one that
+    names only years the question does not ask about (a question naming none asks about
+    this year and later: last year's edition, :func:`.days.year_fit`). A passage is read
     under its heading and its source's title (a search result's title, a page's), as
     the model is shown it: they are a second field of the passage, as in BM25F (its
     words and theirs counted together, a question's term they hold as one more
@@ -248,6 +261,12 @@ def candidates(
                 score += rarity * count * (BM25_K1 + 1) / (count + scale)
         scores.append((score, passage.id))
     late = {p.id for p, fit in zip(quotable, fits, strict=True) if fit is False}
+    if today is not None:  # and those about other years
+        late |= {
+            p.id
+            for p in quotable
+            if year_fit(p.text, f"{p.context}\n{titles[p.id]}", question, today) is False
+        }
     ranked = sorted(scores, key=lambda x: (x[1] in late, -x[0]))  # stable: reading order
     return [number for _, number in ranked[:CANDIDATES]]
 

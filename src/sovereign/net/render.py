@@ -225,6 +225,8 @@ class _Writer:
             self.end_line(blank=False)
             self.inline.append("| " + " | ".join(cells) + " |")  # markers inside stay
             self.end_line(blank=False)
+            if _header_row(element):  # Markdown's rule under a header row
+                self.lines.append(self._prefix() + "| " + " | ".join("---" for _ in cells) + " |")
 
     def _layout_row(self, element: lxml.html.HtmlElement) -> bool:
         return any(_tag(node) in _TABLE_BLOCKS for cell in element for node in cell.iter()
@@ -412,3 +414,12 @@ def _start(element: lxml.html.HtmlElement) -> int:
         return max(0, int(element.get("start", "1")))
     except ValueError:
         return 1
+
+
+def _header_row(row: lxml.html.HtmlElement) -> bool:
+    """Whether every cell of ``row`` is a header cell (HTML ``th``; trafilatura's
+    ``cell role="head"``): the row names the columns below it."""
+    cells = [cell for cell in row if _tag(cell) in _CELLS]
+    return bool(cells) and all(
+        _tag(cell) == "th" or cell.get("role") == "head" for cell in cells
+    )
