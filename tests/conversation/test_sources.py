@@ -282,6 +282,16 @@ def test_the_words_of_an_address_in_the_question_do_not_count():
     assert candidates(sources, question, "de") == ["1.2", "1.1"]
 
 
+def test_the_words_naming_an_address_as_the_source_do_not_count():
+    sources = page("Il secondo: pollo arrosto.", "Oggi si mangia zuppa di farro.")
+    named = "Secondo http://trattoria.example/menu, cosa si mangia?"
+    assert candidates(sources, named, "it")[0] == "1.2"
+    assert candidates(sources, "Cosa c'è per secondo?", "it")[0] == "1.1"  # the second course
+    english = page("According to the chef, every dish is fresh.", "The chef recommends soup.")
+    question = "According to http://trattoria.example/menu, what does the chef recommend?"
+    assert candidates(english, question, "en")[0] == "1.2"
+
+
 def test_nothing_read_means_nothing_to_quote():
     assert candidates(Sources(), "Anything?", "en") == []
     assert quote_tool([]) is None

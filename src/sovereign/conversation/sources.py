@@ -57,6 +57,7 @@ MAX_PASSAGE_CHARS = 600
 _OPENERS = "\"'\u201c\u2018\u00ab(\u00bf\u00a1"
 _SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[{_OPENERS}]?[A-ZÀ-ÖØ-Þ0-9])")
 _STEERING_FILE = Path(__file__).resolve().parent / "steering.json"
+_ATTRIBUTIONS_FILE = Path(__file__).resolve().parent / "attributions.json"
 _ADDRESS = re.compile(r"\S+://\S+")
 _TABLE_RULE = re.compile(r"\|(?:\s*:?-{3,}:?\s*\|)+")
 
@@ -232,7 +233,7 @@ def candidates(
     quotable = sources.quotable()
     if not quotable:
         return []
-    asked = set(terms(_ADDRESS.sub(" ", question), language))
+    asked = set(terms(_without_addresses(question, language), language))
     bags = [terms(p.text, language) for p in quotable]
     days = asked_days(question, language, today) if today is not None else frozenset()
     fits = [
@@ -269,6 +270,37 @@ def candidates(
         }
     ranked = sorted(scores, key=lambda x: (x[1] in late, -x[0]))  # stable: reading order
     return [number for _, number in ranked[:CANDIDATES]]
+
+
+def _without_addresses(question: str, language: str) -> str:
+    """``question`` without its addresses, nor the words right before one that name it
+    as the answer's source (``attributions.json``: "According to http://… , what …")."""
+    kept, start = [], 0
+    for address in _ADDRESS.finditer(question):
+        before = question[start : address.start()]
+        found = words(before)
+        letters = tuple(word.whole for word in found)
+        for phrase in _attributions(language):
+            if len(phrase) <= len(letters) and letters[-len(phrase) :] == phrase:
+                before = before[: found[-len(phrase)].start]
+                break
+        kept.append(before)
+        start = address.end()
+    kept.append(question[start:])
+    return " ".join(kept)
+
+
+@functools.cache
+def _attributions(language: str) -> tuple[tuple[str, ...], ...]:
+    """The attribution phrases of ``language`` and English, each as its words' letters,
+    longest first."""
+    catalog = json.loads(_ATTRIBUTIONS_FILE.read_text(encoding="utf-8"))
+    phrases = {
+        tuple(word.whole for word in words(phrase))
+        for code in dict.fromkeys([language, "en"])
+        for phrase in catalog.get(code, [])
+    }
+    return tuple(sorted(phrases, key=len, reverse=True))
 
 
 def terms(text: str, language: str) -> list[str]:
