@@ -8,10 +8,13 @@ above it; the product ranks them by the question's words (:func:`candidates`: Ok
 BM25 over Snowball stems, stop words left out) and the model reads only the few best,
 and answers with a choice among their numbers (the :data:`QUOTE` tool, constrained by
 the grammar to those few, listed best first in a note that repeats the question). The
-product then quotes the chosen passage word for word with its source's host. The
-model adds nothing of its own: the sentences it added beside a quote restated a
-decoy, described its choice ("the passage about … is the most relevant") or were in
-another language, and writing them took longer than choosing.
+product then quotes the chosen passage word for word with its source's host. With the
+verified default model, which chose the first listed every time it was measured, the
+product quotes the first-ranked passage without asking (``TurnLoop``'s
+``model_chooses_passages``). The model adds nothing of its own: the sentences it
+added beside a quote restated a decoy, described its choice ("the passage about …
+is the most relevant") or were in another language, and writing them took longer
+than choosing.
 When no passage answers the question, the answer says so and lists what was found.
 
 Content never steers: a passage that speaks to the assistant ("ignore previous
