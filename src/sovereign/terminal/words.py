@@ -15,18 +15,14 @@ in ``--in-process`` mode, as this process reads it from the same file
 from __future__ import annotations
 
 import functools
-import io
-import logging
 from pathlib import Path
 
 from babel.lists import format_list
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
-from babel.support import NullTranslations, Translations
+from babel.support import NullTranslations
 from babel.units import format_unit
 
-logger = logging.getLogger(__name__)
+from sovereign.po_catalogs import read_catalog
 
 LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
 """The languages the product speaks (ISO 639-1); English is the source language."""
@@ -72,19 +68,9 @@ COUNTED = {
 
 @functools.lru_cache(maxsize=16)
 def _translations(language: str) -> NullTranslations:
-    path = CATALOGS / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if language == ENGLISH or not path.is_file():
+    if language == ENGLISH:
         return NullTranslations()
-    try:
-        with path.open("rb") as source:
-            catalog = read_po(source, locale=language, domain=DOMAIN)
-        compiled = io.BytesIO()
-        write_mo(compiled, catalog)
-        compiled.seek(0)
-        return Translations(compiled, domain=DOMAIN)
-    except (OSError, ValueError) as error:
-        logger.error("the catalog %s cannot be read (%s); speaking English", path, error)
-        return NullTranslations()
+    return read_catalog(CATALOGS / language / "LC_MESSAGES" / f"{DOMAIN}.po", language, DOMAIN)
 
 
 class Words:

@@ -12,15 +12,11 @@ compiled in memory once per process; a sentence a catalog lacks is said in Engli
 from __future__ import annotations
 
 import functools
-import io
-import logging
 from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
+from babel.support import NullTranslations
 
-logger = logging.getLogger(__name__)
+from sovereign.po_catalogs import read_catalog
 
 LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
 """The languages the product speaks (ISO 639-1); English is the source language."""
@@ -38,20 +34,10 @@ def translations(directory: Path, domain: str, language: str) -> NullTranslation
         Babel translations; for English, or a catalog that is missing or unreadable
         (logged), translations that give back the English source text.
     """
+    if language == DEFAULT_LANGUAGE:
+        return NullTranslations()
     path = Path(directory) / language / "LC_MESSAGES" / f"{domain}.po"
-    if language == DEFAULT_LANGUAGE or not path.is_file():
-        return NullTranslations()
-    try:
-        with path.open("rb") as source:
-            catalog = read_po(source, locale=language, domain=domain)
-        compiled = io.BytesIO()
-        write_mo(compiled, catalog)
-        compiled.seek(0)
-        return Translations(compiled, domain=domain)
-    except (OSError, ValueError) as error:
-        logger.error("the catalog %s cannot be read (%s); saying its sentences in English",
-                     path, error)  # fmt: skip
-        return NullTranslations()
+    return read_catalog(path, language, domain)
 
 
 class Voice:
