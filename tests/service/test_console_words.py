@@ -144,3 +144,33 @@ async def test_a_wrong_password_is_told_in_the_browser_s_language(signed_in):
     assert english.json()["error"]["message"] == (
         "Sign-in is paused after several wrong passwords; try again in 1 second."
     )
+
+
+async def test_sign_in_s_refusals_before_a_session_follow_the_browser_s_language(harness):
+    client = harness.client
+    login = "/api/v1/auth/login"
+    before = await client.post(login, json={"password": "x"}, headers={"Accept-Language": "nl"})
+    assert before.json()["error"] == {
+        **before.json()["error"],
+        "code": "SETUP_REQUIRED",
+        "message": "Er is nog geen wachtwoord ingesteld; gebruik de instellink.",
+    }
+    setup = "/api/v1/auth/setup"
+    wrong = await client.post(
+        setup, json={"setup_token": "guess", "password": "a long enough password"},
+        headers={"Accept-Language": "fr-CH,fr;q=0.9"},
+    )  # fmt: skip
+    assert wrong.json()["error"]["message"] == (
+        "Le lien de configuration n\u2019est pas (ou plus) valable."
+    )
+    await harness.sign_in()
+    again = await client.post(
+        setup, json={"setup_token": "guess", "password": "another password"},
+        headers={"Accept-Language": "de-AT,de;q=0.8"},
+    )  # fmt: skip
+    assert again.json()["error"]["code"] == "ALREADY_SET_UP"
+    assert again.json()["error"]["message"] == (
+        "Es ist schon ein Passwort gesetzt; bitte melden Sie sich an."
+    )
+    english = await client.post(setup, json={"setup_token": "g", "password": "another password"})
+    assert english.json()["error"]["message"] == "A password is already set; sign in instead."

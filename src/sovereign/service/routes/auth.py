@@ -88,6 +88,13 @@ async def sign_in_words(request: Request, response: Response) -> dict[str, objec
     return before_sign_in(browser_language(request.headers.get("accept-language")))
 
 
+ALREADY_SET_UP = ("signin_already_set_up", "A password is already set; sign in instead.")
+SETUP_LINK = ("signin_setup_link_invalid", "The setup link is not valid (any more).")
+SETUP_REQUIRED = ("signin_setup_required", "No password is set yet; use the setup link.")
+"""Sign-in's refusals before a session, as (catalog key, English): said in the
+browser's language (:func:`browser_voice`)."""
+
+
 @router.post("/setup")
 async def setup(body: SetupRequest, request: Request, response: Response, deps: Deps) -> SignedIn:
     """Set the first password with the one-time setup token, and sign in.
@@ -96,7 +103,7 @@ async def setup(body: SetupRequest, request: Request, response: Response, deps: 
     429 TOO_MANY_ATTEMPTS, 503 PASSWORD_NOT_SAVED (the data directory refused the write).
     """
     if deps.owner.is_set_up():
-        raise ServiceError(409, "ALREADY_SET_UP", "A password is already set; sign in instead.")
+        raise ServiceError(409, "ALREADY_SET_UP", browser_voice(request).say(*ALREADY_SET_UP))
     async with deps.password_lock:
         _check_throttle(deps.setup_throttle, SETUP_BUDGET, browser_voice(request))
         try:
@@ -110,7 +117,7 @@ async def setup(body: SetupRequest, request: Request, response: Response, deps: 
             raise storage_error(exc, what, "PASSWORD_NOT_SAVED") from exc
     if not done:
         deps.setup_throttle.failed(SETUP_BUDGET)
-        raise ServiceError(403, "INVALID_SETUP_TOKEN", "The setup link is not valid (any more).")
+        raise ServiceError(403, "INVALID_SETUP_TOKEN", browser_voice(request).say(*SETUP_LINK))
     deps.setup_throttle.succeeded(SETUP_BUDGET)
     return _sign_in(deps, request, response)
 
@@ -131,7 +138,7 @@ async def login(body: LoginRequest, request: Request, response: Response, deps: 
     also carries ``tries_left`` and ``retry_after_seconds``.
     """
     if not deps.owner.is_set_up():
-        raise ServiceError(409, "SETUP_REQUIRED", "No password is set yet; use the setup link.")
+        raise ServiceError(409, "SETUP_REQUIRED", browser_voice(request).say(*SETUP_REQUIRED))
     device = cookie_value(request.scope, device_cookie_name(request.url.scheme))
     budget = deps.devices.budget(device, body.device_key) or OWNER_BUDGET
     async with deps.password_lock:
