@@ -3,7 +3,8 @@
 Subcommands: ``serve``, ``chat``, ``policy``, ``sites``, ``search-settings``,
 ``household-settings``, ``doctor``, ``audit``, ``passwd``, ``model``, ``private-words``.
 
-Each subcommand lives next to what it drives and is attached here.
+Each subcommand lives next to what it drives and is attached here. Every command's
+``--help`` is said in the language its sentences are (:mod:`sovereign.cli_words`).
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 import click
 
 from sovereign import __version__
+from sovereign.cli_words import speak_help
 from sovereign.doctor import doctor
 from sovereign.model.cli import model_group
 from sovereign.service.chat import chat
-from sovereign.service.commands import audit, passwd, policy, serve
+from sovereign.service.commands import audit, command_words, passwd, policy, serve
 from sovereign.service.egress_settings_cli import search_settings, sites
 from sovereign.service.household_settings_cli import household_settings
 from sovereign.service.private_words_cli import private_words
@@ -37,6 +39,7 @@ main.add_command(household_settings)
 main.add_command(audit)
 main.add_command(passwd)
 main.add_command(private_words)
+speak_help(main, lambda: command_words().language)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -37,10 +37,12 @@ from sovereign.capabilities.searxng import (
     prepare_query,
 )
 from sovereign.capabilities.web_fetch import check_home_network
+from sovereign.cli_words import CliWords
 from sovereign.model import DEFAULT_MODEL, ModelFileError, ModelUnreadable, verify_model
 from sovereign.paths import data_dir
 from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_log
 from sovereign.service.audit_check import check_audit_log
+from sovereign.service.commands import command_words
 from sovereign.service.egress_settings import check_egress_settings
 from sovereign.service.household_settings import check_household_settings
 from sovereign.service.listeners import check_loopback_ownership
@@ -463,15 +465,19 @@ async def run_checks(config: DoctorConfig, checks: list[Check] | None = None) ->
     return findings
 
 
-def format_finding(finding: Finding) -> str:
+def format_finding(finding: Finding, words: CliWords | None = None) -> str:
     """``[ ok ] check: detail``, ``[ -- ] check: detail`` (not checked) or ``[FAIL] check:
-    detail`` plus an indented fix line."""
+    detail`` plus an indented fix line; the check's name and ``fix:`` in ``words``'
+    language (English by default), the marks always as here."""
+    words = words or CliWords()
     mark = "[ -- ]" if not finding.checked else "[ ok ]" if finding.ok else "[FAIL]"
-    line = f"{mark} {finding.check}: {finding.detail}"
-    return f"{line}\n       fix: {finding.fix}" if finding.fix and not finding.ok else line
+    line = f"{mark} {words.check(finding.check)}: {finding.detail}"
+    if finding.fix and not finding.ok:
+        return f"{line}\n       {words.say('doctor_fix', fix=finding.fix)}"
+    return line
 
 
-def _recent_repairs(config: DoctorConfig) -> list[str]:
+def _recent_repairs(config: DoctorConfig, words: CliWords) -> list[str]:
     """The owner's repairs for failures of the last day (the audit log's reasons)."""
     from sovereign.service.audit_summary import audit_path, summarize
 
@@ -480,7 +486,7 @@ def _recent_repairs(config: DoctorConfig) -> list[str]:
     except OSError:
         return []  # the audit check above says why
     return [
-        f"{r['capability']} failed {r['count']} time(s) in the last day: {r['repair']}"
+        words.say_count("doctor_note", r["count"], name=r["capability"], repair=r["repair"])
         for r in summary["repairs"]
     ]
 
@@ -515,6 +521,7 @@ def _recent_repairs(config: DoctorConfig) -> list[str]:
 )
 def doctor(searxng_url: str, probe: bool, service_port: int, **model: str | None) -> None:
     """Check the appliance's parts and print a fix for each failure (exit status 1)."""
+    words = command_words()
     settings = settings_from_environment(**model)
     config = DoctorConfig(
         service_port=service_port,
@@ -527,11 +534,11 @@ def doctor(searxng_url: str, probe: bool, service_port: int, **model: str | None
         tool_mode=settings.tool_mode,
     )
     if probe:
-        click.echo(f"The engine probe sends {PROBE_QUERY!r} to SearXNG's search engines.")
+        click.echo(words.say("doctor_probe", query=repr(PROBE_QUERY)))
     findings = asyncio.run(run_checks(config))
     for finding in findings:
-        click.echo(format_finding(finding))
-    for repair in _recent_repairs(config):
-        click.echo(f"[note] {repair}")
+        click.echo(format_finding(finding, words))
+    for note in _recent_repairs(config, words):
+        click.echo(note)
     if not all(finding.ok for finding in findings):
         raise SystemExit(1)

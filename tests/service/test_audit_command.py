@@ -29,8 +29,8 @@ def test_a_search_cut_off_by_a_crash_is_shown_as_may_have_left(tmp_path):
     AuditLog(tmp_path).prepare()
     table = run("audit", "--data-dir", str(tmp_path))
     assert table.exit_code == 0, table.output
-    assert "web.search: 1 call(s) may have left — outcome unknown" in table.output
-    assert "1 torn line(s) were set aside in audit.jsonl.corrupt." in table.output
+    assert "web.search: 1 call may have left — outcome unknown" in table.output
+    assert "1 torn line was set aside in audit.jsonl.corrupt." in table.output
     header, search = (line.split() for line in table.output.splitlines()
                       if line.startswith(("capability ", "web.search ")))
     assert dict(zip(header, search, strict=True))["unknown"] == "1"
@@ -48,5 +48,5 @@ def test_records_lost_while_the_log_was_unwritable_are_named_under_the_table(tmp
         handle.write(json.dumps(lost) + "\n")
     table = run("audit", "--data-dir", str(tmp_path))
     assert table.exit_code == 0, table.output
-    assert "7 record(s) were lost while the audit log could not be written" in table.output
+    assert "7 records were lost while the audit log could not be written" in table.output
     assert "unreadable" not in table.output

@@ -8,10 +8,13 @@ from pathlib import Path
 
 import click
 
+from sovereign.cli_words import CliWords, command_language
 from sovereign.model.assemble import install_model
 from sovereign.model.catalog import DEFAULT_MODEL, default_model_path
 from sovereign.model.errors import ModelFileError
 from sovereign.model.verify import Progress, verify_model
+from sovereign.paths import data_dir
+from sovereign.service.household_settings import HouseholdSettingsStore
 
 _MODEL_PATH = click.option(
     "--path",
@@ -20,6 +23,11 @@ _MODEL_PATH = click.option(
     default=None,
     help="The model file (default: <data dir>/models/" + DEFAULT_MODEL.file_name + ").",
 )
+
+
+def _words() -> CliWords:
+    store = HouseholdSettingsStore(data_dir())
+    return CliWords(command_language(lambda: store.read(log=False).value.language))
 
 
 @contextmanager
@@ -54,20 +62,22 @@ def install_command(model_path: Path | None, parts_dir: Path | None, keep_parts:
             progress=_bar,
         )
     except (ModelFileError, OSError) as error:
-        raise click.ClickException(str(error)) from error
+        raise _words().error(str(error)) from error
 
 
 @model_group.command("verify")
 @_MODEL_PATH
 def verify_command(model_path: Path | None) -> None:
     """Check the model's size and SHA-256 against the published file (exit 1 if not)."""
+    words = _words()
     path = model_path or default_model_path()
     try:
-        with _bar(f"Verifying {path.name}", DEFAULT_MODEL.size_bytes) as advance:
+        label = words.say("model_verifying", name=path.name)
+        with _bar(label, DEFAULT_MODEL.size_bytes) as advance:
             verify_model(path, DEFAULT_MODEL, on_progress=advance)
     except (ModelFileError, OSError) as error:
-        raise click.ClickException(str(error)) from error
-    click.echo(f"OK: {path} is the published model (SHA-256 {DEFAULT_MODEL.sha256}).")
+        raise words.error(str(error)) from error
+    click.echo(words.say("model_verified", path=path, sha256=DEFAULT_MODEL.sha256))
 
 
 @model_group.command("path")

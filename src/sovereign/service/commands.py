@@ -5,15 +5,18 @@ from __future__ import annotations
 import json
 import os
 import socket
+import textwrap
 from pathlib import Path
 from typing import Any
 
 import click
 
+from sovereign.cli_words import CliWords, command_language
 from sovereign.paths import ENV_DATA_DIR, data_dir
 
 from .audit_summary import COUNTERS, MAX_DAYS, audit_path, summarize
 from .hosts import parse_pin
+from .household_settings import HouseholdSettingsStore
 from .listeners import AddressTaken, bind_listeners, listen_addresses, resolved_loopback
 from .owner import OwnerAccount, PasswordRejected
 from .policy import PolicyStore
@@ -36,6 +39,18 @@ DATA_DIR_OPTION = click.option(
 
 def _data_dir(option: Path | None) -> Path:
     return option.expanduser() if option else data_dir()
+
+
+def command_words(option: Path | None = None) -> CliWords:
+    """What a command says, in the terminal's language; when its locale says nothing, in
+    the household's (read from the data directory ``option`` names, or the default one)."""
+    store = HouseholdSettingsStore(_data_dir(option))
+    return CliWords(command_language(lambda: store.read(log=False).value.language))
+
+
+def not_written(words: CliWords, path: Path, error: OSError) -> click.ClickException:
+    """The error for a settings file the data directory refused to write."""
+    return words.error(words.say("not_written", path=path, reason=error.strerror))
 
 
 @click.command(short_help="Run the Conversation Service.")
@@ -195,10 +210,11 @@ def policy(context: click.Context) -> None:
 @DATA_DIR_OPTION
 def policy_show(data_dir: Path | None) -> None:
     """Print the web-search switch; exit 1 when the policy file is unusable."""
+    words = command_words(data_dir)
     reading = PolicyStore(_data_dir(data_dir)).read(log=False)
-    click.echo(f"web search: {'on' if reading.web_search_enabled else 'off'}")
+    click.echo(words.say("web_search_on" if reading.web_search_enabled else "web_search_off"))
     if reading.problem:
-        click.secho(f"problem: {reading.problem} It counts as off.", fg="red", err=True)
+        click.secho(words.say("policy_problem", problem=reading.problem), fg="red", err=True)
         raise SystemExit(1)
 
 
@@ -217,12 +233,13 @@ def policy_disable(data_dir: Path | None) -> None:
 
 
 def _set_policy(option: Path | None, enabled: bool) -> None:
+    words = command_words(option)
     store = PolicyStore(_data_dir(option))
     try:
         store.set_web_search(enabled)
     except OSError as exc:
-        raise click.ClickException(f"{store.path} could not be written: {exc.strerror}") from exc
-    click.echo(f"web search: {'on' if enabled else 'off'} (from the next message on)")
+        raise not_written(words, store.path, exc) from exc
+    click.echo(words.say("web_search_now_on" if enabled else "web_search_now_off"))
 
 
 @click.command(short_help="Count capability outcomes from the audit log.")
@@ -231,70 +248,56 @@ def _set_policy(option: Path | None, enabled: bool) -> None:
 @DATA_DIR_OPTION
 def audit(days: int, as_json: bool, data_dir: Path | None) -> None:
     """Count capability outcomes from the audit log (never queries or URLs)."""
+    words = command_words(data_dir)
     try:
         summary = summarize(audit_path(_data_dir(data_dir)), days=days)
     except OSError as exc:
-        raise click.ClickException(f"the audit log cannot be read: {exc.strerror}") from exc
+        raise words.error(words.say("audit_unreadable", reason=exc.strerror)) from exc
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
-    period = "1 day" if days == 1 else f"{days} days"
-    click.echo(f"Capability outcomes since {summary['since']} ({period})")
-    click.echo("asked: approval requested; waiting: not answered yet; policy_off: web search")
-    click.echo("was off; rejected: forbidden address for web.fetch; refused: other refusals")
-    click.echo("(arguments, limits, no audit record possible); unknown: started, no outcome;")
-    click.echo("failed_unsent: failed before anything was sent (also counted in failed)")
-    for line in _table(summary):
+    period = words.say_count("days", days)
+    click.echo(words.say("audit_heading", since=summary["since"], period=period))
+    click.echo(textwrap.fill(words.say("audit_legend"), width=80))
+    for line in _table(summary, words):
         click.echo(line)
-    for line in audit_notes(summary):
+    for line in audit_notes(summary, words):
         click.echo(line)
 
 
-def audit_notes(summary: dict[str, Any]) -> list[str]:
-    """The sentences under the table: calls that may have left, clock jumps, damaged lines."""
+def audit_notes(summary: dict[str, Any], words: CliWords | None = None) -> list[str]:
+    """The sentences under the table: calls that may have left, clock jumps, damaged lines
+    (in ``words``' language; English by default)."""
+    words = words or CliWords()
     notes = [
-        f"{name}: {count} call(s) may have left — outcome unknown (the service stopped "
-        "while it ran)"
+        words.say_count("may_have_left", count, name=name)
         for name, count in summary.get("may_have_left", {}).items()
     ]
     notes.extend(
-        f"{repair['capability']}: {repair['count']} failure(s): {repair['repair']}"
+        words.say_count(
+            "repairs", repair["count"], name=repair["capability"], repair=repair["repair"]
+        )
         for repair in summary.get("repairs", [])
     )
-    if summary.get("clock_jumps"):
-        notes.append(
-            f"The device's clock jumped {summary['clock_jumps']} time(s); times are placed "
-            "by the device's uptime instead."
-        )
-    if summary.get("set_aside_lines"):
-        notes.append(
-            f"{summary['set_aside_lines']} torn line(s) were set aside in audit.jsonl.corrupt."
-        )
-    if summary.get("unreadable_lines"):
-        notes.append(f"{summary['unreadable_lines']} unreadable line(s) skipped")
-    if summary.get("lost_records"):
-        notes.append(
-            f"{summary['lost_records']} record(s) were lost while the audit log could not be "
-            "written (the data filesystem was full or read-only); the counts above miss them."
-        )
+    for key, counted in (
+        ("clock_jumps", "clock_jumps"),
+        ("set_aside_lines", "set_aside"),
+        ("unreadable_lines", "unreadable"),
+        ("lost_records", "lost"),
+    ):
+        if summary.get(key):
+            notes.append(words.say_count(counted, summary[key]))
     return notes
 
 
-_LABELS = {
-    "confirmation_requested": "asked",
-    "awaiting": "waiting",
-    "outcome_unknown": "unknown",
-    "refused_by_policy": "policy_off",
-    "rejected_target": "rejected",
-    "refused_other": "refused",
-    "failed_nothing_left": "failed_unsent",
-}
-
-
-def _table(summary: dict[str, Any]) -> list[str]:
-    headers = ["capability", *(_LABELS.get(counter, counter) for counter in COUNTERS)]
-    rows = [[name, *(str(c[k]) for k in COUNTERS)] for name, c in summary["capabilities"].items()]
-    rows.append(["total", *(str(summary["totals"][k]) for k in COUNTERS)])
+def _table(summary: dict[str, Any], words: CliWords) -> list[str]:
+    headers = [words.audit_label(key) for key in ("capability", *COUNTERS)]
+    rows = [
+        [name, *(words.number(c[k]) for k in COUNTERS)]
+        for name, c in summary["capabilities"].items()
+    ]
+    totals = summary["totals"]
+    rows.append([words.audit_label("total"), *(words.number(totals[k]) for k in COUNTERS)])
     widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
     return [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
@@ -306,12 +309,17 @@ def _table(summary: dict[str, Any]) -> list[str]:
 @DATA_DIR_OPTION
 def passwd(data_dir: Path | None) -> None:
     """Set the Console owner's password (signs every Console session out)."""
+    words = command_words(data_dir)
     owner = OwnerAccount(_data_dir(data_dir))
-    password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    password = click.prompt(
+        words.say("new_password"),
+        hide_input=True,
+        confirmation_prompt=words.say("repeat_password"),
+    )
     try:
         owner.set_password(password)
     except PasswordRejected as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise words.error(str(exc)) from exc
     except OSError as exc:
-        raise click.ClickException(f"{owner.path} could not be written: {exc.strerror}") from exc
-    click.echo(f"Password set in {owner.path}. Signed-in Console sessions are signed out.")
+        raise not_written(words, owner.path, exc) from exc
+    click.echo(words.say("password_set", path=owner.path))

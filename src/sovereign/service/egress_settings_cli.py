@@ -13,8 +13,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import click
+from babel import Locale, UnknownLocaleError
 
 from sovereign.capabilities.site_rules import parse_rule
+from sovereign.cli_words import ENGLISH, CliWords
 from sovereign.egress import (
     LANGUAGES,
     SAFESEARCH_LEVELS,
@@ -22,18 +24,21 @@ from sovereign.egress import (
     SiteList,
     SiteMode,
     SiteRule,
-    describe_search,
+    language_name,
 )
 
-from .commands import DATA_DIR_OPTION, _data_dir
+from .commands import DATA_DIR_OPTION, _data_dir, command_words, not_written
 from .egress_settings import SearchSettingsStore, SiteListStore
 from .settings_store import SettingsUnreadable
 
+AUTO, ALL = "auto", "all"
+
 _MODE_WORDS = {
-    SiteMode.OFF: "off: web.fetch may read any public site",
-    SiteMode.ALLOW_ONLY: "allow-only: web.fetch reads only the allowed sites",
-    SiteMode.BLOCK: "block: web.fetch reads any public site but the blocked ones",
+    SiteMode.OFF: "mode_off",
+    SiteMode.ALLOW_ONLY: "mode_allow_only",
+    SiteMode.BLOCK: "mode_block",
 }
+"""The sentence saying each mode, by key of :data:`sovereign.cli_words.SENTENCES`."""
 
 
 @click.group(short_help="Show or edit the sites web.fetch may read.", invoke_without_command=True)
@@ -53,19 +58,21 @@ def sites(context: click.Context) -> None:
 @DATA_DIR_OPTION
 def sites_list(data_dir: Path | None) -> None:
     """Print the mode and both lists; exit 1 when the file is unusable."""
+    words = command_words(data_dir)
     store = SiteListStore(_data_dir(data_dir))
     reading = store.read()
     if reading.problem:
-        click.secho(f"problem: {reading.problem} No list applies.", fg="red", err=True)
+        click.secho(words.say("sites_problem", problem=reading.problem), fg="red", err=True)
         raise SystemExit(1)
     site_list = reading.value
-    click.echo(f"mode: {_MODE_WORDS[site_list.mode]}")
+    click.echo(words.say("sites_mode", mode=words.say(_MODE_WORDS[site_list.mode])))
     for name, rules, mode in (
         ("allow", site_list.allow, SiteMode.ALLOW_ONLY),
         ("block", site_list.block, SiteMode.BLOCK),
     ):
-        note = " (applies)" if site_list.mode is mode else ""
-        click.echo(f"{name} list{note}: {', '.join(r.text for r in rules) or '(empty)'}")
+        key = f"{name}_list_applies" if site_list.mode is mode else f"{name}_list"
+        shown = ", ".join(r.text for r in rules) or words.say("empty_list")
+        click.echo(words.say(key, sites=shown))
 
 
 @sites.command("allow")
@@ -90,10 +97,12 @@ def sites_block(site: tuple[str, ...], data_dir: Path | None) -> None:
 def sites_remove(site: tuple[str, ...], data_dir: Path | None) -> None:
     """Remove SITE from whichever list holds it."""
 
+    words = command_words(data_dir)
+
     def remove(site_list: SiteList, rules: list[SiteRule]) -> SiteList:
         for rule in rules:
             if rule not in site_list.allow and rule not in site_list.block:
-                raise click.ClickException(f"{rule.text} is on neither list.")
+                raise words.error(words.say("site_on_no_list", site=rule.text))
         kept = [
             tuple(r for r in lst if r not in rules) for lst in (site_list.allow, site_list.block)
         ]
@@ -120,25 +129,25 @@ def _edit(
     texts: tuple[str, ...],
     list_name: str | None,
 ) -> None:
+    words = command_words(option)
     store = SiteListStore(_data_dir(option))
     try:
         rules = [parse_rule(text) for text in texts]
     except ValueError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise words.error(str(exc)) from exc
     try:
         updated = store.update(lambda current: change(current, rules))
     except SettingsUnreadable as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise words.error(str(exc)) from exc
     except OSError as exc:
-        raise click.ClickException(f"{store.path} could not be written: {exc.strerror}") from exc
+        raise not_written(words, store.path, exc) from exc
     for rule in rules:
-        click.echo(
-            f"{rule.text}: {'added to the ' + list_name + ' list' if list_name else 'removed'}"
-        )
-    click.echo(f"mode: {_MODE_WORDS[updated.mode]} (from the next request on)")
+        click.echo(words.say(f"site_added_{list_name}" if list_name else "site_removed",
+                             site=rule.text))  # fmt: skip
+    click.echo(words.say("sites_mode_saved", mode=words.say(_MODE_WORDS[updated.mode])))
     applies = {"allow": SiteMode.ALLOW_ONLY, "block": SiteMode.BLOCK}.get(list_name or "")
     if applies is not None and updated.mode is not applies:
-        click.echo(f"The {list_name} list applies once you run: sovereign sites mode {applies}")
+        click.echo(words.say(f"{list_name}_list_waits"))
 
 
 @click.command("search-settings", short_help="Show or set the search language and safe search.")
@@ -158,37 +167,55 @@ def search_settings(
         for code, name in LANGUAGES.items():
             click.echo(f"{code}\t{name}")
         return
+    words = command_words(data_dir)
     store = SearchSettingsStore(_data_dir(data_dir))
     if language is None and safesearch is None:
-        _show_search_settings(store)
+        _show_search_settings(store, words)
         return
     try:
-        chosen = _set_search_settings(store, language, safesearch)
+        chosen = _set_search_settings(store, language, safesearch, words)
     except ValueError as exc:  # a bad language, or a corrupt file and half a change
-        raise click.ClickException(str(exc)) from exc
+        raise words.error(str(exc)) from exc
     except OSError as exc:
-        raise click.ClickException(f"{store.path} could not be written: {exc.strerror}") from exc
-    level = SAFESEARCH_LEVELS[chosen.safesearch]
-    click.echo(
-        f"Searches now go {describe_search(chosen.language, chosen.safesearch)} "
-        f"(language {chosen.language}, safesearch {chosen.safesearch}: {level})."
-    )
+        raise not_written(words, store.path, exc) from exc
+    click.echo(words.say("search_saved", **_search_values(chosen, words)))
 
 
-def _show_search_settings(store: SearchSettingsStore) -> None:
+def _search_values(settings: SearchSettings, words: CliWords) -> dict[str, object]:
+    level = settings.safesearch
+    said = words.say(f"safesearch_{level}") if level in SAFESEARCH_LEVELS else str(level)
+    return {
+        "language": settings.language,
+        "name": _language_named(settings.language, words),
+        "safesearch": level,
+        "level": said,
+    }
+
+
+def _language_named(code: str, words: CliWords) -> str:
+    """A search language's name in ``words``' language: ``auto`` and ``all`` from the
+    catalog, a code by CLDR (Babel), SearXNG's English name in English or when CLDR has
+    none."""
+    if code in (AUTO, ALL):
+        return words.say(f"search_language_{code}")
+    if words.language != ENGLISH:
+        try:
+            return Locale.parse(code.replace("-", "_")).get_display_name(words.language)
+        except (UnknownLocaleError, ValueError):  # a code CLDR does not know
+            pass
+    return language_name(code)
+
+
+def _show_search_settings(store: SearchSettingsStore, words: CliWords) -> None:
     reading = store.read()
-    current = reading.value
     if reading.problem:
-        click.secho(f"problem: {reading.problem}", fg="red", err=True)
-    click.echo(
-        f"language: {current.language}, safesearch: {current.safesearch} "
-        f"({describe_search(current.language, current.safesearch)})"
-    )
+        click.secho(words.say("problem", problem=reading.problem), fg="red", err=True)
+    click.echo(words.say("search_settings", **_search_values(reading.value, words)))
     raise SystemExit(1 if reading.problem else 0)
 
 
 def _set_search_settings(
-    store: SearchSettingsStore, language: str | None, safesearch: int | None
+    store: SearchSettingsStore, language: str | None, safesearch: int | None, words: CliWords
 ) -> SearchSettings:
     """Both given: the settings, whatever the file held. One given: the other kept,
     in one locked read-change-write (a corrupt file then refuses the change).
@@ -209,4 +236,4 @@ def _set_search_settings(
     try:
         return store.update(change)
     except SettingsUnreadable as exc:
-        raise ValueError(f"{exc} Or give both --language and --safesearch.") from exc
+        raise ValueError(words.say("search_give_both", problem=exc)) from exc

@@ -12,7 +12,7 @@ import click
 
 from sovereign.conversation.voice.catalogs import LANGUAGES
 
-from .commands import DATA_DIR_OPTION, _data_dir
+from .commands import DATA_DIR_OPTION, _data_dir, command_words, not_written
 from .household_settings import HouseholdSettings, HouseholdSettingsStore, language_names
 
 
@@ -28,21 +28,20 @@ from .household_settings import HouseholdSettings, HouseholdSettingsStore, langu
 @DATA_DIR_OPTION
 def household_settings(language: str | None, data_dir: Path | None) -> None:
     """Show the household's language, or set it (exit 1 when the file is unusable)."""
+    words = command_words(data_dir)
     store = HouseholdSettingsStore(_data_dir(data_dir))
     if language is None:
         reading = store.read(log=False)
         if reading.problem:
-            click.secho(f"problem: {reading.problem} English applies.", fg="red", err=True)
-        click.echo(f"language: {_named(reading.value.language)}")
+            click.secho(words.say("household_problem", problem=reading.problem), fg="red",
+                        err=True)  # fmt: skip
+        click.echo(words.say("household_language", language=_named(reading.value.language)))
         raise SystemExit(1 if reading.problem else 0)
     try:
         store.save(HouseholdSettings(language))
     except OSError as exc:
-        raise click.ClickException(f"{store.path} could not be written: {exc.strerror}") from exc
-    click.echo(
-        f"language: {_named(language)}; from the next question on, a question too short "
-        "to tell its language is answered in it"
-    )
+        raise not_written(words, store.path, exc) from exc
+    click.echo(words.say("household_saved", language=_named(language)))
 
 
 def _named(code: str) -> str:

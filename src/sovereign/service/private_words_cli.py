@@ -11,7 +11,9 @@ from pathlib import Path
 
 import click
 
-from .commands import DATA_DIR_OPTION, _data_dir
+from sovereign.cli_words import CliWords
+
+from .commands import DATA_DIR_OPTION, _data_dir, command_words, not_written
 from .private_words import PrivateWordsError, PrivateWordsReading, PrivateWordsStore
 
 
@@ -34,12 +36,15 @@ def private_words(context: click.Context) -> None:
 @DATA_DIR_OPTION
 def list_words(data_dir: Path | None) -> None:
     """Print the words, one a line; exit 1 when the file is unusable."""
+    words = command_words(data_dir)
     reading = PrivateWordsStore(_data_dir(data_dir)).read(log=False)
     for word in reading.words:
         click.echo(word)
     if not reading.words:
-        click.echo("(no private words)", err=True)
-    _report(reading)
+        click.echo(words.say("no_private_words"), err=True)
+    if reading.problem:
+        click.secho(words.say("problem", problem=reading.problem), fg="red", err=True)
+        raise SystemExit(1)
 
 
 @private_words.command("add")
@@ -47,10 +52,11 @@ def list_words(data_dir: Path | None) -> None:
 @DATA_DIR_OPTION
 def add_words(words: tuple[str, ...], data_dir: Path | None) -> None:
     """Add each WORD (quote a phrase: "Juniper Lane")."""
+    said = command_words(data_dir)
     store = PrivateWordsStore(_data_dir(data_dir))
     for word in words:
-        reading = _change(store, store.add, word)
-    click.echo(f"{len(reading.words)} private word(s); applies to the next request.")
+        reading = _change(store, store.add, word, said)
+    click.echo(said.say_count("private_words", len(reading.words)))
 
 
 @private_words.command("remove")
@@ -58,24 +64,22 @@ def add_words(words: tuple[str, ...], data_dir: Path | None) -> None:
 @DATA_DIR_OPTION
 def remove_words(words: tuple[str, ...], data_dir: Path | None) -> None:
     """Remove each WORD (ignoring case)."""
+    said = command_words(data_dir)
     store = PrivateWordsStore(_data_dir(data_dir))
     for word in words:
-        reading = _change(store, store.remove, word)
-    click.echo(f"{len(reading.words)} private word(s); applies to the next request.")
+        reading = _change(store, store.remove, word, said)
+    click.echo(said.say_count("private_words", len(reading.words)))
 
 
 def _change(
-    store: PrivateWordsStore, change: Callable[[str], PrivateWordsReading], word: str
+    store: PrivateWordsStore,
+    change: Callable[[str], PrivateWordsReading],
+    word: str,
+    said: CliWords,
 ) -> PrivateWordsReading:
     try:
         return change(word)
     except PrivateWordsError as exc:
-        raise click.ClickException(f"{word!r} not changed: {exc}") from exc
+        raise said.error(said.say("word_not_changed", word=repr(word), reason=exc)) from exc
     except OSError as exc:
-        raise click.ClickException(f"{store.path} could not be written: {exc.strerror}") from exc
-
-
-def _report(reading: PrivateWordsReading) -> None:
-    if reading.problem:
-        click.secho(f"problem: {reading.problem}", fg="red", err=True)
-        raise SystemExit(1)
+        raise not_written(said, store.path, exc) from exc
