@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from sovereign import __version__
@@ -35,3 +37,77 @@ def test_the_module_runs_as_a_program():
         capture_output=True, text=True, check=True,
     )
     assert __version__ in completed.stdout
+
+
+GERMAN = {"LANG": "de_DE.UTF-8"}
+LOCALE_SILENT = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
+SAID_IN = {
+    "en": "Error: nothing.example is on neither list.",
+    "de": "Fehler: nothing.example steht auf keiner der beiden Listen.",
+    "fr": "Erreur : nothing.example ne figure sur aucune des deux listes.",
+    "es": "Error: nothing.example no está en ninguna de las dos listas.",
+    "nl": "Fout: nothing.example staat op geen van beide lijsten.",
+    "it": "Errore: nothing.example non è in nessuno dei due elenchi.",
+}
+LOCALES = {"en": "en_US.UTF-8", "de": "de_AT.UTF-8", "fr": "fr_FR.UTF-8",
+           "es": "es_MX.UTF-8", "nl": "nl_NL.UTF-8", "it": "it_IT.UTF-8"}  # fmt: skip
+
+
+def _run(tmp_path, env, *args):
+    return CliRunner().invoke(main, [*args, "--data-dir", str(tmp_path)], env=env)
+
+
+def test_household_settings_confirms_in_the_terminal_s_language(tmp_path):
+    result = _run(tmp_path, GERMAN, "household-settings", "--language", "de")
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "Sprache: de (Deutsch); ab der nächsten Frage wird eine Frage, die zu kurz ist, um "
+        "ihre Sprache zu erkennen, in dieser Sprache beantwortet\n"
+    )
+    shown = _run(tmp_path, {"LANGUAGE": "nl", "LANG": "de_DE.UTF-8"}, "household-settings")
+    assert shown.output == "taal: de (Deutsch)\n"
+
+
+@pytest.mark.parametrize("language", list(SAID_IN))
+def test_an_error_is_said_in_each_language_and_keeps_its_exit_code(tmp_path, language):
+    result = _run(tmp_path, {"LANG": LOCALES[language]}, "sites", "remove", "nothing.example")
+    assert result.exit_code == 1
+    assert result.output == SAID_IN[language] + "\n"
+
+
+def test_without_a_locale_the_household_s_language_speaks_and_c_says_english(tmp_path):
+    _run(tmp_path, {"LANG": "C.UTF-8"}, "household-settings", "--language", "it")
+    assert _run(tmp_path, LOCALE_SILENT, "policy", "show").output == "ricerca web: disattivata\n"
+    assert _run(tmp_path, {"LC_ALL": "C"}, "policy", "show").output == "web search: off\n"
+
+
+def test_counts_are_written_and_declined_in_the_language(tmp_path):
+    one = _run(tmp_path, GERMAN, "private-words", "add", "Juniper Lane")
+    assert one.output == "1 privates Wort; gilt ab der nächsten Anfrage.\n"
+    two = _run(tmp_path, {"LANG": "fr_FR.UTF-8"}, "private-words", "add", "Dupont")
+    assert two.output == "2 mots privés ; s\u2019applique dès la prochaine demande.\n"
+    listed = _run(tmp_path, GERMAN, "private-words", "list")
+    assert listed.stdout == "Dupont\nJuniper Lane\n"  # the words themselves, as stored
+
+
+def test_what_scripts_read_does_not_change_with_the_language(tmp_path):
+    english = _run(tmp_path, None, "audit", "--json")
+    german = _run(tmp_path, GERMAN, "audit", "--json")
+    assert german.exit_code == english.exit_code == 0
+    assert json.loads(german.output).keys() == json.loads(english.output).keys()
+    assert "Fähigkeit" in _run(tmp_path, GERMAN, "audit").output  # the table is said
+    refused = _run(tmp_path, GERMAN, "household-settings", "--language", "Deutsch")
+    assert refused.exit_code == 2  # click's own usage error, English, exit code unchanged
+
+
+def test_help_is_said_in_the_terminal_s_language_and_english_stays_english():
+    german = CliRunner().invoke(main, ["household-settings", "--help"], env=GERMAN)
+    assert german.exit_code == 0
+    assert german.output.startswith("Aufruf: ")
+    assert "Die Sprache des Haushalts anzeigen oder setzen" in german.output
+    assert "Diese Hilfe anzeigen und beenden." in german.output and "Optionen:" in german.output
+    listing = CliRunner().invoke(main, ["--help"], env={"LANG": "es_ES.UTF-8"})
+    assert "Comandos:" in listing.output and "Mostrar o fijar el idioma" in listing.output
+    english = CliRunner().invoke(main, ["household-settings", "--help"])
+    assert "Show the household's language, or set it" in english.output
+    assert "Die Sprache" not in english.output and english.output.startswith("Usage: ")

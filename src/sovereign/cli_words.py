@@ -97,6 +97,9 @@ SENTENCES = {
     "model_verified": "OK: {path} is the published model (SHA-256 {sha256}).",
     "doctor_fix": "fix: {fix}",
     "doctor_probe": "The engine probe sends {query} to SearXNG's search engines.",
+    "help_usage": "Usage: ",
+    "help_options": "Options",
+    "help_commands": "Commands",
 }
 """Every sentence of the commands' own by its key (its catalog context); ``{...}`` is
 filled when it is said."""
@@ -315,14 +318,44 @@ def said_help(command: click.Command, context: click.Context, words: CliWords) -
             setattr(item, attribute, english)
 
 
+_WORDS = "sovereign.cli_words"
+"""Where a context keeps the words its help is being said in."""
+
+
+class _SaidFormatter(click.HelpFormatter):
+    """Click's help layout with its headings (Usage, Options, Commands) said in ``words``."""
+
+    def __init__(self, words: CliWords, **options: Any) -> None:
+        super().__init__(**options)
+        self._words = words
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        """The usage line, its ``Usage:`` said."""
+        super().write_usage(prog, args, self._words.say("help_usage") if prefix is None else prefix)
+
+    def section(self, name: str) -> Any:
+        """A section of the help, ``Options`` and ``Commands`` said."""
+        said = {"Options": "help_options", "Commands": "help_commands"}.get(name)
+        return super().section(self._words.say(said) if said else name)
+
+
 def speak_help(root: click.Command, language: Callable[[], str]) -> None:
     """Make ``root`` and every command under it say ``--help`` in ``language()``, decided
     when the help is shown."""
 
     class SaidContext(click.Context):
         def get_help(self) -> str:
-            with said_help(self.command, self, CliWords(language())):
+            words = CliWords(language())
+            self.meta[_WORDS] = words
+            with said_help(self.command, self, words):
                 return super().get_help()
+
+        def make_formatter(self) -> click.HelpFormatter:
+            words = self.meta.get(_WORDS)
+            if words is None:
+                return super().make_formatter()
+            width, widest = self.terminal_width, self.max_content_width
+            return _SaidFormatter(words, width=width, max_width=widest)
 
     commands = [root]
     while commands:
