@@ -109,6 +109,8 @@ def test_conversation_service_names_the_dynamic_user_the_cli_shares():
     for prop in ("User=sovereign-conversation", "DynamicUser=yes", "StateDirectory=sovereign",
                  "StateDirectoryMode=0700", "EnvironmentFile=/etc/sovereign/conversation.env"):
         assert f"--property={prop} " in wrapper, prop
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):  # the terminal's language
+        assert f"--setenv={name} " in wrapper, name
 
 
 def test_conversation_service_starts_after_searxng_and_wants_it():
