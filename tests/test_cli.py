@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -111,3 +112,27 @@ def test_help_is_said_in_the_terminal_s_language_and_english_stays_english():
     english = CliRunner().invoke(main, ["household-settings", "--help"])
     assert "Show the household's language, or set it" in english.output
     assert "Die Sprache" not in english.output and english.output.startswith("Usage: ")
+
+
+def test_doctor_says_its_findings_in_the_language_and_keeps_its_marks(tmp_path):
+    from sovereign.cli_words import CliWords
+    from sovereign.doctor import DoctorConfig, check_household, check_policy, format_finding
+    from sovereign.service.household_settings import HouseholdSettings, HouseholdSettingsStore
+
+    HouseholdSettingsStore(tmp_path).save(HouseholdSettings("nl"))
+    (tmp_path / "capabilities").mkdir()
+    (tmp_path / "capabilities" / "policy.json").write_text("{")
+    config = DoctorConfig(data_dir=tmp_path, words=CliWords("de"))
+    (household,) = asyncio.run(check_household(config))
+    assert format_finding(household, config.words) == (
+        "[ ok ] Sprache des Haushalts: Nederlands (nl) für Fragen, die zu kurz sind, um ihre "
+        "Sprache zu erkennen"
+    )
+    (policy,) = asyncio.run(check_policy(config))
+    first, fix = format_finding(policy, config.words).splitlines()
+    assert first.startswith("[FAIL] Richtliniendatei: ")
+    assert first.endswith("Die Websuche ist aus, bis das behoben ist.")
+    assert fix == (
+        "       Abhilfe: neu schreiben: sovereign policy enable-web-search (oder "
+        "disable-web-search)"
+    )

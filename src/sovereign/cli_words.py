@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations
 
 from sovereign.po_catalogs import read_catalog
@@ -97,6 +97,106 @@ SENTENCES = {
     "model_verified": "OK: {path} is the published model (SHA-256 {sha256}).",
     "doctor_fix": "fix: {fix}",
     "doctor_probe": "The engine probe sends {query} to SearXNG's search engines.",
+    "doctor_searxng_url_fix": "pass --searxng-url http://host:port",
+    "doctor_probe_not_asked": "not checked: sovereign doctor --probe sends a test search to "
+    "the engines",
+    "doctor_healthz_ok": "{url}/healthz answered OK",
+    "doctor_healthz_not_ok": "{url}/healthz answered HTTP {status}, not OK.",
+    "doctor_healthz_fix": "check that the address is SearXNG's (sovereign doctor "
+    "--searxng-url) and its logs (journalctl -u sovereign-searxng).",
+    "doctor_api_ok": "format=json is enabled and the limiter let the check through",
+    "doctor_json_refused": "SearXNG refuses format=json (HTTP 403).",
+    "doctor_json_fix": "add json to search.formats in settings.yml (search: formats: [html, "
+    "json]) and restart SearXNG.",
+    "doctor_limiter": "SearXNG's limiter refused the check (HTTP 429).",
+    "doctor_limiter_fix": "set server.limiter: false in settings.yml and "
+    "SEARXNG_LIMITER=false, then restart SearXNG.",
+    "doctor_search_unexpected": "unexpected answer HTTP {status} from /search.",
+    "doctor_engines_none": "none",
+    "doctor_engines_fix": "no engine returned a result: check the device's internet "
+    "connection and SearXNG's logs.",
+    "doctor_engine_log_unread": "not checked: no readable journal of a running {units}",
+    "doctor_engines_started": "every engine started (SearXNG's log of this run)",
+    "doctor_engines_not_started_fix": "read SearXNG's journal (journalctl -u "
+    "sovereign-searxng, or -source); restart it once the cause (often no internet at "
+    "start-up) is gone",
+    "doctor_console_fix": "stop the program named, then restart the service (sovereign serve "
+    "binds both addresses and refuses to start while another program holds one)",
+    "doctor_policy_fix": "rewrite it: sovereign policy enable-web-search (or "
+    "disable-web-search)",
+    "doctor_home_ipv6_fix": "write {example} there, or remove the file",
+    "doctor_model_not_used": "not checked: the openai backend does not use the embedded model",
+    "doctor_model_user_fix": "run sovereign doctor as the service's user, or let that user "
+    "read the file",
+    "doctor_model_fix": "sovereign model install (or serve --backend openai / --model-path "
+    "FILE.gguf)",
+    "doctor_model_ok": "{path} is installed and verified",
+    "doctor_home_assistant_fix": "correct the file (see README: Pi-hole and Home Assistant "
+    "settings); until then it counts as off",
+    "doctor_absent_or_usable": "absent or usable",
+    "doctor_private_words_fix": "fix or remove the file, then: sovereign private-words add "
+    "WORD; or chmod 600 it",
+    "doctor_server_unreached": "not checked: the server cannot be reached (see the tool mode "
+    "below)",
+    "doctor_model_unnamed": "an unnamed model",
+    "doctor_llama_server": "llama-server {build} at {url}, serving {model}",
+    "doctor_no_model_named": "no model it names",
+    "doctor_other_server": "an OpenAI-compatible server at {url} (not llama-server: no "
+    "/props), serving {served}",
+    "doctor_cors_ok": "no other web page may read its answers",
+    "doctor_cors_open": "a web page open in a browser on this device could use the model "
+    "through it: it grants {grants}",
+    "doctor_cors_fix": "start llama-server with --cors-origins http://sovereign.localhost:8092 "
+    "--no-cors-credentials, as deploy/systemd/sovereign-llama-server.service does",
+    "doctor_bind_remote": "not checked: the server is on {host}, not this device's loopback; "
+    "prompts and answers cross the network, and that machine decides who else may use it",
+    "doctor_bind_unknown": "not checked: this system does not say who listens on port {port}",
+    "doctor_bind_ok": "listens on {addresses} port {port} only",
+    "doctor_bind_wide": "listens on {addresses} port {port}: any machine that reaches this "
+    "device can use the model",
+    "doctor_bind_fix": "start llama-server with --host 127.0.0.1 "
+    "(deploy/systemd/sovereign-llama-server.service does, and allows it loopback traffic "
+    "only)",
+    "doctor_tool_mode_set": "{backend} backend, {mode} mode (set, not tested)",
+    "doctor_server_unavailable": "the model server is unavailable: {error}",
+    "doctor_server_unavailable_fix": "start the model server (llama-server on "
+    "127.0.0.1:8081) or pass --openai-base-url",
+    "doctor_answers_streamed": "streamed",
+    "doctor_answers_whole": "sent whole (the server does not stream)",
+    "doctor_plan": "{mode} mode: {reason}; answers are {answers}. Probes: {notes}",
+    "doctor_tools_refused_fix": "the server refuses tools: use --tool-mode auto (or schema)",
+    "check_policy_on": "policy file readable; web search is on",
+    "check_policy_off": "policy file readable; web search is off",
+    "check_policy_bad": "{problem} Web search is off until it is fixed.",
+    "check_sites_bad": "{problem} web.fetch applies no site list until it is fixed.",
+    "check_sites_fix": "correct or delete the file, then set the list again (sovereign sites …)",
+    "check_search_bad": "{problem} Searches use language auto and safe search moderate.",
+    "check_search_fix": "set them again: sovereign search-settings --language … --safesearch …",
+    "check_search": "language {language}, safesearch {safesearch}",
+    "check_household_bad": "{problem} Short questions are answered in English.",
+    "check_household_fix": "set it again: sovereign household-settings --language CODE (or "
+    "in the Console)",
+    "check_household": "{name} ({code}) for questions too short to tell their language",
+    "check_audit_unwritable": "{path} cannot be written: {reason}. Until it can, no "
+    "capability runs (each call is refused with AUDIT_UNAVAILABLE).",
+    "check_audit_unwritable_fix": "free space on the data filesystem, remount it read-write, "
+    "or give the service's user write access to {directory}",
+    "check_audit_writable": "{path} can be written",
+    "check_audit_writable_new": "{path} (created at the first call) can be written",
+    "check_audit_unreadable": "{path} cannot be read: {reason}.",
+    "check_audit_storage": "check the storage",
+    "check_audit_torn": "{path} ends with a torn line{aside}.",
+    "check_audit_torn_fix": "restart the service (sovereign serve): it sets the torn line "
+    "aside at start-up",
+    "check_audit_lines_fix": "keep the file as the record it is and start a new one: mv "
+    "{path} {path}.old",
+    "check_audit_room": "{free} GB free of {total} GB ({used} used) on the filesystem of "
+    "{where}",
+    "check_audit_room_unknown": "the filesystem of {where} reports no size",
+    "check_audit_room_low": "{detail}: writes will soon be refused, and a call whose audit "
+    "record cannot be written does not run.",
+    "check_audit_room_fix": "free space there (sovereign audit and the Activity panel keep "
+    "working)",
     "help_usage": "Usage: ",
     "help_options": "Options",
     "help_commands": "Commands",
@@ -137,6 +237,34 @@ COUNTED = {
     "doctor_note": (
         "[note] {name} failed {count} time in the last day: {repair}",
         "[note] {name} failed {count} times in the last day: {repair}",
+    ),
+    "doctor_engines_answered": (
+        "{count} engine answered the probe ({names})",
+        "{count} engines answered the probe ({names})",
+    ),
+    "doctor_engines_failed": ("; {count} failed: {names}", "; {count} failed: {names}"),
+    "doctor_engines_not_started": (
+        "{count} engine failed to initialise and is left out of every search until SearXNG "
+        "restarts: {names}",
+        "{count} engines failed to initialise and are left out of every search until SearXNG "
+        "restarts: {names}",
+    ),
+    "check_private_words": (
+        "{count} private word checked before anything leaves",
+        "{count} private words checked before anything leaves",
+    ),
+    "check_sites": ("mode {mode}, {count} site applies", "mode {mode}, {count} sites apply"),
+    "check_audit_set_aside": (
+        "; {count} torn line was set aside in {name}",
+        "; {count} torn lines were set aside in {name}",
+    ),
+    "check_audit_lines_unreadable": (
+        "{unreadable} of {count} line of {path} cannot be read{aside}.",
+        "{unreadable} of {count} lines of {path} cannot be read{aside}.",
+    ),
+    "check_audit_readable": (
+        "{count} record, every line readable{aside}",
+        "{count} records, every line readable{aside}",
     ),
 }
 """Sentences said by a count (``{count}``, written by :meth:`CliWords.say_count`), singular
@@ -261,6 +389,15 @@ class CliWords:
     def number(self, value: int) -> str:
         """``value`` written as this language writes numbers (``8,107``; ``8.107`` in German)."""
         return format_decimal(value, locale=self.language)
+
+    def decimal(self, value: float) -> str:
+        """``value`` with one decimal, as this language writes it (``1.5``; ``1,5`` in German)."""
+        return format_decimal(value, format="#,##0.0", locale=self.language)
+
+    def percent(self, share: float) -> str:
+        """``share`` (0 to 1) as a whole percentage, as this language writes it (``42%``,
+        ``42 %`` in German and French)."""
+        return format_percent(share, locale=self.language)
 
     def audit_label(self, counter: str) -> str:
         """The audit table's heading for ``counter`` (a key of :data:`AUDIT_LABELS`)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from ipaddress import ip_address
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 import click
 import httpx
 import psutil
+from babel.lists import format_list
 
 from sovereign.capabilities.home_assistant import settings_problem
 from sovereign.capabilities.searxng import (
@@ -60,10 +61,8 @@ PROBE_QUERY = "open source software"
 WEB_PAGE_ORIGINS = ("http://web-page.invalid", "http://localhost:8080")
 """Origins a model server's CORS answer is tested with: any web page (a name that can
 never resolve), and a page served on this device by another program (Pi-hole's)."""
-CORS_FIX = (
-    "start llama-server with --cors-origins http://sovereign.localhost:8092 "
-    "--no-cors-credentials, as deploy/systemd/sovereign-llama-server.service does"
-)
+HOME_IPV6_EXAMPLE = '{"home_ipv6_prefixes": ["2001:db8:1200::/56"]}'
+"""What the home IPv6 prefix's fix suggests writing."""
 
 
 def listening_addresses(port: int) -> list[str] | None:
@@ -112,6 +111,8 @@ class DoctorConfig:
     """The port ``sovereign serve`` listens on (its ``--port`` / ``SOVEREIGN_PORT``)."""
     listening: Callable[[int], list[str] | None] = listening_addresses
     """The addresses something listens on at a TCP port of this device."""
+    words: CliWords = field(default_factory=CliWords)
+    """The language the findings are said in (English by default)."""
 
 
 Check = Callable[[DoctorConfig], Awaitable[list[Finding]]]
@@ -123,66 +124,54 @@ async def check_searxng(config: DoctorConfig) -> list[Finding]:
     Stops at the first failure that makes the later checks meaningless. The engine
     probe (a real search for :data:`PROBE_QUERY`) runs only when ``config.probe``.
     """
+    words = config.words
     try:
         client = SearxngClient(config.searxng_url, deadline_seconds=config.timeout_seconds)
     except ValueError as exc:
-        return [Finding("SearXNG reachable", False, str(exc), "pass --searxng-url http://host:port")]
-    findings = [await _searxng_health(client)]
+        return [Finding("SearXNG reachable", False, str(exc), words.say("doctor_searxng_url_fix"))]
+    findings = [await _searxng_health(client, words)]
     if findings[-1].ok:
-        findings.append(await _searxng_api(client))
+        findings.append(await _searxng_api(client, words))
     if findings[-1].ok and config.probe:
-        findings.append(await _searxng_engines(client))
+        findings.append(await _searxng_engines(client, words))
     elif findings[-1].ok:
-        detail = "not checked: sovereign doctor --probe sends a test search to the engines"
+        detail = words.say("doctor_probe_not_asked")
         findings.append(Finding("SearXNG engines", True, detail, checked=False))
     return findings
 
 
-async def _searxng_health(client: SearxngClient) -> Finding:
+async def _searxng_health(client: SearxngClient, words: CliWords) -> Finding:
     name = "SearXNG reachable"
     try:
         status, text = await client.healthz()
     except SearxngError as exc:
         return Finding(name, False, exc.message, exc.fix)
     if status == 200 and text == "OK":
-        return Finding(name, True, f"{client.base_url}/healthz answered OK")
+        return Finding(name, True, words.say("doctor_healthz_ok", url=client.base_url))
     return Finding(
         name,
         False,
-        f"{client.base_url}/healthz answered HTTP {status}, not OK.",
-        "check that the address is SearXNG's (sovereign doctor --searxng-url) and its logs "
-        "(journalctl -u sovereign-searxng).",
+        words.say("doctor_healthz_not_ok", url=client.base_url, status=status),
+        words.say("doctor_healthz_fix"),
     )
 
 
-async def _searxng_api(client: SearxngClient) -> Finding:
+async def _searxng_api(client: SearxngClient, words: CliWords) -> Finding:
     name = "SearXNG JSON API and limiter"
     try:
         status = await client.empty_search_status()
     except SearxngError as exc:
         return Finding(name, False, exc.message, exc.fix)
     if status == 400:
-        return Finding(name, True, "format=json is enabled and the limiter let the check through")
+        return Finding(name, True, words.say("doctor_api_ok"))
     if status == 403:
-        return Finding(
-            name,
-            False,
-            "SearXNG refuses format=json (HTTP 403).",
-            "add json to search.formats in settings.yml (search: formats: [html, json]) "
-            "and restart SearXNG.",
-        )
+        return Finding(name, False, words.say("doctor_json_refused"), words.say("doctor_json_fix"))
     if status == 429:
-        return Finding(
-            name,
-            False,
-            "SearXNG's limiter refused the check (HTTP 429).",
-            "set server.limiter: false in settings.yml and SEARXNG_LIMITER=false, "
-            "then restart SearXNG.",
-        )
-    return Finding(name, False, f"unexpected answer HTTP {status} from /search.", None)
+        return Finding(name, False, words.say("doctor_limiter"), words.say("doctor_limiter_fix"))
+    return Finding(name, False, words.say("doctor_search_unexpected", status=status), None)
 
 
-async def _searxng_engines(client: SearxngClient) -> Finding:
+async def _searxng_engines(client: SearxngClient, words: CliWords) -> Finding:
     name = "SearXNG engines"
     try:
         page = await client.search(prepare_query(PROBE_QUERY))
@@ -190,71 +179,57 @@ async def _searxng_engines(client: SearxngClient) -> Finding:
         return Finding(name, False, exc.message, exc.fix)
     answered = sorted(page.answering_engines())
     failed = [f"{engine} ({reason})" for engine, reason in page.failed_engines]
-    detail = f"{len(answered)} engine(s) answered the probe ({', '.join(answered) or 'none'})"
+    names = ", ".join(answered) or words.say("doctor_engines_none")
+    detail = words.say_count("doctor_engines_answered", len(answered), names=names)
     if failed:
-        detail += f"; {len(failed)} failed: {', '.join(failed)}"
+        detail += words.say_count("doctor_engines_failed", len(failed), names=", ".join(failed))
     if answered:
         return Finding(name, True, detail)
-    return Finding(
-        name,
-        False,
-        detail,
-        "no engine returned a result: check the device's internet connection and "
-        "SearXNG's logs.",
-    )
+    return Finding(name, False, detail, words.say("doctor_engines_fix"))
 
 
 async def check_searxng_engine_start(config: DoctorConfig) -> list[Finding]:
     """Engines SearXNG dropped at start-up because their init failed (from its log)."""
-    name = "SearXNG engine start-up"
+    name, words = "SearXNG engine start-up", config.words
     lines = await asyncio.to_thread(config.searxng_log)
     if lines is None:
-        units = " or ".join(SEARXNG_UNITS)
-        detail = f"not checked: no readable journal of a running {units}"
+        units = format_list(list(SEARXNG_UNITS), style="or", locale=words.language)
+        detail = words.say("doctor_engine_log_unread", units=units)
         return [Finding(name, True, detail, checked=False)]
     failed = failed_engines(lines)
     if not failed:
-        return [Finding(name, True, "every engine started (SearXNG's log of this run)")]
-    return [
-        Finding(
-            name,
-            False,
-            f"{len(failed)} engine(s) failed to initialise and are left out of every search "
-            f"until SearXNG restarts: {', '.join(failed)}",
-            "read SearXNG's journal (journalctl -u sovereign-searxng, or -source); restart "
-            "it once the cause (often no internet at start-up) is gone",
-        )
-    ]
+        return [Finding(name, True, words.say("doctor_engines_started"))]
+    detail = words.say_count("doctor_engines_not_started", len(failed), names=", ".join(failed))
+    return [Finding(name, False, detail, words.say("doctor_engines_not_started_fix"))]
 
 
 async def check_console_address(config: DoctorConfig) -> list[Finding]:
     """Who answers at the Console's address: one program must hold both
     ``127.0.0.1:<port>`` and ``[::1]:<port>`` (:mod:`sovereign.service.listeners`)."""
     ok, detail = await asyncio.to_thread(check_loopback_ownership, config.service_port)
-    fix = (
-        "stop the program named, then restart the service (sovereign serve binds both "
-        "addresses and refuses to start while another program holds one)"
-    )
+    fix = config.words.say("doctor_console_fix")
     return [Finding("console address", ok, detail, None if ok else fix)]
 
 
 async def check_policy(config: DoctorConfig) -> list[Finding]:
     """The policy file (``<data>/capabilities/policy.json``): absent or valid; corrupt = off."""
-    ok, detail = check_policy_file(config.data_dir or data_dir())
-    fix = "rewrite it: sovereign policy enable-web-search (or disable-web-search)"
+    ok, detail = check_policy_file(config.data_dir or data_dir(), config.words)
+    fix = config.words.say("doctor_policy_fix")
     return [Finding("policy file", ok, detail, None if ok else fix)]
 
 
 async def check_egress(config: DoctorConfig) -> list[Finding]:
     """``sites.json`` and ``search.json``: absent or valid; corrupt = no list / defaults."""
-    results = await asyncio.to_thread(check_egress_settings, config.data_dir or data_dir())
+    results = await asyncio.to_thread(
+        check_egress_settings, config.data_dir or data_dir(), config.words
+    )
     return [Finding(*result) for result in results]
 
 
 async def check_household(config: DoctorConfig) -> list[Finding]:
     """``household.json``: absent (English) or a language the product speaks; corrupt = English."""
     ok, detail, fix = await asyncio.to_thread(
-        check_household_settings, config.data_dir or data_dir()
+        check_household_settings, config.data_dir or data_dir(), config.words
     )
     return [Finding("household language", ok, detail, fix)]
 
@@ -262,7 +237,7 @@ async def check_household(config: DoctorConfig) -> list[Finding]:
 async def check_home_ipv6(config: DoctorConfig) -> list[Finding]:
     """The household's IPv6 prefix web.fetch refuses (``home_ipv6_prefixes``, or assumed)."""
     ok, detail = await asyncio.to_thread(check_home_network, config.data_dir or data_dir())
-    fix = 'write {"home_ipv6_prefixes": ["2001:db8:1200::/56"]} there, or remove the file'
+    fix = config.words.say("doctor_home_ipv6_fix", example=HOME_IPV6_EXAMPLE)
     return [Finding("home IPv6 prefix", ok, detail, None if ok else fix)]
 
 
@@ -271,40 +246,39 @@ async def check_model(config: DoctorConfig) -> list[Finding]:
     file (size and SHA-256; hashing 1.1 GB takes a second or two). Not checked for the
     openai backend, which does not use it."""
     path = (config.data_dir or data_dir()) / "models" / DEFAULT_MODEL.file_name
+    words = config.words
     if config.backend == "openai":
-        detail = "not checked: the openai backend does not use the embedded model"
+        detail = words.say("doctor_model_not_used")
         return [Finding("embedded model", True, detail, checked=False)]
     try:
         await asyncio.to_thread(verify_model, path)
     except ModelUnreadable as exc:
-        fix = "run sovereign doctor as the service's user, or let that user read the file"
-        return [Finding("embedded model", False, str(exc), fix)]
+        return [Finding("embedded model", False, str(exc), words.say("doctor_model_user_fix"))]
     except ModelFileError as exc:
-        fix = "sovereign model install (or serve --backend openai / --model-path FILE.gguf)"
-        return [Finding("embedded model", False, str(exc), fix)]
-    return [Finding("embedded model", True, f"{path} is installed and verified")]
+        return [Finding("embedded model", False, str(exc), words.say("doctor_model_fix"))]
+    return [Finding("embedded model", True, words.say("doctor_model_ok", path=path))]
 
 
 async def check_home_assistant(config: DoctorConfig) -> list[Finding]:
     """``<data>/home-assistant.json``: absent (Home Assistant off) or usable; else why not."""
     problem = settings_problem(config.data_dir or data_dir())
     if problem is not None:
-        fix = "correct the file (see README: Pi-hole and Home Assistant settings); until then "
-        return [Finding("home assistant settings", False, problem, fix + "it counts as off")]
-    return [Finding("home assistant settings", True, "absent or usable")]
+        fix = config.words.say("doctor_home_assistant_fix")
+        return [Finding("home assistant settings", False, problem, fix)]
+    return [Finding("home assistant settings", True, config.words.say("doctor_absent_or_usable"))]
 
 
 async def check_audit(config: DoctorConfig) -> list[Finding]:
     """The audit log: writable (else no capability runs), readable, room on its filesystem."""
-    results = await asyncio.to_thread(check_audit_log, config.data_dir or data_dir())
+    results = await asyncio.to_thread(check_audit_log, config.data_dir or data_dir(), config.words)
     return [Finding(*result) for result in results]
 
 
 async def check_private_words(config: DoctorConfig) -> list[Finding]:
     """``<data>/private-words.json``: absent or usable; unreadable means the identifier
     check runs without the household's words, and a file others can read is flagged."""
-    ok, detail = check_private_words_file(config.data_dir or data_dir())
-    fix = "fix or remove the file, then: sovereign private-words add WORD; or chmod 600 it"
+    ok, detail = check_private_words_file(config.data_dir or data_dir(), config.words)
+    fix = config.words.say("doctor_private_words_fix")
     return [Finding("private words", ok, detail, None if ok else fix)]
 
 
@@ -317,26 +291,30 @@ async def check_model_server(config: DoctorConfig) -> list[Finding]:
         return []
     url = config.openai_base_url.rstrip("/")
     root = url.removesuffix("/v1")
+    words = config.words
     try:
         async with httpx.AsyncClient(timeout=config.timeout_seconds, trust_env=False) as client:
-            identity = await _server_identity(client, root, url)
-            cors = await _cors_finding(client, url)
+            identity = await _server_identity(client, root, url, words)
+            cors = await _cors_finding(client, url, words)
     except httpx.HTTPError:
-        detail = "not checked: the server cannot be reached (see the tool mode below)"
+        detail = words.say("doctor_server_unreached")
         return [Finding("model server", True, detail, checked=False)]
     return [Finding("model server", True, identity), cors, _bind_finding(config, url)]
 
 
-async def _server_identity(client: httpx.AsyncClient, root: str, url: str) -> str:
+async def _server_identity(
+    client: httpx.AsyncClient, root: str, url: str, words: CliWords
+) -> str:
     props = await client.get(f"{root}/props")
     info = _json(props) if props.status_code == 200 else {}
     if isinstance(info, dict) and isinstance(info.get("build_info"), str):
-        model = Path(str(info.get("model_path") or "an unnamed model")).name
-        return f"llama-server {info['build_info']} at {url}, serving {model}"
+        path = info.get("model_path")
+        model = Path(str(path)).name if path else words.say("doctor_model_unnamed")
+        return words.say("doctor_llama_server", build=info["build_info"], url=url, model=model)
     models = _json(await client.get(f"{url}/models"))
     names = [m.get("id") for m in (models or {}).get("data", []) if isinstance(m, dict)]
-    served = ", ".join(str(n) for n in names) or "no model it names"
-    return f"an OpenAI-compatible server at {url} (not llama-server: no /props), serving {served}"
+    served = ", ".join(str(n) for n in names) or words.say("doctor_no_model_named")
+    return words.say("doctor_other_server", url=url, served=served)
 
 
 def _json(response: httpx.Response) -> Any:
@@ -346,7 +324,7 @@ def _json(response: httpx.Response) -> Any:
         return None
 
 
-async def _cors_finding(client: httpx.AsyncClient, url: str) -> Finding:
+async def _cors_finding(client: httpx.AsyncClient, url: str, words: CliWords) -> Finding:
     name = "model server CORS"
     allowed = []
     for origin in WEB_PAGE_ORIGINS:
@@ -357,39 +335,28 @@ async def _cors_finding(client: httpx.AsyncClient, url: str) -> Finding:
         if granted in ("*", "null", origin):
             allowed.append(f"{origin} (Access-Control-Allow-Origin: {granted})")
     if not allowed:
-        return Finding(name, True, "no other web page may read its answers")
-    detail = (
-        "a web page open in a browser on this device could use the model through it: it "
-        f"grants {'; '.join(allowed)}"
-    )
-    return Finding(name, False, detail, CORS_FIX)
+        return Finding(name, True, words.say("doctor_cors_ok"))
+    detail = words.say("doctor_cors_open", grants="; ".join(allowed))
+    return Finding(name, False, detail, words.say("doctor_cors_fix"))
 
 
 def _bind_finding(config: DoctorConfig, url: str) -> Finding:
-    name = "model server address"
+    name, words = "model server address", config.words
     parts = urlsplit(url)
     host, port = parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
     if not _is_loopback(host):
-        detail = (
-            f"not checked: the server is on {host}, not this device's loopback; prompts and "
-            "answers cross the network, and that machine decides who else may use it"
-        )
+        detail = words.say("doctor_bind_remote", host=host)
         return Finding(name, True, detail, checked=False)
     addresses = config.listening(port)
     if not addresses:
-        detail = f"not checked: this system does not say who listens on port {port}"
+        detail = words.say("doctor_bind_unknown", port=port)
         return Finding(name, True, detail, checked=False)
     wide = [a for a in addresses if not _is_loopback(a)]
     if not wide:
-        return Finding(name, True, f"listens on {', '.join(addresses)} port {port} only")
-    return Finding(
-        name,
-        False,
-        f"listens on {', '.join(wide)} port {port}: any machine that reaches this device "
-        "can use the model",
-        "start llama-server with --host 127.0.0.1 (deploy/systemd/sovereign-llama-server."
-        "service does, and allows it loopback traffic only)",
-    )
+        return Finding(name, True, words.say("doctor_bind_ok", addresses=", ".join(addresses),
+                                             port=port))  # fmt: skip
+    detail = words.say("doctor_bind_wide", addresses=", ".join(wide), port=port)
+    return Finding(name, False, detail, words.say("doctor_bind_fix"))
 
 
 def _is_loopback(host: str) -> bool:
@@ -406,11 +373,11 @@ def _is_loopback(host: str) -> bool:
 async def check_tool_mode(config: DoctorConfig) -> list[Finding]:
     """Which way the model chooses tools, and why: for ``openai``, the server is probed
     (four small greedy requests) and the plan the service would choose is named."""
-    name = "model tool mode"
+    name, words = "model tool mode", config.words
     if config.backend != "openai":
         mode = "native" if config.tool_mode == "native" else "schema"
         # a setting, not a test: the model itself is checked above (or not at all)
-        detail = f"{config.backend} backend, {mode} mode (set, not tested)"
+        detail = words.say("doctor_tool_mode_set", backend=config.backend, mode=mode)
         return [Finding(name, True, detail, checked=False)]
     from sovereign.conversation.backends.base import ModelUnavailable
     from sovereign.conversation.backends.openai.backend import OpenAIBackend
@@ -424,18 +391,18 @@ async def check_tool_mode(config: DoctorConfig) -> list[Finding]:
     try:
         plan = await backend.plan()
     except ModelUnavailable as exc:
-        fix = "start the model server (llama-server on 127.0.0.1:8081) or pass --openai-base-url"
-        return [Finding(name, False, f"the model server is unavailable: {exc}", fix)]
-    return [_plan_finding(name, plan, backend.features)]
+        detail = words.say("doctor_server_unavailable", error=exc)
+        return [Finding(name, False, detail, words.say("doctor_server_unavailable_fix"))]
+    return [_plan_finding(name, plan, backend.features, words)]
 
 
-def _plan_finding(name: str, plan: Any, features: Any) -> Finding:
-    answers = "streamed" if plan.stream else "sent whole (the server does not stream)"
-    detail = f"{plan.mode} mode: {plan.reason}; answers are {answers}. Probes: "
-    detail += "; ".join(features.notes)
+def _plan_finding(name: str, plan: Any, features: Any, words: CliWords) -> Finding:
+    answers = words.say("doctor_answers_streamed" if plan.stream else "doctor_answers_whole")
+    notes = "; ".join(features.notes)
+    detail = words.say("doctor_plan", mode=plan.mode, reason=plan.reason, answers=answers,
+                       notes=notes)  # fmt: skip
     if plan.mode == "native" and features.tool_calls == "refused":
-        fix = "the server refuses tools: use --tool-mode auto (or schema)"
-        return Finding(name, False, detail, fix)
+        return Finding(name, False, detail, words.say("doctor_tools_refused_fix"))
     return Finding(name, True, detail)
 
 
@@ -524,6 +491,7 @@ def doctor(searxng_url: str, probe: bool, service_port: int, **model: str | None
     words = command_words()
     settings = settings_from_environment(**model)
     config = DoctorConfig(
+        words=words,
         service_port=service_port,
         searxng_url=searxng_url,
         data_dir=data_dir(),

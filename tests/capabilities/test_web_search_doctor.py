@@ -43,7 +43,7 @@ def test_healthy_searxng_passes_every_check_and_counts_engines_when_the_probe_is
     )
     assert "[ ok ] SearXNG reachable" in result.output
     assert "[ ok ] SearXNG JSON API and limiter" in result.output
-    assert "2 engine(s) answered the probe (local-html, local-json)" in result.output
+    assert "2 engines answered the probe (local-html, local-json)" in result.output
     assert [r.path for r in fake.requests] == ["/healthz", "/search", "/search"]
     assert fake.requests[1].q == ""
 
@@ -108,10 +108,10 @@ def test_wrong_healthz_answer_fails(fake):
 @pytest.mark.parametrize(
     ("fixture", "ok", "text"),
     [
-        ("search_partial_failure_http500", True, "1 engine(s) answered the probe (local-json); "
+        ("search_partial_failure_http500", True, "1 engine answered the probe (local-json); "
                                                  "1 failed: local-html (HTTP error)"),
         ("search_shipped_default_engines_offline", False, "all search engines failed"),
-        ("search_no_results", False, "0 engine(s) answered the probe (none)"),
+        ("search_no_results", False, "0 engines answered the probe (none)"),
     ],
 )
 async def test_engine_probe_reports_answering_and_failed_engines(fake, fixture, ok, text):
@@ -211,7 +211,7 @@ async def test_doctor_fails_and_names_the_engines_that_did_not_start():
 
     (finding,) = await check_searxng_engine_start(DoctorConfig(searxng_log=lambda: SEARXNG_LOG))
     assert finding.ok is False
-    assert "2 engine(s) failed to initialise" in finding.detail
+    assert "2 engines failed to initialise" in finding.detail
     assert "soundcloud, wikidata" in finding.detail
     assert "restart" in finding.fix
     assert check_searxng_engine_start in CHECKS

@@ -24,7 +24,7 @@ def test_a_healthy_log_passes_all_three(tmp_path):
     record(tmp_path)
     result = findings(tmp_path)
     assert all(ok for ok, _, _ in result.values()), result
-    assert "1 record(s), every line readable" in result["audit log readable"][1]
+    assert "1 record, every line readable" in result["audit log readable"][1]
     assert "GB free" in result["data filesystem space"][1]
 
 
@@ -43,7 +43,7 @@ def test_a_torn_last_line_fails_and_says_a_restart_sets_it_aside(tmp_path):
     assert not ok and "torn line" in detail and "restart the service" in fix
     AuditLog(tmp_path).prepare()
     ok, detail, _ = findings(tmp_path)["audit log readable"]
-    assert ok and "1 torn line(s) were set aside in audit.jsonl.corrupt" in detail
+    assert ok and "1 torn line was set aside in audit.jsonl.corrupt" in detail
 
 
 def test_unreadable_lines_fail_with_their_count(tmp_path):
@@ -51,7 +51,7 @@ def test_unreadable_lines_fail_with_their_count(tmp_path):
     with (tmp_path / "capabilities" / "audit.jsonl").open("ab") as handle:
         handle.write(b"not json\n")
     ok, detail, fix = findings(tmp_path)["audit log readable"]
-    assert not ok and "1 of 2 line(s)" in detail and "mv " in fix
+    assert not ok and "1 of 2 lines" in detail and "mv " in fix
 
 
 def test_a_full_data_filesystem_fails_writable_and_space(tmp_path):

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from sovereign.capabilities.system import existing_ancestor
+from sovereign.cli_words import CliWords
 from sovereign.executor.audit_file import corrupt_path, count_lines, read_records, storage_problem
 
 from .audit_summary import audit_path
@@ -28,13 +29,15 @@ CheckResult = tuple[str, bool, str, str | None]
 """``(check name, ok, detail sentence, fix or None)``."""
 
 
-def check_audit_log(data_dir: Path) -> list[CheckResult]:
-    """Three results: the log is writable, it is readable line by line, there is room."""
+def check_audit_log(data_dir: Path, words: CliWords | None = None) -> list[CheckResult]:
+    """Three results: the log is writable, it is readable line by line, there is room;
+    said in ``words``' language (English by default)."""
+    words = words or CliWords()
     path = audit_path(data_dir)
-    return [_writable(path), _readable(path), _room(data_dir)]
+    return [_writable(path, words), _readable(path, words), _room(data_dir, words)]
 
 
-def _writable(path: Path) -> CheckResult:
+def _writable(path: Path, words: CliWords) -> CheckResult:
     name = "audit log writable"
     try:
         if path.exists():
@@ -45,13 +48,11 @@ def _writable(path: Path) -> CheckResult:
         return (
             name,
             False,
-            f"{path} cannot be written: {storage_problem(exc)}. Until it can, no capability "
-            "runs (each call is refused with AUDIT_UNAVAILABLE).",
-            "free space on the data filesystem, remount it read-write, or give the service's "
-            f"user write access to {path.parent}",
+            words.say("check_audit_unwritable", path=path, reason=storage_problem(exc)),
+            words.say("check_audit_unwritable_fix", directory=path.parent),
         )
-    where = path if path.exists() else f"{path} (created at the first call)"
-    return name, True, f"{where} can be written", None
+    key = "check_audit_writable" if path.exists() else "check_audit_writable_new"
+    return name, True, words.say(key, path=path), None
 
 
 def _probe_directory(directory: Path) -> None:
@@ -65,11 +66,11 @@ def _probe_directory(directory: Path) -> None:
         os.unlink(temp)
 
 
-def _readable(path: Path) -> CheckResult:
+def _readable(path: Path, words: CliWords) -> CheckResult:
     name = "audit log readable"
     set_aside = count_lines(corrupt_path(path))
     aside = (
-        f"; {set_aside} torn line(s) were set aside in {corrupt_path(path).name}"
+        words.say_count("check_audit_set_aside", set_aside, name=corrupt_path(path).name)
         if set_aside
         else ""
     )
@@ -77,23 +78,30 @@ def _readable(path: Path) -> CheckResult:
         lines = list(read_records(path))
         torn = path.exists() and not _ends_whole(path)
     except OSError as exc:
-        return name, False, f"{path} cannot be read: {storage_problem(exc)}.", "check the storage"
+        detail = words.say("check_audit_unreadable", path=path, reason=storage_problem(exc))
+        return name, False, detail, words.say("check_audit_storage")
     unreadable = sum(record is None for record in lines)
     if torn:
         return (
             name,
             False,
-            f"{path} ends with a torn line{aside}.",
-            "restart the service (sovereign serve): it sets the torn line aside at start-up",
+            words.say("check_audit_torn", path=path, aside=aside),
+            words.say("check_audit_torn_fix"),
         )
     if unreadable:
         return (
             name,
             False,
-            f"{unreadable} of {len(lines)} line(s) of {path} cannot be read{aside}.",
-            f"keep the file as the record it is and start a new one: mv {path} {path}.old",
+            words.say_count(
+                "check_audit_lines_unreadable",
+                len(lines),
+                path=path,
+                aside=aside,
+                unreadable=words.number(unreadable),
+            ),
+            words.say("check_audit_lines_fix", path=path),
         )
-    return name, True, f"{len(lines)} record(s), every line readable{aside}", None
+    return name, True, words.say_count("check_audit_readable", len(lines), aside=aside), None
 
 
 def _ends_whole(path: Path) -> bool:
@@ -105,22 +113,26 @@ def _ends_whole(path: Path) -> bool:
         return handle.read(1) == b"\n"
 
 
-def _room(data_dir: Path) -> CheckResult:
+def _room(data_dir: Path, words: CliWords) -> CheckResult:
     name = "data filesystem space"
     where = existing_ancestor(Path(data_dir))
     usage = shutil.disk_usage(where)
     detail = (
-        f"{usage.free / 1e9:.1f} GB free of {usage.total / 1e9:.1f} GB "
-        f"({100 * usage.used / usage.total:.0f}% used) on the filesystem of {where}"
+        words.say(
+            "check_audit_room",
+            free=words.decimal(usage.free / 1e9),
+            total=words.decimal(usage.total / 1e9),
+            used=words.percent(usage.used / usage.total),
+            where=where,
+        )
         if usage.total
-        else f"the filesystem of {where} reports no size"
+        else words.say("check_audit_room_unknown", where=where)
     )
     if usage.free >= MIN_FREE_BYTES:
         return name, True, detail, None
     return (
         name,
         False,
-        f"{detail}: writes will soon be refused, and a call whose audit record cannot be "
-        "written does not run.",
-        "free space there (sovereign audit and the Activity panel keep working)",
+        words.say("check_audit_room_low", detail=detail),
+        words.say("check_audit_room_fix"),
     )

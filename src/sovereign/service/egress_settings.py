@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sovereign.capabilities.site_rules import parse_rule
+from sovereign.cli_words import CliWords
 from sovereign.egress import (
     DEFAULT_SEARCH_SETTINGS,
     SearchSettings,
@@ -147,25 +148,27 @@ class SearchSettingsStore:
 Finding = tuple[str, bool, str, str | None]
 
 
-def check_egress_settings(data_dir: Path) -> list[Finding]:
-    """For ``sovereign doctor``: ``(check, ok, sentence, fix)`` for sites.json and search.json."""
+def check_egress_settings(data_dir: Path, words: CliWords | None = None) -> list[Finding]:
+    """For ``sovereign doctor``: ``(check, ok, sentence, fix)`` for sites.json and
+    search.json, said in ``words``' language (English by default)."""
+    words = words or CliWords()
     findings: list[Finding] = []
     sites = SiteListStore(data_dir).read()
     if sites.problem:
-        fix = "correct or delete the file, then set the list again (sovereign sites …)"
-        problem = f"{sites.problem} web.fetch applies no site list until it is fixed."
-        findings.append(("site list", False, problem, fix))
+        problem = words.say("check_sites_bad", problem=sites.problem)
+        findings.append(("site list", False, problem, words.say("check_sites_fix")))
     else:
         value = sites.value
-        detail = f"mode {value.mode}, {len(value.active_rules)} site(s) apply"
+        detail = words.say_count("check_sites", len(value.active_rules), mode=value.mode)
         findings.append(("site list", True, detail, None))
     search = SearchSettingsStore(data_dir).read()
     if search.problem:
-        fix = "set them again: sovereign search-settings --language … --safesearch …"
-        problem = f"{search.problem} Searches use language auto and safe search moderate."
-        findings.append(("search settings", False, problem, fix))
+        problem = words.say("check_search_bad", problem=search.problem)
+        findings.append(("search settings", False, problem, words.say("check_search_fix")))
     else:
         value = search.value
-        detail = f"language {value.language}, safesearch {value.safesearch}"
+        detail = words.say(
+            "check_search", language=value.language, safesearch=value.safesearch
+        )
         findings.append(("search settings", True, detail, None))
     return findings

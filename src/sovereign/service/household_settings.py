@@ -22,6 +22,7 @@ from typing import Any
 
 from babel import Locale
 
+from sovereign.cli_words import CliWords
 from sovereign.conversation.voice.catalogs import DEFAULT_LANGUAGE, LANGUAGES
 
 from .settings_store import Reading, SettingsFile, SettingsKind
@@ -127,12 +128,15 @@ class HouseholdSettingsStore:
         return self._file.replace(settings)
 
 
-def check_household_settings(data_dir: Path) -> tuple[bool, str, str | None]:
-    """For ``sovereign doctor``: ``(ok, sentence, fix)`` about ``household.json``."""
+def check_household_settings(
+    data_dir: Path, words: CliWords | None = None
+) -> tuple[bool, str, str | None]:
+    """For ``sovereign doctor``: ``(ok, sentence, fix)`` about ``household.json``, said in
+    ``words``' language (English by default)."""
+    words = words or CliWords()
     reading = HouseholdSettingsStore(data_dir).read(log=False)
     if reading.problem:
-        fix = "set it again: sovereign household-settings --language CODE (or in the Console)"
-        return False, f"{reading.problem} Short questions are answered in English.", fix
+        problem = words.say("check_household_bad", problem=reading.problem)
+        return False, problem, words.say("check_household_fix")
     code = reading.value.language
-    detail = f"{language_names()[code]} ({code}) for questions too short to tell their language"
-    return True, detail, None
+    return True, words.say("check_household", name=language_names()[code], code=code), None

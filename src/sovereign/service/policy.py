@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sovereign.cli_words import CliWords
+
 from .settings_store import SettingsFile, SettingsKind
 
 POLICY_FILENAME = "policy.json"
@@ -91,10 +93,11 @@ class PolicyStore:
         return PolicyReading(self._file.replace(bool(enabled)))
 
 
-def check_policy_file(data_dir: Path) -> tuple[bool, str]:
-    """For ``sovereign doctor``: ``(ok, sentence)`` about the policy file of ``data_dir``."""
+def check_policy_file(data_dir: Path, words: CliWords | None = None) -> tuple[bool, str]:
+    """For ``sovereign doctor``: ``(ok, sentence)`` about the policy file of ``data_dir``,
+    said in ``words``' language (English by default)."""
+    words = words or CliWords()
     reading = SettingsFile(data_dir, POLICY_FILE).read(log=False)
     if reading.problem:
-        return False, f"{reading.problem} Web search is off until it is fixed."
-    state = "on" if reading.value else "off"
-    return True, f"policy file readable; web search is {state}"
+        return False, words.say("check_policy_bad", problem=reading.problem)
+    return True, words.say("check_policy_on" if reading.value else "check_policy_off")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sovereign.cli_words import CliWords
 from sovereign.egress import require_visible
 
 from .settings_store import SettingsFile, SettingsKind, SettingsUnreadable
@@ -141,9 +142,11 @@ class PrivateWordsStore:
         return self.read(log=False)
 
 
-def check_private_words_file(data_dir: Path) -> tuple[bool, str]:
-    """For ``sovereign doctor``: ``(ok, sentence)`` about the private-words file."""
+def check_private_words_file(data_dir: Path, words: CliWords | None = None) -> tuple[bool, str]:
+    """For ``sovereign doctor``: ``(ok, sentence)`` about the private-words file, said in
+    ``words``' language (English by default; the file's problem as the store says it)."""
+    words = words or CliWords()
     reading = PrivateWordsStore(data_dir).read(log=False)
     if reading.problem:
         return False, reading.problem
-    return True, f"{len(reading.words)} private word(s) checked before anything leaves"
+    return True, words.say_count("check_private_words", len(reading.words))
