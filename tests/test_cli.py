@@ -136,3 +136,14 @@ def test_doctor_says_its_findings_in_the_language_and_keeps_its_marks(tmp_path):
         "       Abhilfe: neu schreiben: sovereign policy enable-web-search (oder "
         "disable-web-search)"
     )
+
+
+def test_search_languages_are_named_by_cldr_in_the_terminal_s_language(tmp_path):
+    french = {"LANG": "fr_FR.UTF-8"}
+    saved = _run(tmp_path, french, "search-settings", "--language", "de", "--safesearch", "2")
+    assert saved.output == (
+        "Les recherches se font désormais en allemand, recherche sécurisée : stricte "
+        "(langue de, safesearch 2 : stricte).\n"
+    )
+    shown = _run(tmp_path, {"LANG": "es_ES.UTF-8"}, "search-settings")
+    assert shown.output == "idioma: de, safesearch: 2 (en alemán, búsqueda segura: estricta)\n"

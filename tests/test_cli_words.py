@@ -26,8 +26,8 @@ from sovereign.cli_words import (
 from sovereign.doctor import CHECKS, DoctorConfig
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
-SPELLED_ALIKE = {"Error: ", "strict", "total", "Options"}
-"""Written as in English in some language (Spanish "Error: ", French "strict")."""
+SPELLED_ALIKE = {"Error: ", "total", "Options"}
+"""Written as in English in some language (Spanish "Error: ", French "Options")."""
 
 
 def _fields(text: str) -> set[str]:
