@@ -246,3 +246,26 @@ def test_the_offer_after_a_redirect_is_said_in_the_household_s_language(page, se
     )
     expect(page.locator(".redirect-target")).to_have_text("https://www.example.org/new")
     expect(page.locator(".fetch-redirect")).to_have_text("Vraag om het nieuwe adres op te halen")
+
+
+def test_a_refused_site_and_search_setting_are_said_in_the_household_s_language(page, service):
+    first_run(page, service)
+    choose_language(page, "nl")
+    page.get_by_label("Site om te blokkeren").fill("*.co.uk")
+    page.locator("#site-block-add").click()
+    refused = page.locator("#site-list-error")
+    expect(refused).to_have_text(
+        "Geblokkeerde sites: *.co.uk zou elke site omvatten die onder het publieke "
+        "achtervoegsel co.uk is geregistreerd; noem een site daaronder."
+    )
+    expect(refused).to_have_attribute("lang", "nl")
+    page.get_by_label("Site om te blokkeren").fill("192.168.1.1")
+    page.locator("#site-block-add").click()
+    expect(refused).to_contain_text("web.fetch leest 192.168.1.1 nooit, wat de lijst ook zegt")
+    # a hostile or outdated page offers a safe search level the service does not know
+    level = page.get_by_label("Veilig zoeken", exact=True)
+    level.evaluate("select => { select.options[0].value = '7'; select.value = '7'; }")
+    page.locator("#search-settings-save").click()
+    search = page.locator("#search-settings-error")
+    expect(search).to_have_text("Veilig zoeken: moet 0 (uit), 1 (gemiddeld) of 2 (streng) zijn.")
+    expect(search).to_have_attribute("lang", "nl")

@@ -18,11 +18,16 @@ before a session, when the household's setting is not to be read: their words
 from __future__ import annotations
 
 import string
+from collections.abc import Sequence
 from pathlib import Path
 
 from babel.core import negotiate_locale
+from babel.lists import format_list
 
 from sovereign.conversation.voice.catalogs import DEFAULT_LANGUAGE, LANGUAGES, Voice
+from sovereign.egress import SettingRefused
+
+from .household_settings import HouseholdSettingsStore
 
 CATALOG = Path(__file__).resolve().parent / "locale"
 """Where the ``console`` catalogs are."""
@@ -261,6 +266,27 @@ def browser_language(accept_language: str | None) -> str:
             ranked.append((-q, position, tag.strip()))
     preferred = [tag for _, _, tag in sorted(ranked)]
     return negotiate_locale(preferred, LANGUAGES, sep="-") or DEFAULT_LANGUAGE
+
+
+def household_voice(data_dir: Path) -> Voice:
+    """The ``console`` catalog in the household's language (its setting as it is now):
+    the voice of what the service says to a signed-in household about a request."""
+    return Voice(HouseholdSettingsStore(data_dir).language(), CATALOG, DOMAIN)
+
+
+def say_refusal(voice: Voice, refused: ValueError) -> str:
+    """A refused setting's sentence said by ``voice`` (context ``refused_<key>``); a list
+    among its values is written as a choice ending in this language's "or" (CLDR). A
+    refusal without a key (a plain ``ValueError``) keeps its English sentence."""
+    if not isinstance(refused, SettingRefused):
+        return str(refused)
+    values = {
+        name: format_list([str(item) for item in value], style="or", locale=voice.language)
+        if isinstance(value, Sequence) and not isinstance(value, str)
+        else value
+        for name, value in refused.values.items()
+    }
+    return voice.say(f"refused_{refused.key}", refused.english, **values)
 
 
 def _kept(text: str) -> dict[str, str]:
