@@ -181,6 +181,34 @@ def test_first_run_setup_is_said_in_the_browser_s_language(browser, service):
         expect(spanish.locator("#setup-error")).to_have_text(
             "La contraseña necesita al menos 8 caracteres."
         )
+        blank = " " * 9  # long enough for the page's own check: the service refuses it
+        spanish.get_by_label("Contraseña nueva").fill(blank)
+        spanish.get_by_label("Repite la contraseña").fill(blank)
+        spanish.get_by_role("button", name="Guardar contraseña y entrar").click()
+        expect(spanish.locator("#setup-error")).to_have_text(
+            "La contraseña necesita al menos 8 caracteres."
+        )
+        expect(spanish.locator("#setup-view")).to_be_visible()
+
+
+def test_the_first_line_and_the_address_warning_are_said_in_the_browser_s_language(
+    browser, service
+):
+    port = service.url.rsplit(":", 1)[1]
+    with browser_speaking(browser, "de-CH,de;q=0.9,en;q=0.5") as german:
+        german.goto(f"http://127.0.0.1:{port}/")
+        notice = german.locator("#host-notice")
+        expect(notice).to_contain_text(
+            "Sie haben die Konsole unter 127.0.0.1 geöffnet, einer Adresse, die sich andere "
+            "Dienste auf diesem Gerät teilen"
+        )
+        expect(notice).to_contain_text("Öffnen Sie sie stattdessen unter ihrer eigenen Adresse:")
+        expect(notice).to_have_attribute("lang", "de")
+        expect(notice.get_by_role("link")).to_have_attribute("href", f"{service.url}/")
+        expect(german.locator("#setup-title")).to_be_visible()
+        loading = german.locator("#loading")  # hidden once the setup page shows
+        expect(loading).to_have_text("Verbindung zum Gerät wird hergestellt …")
+        expect(loading).to_have_attribute("lang", "de")
 
 
 def test_the_run_time_english_the_page_holds_is_the_english_the_service_says(module_page):

@@ -34,6 +34,7 @@ CATALOG = Path(__file__).resolve().parent / "locale"
 DOMAIN = "console"
 
 CONSOLE_WORDS = {
+    "connecting": "Connecting to the appliance…",
     "skip_to_message": "Skip to the message box",
     "nav_main": "Main",
     "nav_chat": "Chat",
@@ -121,6 +122,12 @@ RUN_TIME_WORDS: dict[str, str | tuple[str, str]] = {
     "stream_garbled": "The answer arrived garbled. Please ask again.",
     "session_ended": "Your session ended. Sign in again to continue.",
     "signed_out": "You are signed out.",
+    "unreachable_at_start": "The appliance could not be reached: {reason}",
+    "address_shared": "You opened the Console at {host}, an address other services on this "
+    "device share: their pages would receive the Console's sign-in cookie.",
+    "address_own_name": "Give the appliance a name of its own for the Console (sovereign serve "
+    "--allowed-host; see the README, \"Host names\").",
+    "address_open_instead": "Open it at its own address instead:",
     "enter_password": "Enter the household password.",
     "password_too_short": "The password needs at least {count} characters.",
     "passwords_differ": "The two passwords are not the same.",
@@ -209,7 +216,8 @@ BEFORE_SIGN_IN = frozenset({
     "setup_again", "setup_submit", "signin_title", "signin_password", "signin_submit",
     "unreachable", "not_signed_in", "too_many_attempts", "service_problem", "not_accepted",
     "session_ended", "signed_out", "enter_password", "password_too_short", "passwords_differ",
-    "pause_ends",
+    "pause_ends", "connecting", "unreachable_at_start", "address_shared", "address_own_name",
+    "address_open_instead",
 })  # fmt: skip
 """The words of sign-in and first-run setup: said before a session, in the browser's
 language."""
