@@ -154,3 +154,22 @@ async def test_the_boundary_s_other_refusals_follow_the_request_s_language(signe
         "code": "NOT_SIGNED_IN",
         "message": "Primero inicia sesión en la consola.",
     }
+
+
+async def test_a_request_from_another_page_is_refused_in_the_request_s_language(signed_in):
+    foreign = await signed_in.client.post(
+        "/api/v1/auth/login", json={"password": "not it"},
+        headers={"Origin": "http://evil.example", "Accept-Language": "de"},
+    )  # fmt: skip
+    assert foreign.json()["error"] == {
+        "code": "ORIGIN_NOT_ALLOWED",
+        "message": "Diese Anfrage kam von einer anderen Seite, und nur die Konsole selbst darf "
+        "sie stellen.",
+    }
+    elsewhere = await signed_in.client.get(
+        "/api/v1/auth/state", headers={"Host": "evil.example", "Accept-Language": "fr"}
+    )
+    assert elsewhere.status_code == 421
+    assert elsewhere.json()["error"]["message"].startswith(
+        "Ce service ne répond qu\u2019à sa propre adresse, par exemple http://"
+    )

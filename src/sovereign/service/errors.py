@@ -95,10 +95,19 @@ AMBIGUOUS_LENGTH = (
 )
 NO_SESSION = ("request_not_signed_in", "Sign in to the Console first.")
 NO_TAB_SECRET = ("request_csrf", "The {header} header is missing or wrong.")
+OTHER_HOST = (
+    "request_other_host",
+    "This service answers only at its own address, such as {console_url}; the request "
+    "named another host.",
+)
+OTHER_ORIGIN = (
+    "request_other_origin",
+    "This request came from another site or page, and only the Console itself may make it.",
+)
 SENTENCES = [
     *_HTTP_SENTENCES.values(), NOT_ACCEPTED, MALFORMED_JSON, NOT_AN_OBJECT, TOO_LONG,
     *_WHAT.values(), WHAT_FIELD, *FIELD_SENTENCES.values(), TOO_LARGE, REPEATED_KEY,
-    AMBIGUOUS_LENGTH, NO_SESSION, NO_TAB_SECRET,
+    AMBIGUOUS_LENGTH, NO_SESSION, NO_TAB_SECRET, OTHER_HOST, OTHER_ORIGIN,
 ]  # fmt: skip
 """Every sentence of this module's own, as (catalog key, English)."""
 
