@@ -159,7 +159,7 @@ def test_a_call_refused_for_want_of_an_audit_record_says_why_and_that_nothing_le
     summary = js("present.js", "receiptSummary", [refused], [], [])
     assert summary["stayedLocal"] is True
     assert summary["lines"] == [
-        "web.search: refused (the device could not keep its record of it); nothing was sent"
+        "Web search: refused (the device could not keep its record of it); nothing was sent"
     ]
 
 

@@ -165,7 +165,7 @@ def test_the_card_shows_the_query_as_it_will_be_sent_and_deny_sends_nothing(page
     expect(answer.locator(".prose")).to_have_text(  # nothing ran: the answer is the loop's
         "You declined the web search, so I didn't look it up. You said: \u201cnot now\u201d."
     )
-    expect(answer.locator(".receipts")).to_contain_text("web.search: denied by you")
+    expect(answer.locator(".receipts")).to_contain_text("Web search: denied by you")
     expect(answer.locator(".receipt-headline")).to_have_text("Stayed on this device.")
     expect(page.get_by_label("Your message")).to_be_enabled()
     assert service.searxng.queries == []

@@ -33,7 +33,7 @@ def test_a_model_failure_after_an_approved_search_still_shows_its_receipt_and_so
         "Left this device: the search engines."
     )
     lines = failed.locator(".receipt-lines")
-    expect(lines).to_contain_text("web.search: sent to the search engines")
+    expect(lines).to_contain_text("Web search: sent to the search engines")
     expect(failed.locator(".citation").first).to_be_visible()
     assert service.searxng.queries == [SEARCH_THEN_FAIL]
     expect(page.get_by_label("Your message")).to_be_enabled()

@@ -181,6 +181,34 @@ def test_first_run_setup_is_said_in_the_browser_s_language(browser, service):
         expect(spanish.locator("#setup-error")).to_have_text(
             "La contraseña necesita al menos 8 caracteres."
         )
+        blank = " " * 9  # long enough for the page's own check: the service refuses it
+        spanish.get_by_label("Contraseña nueva").fill(blank)
+        spanish.get_by_label("Repite la contraseña").fill(blank)
+        spanish.get_by_role("button", name="Guardar contraseña y entrar").click()
+        expect(spanish.locator("#setup-error")).to_have_text(
+            "La contraseña necesita al menos 8 caracteres."
+        )
+        expect(spanish.locator("#setup-view")).to_be_visible()
+
+
+def test_the_first_line_and_the_address_warning_are_said_in_the_browser_s_language(
+    browser, service
+):
+    port = service.url.rsplit(":", 1)[1]
+    with browser_speaking(browser, "de-CH,de;q=0.9,en;q=0.5") as german:
+        german.goto(f"http://127.0.0.1:{port}/")
+        notice = german.locator("#host-notice")
+        expect(notice).to_contain_text(
+            "Sie haben die Konsole unter 127.0.0.1 geöffnet, einer Adresse, die sich andere "
+            "Dienste auf diesem Gerät teilen"
+        )
+        expect(notice).to_contain_text("Öffnen Sie sie stattdessen unter ihrer eigenen Adresse:")
+        expect(notice).to_have_attribute("lang", "de")
+        expect(notice.get_by_role("link")).to_have_attribute("href", f"{service.url}/")
+        expect(german.locator("#setup-title")).to_be_visible()
+        loading = german.locator("#loading")  # hidden once the setup page shows
+        expect(loading).to_have_text("Verbindung zum Gerät wird hergestellt …")
+        expect(loading).to_have_attribute("lang", "de")
 
 
 def test_the_run_time_english_the_page_holds_is_the_english_the_service_says(module_page):
@@ -246,3 +274,26 @@ def test_the_offer_after_a_redirect_is_said_in_the_household_s_language(page, se
     )
     expect(page.locator(".redirect-target")).to_have_text("https://www.example.org/new")
     expect(page.locator(".fetch-redirect")).to_have_text("Vraag om het nieuwe adres op te halen")
+
+
+def test_a_refused_site_and_search_setting_are_said_in_the_household_s_language(page, service):
+    first_run(page, service)
+    choose_language(page, "nl")
+    page.get_by_label("Site om te blokkeren").fill("*.co.uk")
+    page.locator("#site-block-add").click()
+    refused = page.locator("#site-list-error")
+    expect(refused).to_have_text(
+        "Geblokkeerde sites: *.co.uk zou elke site omvatten die onder het publieke "
+        "achtervoegsel co.uk is geregistreerd; noem een site daaronder."
+    )
+    expect(refused).to_have_attribute("lang", "nl")
+    page.get_by_label("Site om te blokkeren").fill("192.168.1.1")
+    page.locator("#site-block-add").click()
+    expect(refused).to_contain_text("web.fetch leest 192.168.1.1 nooit, wat de lijst ook zegt")
+    # a hostile or outdated page offers a safe search level the service does not know
+    level = page.get_by_label("Veilig zoeken", exact=True)
+    level.evaluate("select => { select.options[0].value = '7'; select.value = '7'; }")
+    page.locator("#search-settings-save").click()
+    search = page.locator("#search-settings-error")
+    expect(search).to_have_text("Veilig zoeken: moet 0 (uit), 1 (gemiddeld) of 2 (streng) zijn.")
+    expect(search).to_have_attribute("lang", "nl")

@@ -68,9 +68,12 @@ def test_a_language_the_service_refuses_is_shown_and_the_saved_one_stays(page, s
     # a hostile or outdated page offers a language the assistant does not speak
     language.evaluate("select => { select.options[0].value = 'tlh'; select.value = 'tlh'; }")
     page.locator(SAVE).click()
-    expect(page.locator("#household-settings-error")).to_contain_text(
-        "The language 'tlh' is not one the assistant answers in; choose en (English)"
+    refused = page.locator("#household-settings-error")  # said in the household's Italian
+    expect(refused).to_contain_text(
+        "La lingua 'tlh' non è una di quelle in cui risponde l\u2019assistente; scegli en "
+        "(English), de (Deutsch), fr (Français), es (Español), nl (Nederlands) o it (Italiano)."
     )
+    expect(refused).to_have_attribute("lang", "it")
     expect(page.locator("#household-settings-status")).to_have_text("")
     assert stored(service) == {"language": "it"}
 

@@ -24,14 +24,14 @@ def test_an_answer_that_used_only_local_capabilities_stayed_on_this_device(js):
     summary = receipts(js, [HEALTH])
     assert summary["stayedLocal"] is True
     assert summary["headline"] == "Stayed on this device."
-    assert summary["lines"] == ["system.health: ran on this device"]
+    assert summary["lines"] == ["This device's health: ran on this device"]
 
 
 def test_an_executed_search_names_the_search_engines_as_destination(js):
     summary = receipts(js, [HEALTH, SEARCH])
     assert summary["stayedLocal"] is False
     assert summary["headline"] == "Left this device: the search engines."
-    assert "web.search: sent to the search engines" in summary["lines"]
+    assert "Web search: sent to the search engines" in summary["lines"]
 
 
 def test_an_executed_fetch_names_the_host_from_the_approved_url(js):
@@ -50,7 +50,7 @@ def test_a_failed_external_call_still_counts_as_having_left(js):
     failed = {**SEARCH, "outcome": "failed", "error_code": "TIMEOUT"}
     summary = receipts(js, [failed])
     assert summary["stayedLocal"] is False
-    assert summary["lines"] == ["web.search: tried to reach the search engines and failed"]
+    assert summary["lines"] == ["Web search: tried to reach the search engines and failed"]
 
 
 def test_a_failed_call_alone_says_the_request_may_have_left(js):
@@ -67,7 +67,7 @@ def test_a_search_that_never_reached_the_search_service_says_nothing_left(js):
         "Nothing left this device: the device's search service is not running."
     )
     assert summary["lines"] == [
-        "web.search: failed before anything left this device "
+        "Web search: failed before anything left this device "
         "(the device's search service is not running)"
     ]
 
@@ -90,9 +90,9 @@ def test_one_call_that_ran_makes_the_headline_certain_even_beside_a_failure(js):
 @pytest.mark.parametrize(
     ("outcome", "line"),
     [
-        ("denied", "web.search: denied by you; nothing was sent"),
-        ("expired", "web.search: approval expired; nothing was sent"),
-        ("refused", "web.search: refused; nothing was sent"),
+        ("denied", "Web search: denied by you; nothing was sent"),
+        ("expired", "Web search: approval expired; nothing was sent"),
+        ("refused", "Web search: refused; nothing was sent"),
     ],
 )
 def test_an_external_call_that_never_ran_stayed_on_this_device(js, outcome, line):
@@ -104,7 +104,7 @@ def test_an_external_call_that_never_ran_stayed_on_this_device(js, outcome, line
 def test_a_policy_refusal_says_the_setting_is_off(js):
     refused = {**SEARCH, "outcome": "refused", "error_code": "POLICY_DISABLED"}
     line = receipts(js, [refused])["lines"][0]
-    assert line == "web.search: refused (switched off in the web search setting); nothing was sent"
+    assert line == "Web search: refused (switched off in the web search setting); nothing was sent"
 
 
 def test_each_destination_is_named_once(js):

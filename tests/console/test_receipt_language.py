@@ -25,13 +25,13 @@ SEARCH = {"capability": "web.search", "locality": "external", "outcome": "execut
 HEALTH = {"capability": "system.health", "locality": "local", "outcome": "executed"}
 SEARCH_SAID_DE = {
     "headline": "Von diesem Gerät gesendet an: die Suchmaschinen.",
-    "lines": ["web.search: gesendet an die Suchmaschinen"],
+    "lines": ["Websuche: gesendet an die Suchmaschinen"],
     "stayed_local": False,
 }
 SEARCH_IN_ENGLISH = {
     "stayedLocal": False,
     "headline": "Left this device: the search engines.",
-    "lines": ["web.search: sent to the search engines"],
+    "lines": ["Web search: sent to the search engines"],
 }
 
 
@@ -47,7 +47,7 @@ def test_the_receipt_is_shown_as_the_product_said_it(js):
     assert shown(js, SEARCH_SAID_DE, [SEARCH]) == {
         "stayedLocal": False,
         "headline": "Von diesem Gerät gesendet an: die Suchmaschinen.",
-        "lines": ["web.search: gesendet an die Suchmaschinen"],
+        "lines": ["Websuche: gesendet an die Suchmaschinen"],
     }
 
 
@@ -74,7 +74,7 @@ def test_a_said_receipt_that_disagrees_with_its_receipts_is_not_shown(js):
     assert shown(js, SEARCH_SAID_DE, [SEARCH, SEARCH]) == {  # one line per receipt
         "stayedLocal": False,
         "headline": "Left this device: the search engines.",
-        "lines": ["web.search: sent to the search engines"] * 2,
+        "lines": ["Web search: sent to the search engines"] * 2,
     }
 
 
@@ -147,7 +147,7 @@ def test_an_answer_s_receipt_is_shown_in_its_language_and_an_older_one_in_englis
     first_run(page, service)
     said = {
         "headline": "Tutto è rimasto su questo apparecchio.",
-        "lines": ["system.health: eseguito su questo apparecchio"],
+        "lines": ["Stato di questo apparecchio: eseguito su questo apparecchio"],
         "stayed_local": True,
     }
     answer = {"text": "La CPU è a 48 °C.", "pending_confirmation": None, "citations": [],
@@ -161,7 +161,7 @@ def test_an_answer_s_receipt_is_shown_in_its_language_and_an_older_one_in_englis
     answer_with(page, 200, "result", older)  # a service that says no receipt
     send(page, "E il disco?")
     english = page.locator(".message.assistant").last
-    expect_receipt(english, "Stayed on this device.", ["system.health: ran on this device"])
+    expect_receipt(english, "Stayed on this device.", ["This device's health: ran on this device"])
 
 
 def test_a_failed_turn_s_receipt_is_shown_in_its_language(page, service):
@@ -187,7 +187,7 @@ def test_a_real_answer_in_italian_has_its_receipt_in_italian(page, service):
     expect_receipt(
         answer,
         "Tutto è rimasto su questo apparecchio.",
-        ["system.health: eseguito su questo apparecchio"],
+        ["Stato di questo apparecchio: eseguito su questo apparecchio"],
     )
 
 
@@ -220,7 +220,7 @@ def test_an_approved_search_s_receipt_says_what_left_in_the_answer_s_language(pa
     expect_receipt(
         answer,
         "Uscito da questo apparecchio verso: i motori di ricerca.",
-        ["web.search: inviato verso i motori di ricerca"],
+        ["Ricerca sul web: inviato verso i motori di ricerca"],
         "left-device",
     )
     assert service.searxng.queries == [SHORT_SEARCH]

@@ -20,7 +20,7 @@ async def test_an_answered_turn_carries_its_receipt_in_the_question_s_language(w
     wire = (await loop.process_turn(ASK_HOT_DE, policy=OFF, owner="s1")).to_wire()
     assert wire["receipt"] == {
         "headline": "Alles ist auf diesem Gerät geblieben.",
-        "lines": ["system.health: lief auf diesem Gerät"],
+        "lines": ["Zustand dieses Geräts: lief auf diesem Gerät"],
         "stayed_local": True,
         "label": "Beleg",
     }
@@ -61,7 +61,7 @@ async def test_a_failure_after_an_approved_fetch_names_its_host_in_the_turn_s_la
     wire = failed.value.to_wire()
     assert wire["receipt"] == {
         "headline": "Uscito da questo apparecchio verso: news.example.",
-        "lines": ["web.fetch: inviato verso news.example"],
+        "lines": ["Lettura di una pagina web: inviato verso news.example"],
         "stayed_local": False,
         "label": "Resoconto",
     }
@@ -76,7 +76,7 @@ async def test_a_denial_then_a_failure_says_nothing_was_sent_in_the_turn_s_langu
         await loop.resume_turn(halted.pending_confirmation.token, False, policy=ON, owner="s1")
     assert failed.value.to_wire()["receipt"] == {
         "headline": "Tutto è rimasto su questo apparecchio.",
-        "lines": ["web.fetch: rifiutato da te; non è stato inviato nulla"],
+        "lines": ["Lettura di una pagina web: rifiutato da te; non è stato inviato nulla"],
         "stayed_local": True,
         "label": "Resoconto",
     }

@@ -174,3 +174,18 @@ async def test_sign_in_s_refusals_before_a_session_follow_the_browser_s_language
     )
     english = await client.post(setup, json={"setup_token": "g", "password": "another password"})
     assert english.json()["error"]["message"] == "A password is already set; sign in instead."
+
+
+async def test_the_first_line_and_the_address_warning_come_with_the_sign_in_words(harness):
+    words = await harness.client.get(SIGN_IN_WORDS, headers={"Accept-Language": "nl-BE,nl"})
+    said = words.json()
+    assert said["console"]["connecting"] == "Verbinding maken met het apparaat\u2026"
+    assert said["run_time"]["address_open_instead"] == "Open hem liever op zijn eigen adres:"
+    assert said["run_time"]["address_shared"].startswith(
+        "U hebt de console geopend op {host}, een adres dat andere diensten"
+    )  # the page fills {host}
+    assert said["run_time"]["unreachable_at_start"] == (
+        "Het apparaat was niet bereikbaar: {reason}"
+    )
+    english = (await harness.client.get(SIGN_IN_WORDS)).json()
+    assert english["console"]["connecting"] == "Connecting to the appliance\u2026"

@@ -22,7 +22,7 @@ from .test_streaming import answer_of, stream
 WITHDRAW = "/api/v1/conversation/withdraw"
 SENT_IT = {
     "headline": "Uscito da questo apparecchio verso: i motori di ricerca.",
-    "lines": ["web.search: inviato verso i motori di ricerca"],
+    "lines": ["Ricerca sul web: inviato verso i motori di ricerca"],
     "stayed_local": False,
     "label": "Resoconto",
 }
@@ -54,7 +54,7 @@ async def test_an_answer_and_its_stream_carry_the_receipt_in_the_households_lang
     english = (await household.message({"message": UNPLACEABLE_READ})).json()
     assert english["receipt"] == {
         "headline": "Stayed on this device.",
-        "lines": ["system.health: ran on this device"],
+        "lines": ["This device's health: ran on this device"],
         "stayed_local": True,
         "label": "Receipt",
     }
@@ -62,7 +62,7 @@ async def test_an_answer_and_its_stream_carry_the_receipt_in_the_households_lang
     german = (await household.message({"message": UNPLACEABLE_READ})).json()
     said = {
         "headline": "Alles ist auf diesem Gerät geblieben.",
-        "lines": ["system.health: lief auf diesem Gerät"],
+        "lines": ["Zustand dieses Geräts: lief auf diesem Gerät"],
         "stayed_local": True,
         "label": "Beleg",
     }
@@ -100,7 +100,7 @@ async def test_a_search_that_never_reached_the_search_service_says_so_in_german(
     assert answer["receipt"] == {
         "headline": "Nichts hat dieses Gerät verlassen: der Suchdienst des Geräts läuft nicht.",
         "lines": [
-            "web.search: fehlgeschlagen, bevor etwas dieses Gerät verlassen hat "
+            "Websuche: fehlgeschlagen, bevor etwas dieses Gerät verlassen hat "
             "(der Suchdienst des Geräts läuft nicht)"
         ],
         "stayed_local": True,
@@ -137,7 +137,7 @@ async def test_a_withdrawn_card_s_receipt_is_said_in_the_households_language(hou
         "receipts": [{"capability": "web.search", "locality": "external", "outcome": "denied"}],
         "receipt": {
             "headline": "Alles is op dit apparaat gebleven.",
-            "lines": ["web.search: door jou geweigerd; er is niets verstuurd"],
+            "lines": ["Zoeken op het web: door jou geweigerd; er is niets verstuurd"],
             "stayed_local": True,
             "label": "Overzicht",
         },

@@ -215,8 +215,8 @@ async def test_a_card_reached_after_stop_is_withdrawn_and_nothing_is_left_waitin
         ("web.search", "denied"),
     ]
     assert body["receipt"]["lines"] == [  # said, as the answer's would be
-        "system.health: ran on this device",
-        "web.search: denied by you; nothing was sent",
+        "This device's health: ran on this device",
+        "Web search: denied by you; nothing was sent",
     ]
     assert len(services.turns._pending) == 0
     assert searxng.started.is_set() is False

@@ -85,7 +85,7 @@ def test_a_turn_with_an_approval_completes_against_the_running_service(live, tmp
     assert QUOTED_PASSAGE in " ".join(out.split())  # the passage the model chose, quoted
     assert "Sources:" in out and "[1] " in out
     assert "Receipt: Left this device: the search engines." in out  # as the product said it
-    assert "web.search: sent to the search engines" in out
+    assert "Web search: sent to the search engines" in out
     assert live.searxng.queries == [QUERY]
     assert len(sessions) == before  # the chat's session was signed out when it ended
 
@@ -102,7 +102,7 @@ def test_a_denial_with_a_reason_sends_nothing_and_the_answer_quotes_it(live, tmp
         in done.stdout
     )
     assert "Receipt: Stayed on this device." in done.stdout
-    assert "web.search: denied by you; nothing was sent" in done.stdout
+    assert "Web search: denied by you; nothing was sent" in done.stdout
     assert live.searxng.queries == []
     tool_messages = [m for m in live.backend.inner.requests[-1].messages if m["role"] == "tool"]
     assert "that is private" in tool_messages[-1]["content"]

@@ -208,7 +208,7 @@ def test_the_in_process_mode_speaks_the_household_s_language_as_the_service_mode
     assert "Dit verzoek goedkeuren?" in out  # the card, as the service says it
     assert "Goedkeuren [j] / Afwijzen [N]: Reden voor afwijzen (optioneel):" in out
     assert "Je zei: \u2018te privé\u2019." in out
-    assert "web.search: door jou geweigerd; er is niets verstuurd" in out
+    assert "Zoeken op het web: door jou geweigerd; er is niets verstuurd" in out
     assert out.count("jij> ") == 3  # "stoppen" left; the next line was never read
 
 

@@ -30,7 +30,7 @@ def test_a_german_answer_s_receipt_and_sources_are_printed_as_said():
     assert lines[0] == f"{MARK}Quellen:"
     assert lines[-2:] == [
         f"{MARK}Beleg: Von diesem Gerät gesendet an: die Suchmaschinen.",
-        f"{MARK}  web.search: gesendet an die Suchmaschinen",
+        f"{MARK}  Websuche: gesendet an die Suchmaschinen",
     ]
 
 
@@ -46,7 +46,7 @@ def test_an_italian_local_read_is_printed_in_italian():
     wire = wire_in("it", receipts=[Receipt("system.health", "local", "executed")], citations=[])
     assert printed(wire) == [
         f"{MARK}Resoconto: Tutto è rimasto su questo apparecchio.",
-        f"{MARK}  system.health: eseguito su questo apparecchio",
+        f"{MARK}  Stato di questo apparecchio: eseguito su questo apparecchio",
     ]
 
 

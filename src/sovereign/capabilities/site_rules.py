@@ -16,12 +16,13 @@ from typing import Any
 
 from sovereign.egress import (
     RuleKind,
+    SettingRefused,
     SiteList,
     SiteMode,
     SiteRule,
     SiteVerdict,
+    find_invisible,
     judge_site,
-    require_visible,
     wildcard_problem,
 )
 from sovereign.executor import CapabilityError, ErrorCode
@@ -50,15 +51,24 @@ def parse_rule(text: str, address_policy: AddressPolicy | None = None) -> SiteRu
     taken. Names are canonicalised exactly as URLs are (IDNA, case, trailing dot).
 
     Raises:
-        ValueError: with a sentence: empty or invisible characters; not a host; a
-            wildcard that is not a leading ``*.`` or covers a public suffix; a name or
-            address web.fetch never reads whatever the list says (this device, the
-            home network, private or reserved ranges, non-canonical numbers).
+        SettingRefused: a ``ValueError`` with a sentence, keyed: empty or invisible
+            characters; not a host; a wildcard that is not a leading ``*.`` or covers a
+            public suffix; a name or address web.fetch never reads whatever the list
+            says (this device, the home network, private or reserved ranges,
+            non-canonical numbers).
     """
     text = text.strip()
     if not text or len(text) > MAX_RULE_CHARACTERS + 8:
-        raise ValueError("A site is a host name such as example.org, *.example.org or 8.8.8.8.")
-    require_visible(text, "site")
+        raise SettingRefused(
+            "site_empty", "A site is a host name such as example.org, *.example.org or 8.8.8.8."
+        )
+    invisible = find_invisible(text)
+    if invisible is not None:
+        raise SettingRefused(
+            "site_invisible",
+            "The site contains {kind} ({character}) at position {position}.",
+            kind=invisible.kind, character=invisible.label, position=invisible.position,
+        )  # fmt: skip
     if "://" in text:
         return _rule_for(_url_host(text), False, address_policy)
     wildcard = text.startswith("*.")
@@ -70,35 +80,53 @@ def _url_host(text: str) -> Host:
     try:
         return parse_url(text).host
     except (InvalidURL, TargetRejected) as exc:
-        raise ValueError(f"{text[:80]!r} is not a web address whose site can be listed.") from exc
+        raise SettingRefused(
+            "site_not_an_address",
+            "{site} is not a web address whose site can be listed.",
+            site=repr(text[:80]),
+        ) from exc
 
 
 def _host(text: str) -> Host:
     if any(character in text for character in "*/?#@"):
-        raise ValueError(
-            f"{text[:80]!r} is not a site: write a host name (example.org), a wildcard "
-            "(*.example.org) or an IP address, without a path."
+        raise SettingRefused(
+            "site_with_path",
+            "{site} is not a site: write a host name (example.org), a wildcard "
+            "(*.example.org) or an IP address, without a path.",
+            site=repr(text[:80]),
         )
     if text.count(":") == 1 and not text.startswith("["):
-        raise ValueError("A site is listed without a port: it covers every port.")
+        raise SettingRefused(
+            "site_with_port", "A site is listed without a port: it covers every port."
+        )
     try:
         return parse_host(text)
     except InvalidURL as exc:
-        raise ValueError(f"{text[:80]!r} is not a valid host name: {exc.reason}.") from exc
+        raise SettingRefused(
+            "site_invalid_host",
+            "{site} is not a valid host name: {reason}.",
+            site=repr(text[:80]),
+            reason=exc.reason,
+        ) from exc
 
 
 def _rule_for(host: Host, wildcard: bool, address_policy: AddressPolicy | None) -> SiteRule:
     if wildcard:
         if host.address is not None or host.numeric:
-            raise ValueError("A wildcard names sites below a host name, not an IP address.")
+            raise SettingRefused(
+                "wildcard_address", "A wildcard names sites below a host name, not an IP address."
+            )
         problem = wildcard_problem(host.name)
         if problem:
-            raise ValueError(problem)
+            raise problem
     verdict = classify_host(host, address_policy or AddressPolicy())
     if verdict is not None and not verdict.allowed:
-        raise ValueError(
-            f"web.fetch never reads {host.name} whatever the list says ({verdict}), so it "
-            "cannot be listed."
+        raise SettingRefused(
+            "site_never_read",
+            "web.fetch never reads {site} whatever the list says ({verdict}), so it "
+            "cannot be listed.",
+            site=host.name,
+            verdict=str(verdict),
         )
     if host.address is not None:
         return SiteRule(RuleKind.ADDRESS, host.address.compressed)

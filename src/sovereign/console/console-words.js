@@ -28,6 +28,12 @@ export const RUN_TIME_WORDS = {
   stream_garbled: "The answer arrived garbled. Please ask again.",
   session_ended: "Your session ended. Sign in again to continue.",
   signed_out: "You are signed out.",
+  unreachable_at_start: "The appliance could not be reached: {reason}",
+  address_shared: "You opened the Console at {host}, an address other services on this device "
+    + "share: their pages would receive the Console's sign-in cookie.",
+  address_own_name: "Give the appliance a name of its own for the Console (sovereign serve "
+    + "--allowed-host; see the README, \"Host names\").",
+  address_open_instead: "Open it at its own address instead:",
   enter_password: "Enter the household password.",
   password_too_short: "The password needs at least {count} characters.",
   passwords_differ: "The two passwords are not the same.",

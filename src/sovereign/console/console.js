@@ -46,6 +46,10 @@ function show(name) {
 }
 
 async function boot() {
+  // The browser's language first: the line "Connecting to the appliance…", the address
+  // warning and the sign-in pages are said in it (the signed-in page then says the
+  // household's). Until the words answer, and when they cannot, the page's English shows.
+  await useSignInWords();
   showAddressWarning(location);
   try {
     const state = await request("GET", "/auth/state");
@@ -54,7 +58,7 @@ async function boot() {
     if (state.setup_required) return await showSetup();
     return await showSignIn();
   } catch (error) {
-    views.loading.textContent = `The appliance could not be reached: ${error.message}`;
+    views.loading.textContent = say("unreachable_at_start", { reason: error.message });
   }
 }
 

@@ -54,7 +54,8 @@ export class HouseholdSettingsSection {
         { language: this.names.get(state.language) || state.language });
     } catch (error) {
       if (error.status === 401) return this.onUnauthorized(error);
-      this.error.textContent = error.message;
+      this.error.textContent = error.message; // the service says it in the household's language
+      this.error.lang = wordsLanguage();
     } finally {
       this.save.disabled = false;
     }

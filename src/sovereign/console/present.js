@@ -95,6 +95,20 @@ const REFUSAL_REASONS = {
   SITE_NOT_ALLOWED: "the household's site list does not allow that site",
 };
 
+/**
+ * What the household calls each capability at the start of a receipt's line, in English
+ * (the service's CAPABILITY_NAMES in conversation/voice/receipts.py, which says them in
+ * the answer's language); a capability not named here is shown by its identifier.
+ */
+const CAPABILITY_NAMES = {
+  "system.health": "This device's health",
+  "web.search": "Web search",
+  "web.fetch": "Reading a web page",
+  "pihole.summary": "Ad blocker (Pi-hole)",
+  "home_assistant.list_entities": "Device list (Home Assistant)",
+  "home_assistant.get_state": "Device state (Home Assistant)",
+};
+
 /** Why a call failed before anything left (receipt `sent: false`), by capability. */
 const NOT_SENT_WHY = {
   "web.search": "the device's search service is not running",
@@ -124,26 +138,28 @@ export function receiptSummary(receipts, calls = [], citations = []) {
   let anyExecuted = false;
   const lines = (receipts || []).map((receipt) => {
     const { capability, outcome } = receipt;
+    const called = Object.hasOwn(CAPABILITY_NAMES, capability)
+      ? CAPABILITY_NAMES[capability] : capability;
     if (receipt.locality !== "external") {
-      return `${capability}: ${outcome === "executed" ? "ran on this device" : outcome}`;
+      return `${called}: ${outcome === "executed" ? "ran on this device" : outcome}`;
     }
     if (outcome === "failed" && receipt.sent === false) {
       const why = NOT_SENT_WHY[capability] || NOT_SENT_OTHERWISE;
       if (!notSent.includes(why)) notSent.push(why);
-      return `${capability}: failed before anything left this device (${why})`;
+      return `${called}: failed before anything left this device (${why})`;
     }
     if (outcome === "refused" && REFUSAL_REASONS[receipt.error_code]) {
-      return `${capability}: refused (${REFUSAL_REASONS[receipt.error_code]}); nothing was sent`;
+      return `${called}: refused (${REFUSAL_REASONS[receipt.error_code]}); nothing was sent`;
     }
     if (!LEFT_OUTCOMES.has(outcome)) {
-      return `${capability}: ${NOTHING_SENT[outcome] || `${outcome}; nothing was sent`}`;
+      return `${called}: ${NOTHING_SENT[outcome] || `${outcome}; nothing was sent`}`;
     }
     const where = destinationOf(capability, argumentsFor(capability, calls, citations));
     if (!destinations.includes(where)) destinations.push(where);
     if (outcome === "executed") anyExecuted = true;
     return outcome === "executed"
-      ? `${capability}: sent to ${where}`
-      : `${capability}: tried to reach ${where} and failed`;
+      ? `${called}: sent to ${where}`
+      : `${called}: tried to reach ${where} and failed`;
   });
   const stayedLocal = destinations.length === 0;
   const left = anyExecuted ? "Left this device" : "May have left this device";

@@ -108,7 +108,8 @@ export class SearchSettingsSection {
       });
     } catch (error) {
       if (error.status === 401) return this.onUnauthorized(error);
-      this.error.textContent = error.message;
+      this.error.textContent = error.message; // the service says it in the household's language
+      this.error.lang = wordsLanguage();
     } finally {
       this.save.disabled = false;
     }

@@ -4,7 +4,7 @@
 // each site and answers with the canonical form it stored.
 
 import { loadSection, request } from "./api.js";
-import { say } from "./console-words.js";
+import { say, wordsLanguage } from "./console-words.js";
 import { el, worded } from "./dom.js";
 
 const PATH = "/settings/sites";
@@ -101,7 +101,8 @@ export class SiteListSection {
       done();
     } catch (error) {
       if (error.status === 401) return this.onUnauthorized(error);
-      this.error.textContent = error.message;
+      this.error.textContent = error.message; // the service says it in the household's language
+      this.error.lang = wordsLanguage();
       this.show(this.state); // the stored list still applies
     }
   }

@@ -15,6 +15,7 @@ from .addresses import FACTORY_DEFAULTS, HOUSEHOLD_V4, HOUSEHOLD_V6
 from .household import FACTORY_NAMES, HOME_SUFFIXES, Household
 from .identifiers import KINDS, REASONS, Flag, check_arguments, find_identifiers
 from .ignorable import DEFAULT_IGNORABLE_RANGES, is_default_ignorable
+from .refusals import SettingRefused
 from .search_settings import (
     DEFAULT_SEARCH_SETTINGS,
     LANGUAGES,
@@ -62,6 +63,7 @@ __all__ = [
     "Invisible",
     "RuleKind",
     "SearchSettings",
+    "SettingRefused",
     "SiteList",
     "SiteMode",
     "SiteRule",

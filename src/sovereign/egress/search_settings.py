@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .refusals import SettingRefused
+
 __all__ = [
     "DEFAULT_SEARCH_SETTINGS",
     "LANGUAGES",
@@ -166,7 +168,8 @@ class SearchSettings:
     both (docs/decisions/console-household-words.md).
 
     Raises:
-        ValueError: either value is not one SearXNG accepts (a sentence naming it).
+        SettingRefused: either value is not one SearXNG accepts (a ``ValueError`` with a
+            sentence naming it, keyed).
     """
 
     language: str = AUTO
@@ -174,12 +177,16 @@ class SearchSettings:
 
     def __post_init__(self) -> None:
         if not isinstance(self.language, str) or self.language not in LANGUAGES:
-            raise ValueError(
-                f"language: {str(self.language)[:40]!r} is not a SearXNG language code "
-                "(for example de, en-GB, fr, auto or all)."
+            raise SettingRefused(
+                "search_language",
+                "language: {value} is not a SearXNG language code "
+                "(for example de, en-GB, fr, auto or all).",
+                value=repr(str(self.language)[:40]),
             )
         if type(self.safesearch) is not int or self.safesearch not in SAFESEARCH_LEVELS:
-            raise ValueError("safesearch: must be 0 (off), 1 (moderate) or 2 (strict).")
+            raise SettingRefused(
+                "search_safesearch", "safesearch: must be 0 (off), 1 (moderate) or 2 (strict)."
+            )
 
     def to_json(self) -> dict[str, Any]:
         """``{"language": str, "safesearch": int}``: the file's and the wire's shape."""

@@ -31,6 +31,8 @@ from ipaddress import IPv4Address, IPv6Address, ip_address
 
 from publicsuffixlist import PublicSuffixList
 
+from .refusals import SettingRefused
+
 __all__ = [
     "RuleKind",
     "SiteList",
@@ -145,8 +147,8 @@ def judge_site(site_list: SiteList, host: str) -> SiteVerdict:
     return SiteVerdict.ON_BLOCK_LIST if matched or not ascii_name else SiteVerdict.ALLOWED
 
 
-def wildcard_problem(base: str) -> str | None:
-    """Why ``*.<base>`` may not be a rule, or ``None`` when it may.
+def wildcard_problem(base: str) -> SettingRefused | None:
+    """Why ``*.<base>`` may not be a rule (its sentence, keyed), or ``None`` when it may.
 
     ``base`` is a canonical host name. Refused: a single label (a top-level domain)
     and any public suffix of the Public Suffix List, ICANN and private sections alike
@@ -154,11 +156,17 @@ def wildcard_problem(base: str) -> str | None:
     owners, so such a wildcard is a whole registry, not a site.
     """
     if "." not in base:
-        return f"*.{base} would cover a whole top-level domain; name a site below it."
+        return SettingRefused(
+            "wildcard_top_level",
+            "*.{base} would cover a whole top-level domain; name a site below it.",
+            base=base,
+        )
     if _suffixes().is_public(base):
-        return (
-            f"*.{base} would cover every site registered under the public suffix {base}; "
-            "name a site below it."
+        return SettingRefused(
+            "wildcard_public_suffix",
+            "*.{base} would cover every site registered under the public suffix {base}; "
+            "name a site below it.",
+            base=base,
         )
     return None
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import contextlib
 
+from babel.numbers import format_decimal
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .errors import error_response
+from .errors import TOO_LARGE, boundary_voice, error_response
 
 MAX_BODY_BYTES = 256 * 1024
 
@@ -41,11 +42,11 @@ class BodyLimitMiddleware:
         if counted.exceeded and not counted.started:
             await self._refuse(scope, receive, send)
 
-    def _sentence(self) -> str:
-        return f"The request body is larger than {self.max_bytes} bytes."
-
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await error_response(413, "REQUEST_TOO_LARGE", self._sentence())(scope, receive, send)
+        voice = boundary_voice(scope)
+        limit = format_decimal(self.max_bytes, locale=voice.language)
+        sentence = voice.say(*TOO_LARGE, limit=limit)
+        await error_response(413, "REQUEST_TOO_LARGE", sentence)(scope, receive, send)
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -18,17 +18,23 @@ before a session, when the household's setting is not to be read: their words
 from __future__ import annotations
 
 import string
+from collections.abc import Sequence
 from pathlib import Path
 
 from babel.core import negotiate_locale
+from babel.lists import format_list
 
 from sovereign.conversation.voice.catalogs import DEFAULT_LANGUAGE, LANGUAGES, Voice
+from sovereign.egress import SettingRefused
+
+from .household_settings import HouseholdSettingsStore
 
 CATALOG = Path(__file__).resolve().parent / "locale"
 """Where the ``console`` catalogs are."""
 DOMAIN = "console"
 
 CONSOLE_WORDS = {
+    "connecting": "Connecting to the appliance…",
     "skip_to_message": "Skip to the message box",
     "nav_main": "Main",
     "nav_chat": "Chat",
@@ -116,6 +122,12 @@ RUN_TIME_WORDS: dict[str, str | tuple[str, str]] = {
     "stream_garbled": "The answer arrived garbled. Please ask again.",
     "session_ended": "Your session ended. Sign in again to continue.",
     "signed_out": "You are signed out.",
+    "unreachable_at_start": "The appliance could not be reached: {reason}",
+    "address_shared": "You opened the Console at {host}, an address other services on this "
+    "device share: their pages would receive the Console's sign-in cookie.",
+    "address_own_name": "Give the appliance a name of its own for the Console (sovereign serve "
+    "--allowed-host; see the README, \"Host names\").",
+    "address_open_instead": "Open it at its own address instead:",
     "enter_password": "Enter the household password.",
     "password_too_short": "The password needs at least {count} characters.",
     "passwords_differ": "The two passwords are not the same.",
@@ -204,7 +216,8 @@ BEFORE_SIGN_IN = frozenset({
     "setup_again", "setup_submit", "signin_title", "signin_password", "signin_submit",
     "unreachable", "not_signed_in", "too_many_attempts", "service_problem", "not_accepted",
     "session_ended", "signed_out", "enter_password", "password_too_short", "passwords_differ",
-    "pause_ends",
+    "pause_ends", "connecting", "unreachable_at_start", "address_shared", "address_own_name",
+    "address_open_instead",
 })  # fmt: skip
 """The words of sign-in and first-run setup: said before a session, in the browser's
 language."""
@@ -261,6 +274,27 @@ def browser_language(accept_language: str | None) -> str:
             ranked.append((-q, position, tag.strip()))
     preferred = [tag for _, _, tag in sorted(ranked)]
     return negotiate_locale(preferred, LANGUAGES, sep="-") or DEFAULT_LANGUAGE
+
+
+def household_voice(data_dir: Path) -> Voice:
+    """The ``console`` catalog in the household's language (its setting as it is now):
+    the voice of what the service says to a signed-in household about a request."""
+    return Voice(HouseholdSettingsStore(data_dir).language(), CATALOG, DOMAIN)
+
+
+def say_refusal(voice: Voice, refused: ValueError) -> str:
+    """A refused setting's sentence said by ``voice`` (context ``refused_<key>``); a list
+    among its values is written as a choice ending in this language's "or" (CLDR). A
+    refusal without a key (a plain ``ValueError``) keeps its English sentence."""
+    if not isinstance(refused, SettingRefused):
+        return str(refused)
+    values = {
+        name: format_list([str(item) for item in value], style="or", locale=voice.language)
+        if isinstance(value, Sequence) and not isinstance(value, str)
+        else value
+        for name, value in refused.values.items()
+    }
+    return voice.say(f"refused_{refused.key}", refused.english, **values)
 
 
 def _kept(text: str) -> dict[str, str]:

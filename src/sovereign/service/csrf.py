@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .errors import error_response
+from .errors import NO_TAB_SECRET, boundary_voice, error_response
 from .session_auth import requires_session, session_of
 
 CSRF_HEADER = "X-CSRF-Token"
@@ -49,9 +49,8 @@ class CSRFMiddleware:
             return
         session = session_of(scope)
         if session is None or not session.tab_matches(tab_secret(scope)):
-            response = error_response(
-                403, "CSRF_FAILED", f"The {CSRF_HEADER} header is missing or wrong."
-            )
+            sentence = boundary_voice(scope).say(*NO_TAB_SECRET, header=CSRF_HEADER)
+            response = error_response(403, "CSRF_FAILED", sentence)
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)

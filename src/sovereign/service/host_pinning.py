@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .errors import error_response
+from .errors import OTHER_HOST, OTHER_ORIGIN, boundary_voice, error_response
 from .hosts import HostPin, read_authority, read_origin
 
 SAFE_METHODS = frozenset({"GET", "HEAD"})
@@ -57,31 +57,18 @@ class HostOriginMiddleware:
         if refusal is None:
             await self.app(scope, receive, send)
             return
-        status, code, message = refusal
+        status, code, said = refusal
+        message = boundary_voice(scope).say(*said, console_url=self.console_url)
         await error_response(status, code, message)(scope, receive, send)
 
-    def _refusal(self, scope: Scope) -> tuple[int, str, str] | None:
+    def _refusal(self, scope: Scope) -> tuple[int, str, tuple[str, str]] | None:
         hosts = _headers(scope, b"host")
         scheme = scope.get("scheme", "http")
         pin = read_authority(hosts[0].decode("latin-1"), scheme) if hosts else None
         if len(hosts) != 1 or pin not in self.pins:
-            return (
-                421,
-                "HOST_NOT_ALLOWED",
-                (
-                    f"This service answers only at its own address, such as {self.console_url}; "
-                    "the request named another host."
-                ),
-            )
+            return 421, "HOST_NOT_ALLOWED", OTHER_HOST
         if not self._same_origin(scope, scheme, pin):
-            return (
-                403,
-                "ORIGIN_NOT_ALLOWED",
-                (
-                    "This request came from another site or page, and only the Console "
-                    "itself may make it."
-                ),
-            )
+            return 403, "ORIGIN_NOT_ALLOWED", OTHER_ORIGIN
         return None
 
     def _same_origin(self, scope: Scope, scheme: str, pin: HostPin) -> bool:

@@ -24,6 +24,7 @@ from babel import Locale
 
 from sovereign.cli_words import CliWords
 from sovereign.conversation.voice.catalogs import DEFAULT_LANGUAGE, LANGUAGES
+from sovereign.egress import SettingRefused
 
 from .settings_store import Reading, SettingsFile, SettingsKind
 
@@ -46,11 +47,6 @@ def language_names() -> dict[str, str]:
     return names
 
 
-def _choices() -> str:
-    listed = [f"{code} ({name})" for code, name in language_names().items()]
-    return ", ".join(listed[:-1]) + f" or {listed[-1]}"
-
-
 @dataclass(frozen=True)
 class HouseholdSettings:
     """What the household set for itself.
@@ -69,9 +65,11 @@ class HouseholdSettings:
     def __post_init__(self) -> None:
         if not isinstance(self.language, str) or self.language not in LANGUAGES:
             shown = str(self.language)[:40]
-            raise ValueError(
-                f"The language {shown!r} is not one the assistant answers in; "
-                f"choose {_choices()}."
+            raise SettingRefused(
+                "unknown_language",
+                "The language {shown} is not one the assistant answers in; choose {choices}.",
+                shown=repr(shown),
+                choices=[f"{code} ({name})" for code, name in language_names().items()],
             )
 
     def to_json(self) -> dict[str, Any]:

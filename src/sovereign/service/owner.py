@@ -31,15 +31,29 @@ MAX_PASSWORD_LENGTH = 1024
 
 
 class PasswordRejected(ValueError):
-    """The proposed password does not meet the rules; the message says which."""
+    """The proposed password does not meet the rules; the message says which, in English.
+
+    ``key`` (the ``console`` catalog's context), ``english`` (with ``{count}``) and
+    ``count`` let the service say the same rule in the reader's language.
+    """
+
+    def __init__(self, key: str, english: str, count: int) -> None:
+        self.key, self.english, self.count = key, english, count
+        super().__init__(english.format(count=count))
+
+
+TOO_SHORT = ("password_too_short", "The password needs at least {count} characters.")
+TOO_LONG = ("password_too_long", "The password may have at most {count} characters.")
+"""The password rules' sentences, as (catalog key, English); the first is also the
+Console's own check before it sends (``console/console-words.js``)."""
 
 
 def check_password_rules(password: str) -> None:
     """Raise :class:`PasswordRejected` unless 8 to 1024 characters, not all whitespace."""
     if len(password) < MIN_PASSWORD_LENGTH or not password.strip():
-        raise PasswordRejected(f"The password needs at least {MIN_PASSWORD_LENGTH} characters.")
+        raise PasswordRejected(*TOO_SHORT, MIN_PASSWORD_LENGTH)
     if len(password) > MAX_PASSWORD_LENGTH:
-        raise PasswordRejected(f"The password may have at most {MAX_PASSWORD_LENGTH} characters.")
+        raise PasswordRejected(*TOO_LONG, MAX_PASSWORD_LENGTH)
 
 
 class OwnerAccount:

@@ -12,7 +12,7 @@ from http.cookies import CookieError, SimpleCookie
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .errors import error_response
+from .errors import NO_SESSION, boundary_voice, error_response
 from .sessions import COOKIE_NAME, Session, SessionStore, cookie_name
 
 API_PREFIX = "/api/v1/"
@@ -67,7 +67,8 @@ class SessionAuthMiddleware:
         )
         scope.setdefault("state", {})["session"] = session
         if session is None and requires_session(scope["path"]):
-            response = error_response(401, "NOT_SIGNED_IN", "Sign in to the Console first.")
+            sentence = boundary_voice(scope).say(*NO_SESSION)
+            response = error_response(401, "NOT_SIGNED_IN", sentence)
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)

@@ -22,7 +22,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .errors import error_response
+from .errors import AMBIGUOUS_LENGTH, REPEATED_KEY, boundary_voice, error_response
 
 MAX_KEY_SHOWN = 60
 """Longest repeated key quoted in the error sentence, in characters."""
@@ -68,7 +68,7 @@ class FramingMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         names = {name for name, _ in scope.get("headers", ())}
         if scope["type"] == "http" and {b"transfer-encoding", b"content-length"} <= names:
-            message = "The request gives both Content-Length and Transfer-Encoding; send one."
+            message = boundary_voice(scope).say(*AMBIGUOUS_LENGTH)
             refusal = error_response(400, "AMBIGUOUS_BODY_LENGTH", message)
             refusal.headers["Connection"] = "close"
             await refusal(scope, receive, send)
@@ -95,7 +95,7 @@ class DuplicateKeyMiddleware:
         key = repeated_key(body) if body else None
         if key is not None:
             shown = key if len(key) <= MAX_KEY_SHOWN else key[:MAX_KEY_SHOWN] + "…"
-            message = f"The request body repeats the key {json.dumps(shown)}; send each key once."
+            message = boundary_voice(scope).say(*REPEATED_KEY, key=json.dumps(shown))
             await error_response(400, "DUPLICATE_JSON_KEY", message)(scope, replay, send)
             return
         await self.app(scope, replay, send)

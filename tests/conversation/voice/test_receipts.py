@@ -12,7 +12,7 @@ import pytest
 
 from sovereign.conversation.results import Receipt
 from sovereign.conversation.voice.catalogs import LANGUAGES, Voice
-from sovereign.conversation.voice.receipts import host_of, say_receipt
+from sovereign.conversation.voice.receipts import capability_name, host_of, say_receipt
 
 HEALTH = Receipt("system.health", "local", "executed")
 SEARCH = Receipt("web.search", "external", "executed")
@@ -42,10 +42,11 @@ def test_the_receipt_is_named_in_the_answer_s_language(language, label):
 @pytest.mark.parametrize(
     ("language", "headline", "line"),
     [
-        ("en", "Stayed on this device.", "system.health: ran on this device"),
-        ("de", "Alles ist auf diesem Gerät geblieben.", "system.health: lief auf diesem Gerät"),
+        ("en", "Stayed on this device.", "This device's health: ran on this device"),
+        ("de", "Alles ist auf diesem Gerät geblieben.",
+         "Zustand dieses Geräts: lief auf diesem Gerät"),
         ("it", "Tutto è rimasto su questo apparecchio.",
-         "system.health: eseguito su questo apparecchio"),
+         "Stato di questo apparecchio: eseguito su questo apparecchio"),
     ],
 )  # fmt: skip
 def test_a_local_read_stayed_on_this_device(language, headline, line):
@@ -64,13 +65,14 @@ def test_an_answer_with_no_call_stayed_on_this_device_in_its_language():
     ("language", "headline", "lines"),
     [
         ("en", "Left this device: the search engines, news.example:8443.",
-         ["web.search: sent to the search engines", "web.fetch: sent to news.example:8443"]),
+         ["Web search: sent to the search engines",
+          "Reading a web page: sent to news.example:8443"]),
         ("de", "Von diesem Gerät gesendet an: die Suchmaschinen, news.example:8443.",
-         ["web.search: gesendet an die Suchmaschinen",
-          "web.fetch: gesendet an news.example:8443"]),
+         ["Websuche: gesendet an die Suchmaschinen",
+          "Webseite lesen: gesendet an news.example:8443"]),
         ("it", "Uscito da questo apparecchio verso: i motori di ricerca, news.example:8443.",
-         ["web.search: inviato verso i motori di ricerca",
-          "web.fetch: inviato verso news.example:8443"]),
+         ["Ricerca sul web: inviato verso i motori di ricerca",
+          "Lettura di una pagina web: inviato verso news.example:8443"]),
     ],
 )  # fmt: skip
 def test_what_was_sent_names_its_destinations_once_each(language, headline, lines):
@@ -85,14 +87,14 @@ def test_what_was_sent_names_its_destinations_once_each(language, headline, line
     ("language", "headline", "line"),
     [
         ("en", "Nothing left this device: the device's search service is not running.",
-         "web.search: failed before anything left this device "
+         "Web search: failed before anything left this device "
          "(the device's search service is not running)"),
         ("de", "Nichts hat dieses Gerät verlassen: der Suchdienst des Geräts läuft nicht.",
-         "web.search: fehlgeschlagen, bevor etwas dieses Gerät verlassen hat "
+         "Websuche: fehlgeschlagen, bevor etwas dieses Gerät verlassen hat "
          "(der Suchdienst des Geräts läuft nicht)"),
         ("it", "Niente è uscito da questo apparecchio: il servizio di ricerca dell'apparecchio "
          "non è in funzione.",
-         "web.search: non riuscito prima che uscisse qualcosa da questo apparecchio "
+         "Ricerca sul web: non riuscito prima che uscisse qualcosa da questo apparecchio "
          "(il servizio di ricerca dell'apparecchio non è in funzione)"),
     ],
 )  # fmt: skip
@@ -108,11 +110,11 @@ def test_a_failure_before_sending_says_nothing_left_and_why(language, headline, 
     ("language", "headline", "line"),
     [
         ("en", "May have left this device: a.example.",
-         "web.fetch: tried to reach a.example and failed"),
+         "Reading a web page: tried to reach a.example and failed"),
         ("de", "Möglicherweise von diesem Gerät gesendet an: a.example.",
-         "web.fetch: hat versucht, a.example zu erreichen, und ist fehlgeschlagen"),
+         "Webseite lesen: hat versucht, a.example zu erreichen, und ist fehlgeschlagen"),
         ("it", "Potrebbe essere uscito da questo apparecchio verso: a.example.",
-         "web.fetch: ha provato a raggiungere a.example senza riuscirci"),
+         "Lettura di una pagina web: ha provato a raggiungere a.example senza riuscirci"),
     ],
 )  # fmt: skip
 def test_a_failure_after_trying_may_have_left_even_beside_one_that_sent_nothing(
@@ -132,20 +134,20 @@ def test_one_call_that_ran_makes_the_headline_certain_beside_a_failure():
 @pytest.mark.parametrize(
     ("language", "lines"),
     [
-        ("en", ["web.search: refused (switched off in the web search setting); nothing was sent",
-                "web.search: refused; nothing was sent",
-                "web.search: denied by you; nothing was sent",
-                "web.fetch: approval expired; nothing was sent"]),
-        ("de", ["web.search: abgewiesen (in der Einstellung der Websuche ausgeschaltet); "
+        ("en", ["Web search: refused (switched off in the web search setting); nothing was sent",
+                "Web search: refused; nothing was sent",
+                "Web search: denied by you; nothing was sent",
+                "Reading a web page: approval expired; nothing was sent"]),
+        ("de", ["Websuche: abgewiesen (in der Einstellung der Websuche ausgeschaltet); "
                 "nichts wurde gesendet",
-                "web.search: abgewiesen; nichts wurde gesendet",
-                "web.search: von Ihnen abgelehnt; nichts wurde gesendet",
-                "web.fetch: Freigabe abgelaufen; nichts wurde gesendet"]),
-        ("it", ["web.search: respinto (disattivato nell'impostazione della ricerca web); "
+                "Websuche: abgewiesen; nichts wurde gesendet",
+                "Websuche: von Ihnen abgelehnt; nichts wurde gesendet",
+                "Webseite lesen: Freigabe abgelaufen; nichts wurde gesendet"]),
+        ("it", ["Ricerca sul web: respinto (disattivato nell'impostazione della ricerca web); "
                 "non è stato inviato nulla",
-                "web.search: respinto; non è stato inviato nulla",
-                "web.search: rifiutato da te; non è stato inviato nulla",
-                "web.fetch: approvazione scaduta; non è stato inviato nulla"]),
+                "Ricerca sul web: respinto; non è stato inviato nulla",
+                "Ricerca sul web: rifiutato da te; non è stato inviato nulla",
+                "Lettura di una pagina web: approvazione scaduta; non è stato inviato nulla"]),
     ],
 )  # fmt: skip
 def test_calls_that_never_ran_sent_nothing_and_a_refusal_says_why(language, lines):
@@ -162,7 +164,7 @@ def test_calls_that_never_ran_sent_nothing_and_a_refusal_says_why(language, line
 def test_a_fetch_whose_host_is_unknown_went_to_a_web_server_and_another_service_outside():
     other = Receipt("mail.send", "external", "executed")
     assert said([Receipt("web.fetch", "external", "executed"), other], "it")["lines"] == [
-        "web.fetch: inviato verso un server web",
+        "Lettura di una pagina web: inviato verso un server web",
         "mail.send: inviato verso un servizio fuori da questo apparecchio",
     ]
 
@@ -170,10 +172,11 @@ def test_a_fetch_whose_host_is_unknown_went_to_a_web_server_and_another_service_
 @pytest.mark.parametrize("outcome", ["failed", "denied", "expired", "refused"])
 def test_a_local_call_that_did_not_run_says_its_outcome_in_every_language(outcome):
     receipt = Receipt("system.health", "local", outcome, "X" if outcome == "failed" else None)
-    assert said([receipt], "en")["lines"] == [f"system.health: {outcome}"]
+    assert said([receipt], "en")["lines"] == [f"This device's health: {outcome}"]
     for language in LANGUAGES[1:]:
         (line,) = said([receipt], language)["lines"]
-        assert line.startswith("system.health") and outcome not in line
+        assert not line.startswith("system.health") and outcome not in line
+        assert line.startswith(capability_name("system.health", Voice(language)))
 
 
 @pytest.mark.parametrize(
@@ -191,3 +194,22 @@ def test_a_local_call_that_did_not_run_says_its_outcome_in_every_language(outcom
 )
 def test_the_host_of_an_address_is_the_one_a_browser_names(url, host):
     assert host_of(url) == host
+
+
+@pytest.mark.parametrize(
+    ("language", "lines"),
+    [
+        ("de", ["Werbeblocker (Pi-hole): lief auf diesem Gerät",
+                "Geräteliste (Home Assistant): lief auf diesem Gerät",
+                "Gerätezustand (Home Assistant): lief auf diesem Gerät"]),
+        ("fr", ["Bloqueur de publicités (Pi-hole) : exécuté sur cet appareil",
+                "Liste des appareils (Home Assistant) : exécuté sur cet appareil",
+                "État d'un appareil (Home Assistant) : exécuté sur cet appareil"]),
+    ],
+)  # fmt: skip
+def test_every_line_starts_with_the_capability_s_household_name(language, lines):
+    receipts = [
+        Receipt(name, "local", "executed", None)
+        for name in ("pihole.summary", "home_assistant.list_entities", "home_assistant.get_state")
+    ]
+    assert said(receipts, language)["lines"] == lines

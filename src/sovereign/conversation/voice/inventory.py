@@ -27,7 +27,7 @@ from .card import (
     SPACES,
 )
 from .catalogs import OWN_CATALOGS, OWN_DOMAIN
-from .receipts import RECEIPT_SENTENCES, REFUSAL_REASONS
+from .receipts import CAPABILITY_NAMES, RECEIPT_SENTENCES, REFUSAL_REASONS
 from .sentences import _BY_CODE, _GENERIC, CONTEXT, OWN_SENTENCES, REASON
 
 
@@ -63,6 +63,8 @@ def own_entries() -> Iterator[Entry]:
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)
     for code, text in REFUSAL_REASONS.items():
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, f"receipt_refusal:{code}", text)
+    for name, text in CAPABILITY_NAMES.items():
+        yield Entry(OWN_CATALOGS, OWN_DOMAIN, f"capability_name:{name}", text)
     yield Entry(OWN_CATALOGS, OWN_DOMAIN, "card_mark_spaces", *SPACES)
     for key, text in ACTIVITY_SENTENCES.items():
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)

@@ -4,8 +4,10 @@ A turn's receipts (:class:`~sovereign.conversation.results.Receipt`) say what ha
 each call; the receipt the household reads says it in words: a headline (everything
 stayed on this device; what left it, and where to; what may have left it; nothing left
 it, and why) and one line per call. Its sentences come from the conversation's catalog
-(context: their key), so an Italian answer has an Italian receipt; capability names
-stay as they are (they are identifiers) and a host is shown as the address names it.
+(context: their key), so an Italian answer has an Italian receipt; each line starts with
+the capability's household name in that language (:data:`CAPABILITY_NAMES`; a name the
+product does not know, such as one a model made up, is shown as it is) and a host is
+shown as the address names it.
 
 Every distinction is kept, since the receipt is the household's account of what left
 the device: a call that ran was sent; a call that failed after its request may have
@@ -57,6 +59,17 @@ RECEIPT_SENTENCES = {
 that ran here (``receipt_ran_here``) or did not (``receipt_here_<outcome>``), the lines of
 an external call, where it went (``receipt_to_…``: a web.fetch's host otherwise) and why
 nothing left when it failed before sending."""
+
+CAPABILITY_NAMES = {
+    "system.health": "This device's health",
+    "web.search": "Web search",
+    "web.fetch": "Reading a web page",
+    "pihole.summary": "Ad blocker (Pi-hole)",
+    "home_assistant.list_entities": "Device list (Home Assistant)",
+    "home_assistant.get_state": "Device state (Home Assistant)",
+}
+"""What the household calls each capability at the start of a receipt's line, by its
+identifier (context ``capability_name:<identifier>``)."""
 
 REFUSAL_REASONS = {
     "POLICY_DISABLED": "switched off in the web search setting",
@@ -115,25 +128,26 @@ def say_receipt(receipts: Iterable[Receipt], voice: Voice) -> ReceiptSaid:
     lines = []
     for receipt in receipts:
         name = receipt.capability
+        called = capability_name(name, voice)
         if receipt.locality != "external":
             key = "receipt_ran_here" if receipt.outcome == "executed" else None
-            lines.append(_say(voice, key or f"receipt_here_{receipt.outcome}", capability=name))
+            lines.append(_say(voice, key or f"receipt_here_{receipt.outcome}", capability=called))
         elif receipt.outcome == "failed" and receipt.sent is False:
             why = _say(voice, _NOT_SENT_WHY.get(name, "receipt_connection_failed"))
             not_sent.extend([why] if why not in not_sent else [])
-            lines.append(_say(voice, "receipt_not_sent", capability=name, why=why))
+            lines.append(_say(voice, "receipt_not_sent", capability=called, why=why))
         elif receipt.outcome == "refused" and receipt.error_code in REFUSAL_REASONS:
             code = receipt.error_code
             reason = voice.say(f"receipt_refusal:{code}", REFUSAL_REASONS[code])
-            lines.append(_say(voice, "receipt_refused_because", capability=name, reason=reason))
+            lines.append(_say(voice, "receipt_refused_because", capability=called, reason=reason))
         elif receipt.outcome not in _LEFT:
-            lines.append(_say(voice, f"receipt_{receipt.outcome}", capability=name))
+            lines.append(_say(voice, f"receipt_{receipt.outcome}", capability=called))
         else:
             where = _destination(receipt, voice)
             destinations.extend([where] if where not in destinations else [])
             any_ran = any_ran or receipt.outcome == "executed"
             key = "receipt_sent" if receipt.outcome == "executed" else "receipt_tried"
-            lines.append(_say(voice, key, capability=name, destination=where))
+            lines.append(_say(voice, key, capability=called, destination=where))
     if destinations:
         key = "receipt_left" if any_ran else "receipt_may_have_left"
         headline = _say(voice, key, destinations=", ".join(destinations))
@@ -142,6 +156,13 @@ def say_receipt(receipts: Iterable[Receipt], voice: Voice) -> ReceiptSaid:
     else:
         headline = _say(voice, "receipt_stayed")
     return ReceiptSaid(headline, lines, not destinations, say_name("receipt_label", voice))
+
+
+def capability_name(capability: str, voice: Voice) -> str:
+    """The household's name for ``capability`` in ``voice``'s language, or the identifier
+    itself when the product has no name for it."""
+    english = CAPABILITY_NAMES.get(capability)
+    return voice.say(f"capability_name:{capability}", english) if english else capability
 
 
 def host_of(url: object) -> str | None:

@@ -99,8 +99,9 @@ browser's language (:func:`browser_voice`)."""
 async def setup(body: SetupRequest, request: Request, response: Response, deps: Deps) -> SignedIn:
     """Set the first password with the one-time setup token, and sign in.
 
-    Errors: 409 ALREADY_SET_UP, 403 INVALID_SETUP_TOKEN, 422 WEAK_PASSWORD,
-    429 TOO_MANY_ATTEMPTS, 503 PASSWORD_NOT_SAVED (the data directory refused the write).
+    Errors: 409 ALREADY_SET_UP, 403 INVALID_SETUP_TOKEN, 422 WEAK_PASSWORD (its rule said
+    in the browser's language), 429 TOO_MANY_ATTEMPTS, 503 PASSWORD_NOT_SAVED (the data
+    directory refused the write).
     """
     if deps.owner.is_set_up():
         raise ServiceError(409, "ALREADY_SET_UP", browser_voice(request).say(*ALREADY_SET_UP))
@@ -111,7 +112,8 @@ async def setup(body: SetupRequest, request: Request, response: Response, deps: 
                 deps.owner.complete_setup, body.setup_token, body.password
             )
         except PasswordRejected as exc:
-            raise ServiceError(422, "WEAK_PASSWORD", str(exc)) from exc
+            sentence = browser_voice(request).say(exc.key, exc.english, count=exc.count)
+            raise ServiceError(422, "WEAK_PASSWORD", sentence) from exc
         except OSError as exc:  # the setup link stays valid: try again once there is room
             what = "The password could not be saved"
             raise storage_error(exc, what, "PASSWORD_NOT_SAVED") from exc

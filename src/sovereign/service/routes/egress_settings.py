@@ -10,15 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from sovereign.capabilities.site_rules import MAX_RULE_CHARACTERS, parse_rule
-from sovereign.egress import LANGUAGES, SAFESEARCH_LEVELS, SearchSettings, SiteList, SiteMode
+from sovereign.egress import (
+    LANGUAGES,
+    SAFESEARCH_LEVELS,
+    SearchSettings,
+    SiteList,
+    SiteMode,
+)
 
 from ..bodies import ValidTextRoute
+from ..console_words import household_voice, say_refusal
 from ..egress_settings import (
     MAX_RULES,
     SearchSettingsStore,
@@ -76,12 +84,12 @@ async def read_sites(deps: Deps) -> SitesReading:
 async def write_sites(body: Sites, deps: Deps) -> SitesReading:
     """Replace the site list; every site is checked and stored in its canonical form.
 
-    Errors: 422 INVALID_SITE naming the site and why (a public suffix wildcard, a
-    local name, a private address, a path ...), 422 INVALID_REQUEST for a malformed
-    body, 503 SETTINGS_NOT_SAVED when the data directory refuses the write (the old
-    list stays in force).
+    Errors (sentences in the household's language): 422 INVALID_SITE naming the site
+    and why (a public suffix wildcard, a local name, a private address, a path ...),
+    422 INVALID_REQUEST for a malformed body, 503 SETTINGS_NOT_SAVED when the data
+    directory refuses the write (the old list stays in force).
     """
-    site_list = await asyncio.to_thread(_checked_sites, body)
+    site_list = await asyncio.to_thread(_checked_sites, body, deps.settings.data_dir)
     store = SiteListStore(deps.settings.data_dir)
     await _save(store.save, site_list, store.path)
     return SitesReading(**sites_to_json(site_list))
@@ -98,19 +106,29 @@ async def read_search(deps: Deps) -> SearchReading:
 async def write_search(body: Search, deps: Deps) -> SearchReading:
     """Store the search language and safe search; shown on, and bound by, every card.
 
-    Errors: 422 INVALID_SEARCH_SETTINGS for a language SearXNG does not list or a
-    safesearch other than 0, 1, 2; 503 SETTINGS_NOT_SAVED (the old settings stay).
+    Errors (sentences in the household's language): 422 INVALID_SEARCH_SETTINGS for a
+    language SearXNG does not list or a safesearch other than 0, 1, 2; 503
+    SETTINGS_NOT_SAVED (the old settings stay).
     """
     try:
         settings = SearchSettings(body.language, body.safesearch)
     except ValueError as exc:
-        raise ServiceError(422, "INVALID_SEARCH_SETTINGS", _sentence(exc)) from exc
+        voice = await asyncio.to_thread(household_voice, deps.settings.data_dir)
+        sentence = _sentence(say_refusal(voice, exc))
+        raise ServiceError(422, "INVALID_SEARCH_SETTINGS", sentence) from exc
     store = SearchSettingsStore(deps.settings.data_dir)
     await _save(store.save, settings, store.path)
     return _search_reading(settings, None)
 
 
-def _checked_sites(body: Sites) -> SiteList:
+LISTS = {
+    "allow": ("sites_refused_allow", "allow list: {sentence}"),
+    "block": ("sites_refused_block", "block list: {sentence}"),
+}
+"""Which list a refused site was in, as (catalog key, English)."""
+
+
+def _checked_sites(body: Sites, data_dir: Path) -> SiteList:
     lists = []
     for name, entries in (("allow", body.allow), ("block", body.block)):
         rules = []
@@ -118,7 +136,9 @@ def _checked_sites(body: Sites) -> SiteList:
             try:
                 rule = parse_rule(entry)
             except ValueError as exc:
-                raise ServiceError(422, "INVALID_SITE", f"{name} list: {_sentence(exc)}") from exc
+                voice = household_voice(data_dir)
+                sentence = voice.say(*LISTS[name], sentence=say_refusal(voice, exc))
+                raise ServiceError(422, "INVALID_SITE", sentence) from exc
             if rule not in rules:
                 rules.append(rule)
         lists.append(tuple(rules))

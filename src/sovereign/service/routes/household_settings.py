@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..bodies import ValidTextRoute
+from ..console_words import household_voice, say_refusal
 from ..errors import ServiceError, storage_error
 from ..household_settings import HouseholdSettings, HouseholdSettingsStore, language_names
 from ..state import Services, services
@@ -63,15 +64,16 @@ async def write_household(body: Household, deps: Deps) -> HouseholdReading:
     language is answered in it.
 
     Errors: 422 UNKNOWN_LANGUAGE for a code the assistant does not answer in (the
-    sentence lists the choices), 422 INVALID_REQUEST for a malformed body, 503
-    SETTINGS_NOT_SAVED when the data directory refuses the write (the old setting
-    stays in force).
+    sentence, in the household's language as it is set now, lists the choices), 422
+    INVALID_REQUEST for a malformed body, 503 SETTINGS_NOT_SAVED when the data
+    directory refuses the write (the old setting stays in force).
     """
+    store = HouseholdSettingsStore(deps.settings.data_dir)
     try:
         settings = HouseholdSettings(body.language)
     except ValueError as exc:
-        raise ServiceError(422, "UNKNOWN_LANGUAGE", str(exc)) from exc
-    store = HouseholdSettingsStore(deps.settings.data_dir)
+        voice = await asyncio.to_thread(household_voice, deps.settings.data_dir)
+        raise ServiceError(422, "UNKNOWN_LANGUAGE", say_refusal(voice, exc)) from exc
     try:
         await asyncio.to_thread(store.save, settings)
     except OSError as exc:

@@ -1,0 +1,143 @@
+"""The service's refusals in the reader's language: a weak password at first-run setup
+in the browser's (``Accept-Language``: no session yet), a refused setting (the
+household's language, the site list, the search settings) in the household's. The
+stable ``code`` never changes with the language."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+
+from sovereign.capabilities.site_rules import parse_rule
+from sovereign.egress import SearchSettings, SettingRefused
+from sovereign.service.console_words import CATALOG, DOMAIN
+from sovereign.service.household_settings import HouseholdSettings
+from sovereign.service.owner import TOO_LONG, TOO_SHORT
+from sovereign.service.routes.egress_settings import LISTS
+
+SETUP = "/api/v1/auth/setup"
+HOUSEHOLD = "/api/v1/settings/household"
+SITES = "/api/v1/settings/sites"
+SEARCH = "/api/v1/settings/search"
+
+REFUSED = [
+    "", "\u200bexample.org", "https://", "example.org/path", "example.org:8080", "a..b",
+    "*.8.8.8.8", "*.com", "*.co.uk", "192.168.1.1",
+]  # fmt: skip
+"""One site for each way a site is refused (:func:`parse_rule`)."""
+
+
+def refusals() -> list[SettingRefused]:
+    found = []
+    for site in REFUSED:
+        with pytest.raises(SettingRefused) as refused:
+            parse_rule(site)
+        found.append(refused.value)
+    for language, level in (("klingon", 1), ("de", 5)):
+        with pytest.raises(SettingRefused) as refused:
+            SearchSettings(language, level)
+        found.append(refused.value)
+    with pytest.raises(SettingRefused) as refused:
+        HouseholdSettings("tlh")
+    found.append(refused.value)
+    return found
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_each_way_a_setting_is_refused_has_a_key_of_its_own():
+    keys = [refused.key for refused in refusals()]
+    assert len(keys) == len(set(keys)) == len(REFUSED) + 3
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es", "nl", "it"])
+def test_every_refusal_and_password_rule_is_translated(language):
+    with (CATALOG / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as source:
+        catalog = read_po(source, locale=language)
+    said = [(f"refused_{r.key}", r.english) for r in refusals()]
+    said += [TOO_SHORT, TOO_LONG, *LISTS.values()]
+    for context, english in said:
+        message = catalog.get(english, context=context)
+        assert message is not None and message.string, (language, context)
+        assert message.string != english, (language, context)
+        # a translation may leave out a detail only English words (a reason, a verdict)
+        assert placeholders(message.string) <= placeholders(english), (language, context)
+        assert placeholders(message.string) >= placeholders(english) - {
+            "reason", "verdict", "kind"
+        }, (language, context)  # fmt: skip
+
+
+async def test_a_weak_password_at_setup_is_told_in_the_browser_s_language(harness):
+    (harness.data_dir / "household.json").write_text(json.dumps({"language": "it"}))
+    token = harness.app.state.services.owner.setup_token()
+    short = {"setup_token": token, "password": "short"}
+    german = await harness.client.post(SETUP, json=short, headers={"Accept-Language": "de-CH"})
+    assert german.status_code == 422
+    assert german.json()["error"] == {
+        "code": "WEAK_PASSWORD",
+        "message": "Das Passwort braucht mindestens 8 Zeichen.",
+    }  # the browser's German, never the household's Italian
+    spaces = {"setup_token": token, "password": " " * 12}
+    dutch = await harness.client.post(SETUP, json=spaces, headers={"Accept-Language": "nl"})
+    assert dutch.json()["error"]["message"] == "Het wachtwoord moet minstens 8 tekens hebben."
+    english = await harness.client.post(SETUP, json=short)
+    assert english.json()["error"] == {
+        "code": "WEAK_PASSWORD",
+        "message": "The password needs at least 8 characters.",
+    }
+    assert harness.app.state.services.owner.setup_token() == token  # still usable
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "code", "said"),
+    [
+        (SITES, {"mode": "block", "block": ["*.co.uk"]}, "INVALID_SITE",
+         "Gesperrte Seiten: *.co.uk würde jede Seite umfassen, die unter dem öffentlichen "
+         "Suffix co.uk registriert ist; nennen Sie eine Seite darunter."),
+        (SITES, {"mode": "allow-only", "allow": ["a.example", "192.168.1.1"]}, "INVALID_SITE",
+         "Erlaubte Seiten: web.fetch liest 192.168.1.1 nie, was auch immer die Liste sagt "
+         "(dieses Gerät, das Heimnetz oder keine öffentliche Adresse); deshalb kann es nicht "
+         "eingetragen werden."),
+        (SITES, {"mode": "block", "block": ["example.org:8080"]}, "INVALID_SITE",
+         "Gesperrte Seiten: Eine Seite wird ohne Port eingetragen: Sie gilt für jeden Port."),
+        (SEARCH, {"language": "klingon", "safesearch": 1}, "INVALID_SEARCH_SETTINGS",
+         "Sprache: 'klingon' ist kein Sprachcode von SearXNG (zum Beispiel de, en-GB, fr, "
+         "auto oder all)."),
+        (SEARCH, {"language": "de", "safesearch": 3}, "INVALID_SEARCH_SETTINGS",
+         "Sichere Suche: muss 0 (aus), 1 (moderat) oder 2 (streng) sein."),
+        (HOUSEHOLD, {"language": "tlh"}, "UNKNOWN_LANGUAGE",
+         "Die Sprache 'tlh' ist keine, in der der Assistent antwortet; wählen Sie en "
+         "(English), de (Deutsch), fr (Français), es (Español), nl (Nederlands) oder it "
+         "(Italiano)."),
+    ],
+)  # fmt: skip
+async def test_a_refused_setting_is_told_in_the_household_s_language(
+    signed_in, path, body, code, said
+):
+    harness = signed_in
+    english = await harness.post(path, body)
+    assert english.status_code == 422 and english.json()["error"]["code"] == code
+    assert english.json()["error"]["message"] != said
+    assert (await harness.post(HOUSEHOLD, {"language": "de"})).status_code == 200
+    refused = await harness.post(path, body, **{"Accept-Language": "fr"})  # not the browser's
+    assert refused.status_code == 422
+    assert refused.json()["error"] == {"code": code, "message": said}
+
+
+async def test_a_refused_setting_s_english_is_as_before(signed_in):
+    harness = signed_in
+    site = await harness.post(SITES, {"mode": "block", "block": ["*.co.uk"]})
+    assert site.json()["error"]["message"] == (
+        "block list: *.co.uk would cover every site registered under the public suffix "
+        "co.uk; name a site below it."
+    )
+    language = await harness.post(HOUSEHOLD, {"language": "tlh"})
+    assert language.json()["error"]["message"] == (
+        "The language 'tlh' is not one the assistant answers in; choose en (English), "
+        "de (Deutsch), fr (Français), es (Español), nl (Nederlands), or it (Italiano)."
+    )
