@@ -45,7 +45,8 @@ MAX_CANDIDATE_LINKS = 1000
 
 MARK_OPEN, MARK_CLOSE = "\ue001", "\ue002"  # private use: a marker while lines are built
 _MARKERS = re.compile(f"{MARK_OPEN}(\\d+){MARK_CLOSE}")
-_MARKER_IN_WORD = re.compile(f"({MARK_OPEN}\\d+{MARK_CLOSE})(\\w+)")
+_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"')\]\u201d\u2019]*(?=\s)")
+_CELL_END = re.compile(r"\s\|(?=\s|$)")
 _STRUCTURE_LINE = re.compile(r"\s*(?:[-#|>]|\d+\. )")  # items, headings, rows, quotes
 _PRIVATE = re.compile(f"[{MARK_OPEN}{MARK_CLOSE}]")
 _SPACES = re.compile(r"[ \t\n\r\f\v\u00a0]+")
@@ -316,17 +317,20 @@ class _Writer:
 
 
 def _with_markers(text: str, links: tuple[str, ...], page: str | None) -> Rendered:
-    """Private-use marks turned into ``[n]`` for the links kept, and dropped for the rest."""
-    text = _after_words(text)
+    """Private-use marks turned into ``[n]`` for the links kept, at their first use, and
+    dropped for the rest."""
+    text = _after_sentences(text)
     kept = _kept_links(text, links, page)
     pieces: list[str] = []
     markers: list[tuple[int, int, int]] = []
+    cited: set[int] = set()
     length, last = 0, 0
     for match in _MARKERS.finditer(text):
         pieces.append(text[last : match.start()])
         length += match.start() - last
         number = kept.get(int(match.group(1)))
-        if number is not None:
+        if number is not None and number not in cited:
+            cited.add(number)
             marker = f"[{number}]"
             markers.append((length, length + len(marker), number))
             pieces.append(marker)
@@ -338,14 +342,43 @@ def _with_markers(text: str, links: tuple[str, ...], page: str | None) -> Render
     return Rendered("".join(pieces), ordered, tuple(markers))
 
 
-def _after_words(text: str) -> str:
-    """Every mark moved past the word characters that follow it (``Wiki▮pedia``)."""
-    for _ in range(text.count(MARK_OPEN)):
-        moved = _MARKER_IN_WORD.sub(r"\2\1", text)
-        if moved == text:
-            break
-        text = moved
-    return text
+def _after_sentences(text: str) -> str:
+    """Every mark moved to the end of the sentence that holds its link.
+
+    A sentence ends at ``.``, ``!``, ``?`` or ``…`` (with any closing quote or bracket)
+    before a space, or with its line (a paragraph, item, heading or row); a table cell
+    ends at its ``|``. So no word and no sentence is split, a sentence's links read as
+    one citation (``… the study shows.[1][2]``).
+    """
+    if MARK_OPEN not in text:
+        return text
+    return "\n".join(_line_after_sentences(line) if MARK_OPEN in line else line
+                     for line in text.split("\n"))
+
+
+def _line_after_sentences(line: str) -> str:
+    bare_pieces: list[str] = []
+    cited: list[tuple[int, str]] = []  # (offset in the line without marks, mark)
+    length, last = 0, 0
+    for match in _MARKERS.finditer(line):
+        bare_pieces.append(line[last : match.start()])
+        length += match.start() - last
+        cited.append((length, match.group(0)))
+        last = match.end()
+    bare = "".join(bare_pieces) + line[last:]
+    ends = {m.end() for m in _SENTENCE_END.finditer(bare)} | {len(bare.rstrip())}
+    if bare.lstrip().startswith("|"):  # a table row: a cell ends at its bar
+        ends |= {m.start() for m in _CELL_END.finditer(bare)}
+    ordered = sorted(ends)
+    by_end: dict[int, dict[str, None]] = {}
+    for offset, mark in cited:
+        end = next((e for e in ordered if e >= offset), len(bare))
+        by_end.setdefault(end, {})[mark] = None
+    pieces, last = [], 0
+    for end in sorted(by_end):
+        pieces += [bare[last:end], *by_end[end]]
+        last = end
+    return "".join(pieces) + bare[last:]
 
 
 def _kept_links(text: str, links: tuple[str, ...], page: str | None) -> dict[int, int]:
