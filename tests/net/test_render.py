@@ -14,6 +14,7 @@ from sovereign.net.render import (
     MAX_LINKS,
     absolute_http_url,
     render,
+    rendered_lines,
 )
 
 BASE = "https://news.example/section/story.html"
@@ -205,3 +206,19 @@ def test_a_part_lists_only_the_addresses_its_markers_need() -> None:
     assert page.part(cut, len(page.body)).endswith("Links:\n[2] https://news.example/2")
     assert page.boundary(page.body.index("[2]") + 1) == page.body.index("[2]")
     assert page.text.endswith("[1] https://news.example/1\n[2] https://news.example/2")
+
+
+def test_some_lines_keep_the_links_they_cite_renumbered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(render_module, "LINK_BUDGET_FLOOR", 1000)
+    rendered = html("<p>one <a href='/1'>a</a>.</p><p>two <a href='/2'>b</a>.</p>"
+                    "<p>three <a href='/3'>c</a> and <a href='/1'>a</a>.</p>")
+    lines = rendered.text.split("\n")
+    assert lines == ["one a.[1]", "", "two b.[2]", "", "three c and a.[3]"]
+    part = rendered_lines(rendered, 2, 5)
+    assert part.text == "two b.[1]\n\nthree c and a.[2]"
+    assert part.links == ("https://news.example/2", "https://news.example/3")
+    for start, end, number in part.markers:
+        assert part.text[start:end] == f"[{number}]"
+    assert rendered_lines(rendered, 0, 1).text == "one a.[1]"

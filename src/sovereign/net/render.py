@@ -27,7 +27,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import lxml.html
 
-__all__ = ["MAX_LINKS", "Rendered", "render"]
+__all__ = ["MAX_LINKS", "Rendered", "render", "rendered_lines"]
 
 MAX_LINKS = 8
 """Most addresses one page numbers; links past this keep their text only."""
@@ -316,21 +316,44 @@ class _Writer:
         return _with_markers(text, links, absolute_http_url(self.base_url, None))
 
 
+def rendered_lines(rendered: Rendered, first: int, end: int) -> Rendered:
+    """Lines ``first`` to ``end - 1`` of ``rendered``, with the links their markers cite,
+    renumbered from 1 in the order they are cited."""
+    lines = rendered.text.split("\n")
+    start = sum(len(line) + 1 for line in lines[:first])
+    stop = start + len("\n".join(lines[first:end]))
+    pieces: list[str] = []
+    markers: list[tuple[int, int, int]] = []
+    links: list[str] = []
+    length, last = 0, start
+    for begin, finish, number in rendered.markers:
+        if begin < start or finish > stop:
+            continue
+        pieces.append(rendered.text[last:begin])
+        length += begin - last
+        links.append(rendered.links[number - 1])
+        marker = f"[{len(links)}]"
+        markers.append((length, length + len(marker), len(links)))
+        pieces.append(marker)
+        length += len(marker)
+        last = finish
+    pieces.append(rendered.text[last:stop])
+    return Rendered("".join(pieces), tuple(links), tuple(markers))
+
+
 def _with_markers(text: str, links: tuple[str, ...], page: str | None) -> Rendered:
     """Private-use marks turned into ``[n]`` for the links kept, at their first use, and
     dropped for the rest."""
-    text = _after_sentences(text)
+    text = _placed(text)
     kept = _kept_links(text, links, page)
     pieces: list[str] = []
     markers: list[tuple[int, int, int]] = []
-    cited: set[int] = set()
     length, last = 0, 0
     for match in _MARKERS.finditer(text):
         pieces.append(text[last : match.start()])
         length += match.start() - last
         number = kept.get(int(match.group(1)))
-        if number is not None and number not in cited:
-            cited.add(number)
+        if number is not None:
             marker = f"[{number}]"
             markers.append((length, length + len(marker), number))
             pieces.append(marker)
@@ -340,6 +363,21 @@ def _with_markers(text: str, links: tuple[str, ...], page: str | None) -> Render
     ordered = tuple(address for address, _ in sorted(
         ((links[old - 1], new) for old, new in kept.items()), key=lambda pair: pair[1]))
     return Rendered("".join(pieces), ordered, tuple(markers))
+
+
+def _placed(text: str) -> str:
+    """The marks after their sentences (:func:`_after_sentences`), each address's mark
+    only where the text first uses it."""
+    text = _after_sentences(text)
+    seen: set[str] = set()
+
+    def first_use(match: re.Match[str]) -> str:
+        if match.group(1) in seen:
+            return ""
+        seen.add(match.group(1))
+        return match.group(0)
+
+    return _MARKERS.sub(first_use, text)
 
 
 def _after_sentences(text: str) -> str:
