@@ -5,11 +5,11 @@ The rule's two thresholds (:data:`sovereign.net.choose.CONTAINMENT` and
 mean, its two switches (:data:`~sovereign.net.choose.TRIM_TO_AGREED_EXTENT`,
 :data:`~sovereign.net.choose.SURPLUS_MAY_BE_ARTICLE`) are on or off, and so is each step
 added to the extraction since (``STEPS``: paragraphs made from ``<br><br>`` text); this
-checks them the way a held-out half would: the pages are split into k folds (each page with all its rewritten forms in the same fold, so
-nothing of a test page is seen), the best setting is picked on the other folds by the
-mean F1 over the published and rewritten pages, and scored on the held-out fold.
-Printed: the held-out F1 (mean, spread), how often each setting was picked, and the
-shipped setting's own spread.
+checks them the way a held-out half would: the pages are split into k folds (each page
+with all its rewritten forms in the same fold, so nothing of a test page is seen), the
+best setting is picked on the other folds by the mean F1 over the published and
+rewritten pages, and scored on the held-out fold. Printed: the held-out F1 (mean,
+spread), how often each setting was picked, and the shipped setting's own spread.
 """
 
 from __future__ import annotations
