@@ -222,3 +222,23 @@ def test_some_lines_keep_the_links_they_cite_renumbered(
     for start, end, number in part.markers:
         assert part.text[start:end] == f"[{number}]"
     assert rendered_lines(rendered, 0, 1).text == "one a.[1]"
+
+
+@pytest.mark.parametrize(
+    "markup",
+    ["visit <a href='https://www.ascom.example/'>www.ascom.example</a>",
+     "see <a href='https://t.example/XyZ'>https://t.example/XyZ</a>",
+     "at <a href='http://a.example/doc#part'>HTTP://A.example/doc#part</a>",
+     "read <a href='/news'>news.example/news</a>"],
+)
+def test_a_link_whose_text_is_its_address_needs_no_citation(markup: str) -> None:
+    rendered = html(f"<p>{markup}.</p>")
+    assert rendered.links == () and rendered.markers == ()
+    assert "[" not in rendered.text
+
+
+def test_a_link_whose_text_is_not_its_address_is_cited() -> None:
+    rendered = html("<p>visit <a href='https://www.ascom.example/products'>"
+                    "www.ascom.example</a>.</p>")
+    assert rendered.text == "visit www.ascom.example.[1]"
+    assert rendered.links == ("https://www.ascom.example/products",)

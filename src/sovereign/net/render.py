@@ -50,6 +50,7 @@ _CELL_END = re.compile(r"\s\|(?=\s|$)")
 _STRUCTURE_LINE = re.compile(r"\s*(?:[-#|>]|\d+\. )")  # items, headings, rows, quotes
 _PRIVATE = re.compile(f"[{MARK_OPEN}{MARK_CLOSE}]")
 _SPACES = re.compile(r"[ \t\n\r\f\v\u00a0]+")
+_ADDRESS_DECORATION = re.compile(r"^(?:https?://)?(?:www\.)?", re.IGNORECASE)
 _URL_UNSAFE = re.compile(r"[\x00-\x20\x7f]")
 
 _DROPPED = frozenset(
@@ -264,8 +265,12 @@ class _Writer:
 
     def _link(self, element: lxml.html.HtmlElement, depth: int) -> None:
         self._children(element, depth)
-        number = self._number(element.get("href") or element.get("target"))
-        if number is not None and "".join(element.itertext()).strip():
+        label = "".join(element.itertext()).strip()
+        target = element.get("href") or element.get("target")
+        if not label or _spells(label, absolute_http_url(target, self.base_url)):
+            return  # nothing to cite, or the text already reads the address
+        number = self._number(target)
+        if number is not None:
             self.inline.append(f"{MARK_OPEN}{number}{MARK_CLOSE}")
 
     def _number(self, target: str | None) -> int | None:
@@ -469,6 +474,16 @@ def absolute_http_url(target: str | None, base_url: str | None) -> str | None:
     if parts.scheme.lower() not in ("http", "https") or not host:
         return None
     return urlunsplit((parts.scheme.lower(), parts.netloc, parts.path or "/", parts.query, ""))
+
+
+def _spells(label: str, address: str | None) -> bool:
+    """Whether a link's text is its address (``www.example.com`` for
+    ``https://www.example.com/``): the text already gives the model what to fetch."""
+    return address is not None and _bare_address(label) == _bare_address(address)
+
+
+def _bare_address(text: str) -> str:
+    return _ADDRESS_DECORATION.sub("", text.split("#", 1)[0].strip()).rstrip("/").casefold()
 
 
 def _tag(element: lxml.html.HtmlElement) -> str:
