@@ -21,6 +21,7 @@ link that ends inside one (``<a>Wiki</a>pedia``) is marked after the word.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -266,17 +267,14 @@ class _Writer:
     def _link(self, element: lxml.html.HtmlElement, depth: int) -> None:
         self._children(element, depth)
         label = "".join(element.itertext()).strip()
-        target = element.get("href") or element.get("target")
-        if not label or _spells(label, absolute_http_url(target, self.base_url)):
+        address = absolute_http_url(element.get("href") or element.get("target"), self.base_url)
+        if not label or address is None or _spells(label, address):
             return  # nothing to cite, or the text already reads the address
-        number = self._number(target)
+        number = self._number(address)
         if number is not None:
             self.inline.append(f"{MARK_OPEN}{number}{MARK_CLOSE}")
 
-    def _number(self, target: str | None) -> int | None:
-        address = absolute_http_url(target, self.base_url)
-        if address is None:
-            return None
+    def _number(self, address: str) -> int | None:
         if address not in self.links and len(self.links) < MAX_CANDIDATE_LINKS:
             self.links[address] = len(self.links) + 1
         return self.links.get(address)
@@ -415,7 +413,8 @@ def _line_after_sentences(line: str) -> str:
     ordered = sorted(ends)
     by_end: dict[int, dict[str, None]] = {}
     for offset, mark in cited:
-        end = next((e for e in ordered if e >= offset), len(bare))
+        index = bisect.bisect_left(ordered, offset)
+        end = ordered[index] if index < len(ordered) else len(bare)
         by_end.setdefault(end, {})[mark] = None
     pieces, last = [], 0
     for end in sorted(by_end):
@@ -476,10 +475,10 @@ def absolute_http_url(target: str | None, base_url: str | None) -> str | None:
     return urlunsplit((parts.scheme.lower(), parts.netloc, parts.path or "/", parts.query, ""))
 
 
-def _spells(label: str, address: str | None) -> bool:
+def _spells(label: str, address: str) -> bool:
     """Whether a link's text is its address (``www.example.com`` for
     ``https://www.example.com/``): the text already gives the model what to fetch."""
-    return address is not None and _bare_address(label) == _bare_address(address)
+    return _bare_address(label) == _bare_address(address)
 
 
 def _bare_address(text: str) -> str:
