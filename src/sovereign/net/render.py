@@ -15,8 +15,10 @@ addresses other than the page's own, those cited in running text (paragraphs) be
 those in lists, headings and table rows, each group in the order the text first uses
 them; at most :data:`MAX_LINKS`, and only while their reference lines fit
 :data:`LINK_BUDGET_SHARE` of the text (or :data:`LINK_BUDGET_FLOOR` characters on a
-short page). A marker never splits a word: a
-link that ends inside one (``<a>Wiki</a>pedia``) is marked after the word.
+short page). A marker never splits a word or a sentence: it stands after the sentence
+that holds its link (or at the end of its line or table cell), the way a citation does,
+and each address is cited once, where the text first uses it. A link whose text is its
+own address (``www.example.com``) needs no citation.
 """
 
 from __future__ import annotations
