@@ -89,7 +89,7 @@ class PageText:
     """A page's text, its numbered links and its title.
 
     Attributes:
-        body: Markdown-like text; a link reads ``its text[n]``.
+        body: Markdown-like text; a sentence citing a link ends ``.[n]``.
         links: ``links[n - 1]`` is the absolute http(s) address of ``[n]``.
         markers: ``(start, end, n)`` offsets of every ``[n]`` in ``body``.
         title: the page's title, ``None`` when it has none (or is not HTML).

@@ -6,8 +6,8 @@ XML (``head rend="h2"``, ``list rend="ol"``/``item``, ``row``/``cell``, ``ref ta
 ``lb``, ``code``, ``quote``). The text has ``#`` headings, ``-`` and ``1.`` list
 items, one line per table row (``| a | b |``), ``>`` quotes, fenced code and
 paragraphs separated by a blank line. A link to an absolute http(s) address (after
-resolving it against the page) keeps its text followed by ``[n]``; the address is
-``links[n - 1]``. Other schemes (``javascript:``, ``data:``, ``mailto:``...) keep
+resolving it against the page) keeps its text and is cited ``[n]`` (see below); the
+address is ``links[n - 1]``. Other schemes (``javascript:``, ``data:``, ``mailto:``...) keep
 their text and get no number.
 
 Links cost the model prompt tokens, so only a few keep their number: distinct
