@@ -3,8 +3,9 @@
 Same parser, extractors, choice rule and renderer as today, with the steps added since
 turned off: when the markup-following candidate is the larger and contains the other, the
 smaller is kept unless the surplus reads like the article (instead of the agreed extent),
-and a link's marker stands right after the word that ends the link, at every use (instead
-of after its sentence, once per address).
+and a link's marker stands right after the word that ends the link, at every use, even
+when the link's text is its address (instead of after its sentence, once per address,
+and not for a link that spells its address).
 
 Used by ``bench/fetch.py`` for the "before" figures (F1, tokens the links add, time).
 """
@@ -40,14 +41,14 @@ def _after_words(text: str) -> str:
 def shipped_before() -> Iterator[None]:
     """Inside this block :func:`sovereign.net.read_html` is the 2026-12-05 extractor."""
     saved = (choose_module.TRIM_TO_AGREED_EXTENT, choose_module.SURPLUS_MAY_BE_ARTICLE,
-             render_module._placed)
+             render_module._placed, render_module._spells)
     choose_module.TRIM_TO_AGREED_EXTENT, choose_module.SURPLUS_MAY_BE_ARTICLE = False, True
-    render_module._placed = _after_words
+    render_module._placed, render_module._spells = _after_words, lambda label, address: False
     try:
         yield
     finally:
         (choose_module.TRIM_TO_AGREED_EXTENT, choose_module.SURPLUS_MAY_BE_ARTICLE,
-         render_module._placed) = saved
+         render_module._placed, render_module._spells) = saved
 
 
 def before_read_html(html: str, url: str | None = None) -> PageText:
