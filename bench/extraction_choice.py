@@ -2,13 +2,14 @@
 
 The rule's two thresholds (:data:`sovereign.net.choose.CONTAINMENT` and
 :data:`~sovereign.net.choose.SUBSTANTIAL_SHARE`) were set as round numbers from what they
-mean, and each step added to the extraction since (``STEPS``: paragraphs made from
-``<br><br>`` text) is on or off; this checks them the way a held-out half would: the
-pages are split into k folds (each page with all its rewritten forms in the same fold, so
-nothing of a test page is seen), the best setting is picked on the other folds by the
-mean F1 over the published and rewritten pages, and scored on the held-out fold.
-Printed: the held-out F1 (mean, spread), how often each setting was picked, and the
-shipped setting's own spread.
+mean, its two switches (:data:`~sovereign.net.choose.TRIM_TO_AGREED_EXTENT`,
+:data:`~sovereign.net.choose.SURPLUS_MAY_BE_ARTICLE`) are on or off, and so is each step
+added to the extraction since (``STEPS``: paragraphs made from ``<br><br>`` text); this
+checks them the way a held-out half would: the pages are split into k folds (each page
+with all its rewritten forms in the same fold, so nothing of a test page is seen), the
+best setting is picked on the other folds by the mean F1 over the published and
+rewritten pages, and scored on the held-out fold. Printed: the held-out F1 (mean,
+spread), how often each setting was picked, and the shipped setting's own spread.
 """
 
 from __future__ import annotations
@@ -18,18 +19,29 @@ import itertools
 import random
 import statistics
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
-from extraction_before import shipped_before
 from extraction_score import Counts, Page, aggregate, page_counts
 
 import sovereign.net.choose as choose_module
+from sovereign.net import extract as today
 
 __all__ = ["GRID", "rule_cross_validation"]
 
-GRID = {"CONTAINMENT": (0.8, 0.9), "SUBSTANTIAL_SHARE": (0.0, 0.25, 0.5)}
+GRID = {"CONTAINMENT": (0.8, 0.9), "SUBSTANTIAL_SHARE": (0.0, 0.25, 0.5),
+        "TRIM_TO_AGREED_EXTENT": (True, False), "SURPLUS_MAY_BE_ARTICLE": (False, True)}
 STEPS = (True, False)
 """``<br><br>`` paragraphs on (shipped) or off (as on 2026-12-03)."""
+
+
+@contextlib.contextmanager
+def _without_break_paragraphs() -> Iterator[None]:
+    saved = today.paragraphs_from_breaks
+    today.paragraphs_from_breaks = lambda root: root
+    try:
+        yield
+    finally:
+        today.paragraphs_from_breaks = saved
 
 
 def _counts(pages: list[Page], sets: dict[str, list[str]],
@@ -40,7 +52,7 @@ def _counts(pages: list[Page], sets: dict[str, list[str]],
         for *setting, breaks in itertools.product(*GRID.values(), STEPS):
             for name, value in zip(GRID, setting, strict=True):
                 setattr(choose_module, name, value)
-            with contextlib.nullcontext() if breaks else shipped_before():
+            with contextlib.nullcontext() if breaks else _without_break_paragraphs():
                 results[(*setting, breaks)] = {
                     label: [page_counts(page.truth, extract(html))
                             for page, html in zip(pages, htmls, strict=True)]

@@ -224,7 +224,7 @@ async def test_links_come_back_as_references_and_hostile_schemes_do_not() -> Non
             + b"<ol><li>first</li><li>second</li></ol></article></body></html>")
     result = await _fetcher(_page(html))({"url": "https://example.com/dir/a"})
     assert result["title"] == "A page"
-    assert "Read the next page[1] or this or that." in result["text"]
+    assert "Read the next page or this or that.[1]" in result["text"]
     assert "1. first\n2. second" in result["text"]
     assert result["text"].endswith("Links:\n[1] https://example.com/next")
     assert "javascript" not in result["text"] and "data:" not in result["text"]

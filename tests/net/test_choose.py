@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+import sovereign.net.choose as choose_module
 from sovereign.net.choose import (
     ARTICLE_LINK_DENSITY,
     NAVIGATION_LINK_DENSITY,
@@ -41,19 +44,50 @@ def test_a_page_that_is_one_long_article_is_kept_whole() -> None:
     assert choose([whole, section], whole.words + 3) is whole
 
 
-def test_agreement_trims_the_recall_candidates_boilerplate() -> None:
+def test_agreement_trims_the_recall_candidates_boilerplate_to_the_agreed_extent() -> None:
     for surplus in (MENU, CAPTIONS):
-        larger = make("t", ARTICLE + surplus, link_share=0.2)
+        larger = make("t", surplus[:3] + ARTICLE + surplus, link_share=0.2)
         core = make("r", ARTICLE)
-        assert choose([larger, core], 10_000) is core, surplus[0]
+        chosen = choose([larger, core], 10_000)
+        assert chosen is not None and chosen.name == "t", surplus[0]
+        assert chosen.blocks == ARTICLE and chosen.span == (3, 3 + len(ARTICLE))
 
 
-def test_a_surplus_that_reads_like_the_article_keeps_the_larger() -> None:
+def test_what_lies_inside_the_agreed_extent_stays() -> None:
+    items = ("- a first item of the list", "- a second item", "| a | table row |")
+    larger = make("t", ARTICLE[:6] + items + ARTICLE[6:] + MENU, link_share=0.1)
+    core = make("r", ARTICLE)
+    chosen = choose([larger, core], 10_000)
+    assert chosen is not None and chosen.blocks == ARTICLE[:6] + items + ARTICLE[6:]
+    assert chosen.span == (0, len(ARTICLE) + len(items))
+
+
+def test_a_larger_candidate_agreed_from_end_to_end_is_kept_as_it_is() -> None:
+    larger = make("t", ARTICLE[:6] + CAPTIONS + ARTICLE[6:])
+    core = make("r", ARTICLE)
+    assert choose([larger, core], 10_000) is larger
+
+
+def test_an_article_like_surplus_after_the_agreed_extent_goes_unless_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     more = tuple(f"Further paragraph {i} of the same article goes on at the same length as the "
                  f"others, with its own sentence and words, {i}." for i in range(6))
     larger = make("t", ARTICLE[:8] + more)
     core = make("r", ARTICLE[:8])
+    chosen = choose([larger, core], 10_000)
+    assert chosen is not None and chosen.blocks == ARTICLE[:8]
+    monkeypatch.setattr(choose_module, "SURPLUS_MAY_BE_ARTICLE", True)  # the earlier rule
     assert choose([larger, core], 10_000) is larger
+
+
+def test_without_the_extent_the_smaller_candidate_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(choose_module, "TRIM_TO_AGREED_EXTENT", False)
+    larger = make("t", ARTICLE + MENU, link_share=0.2)
+    core = make("r", ARTICLE)
+    assert choose([larger, core], 10_000) is core
 
 
 def test_agreement_never_extends_the_preferred_candidate() -> None:

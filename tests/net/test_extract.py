@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import gzip
 import json
+from dataclasses import replace
 
 import pytest
 
+import sovereign.net.extract as extract_module
 from sovereign.net import extract_text, main_text, page_text, read_html
 from sovereign.net.extract import declared_article_body
 from sovereign.net.markup import MAX_DEPTH, page_title, parse_html
@@ -198,3 +200,20 @@ def _ld(document: object) -> str:
 def test_the_declared_article_body_is_found_wherever_it_sits(scripts: str) -> None:
     root = parse_html(f"<html><head>{scripts}</head><body><p>x</p></body></html>")
     assert declared_article_body(root) == "the declared body"
+
+
+def test_the_agreed_extent_of_a_candidate_is_what_comes_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When the choice keeps only some blocks of a proposal, the text is those blocks,
+    with the links they cite (and only those) renumbered from 1."""
+    teaser = "<p>Teaser of another story, <a href='/other'>read it</a>.</p>"
+    html = (f"<html><body><article>{teaser}<p>First paragraph of the article, citing "
+            f"<a href='/source'>its source</a>.</p>{ARTICLE * 4}</article></body></html>")
+    monkeypatch.setattr(extract_module, "choose", lambda candidates, *_: replace(
+        candidates[0], blocks=candidates[0].blocks[1:], span=(1, len(candidates[0].blocks))))
+    page = read_html(html, "https://news.example/a")
+    assert page.body.startswith("First paragraph of the article, citing its source.[1]")
+    assert "Teaser" not in page.body
+    assert page.links == ("https://news.example/source",)
+    assert [page.body[s:e] for s, e, _ in page.markers] == ["[1]"]

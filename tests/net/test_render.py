@@ -14,6 +14,7 @@ from sovereign.net.render import (
     MAX_LINKS,
     absolute_http_url,
     render,
+    rendered_lines,
 )
 
 BASE = "https://news.example/section/story.html"
@@ -79,7 +80,7 @@ def test_links_are_numbered_references_to_absolute_addresses(
     monkeypatch.setattr(render_module, "LINK_BUDGET_FLOOR", 1000)  # resolution, not the budget
     rendered = html("<p><a href='/a'>root</a>, <a href='b?q=1#frag'>sibling</a>, "
                     "<a href='//other.example/c'>other</a>, <a href='/a'>again</a></p>")
-    assert rendered.text == "root[1], sibling[2], other[3], again[1]"
+    assert rendered.text == "root, sibling, other, again[1][2][3]"
     assert rendered.links == ("https://news.example/a", "https://news.example/section/b?q=1",
                               "https://other.example/c")
     for start, end, number in rendered.markers:
@@ -138,20 +139,49 @@ def test_links_in_running_text_come_before_those_in_lists_and_the_pages_own_is_l
             "<a href='https://news.example/page'>this page</a> says.</p></div>")
     rendered = render(lxml.html.fromstring(page), "https://news.example/page")
     assert rendered.links == ("https://news.example/cited",)
-    assert "the study[1]" in rendered.text and "this page says" in rendered.text
+    assert "As the study shows, and this page says.[1]" in rendered.text
     assert "menu 0\n" in rendered.text + "\n"
 
 
 @pytest.mark.parametrize(
     ("markup", "expected"),
-    [("<a href='/w'>Wiki</a>pedia is", "Wikipedia[1] is"),
-     ("<a href='/w'>Wiki</a>pédia, is", "Wikipédia[1], is"),
-     ("the <a href='/w'>end</a>.", "the end[1]."),
-     ("<b><a href='/w'>bold</a>face</b> word", "boldface[1] word"),
+    [("<a href='/w'>Wiki</a>pedia is", "Wikipedia is[1]"),
+     ("<a href='/w'>Wiki</a>pédia, is", "Wikipédia, is[1]"),
+     ("the <a href='/w'>end</a>.", "the end.[1]"),
+     ("<b><a href='/w'>bold</a>face</b> word", "boldface word[1]"),
      ("<a href='/w'>x</a>2<a href='/v'>y</a>z", "x2yz[1][2]")],
 )
 def test_a_marker_never_splits_a_word(markup: str, expected: str) -> None:
     assert html(f"<p>{markup}</p>").text == expected
+
+
+@pytest.mark.parametrize(
+    ("markup", "expected"),
+    [("As <a href='/s'>the study</a> shows, it rains. Then it stops.",
+      "As the study shows, it rains.[1] Then it stops."),
+     ("It said “<a href='/q'>no</a>.” Then more.", "It said “no.”[1] Then more."),
+     ("Is it <a href='/a'>so</a>? And <a href='/b'>why</a>! Fine",
+      "Is it so?[1] And why![2] Fine"),
+     ("Version 2.5 of <a href='/v'>the tool</a> is out", "Version 2.5 of the tool is out[1]")],
+)
+def test_a_marker_stands_after_the_sentence_that_holds_its_link(
+    markup: str, expected: str
+) -> None:
+    assert html(f"<p>{markup}</p>").text == expected
+
+
+def test_a_sentence_cites_its_links_once_and_a_page_each_address_once() -> None:
+    rendered = html("<p>See <a href='/a'>one</a> and <a href='/b'>two</a>, then "
+                    "<a href='/a'>one again</a>. Later <a href='/a'>one</a> once more.</p>")
+    assert rendered.text == "See one and two, then one again.[1][2] Later one once more."
+    assert [n for _, _, n in rendered.markers] == [1, 2]
+
+
+def test_markers_in_a_table_row_stay_in_their_cell_and_in_items_end_the_item() -> None:
+    rendered = html("<table><tr><td>see <a href='/a'>this</a> cell</td><td>plain</td></tr>"
+                    "</table><ul><li><a href='/b'>item</a> text</li></ul>")
+    assert "| see this cell[1] | plain |" in rendered.text
+    assert "- item text[2]" in rendered.text
 
 
 def test_marker_lookalikes_in_the_page_are_not_references() -> None:
@@ -176,3 +206,39 @@ def test_a_part_lists_only_the_addresses_its_markers_need() -> None:
     assert page.part(cut, len(page.body)).endswith("Links:\n[2] https://news.example/2")
     assert page.boundary(page.body.index("[2]") + 1) == page.body.index("[2]")
     assert page.text.endswith("[1] https://news.example/1\n[2] https://news.example/2")
+
+
+def test_some_lines_keep_the_links_they_cite_renumbered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(render_module, "LINK_BUDGET_FLOOR", 1000)
+    rendered = html("<p>one <a href='/1'>a</a>.</p><p>two <a href='/2'>b</a>.</p>"
+                    "<p>three <a href='/3'>c</a> and <a href='/1'>a</a>.</p>")
+    lines = rendered.text.split("\n")
+    assert lines == ["one a.[1]", "", "two b.[2]", "", "three c and a.[3]"]
+    part = rendered_lines(rendered, 2, 5)
+    assert part.text == "two b.[1]\n\nthree c and a.[2]"
+    assert part.links == ("https://news.example/2", "https://news.example/3")
+    for start, end, number in part.markers:
+        assert part.text[start:end] == f"[{number}]"
+    assert rendered_lines(rendered, 0, 1).text == "one a.[1]"
+
+
+@pytest.mark.parametrize(
+    "markup",
+    ["visit <a href='https://www.ascom.example/'>www.ascom.example</a>",
+     "see <a href='https://t.example/XyZ'>https://t.example/XyZ</a>",
+     "at <a href='http://a.example/doc#part'>HTTP://A.example/doc#part</a>",
+     "read <a href='/news'>news.example/news</a>"],
+)
+def test_a_link_whose_text_is_its_address_needs_no_citation(markup: str) -> None:
+    rendered = html(f"<p>{markup}.</p>")
+    assert rendered.links == () and rendered.markers == ()
+    assert "[" not in rendered.text
+
+
+def test_a_link_whose_text_is_not_its_address_is_cited() -> None:
+    rendered = html("<p>visit <a href='https://www.ascom.example/products'>"
+                    "www.ascom.example</a>.</p>")
+    assert rendered.text == "visit www.ascom.example.[1]"
+    assert rendered.links == ("https://www.ascom.example/products",)

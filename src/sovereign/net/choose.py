@@ -15,9 +15,12 @@ a third opinion comes from the page's own markup when it declares its article bo
    (:data:`CONTAINMENT` of its shingles) and holds at least :data:`SUBSTANTIAL_SHARE` of
    its words, both found the same article. If the preferred
    (markup-following, recall-first) candidate is the larger, its surplus is what only it
-   took for content: the smaller is kept, unless that surplus reads like the article itself
-   (as free of links as an article, in blocks at least as long as the agreed core's). If
-   the density-scoring candidate is the larger, its surplus is text-dense neighbourhood
+   took for content. The blocks both agree on (:data:`AGREED_BLOCK` of a block's shingles
+   in the other) mark where the article starts and ends: the preferred candidate is
+   kept from its first agreed block to its last (:data:`TRIM_TO_AGREED_EXTENT`), so what
+   lies between them (a list, a table, a quote the other missed) stays and what lies
+   before or after (teasers, comments, related stories) goes. If the
+   density-scoring candidate is the larger, its surplus is text-dense neighbourhood
    (captions, bylines, comments), and the preferred one is kept.
 4. **Disagreement: the larger article.** Candidates that do not contain one another found
    different regions; the one with more words is kept, unless its link density is that of
@@ -33,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 __all__ = ["Candidate", "choose"]
 
@@ -48,6 +51,15 @@ SUBSTANTIAL_SHARE = 0.25
 neither a core to trim to, nor another article."""
 CONTAINMENT = 0.8
 """Share of the smaller candidate's 4-word shingles the larger must hold to agree."""
+AGREED_BLOCK = 0.5
+"""A block is agreed on when the other candidate holds this share of its shingles (most)."""
+TRIM_TO_AGREED_EXTENT = True
+"""The preferred candidate, when larger, is cut to its agreed extent (True), or replaced by
+the smaller one (False, the rule before 2026-12-05)."""
+SURPLUS_MAY_BE_ARTICLE = False
+"""Whether a surplus that reads like the article (as free of links, in blocks as long as
+the agreed core's) keeps the larger candidate whole; off since 2026-12-05 (the agreed
+extent keeps what lies inside the article, cross-validated in ``bench/fetch.py``)."""
 DECLARED_MIN_WORDS = 50
 """A declared ``articleBody`` shorter than this is a teaser, not a referee."""
 
@@ -62,11 +74,14 @@ class Candidate:
         name: which extractor (for tests and benches).
         blocks: the text of its blocks (paragraphs, items, rows...), in order.
         link_words: how many of its words are inside links.
+        span: ``(first, end)`` when only blocks ``first`` to ``end - 1`` of the proposal
+            are kept (its agreed extent); ``None`` for all of it.
     """
 
     name: str
     blocks: tuple[str, ...]
     link_words: int
+    span: tuple[int, int] | None = None
 
     @property
     def words(self) -> int:
@@ -105,7 +120,9 @@ def choose(
     if _contained(small, large) and small.words >= SUBSTANTIAL_SHARE * large.words:
         if large is second:
             return first
-        return large if _surplus_is_article(small, large) else small
+        if SURPLUS_MAY_BE_ARTICLE and _surplus_is_article(small, large):
+            return large
+        return _agreed_extent(small, large) if TRIM_TO_AGREED_EXTENT else small
     if (large.link_density >= NAVIGATION_LINK_DENSITY > small.link_density
             and small.words >= SUBSTANTIAL_SHARE * large.words):
         return small
@@ -121,6 +138,22 @@ def _contained(small: Candidate, large: Candidate) -> bool:
     inner = _shingles(small.text)
     shared = sum((inner & _shingles(large.text)).values())
     return shared >= CONTAINMENT * sum(inner.values())
+
+
+def _agreed_extent(small: Candidate, large: Candidate) -> Candidate:
+    """``large`` from its first block ``small`` agrees on to its last (all of it when none
+    is agreed on, which containment makes rare)."""
+    reference = _shingles(small.text)
+    agreed = [i for i, block in enumerate(large.blocks) if _agreed(block, reference)]
+    if not agreed or (agreed[0], agreed[-1] + 1) == (0, len(large.blocks)):
+        return large
+    first, end = agreed[0], agreed[-1] + 1
+    return replace(large, blocks=large.blocks[first:end], span=(first, end))
+
+
+def _agreed(block: str, reference: Counter[tuple[str, ...]]) -> bool:
+    own = _shingles(block)
+    return sum((own & reference).values()) >= AGREED_BLOCK * sum(own.values())
 
 
 def _surplus_is_article(small: Candidate, large: Candidate) -> bool:

@@ -14,8 +14,9 @@ extractors of different kinds:
 Each proposal is rendered and measured, and :func:`sovereign.net.choose.choose` picks
 one by principle: a whole-page dump is no candidate unless it is as free of links as an
 article; the page's own JSON-LD ``articleBody`` referees when it declares one; when one
-proposal contains the other they agree, and the recall-first one's surplus is trimmed
-unless it reads like the article; when they disagree the larger article wins. The page's
+proposal contains the other they agree, and the recall-first one is cut to the extent
+both agree on (from the first block they share to the last); when they disagree the
+larger article wins. The page's
 headings, its ``<h1>`` included, stay in the text (the title is also reported on its own).
 A page of fewer than :data:`SMALL_PAGE_WORDS` words, or one where neither extractor
 finds anything, is rendered whole without its ``<nav>``, ``<header>``, ``<footer>``,
@@ -45,7 +46,7 @@ from trafilatura.readability_lxml import Document as Readability
 from .charset import decode_body
 from .choose import Candidate, choose
 from .markup import page_title, paragraphs_from_breaks, parse_html
-from .render import Rendered, absolute_http_url, render
+from .render import Rendered, absolute_http_url, render, rendered_lines
 
 __all__ = ["LINKS_HEADING", "PageText", "extract_text", "main_text", "page_text", "read_html"]
 
@@ -88,7 +89,7 @@ class PageText:
     """A page's text, its numbered links and its title.
 
     Attributes:
-        body: Markdown-like text; a link reads ``its text[n]``.
+        body: Markdown-like text; a sentence citing a link ends ``.[n]``.
         links: ``links[n - 1]`` is the absolute http(s) address of ``[n]``.
         markers: ``(start, end, n)`` offsets of every ``[n]`` in ``body``.
         title: the page's title, ``None`` when it has none (or is not HTML).
@@ -194,7 +195,15 @@ def _main_content(
     if len(visible) <= MAX_SECOND_OPINION_CHARACTERS:
         options.append(_option("readability", _readability(root), base_url))
     chosen = choose([candidate for candidate, _ in options], page, declared)
-    return next((rendered for candidate, rendered in options if candidate is chosen), None)
+    if chosen is None:
+        return None
+    rendered = next(r for c, r in options if c is not None and r is not None
+                    and c.name == chosen.name)
+    if chosen.span is None:
+        return rendered
+    lines = _block_lines(rendered)
+    first, end = chosen.span
+    return rendered_lines(rendered, lines[first], lines[end - 1] + 1)
 
 
 def _option(
@@ -203,9 +212,14 @@ def _option(
     if element is None:
         return None, None
     rendered = render(element, base_url)
-    blocks = tuple(line.strip() for line in _without_markers(rendered).split("\n")
-                   if line.strip())
+    lines = _without_markers(rendered).split("\n")
+    blocks = tuple(lines[i].strip() for i in _block_lines(rendered))
     return Candidate(name, blocks, _link_words(element)), rendered
+
+
+def _block_lines(rendered: Rendered) -> list[int]:
+    """Indexes of the lines of ``rendered`` that are blocks (those with text)."""
+    return [i for i, line in enumerate(_without_markers(rendered).split("\n")) if line.strip()]
 
 
 def _without_markers(rendered: Rendered) -> str:

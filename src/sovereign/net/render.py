@@ -6,8 +6,8 @@ XML (``head rend="h2"``, ``list rend="ol"``/``item``, ``row``/``cell``, ``ref ta
 ``lb``, ``code``, ``quote``). The text has ``#`` headings, ``-`` and ``1.`` list
 items, one line per table row (``| a | b |``), ``>`` quotes, fenced code and
 paragraphs separated by a blank line. A link to an absolute http(s) address (after
-resolving it against the page) keeps its text followed by ``[n]``; the address is
-``links[n - 1]``. Other schemes (``javascript:``, ``data:``, ``mailto:``...) keep
+resolving it against the page) keeps its text and is cited ``[n]`` (see below); the
+address is ``links[n - 1]``. Other schemes (``javascript:``, ``data:``, ``mailto:``...) keep
 their text and get no number.
 
 Links cost the model prompt tokens, so only a few keep their number: distinct
@@ -15,19 +15,22 @@ addresses other than the page's own, those cited in running text (paragraphs) be
 those in lists, headings and table rows, each group in the order the text first uses
 them; at most :data:`MAX_LINKS`, and only while their reference lines fit
 :data:`LINK_BUDGET_SHARE` of the text (or :data:`LINK_BUDGET_FLOOR` characters on a
-short page). A marker never splits a word: a
-link that ends inside one (``<a>Wiki</a>pedia``) is marked after the word.
+short page). A marker never splits a word or a sentence: it stands after the sentence
+that holds its link (or at the end of its line or table cell), the way a citation does,
+and each address is cited once, where the text first uses it. A link whose text is its
+own address (``www.example.com``) needs no citation.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import lxml.html
 
-__all__ = ["MAX_LINKS", "Rendered", "render"]
+__all__ = ["MAX_LINKS", "Rendered", "render", "rendered_lines"]
 
 MAX_LINKS = 8
 """Most addresses one page numbers; links past this keep their text only."""
@@ -45,10 +48,12 @@ MAX_CANDIDATE_LINKS = 1000
 
 MARK_OPEN, MARK_CLOSE = "\ue001", "\ue002"  # private use: a marker while lines are built
 _MARKERS = re.compile(f"{MARK_OPEN}(\\d+){MARK_CLOSE}")
-_MARKER_IN_WORD = re.compile(f"({MARK_OPEN}\\d+{MARK_CLOSE})(\\w+)")
+_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"')\]\u201d\u2019]*(?=\s)")
+_CELL_END = re.compile(r"\s\|(?=\s|$)")
 _STRUCTURE_LINE = re.compile(r"\s*(?:[-#|>]|\d+\. )")  # items, headings, rows, quotes
 _PRIVATE = re.compile(f"[{MARK_OPEN}{MARK_CLOSE}]")
 _SPACES = re.compile(r"[ \t\n\r\f\v\u00a0]+")
+_ADDRESS_DECORATION = re.compile(r"^(?:https?://)?(?:www\.)?", re.IGNORECASE)
 _URL_UNSAFE = re.compile(r"[\x00-\x20\x7f]")
 
 _DROPPED = frozenset(
@@ -263,14 +268,15 @@ class _Writer:
 
     def _link(self, element: lxml.html.HtmlElement, depth: int) -> None:
         self._children(element, depth)
-        number = self._number(element.get("href") or element.get("target"))
-        if number is not None and "".join(element.itertext()).strip():
+        label = "".join(element.itertext()).strip()
+        address = absolute_http_url(element.get("href") or element.get("target"), self.base_url)
+        if not label or address is None or _spells(label, address):
+            return  # nothing to cite, or the text already reads the address
+        number = self._number(address)
+        if number is not None:
             self.inline.append(f"{MARK_OPEN}{number}{MARK_CLOSE}")
 
-    def _number(self, target: str | None) -> int | None:
-        address = absolute_http_url(target, self.base_url)
-        if address is None:
-            return None
+    def _number(self, address: str) -> int | None:
         if address not in self.links and len(self.links) < MAX_CANDIDATE_LINKS:
             self.links[address] = len(self.links) + 1
         return self.links.get(address)
@@ -315,9 +321,35 @@ class _Writer:
         return _with_markers(text, links, absolute_http_url(self.base_url, None))
 
 
+def rendered_lines(rendered: Rendered, first: int, end: int) -> Rendered:
+    """Lines ``first`` to ``end - 1`` of ``rendered``, with the links their markers cite,
+    renumbered from 1 in the order they are cited."""
+    lines = rendered.text.split("\n")
+    start = sum(len(line) + 1 for line in lines[:first])
+    stop = start + len("\n".join(lines[first:end]))
+    pieces: list[str] = []
+    markers: list[tuple[int, int, int]] = []
+    links: list[str] = []
+    length, last = 0, start
+    for begin, finish, number in rendered.markers:
+        if begin < start or finish > stop:
+            continue
+        pieces.append(rendered.text[last:begin])
+        length += begin - last
+        links.append(rendered.links[number - 1])
+        marker = f"[{len(links)}]"
+        markers.append((length, length + len(marker), len(links)))
+        pieces.append(marker)
+        length += len(marker)
+        last = finish
+    pieces.append(rendered.text[last:stop])
+    return Rendered("".join(pieces), tuple(links), tuple(markers))
+
+
 def _with_markers(text: str, links: tuple[str, ...], page: str | None) -> Rendered:
-    """Private-use marks turned into ``[n]`` for the links kept, and dropped for the rest."""
-    text = _after_words(text)
+    """Private-use marks turned into ``[n]`` for the links kept, at their first use, and
+    dropped for the rest."""
+    text = _placed(text)
     kept = _kept_links(text, links, page)
     pieces: list[str] = []
     markers: list[tuple[int, int, int]] = []
@@ -338,14 +370,59 @@ def _with_markers(text: str, links: tuple[str, ...], page: str | None) -> Render
     return Rendered("".join(pieces), ordered, tuple(markers))
 
 
-def _after_words(text: str) -> str:
-    """Every mark moved past the word characters that follow it (``Wiki▮pedia``)."""
-    for _ in range(text.count(MARK_OPEN)):
-        moved = _MARKER_IN_WORD.sub(r"\2\1", text)
-        if moved == text:
-            break
-        text = moved
-    return text
+def _placed(text: str) -> str:
+    """The marks after their sentences (:func:`_after_sentences`), each address's mark
+    only where the text first uses it."""
+    text = _after_sentences(text)
+    seen: set[str] = set()
+
+    def first_use(match: re.Match[str]) -> str:
+        if match.group(1) in seen:
+            return ""
+        seen.add(match.group(1))
+        return match.group(0)
+
+    return _MARKERS.sub(first_use, text)
+
+
+def _after_sentences(text: str) -> str:
+    """Every mark moved to the end of the sentence that holds its link.
+
+    A sentence ends at ``.``, ``!``, ``?`` or ``…`` (with any closing quote or bracket)
+    before a space, or with its line (a paragraph, item, heading or row); a table cell
+    ends at its ``|``. So no word and no sentence is split, a sentence's links read as
+    one citation (``… the study shows.[1][2]``).
+    """
+    if MARK_OPEN not in text:
+        return text
+    return "\n".join(_line_after_sentences(line) if MARK_OPEN in line else line
+                     for line in text.split("\n"))
+
+
+def _line_after_sentences(line: str) -> str:
+    bare_pieces: list[str] = []
+    cited: list[tuple[int, str]] = []  # (offset in the line without marks, mark)
+    length, last = 0, 0
+    for match in _MARKERS.finditer(line):
+        bare_pieces.append(line[last : match.start()])
+        length += match.start() - last
+        cited.append((length, match.group(0)))
+        last = match.end()
+    bare = "".join(bare_pieces) + line[last:]
+    ends = {m.end() for m in _SENTENCE_END.finditer(bare)} | {len(bare.rstrip())}
+    if bare.lstrip().startswith("|"):  # a table row: a cell ends at its bar
+        ends |= {m.start() for m in _CELL_END.finditer(bare)}
+    ordered = sorted(ends)
+    by_end: dict[int, dict[str, None]] = {}
+    for offset, mark in cited:
+        index = bisect.bisect_left(ordered, offset)
+        end = ordered[index] if index < len(ordered) else len(bare)
+        by_end.setdefault(end, {})[mark] = None
+    pieces, last = [], 0
+    for end in sorted(by_end):
+        pieces += [bare[last:end], *by_end[end]]
+        last = end
+    return "".join(pieces) + bare[last:]
 
 
 def _kept_links(text: str, links: tuple[str, ...], page: str | None) -> dict[int, int]:
@@ -398,6 +475,16 @@ def absolute_http_url(target: str | None, base_url: str | None) -> str | None:
     if parts.scheme.lower() not in ("http", "https") or not host:
         return None
     return urlunsplit((parts.scheme.lower(), parts.netloc, parts.path or "/", parts.query, ""))
+
+
+def _spells(label: str, address: str) -> bool:
+    """Whether a link's text is its address (``www.example.com`` for
+    ``https://www.example.com/``): the text already gives the model what to fetch."""
+    return _bare_address(label) == _bare_address(address)
+
+
+def _bare_address(text: str) -> str:
+    return _ADDRESS_DECORATION.sub("", text.split("#", 1)[0].strip()).rstrip("/").casefold()
 
 
 def _tag(element: lxml.html.HtmlElement) -> str:
