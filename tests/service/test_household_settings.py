@@ -301,6 +301,7 @@ async def test_activity_is_said_in_the_household_s_language(signed_in):
         "language": "en",
         "sentences": ["In the last 7 days, the assistant suggested 0 requests."],
         "notes": [],
+        "repairs": [],
     }
     assert (await harness.post(PATH, {"language": "nl"})).status_code == 200
     dutch = (await harness.client.get(f"{summary}?days=1", headers=harness.headers())).json()
@@ -309,6 +310,34 @@ async def test_activity_is_said_in_the_household_s_language(signed_in):
         "In deze periode (1 dag) heeft de assistent 0 verzoeken voorgesteld."
     ]
     assert dutch["days"] == 1 and "totals" in dutch  # the counts stay as they were
+
+
+async def test_a_german_household_reads_the_owner_s_repairs_in_german(signed_in):
+    from sovereign.executor import AuditLog, ErrorCode, OutcomeKind, Stage
+
+    from .test_audit_summary import ASKED, SEARCH, _record
+
+    harness = signed_in
+    log = AuditLog(harness.data_dir)
+    for _ in range(2):
+        ask = _record(log, SEARCH, Stage.CONFIRM, *ASKED)
+        started = log.begin(SEARCH, version=1, asked=ask)
+        reason = "searxng: json_disabled"
+        _record(log, SEARCH, Stage.EXECUTE, OutcomeKind.FAILED, ErrorCode.EXECUTION_FAILED,
+                asked=ask, started=started, reason=reason, sent=False)  # fmt: skip
+    summary = "/api/v1/audit/summary?days=1"
+    english = (await harness.client.get(summary, headers=harness.headers())).json()
+    assert english["said"]["repairs"] == [
+        "Web search failed 2 times: SearXNG refuses the JSON API: add json to search.formats "
+        "in its settings.yml and restart it."
+    ]
+    assert (await harness.post(PATH, {"language": "de"})).status_code == 200
+    german = (await harness.client.get(summary, headers=harness.headers())).json()
+    assert german["said"]["repairs"] == [
+        "Websuche: 2 Fehlschläge. SearXNG verweigert die JSON-API: Fügen Sie json zu "
+        "search.formats in seiner settings.yml hinzu und starten Sie es neu."
+    ]
+    assert german["repairs"] == english["repairs"]  # the owner's record stays as it was
 
 
 async def test_the_console_s_own_words_come_with_the_words_before_a_turn(signed_in):

@@ -29,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from sovereign.conversation.voice.activity import REPAIRS
 from sovereign.executor import EDIT_REASON, TTL_SECONDS
 from sovereign.executor.audit import (
     AUDIT_FILENAME,
@@ -61,32 +62,6 @@ COUNTERS = (
 )
 MAX_DAYS = 3650
 
-REPAIRS = {
-    "searxng: unreachable": (
-        "The device's search service (SearXNG) was not running. Start it with "
-        "deploy/searxng/start-searxng (or systemctl start sovereign-searxng where its unit "
-        "is installed), then run sovereign doctor."
-    ),
-    "searxng: timeout": (
-        "The device's search service (SearXNG) did not answer in time. Check that it runs "
-        "and the device's internet connection (sovereign doctor checks both)."
-    ),
-    "searxng: json_disabled": (
-        "SearXNG refuses the JSON API: add json to search.formats in its settings.yml and "
-        "restart it."
-    ),
-    "searxng: limiter": (
-        "SearXNG's limiter refused the search: set server.limiter: false in its settings.yml "
-        "and restart it (it serves only this device)."
-    ),
-    "searxng: all_engines_failed": (
-        "Every search engine failed: check the device's internet connection; engines "
-        "suspended after errors recover on their own within minutes."
-    ),
-}
-"""The owner's repair for a failure, by the audit ``reason`` label the capability wrote.
-Shown in Activity and by ``sovereign doctor``, never in the household's answer."""
-
 
 def audit_path(data_dir: Path) -> Path:
     """``<data>/capabilities/audit.jsonl``."""
@@ -114,7 +89,8 @@ def summarize(path: Path, *, days: int, now: Now | float | None = None) -> dict[
         "lost_records", "clock_jumps"}`` with the counters of :data:`COUNTERS`.
         ``failed_nothing_left`` counts the failures that happened before anything was
         sent (also counted in ``failed``); ``repairs`` the failures whose reason has a
-        known repair (:data:`REPAIRS`), most frequent first.
+        known repair (:data:`~sovereign.conversation.voice.activity.REPAIRS`), most
+        frequent first.
         ``may_have_left`` counts the ``outcome_unknown`` calls of external
         capabilities; ``set_aside_lines`` the torn lines moved to
         ``audit.jsonl.corrupt``; ``lost_records`` the records dropped while the log

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from sovereign.conversation.voice.activity import say_activity
+from sovereign.conversation.voice.activity import REPAIRS, say_activity
 from sovereign.conversation.voice.catalogs import LANGUAGES, Voice
+from sovereign.conversation.voice.receipts import capability_name
 
 BUSY = {"days": 1, "totals": {"proposed": 1234, "confirmation_requested": 1, "approved": 1,
                               "executed": 1, "failed": 3, "refused_other": 2, "awaiting": 1},
@@ -34,6 +35,7 @@ def test_a_german_household_reads_its_activity_in_german():
             "konnte (sein Speicher war voll oder schreibgeschützt); die Zahlen oben enthalten "
             "ihn nicht.",
         ],
+        "repairs": [],
     }
 
 
@@ -68,3 +70,56 @@ def test_an_unknown_language_says_it_in_english():
     said = say_activity({"days": 7, "totals": {"proposed": 2}}, Voice("tlh"))
     assert said["language"] == "en"
     assert said["sentences"] == ["In the last 7 days, the assistant suggested 2 requests."]
+
+
+FAILING = {"days": 7, "repairs": [
+    {"capability": "web.search", "reason": "searxng: unreachable", "count": 1234,
+     "repair": REPAIRS["searxng: unreachable"]},
+    {"capability": "web.search", "reason": "searxng: limiter", "count": 1,
+     "repair": REPAIRS["searxng: limiter"]},
+    {"capability": "mail.send", "reason": "searxng: timeout", "count": 2,
+     "repair": REPAIRS["searxng: timeout"]},
+]}  # fmt: skip
+
+
+def test_a_german_household_reads_the_owner_s_repairs_in_german_by_the_household_s_name():
+    assert say_activity(FAILING, Voice("de"))["repairs"] == [
+        "Websuche: 1.234 Fehlschläge. Der Suchdienst des Geräts (SearXNG) lief nicht. Starten "
+        "Sie ihn mit deploy/searxng/start-searxng (oder mit systemctl start sovereign-searxng, "
+        "wo seine Unit installiert ist) und führen Sie dann sovereign doctor aus.",
+        "Websuche: 1 Fehlschlag. Der Limiter von SearXNG hat die Suche abgewiesen: Setzen Sie "
+        "server.limiter: false in seiner settings.yml und starten Sie es neu (es dient nur "
+        "diesem Gerät).",
+        "mail.send: 2 Fehlschläge. Der Suchdienst des Geräts (SearXNG) hat nicht rechtzeitig "
+        "geantwortet. Prüfen Sie, ob er läuft, und die Internetverbindung des Geräts (sovereign "
+        "doctor prüft beides).",
+    ]
+
+
+def test_an_english_household_reads_the_repairs_by_the_household_s_name_with_plurals():
+    assert say_activity(FAILING, Voice("en"))["repairs"] == [
+        f"Web search failed 1,234 times: {REPAIRS['searxng: unreachable']}",
+        f"Web search failed 1 time: {REPAIRS['searxng: limiter']}",
+        f"mail.send failed 2 times: {REPAIRS['searxng: timeout']}",
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_every_language_says_every_repair_in_its_own_words(language):
+    summary = {"repairs": [{"capability": "web.search", "reason": reason, "count": 2}
+                           for reason in REPAIRS]}  # fmt: skip
+    lines = say_activity(summary, Voice(language))["repairs"]
+    assert len(lines) == len(REPAIRS)
+    for line, english in zip(lines, REPAIRS.values(), strict=True):
+        assert line.startswith(capability_name("web.search", Voice(language)))
+        assert not line.startswith("Web search") and "web.search" not in line
+        assert english not in line and "2" in line and "{" not in line
+
+
+@pytest.mark.parametrize(
+    "repairs",
+    [None, "x", [{"capability": "web.search", "reason": "searxng: nonsense", "count": 2}],
+     [{"capability": "web.search", "reason": "searxng: timeout", "count": 0}], ["x"]],
+)  # fmt: skip
+def test_a_repair_without_a_known_reason_or_count_is_not_said(repairs):
+    assert say_activity({"repairs": repairs}, Voice("it"))["repairs"] == []

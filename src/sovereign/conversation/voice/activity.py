@@ -6,8 +6,10 @@ A period holds many turns, each in its own language, so there is no one answer t
 a language from: they are said in the household's (the caller passes its voice). The
 sentences come from the conversation's catalog (context: their key), counts are
 formatted by Babel and said with the language's plural forms, lists are joined by the
-language's own pattern (CLDR, through Babel), and capability names stay as they are.
-On the wire they are the summary's ``said``: ``{"language", "sentences", "notes"}``.
+language's own pattern (CLDR, through Babel), and the owner's repairs start with the
+capability's household name (:func:`~.receipts.capability_name`; one the product has no name
+for stays as it is). On the wire they are the summary's ``said``: ``{"language",
+"sentences", "notes", "repairs"}``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 
 from .catalogs import Voice
+from .receipts import capability_name
 
 PLURALS = {
     "activity_days": ("{n} day", "{n} days"),
@@ -63,6 +66,10 @@ PLURALS = {
         "{n} line of the audit log could not be read.",
         "{n} lines of the audit log could not be read.",
     ),
+    "activity_repair": (
+        "{capability} failed {n} time: {repair}",
+        "{capability} failed {n} times: {repair}",
+    ),
     "activity_lost": (
         "{n} record of the audit log lost while the device could not write it (its storage "
         "was full or read-only); the counts above miss it.",
@@ -88,6 +95,33 @@ SENTENCES = {
 }
 """Sentences and parts without a plural of their own (English source)."""
 
+REPAIRS = {
+    "searxng: unreachable": (
+        "The device's search service (SearXNG) was not running. Start it with "
+        "deploy/searxng/start-searxng (or systemctl start sovereign-searxng where its unit "
+        "is installed), then run sovereign doctor."
+    ),
+    "searxng: timeout": (
+        "The device's search service (SearXNG) did not answer in time. Check that it runs "
+        "and the device's internet connection (sovereign doctor checks both)."
+    ),
+    "searxng: json_disabled": (
+        "SearXNG refuses the JSON API: add json to search.formats in its settings.yml and "
+        "restart it."
+    ),
+    "searxng: limiter": (
+        "SearXNG's limiter refused the search: set server.limiter: false in its settings.yml "
+        "and restart it (it serves only this device)."
+    ),
+    "searxng: all_engines_failed": (
+        "Every search engine failed: check the device's internet connection; engines "
+        "suspended after errors recover on their own within minutes."
+    ),
+}
+"""The owner's repair for a failure, by the audit ``reason`` label the capability wrote
+(English source; context ``activity_repair:<reason>``). Shown in Activity and by
+``sovereign doctor``, never in the household's answer."""
+
 _ANSWERS = ("approved", "edited", "denied")
 _NOT_RUN = ("refused_by_policy", "rejected_target", "refused_other")
 
@@ -97,11 +131,14 @@ def say_activity(summary: Mapping[str, Any], voice: Voice) -> dict[str, Any]:
     told in ``voice``'s language.
 
     Returns:
-        ``{"language", "sentences", "notes"}``: the sentences about the period (what the
-        assistant suggested, what was put to the household and its answers, what
-        expired, ran, failed, was not run, or has an unknown outcome; a sentence whose
-        counts are all 0 is left out) and the notes about the audit log (calls that may
-        have left, cards waiting, clock jumps, damaged, unreadable or lost lines).
+        ``{"language", "sentences", "notes", "repairs"}``: the sentences about the period
+        (what the assistant suggested, what was put to the household and its answers,
+        what expired, ran, failed, was not run, or has an unknown outcome; a sentence
+        whose counts are all 0 is left out), the notes about the audit log (calls that
+        may have left, cards waiting, clock jumps, damaged, unreadable or lost lines) and
+        the owner's repairs (one line per capability and known failure reason, in the
+        summary's order: the capability's household name, how often it failed and the
+        repair; a reason without a known repair, or a count of 0, is left out).
     """
     totals = summary.get("totals") if isinstance(summary.get("totals"), Mapping) else {}
     count = _counter(totals)
@@ -142,7 +179,29 @@ def say_activity(summary: Mapping[str, Any], voice: Voice) -> dict[str, Any]:
         sentences.append(say.sentence("activity_not_run", reasons=say.listed(reasons)))
     if count("outcome_unknown"):
         sentences.append(say.count("activity_unknown", count("outcome_unknown")))
-    return {"language": voice.language, "sentences": sentences, "notes": _notes(summary, say)}
+    return {
+        "language": voice.language,
+        "sentences": sentences,
+        "notes": _notes(summary, say),
+        "repairs": _repairs(summary, say),
+    }
+
+
+def _repairs(summary: Mapping[str, Any], say: _Sayer) -> list[str]:
+    repairs = summary.get("repairs")
+    lines = []
+    for repair in repairs if isinstance(repairs, list) else []:
+        if not isinstance(repair, Mapping) or repair.get("reason") not in REPAIRS:
+            continue
+        n = _number(repair.get("count"))
+        if n:
+            reason = str(repair["reason"])
+            lines.append(say.count(
+                "activity_repair", n,
+                capability=capability_name(str(repair.get("capability")), say.voice),
+                repair=say.voice.say(f"activity_repair:{reason}", REPAIRS[reason]),
+            ))  # fmt: skip
+    return lines
 
 
 def _notes(summary: Mapping[str, Any], say: _Sayer) -> list[str]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from sovereign.executor import Capability, FactSheet, Phrases
 
 from .activity import PLURALS as ACTIVITY_PLURALS
+from .activity import REPAIRS as ACTIVITY_REPAIRS
 from .activity import SENTENCES as ACTIVITY_SENTENCES
 from .around import ALL_SENTENCES
 from .card import (
@@ -70,6 +71,8 @@ def own_entries() -> Iterator[Entry]:
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)
     for key, (one, many) in ACTIVITY_PLURALS.items():
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, one, many)
+    for reason, text in ACTIVITY_REPAIRS.items():
+        yield Entry(OWN_CATALOGS, OWN_DOMAIN, f"activity_repair:{reason}", text)
     for key, text in EDIT_REFUSED.items():
         yield Entry(OWN_CATALOGS, OWN_DOMAIN, key, text)
     for code, text in EDIT_REFUSALS.items():

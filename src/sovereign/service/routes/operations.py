@@ -39,7 +39,8 @@ async def audit_summary(
     422 INVALID_REQUEST for ``days`` outside 1..3650; 503 AUDIT_UNREADABLE when
     the audit file exists but cannot be read. ``said`` tells the summary in words, in the
     household's language (:func:`sovereign.conversation.voice.activity.say_activity`):
-    ``{"language", "sentences", "notes"}``.
+    ``{"language", "sentences", "notes", "repairs"}`` (the owner's repairs by the capability's
+    household name).
     """
     try:
         summary = await asyncio.to_thread(summarize, audit_path(deps.settings.data_dir), days=days)
