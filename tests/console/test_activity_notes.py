@@ -144,9 +144,27 @@ def test_the_owner_repairs_are_said_apart_from_the_counts(js):
             }
         ],
     }
-    assert js("present.js", "auditTable", summary)["repairs"] == [
-        "web.search failed 1 time: Start it."
+    table = js("present.js", "auditTable", summary)
+    assert table["repairs"] == ["Web search failed 1 time: Start it."]
+    assert table["repairsLanguage"] is None
+
+
+def test_the_owner_repairs_are_shown_as_the_product_said_them_in_the_household_s_language(js):
+    repair = {"capability": "web.search", "reason": "searxng: limiter", "count": 2}
+    summary = {"days": 7, "totals": {}, "capabilities": {}, "repairs": [repair]}
+    summary["said"] = say_activity(summary, Voice("de"))
+    table = js("present.js", "auditTable", summary)
+    assert table["repairs"] == [
+        "Websuche: 2 Fehlschläge. Der Limiter von SearXNG hat die Suche abgewiesen: Setzen Sie "
+        "server.limiter: false in seiner settings.yml und starten Sie es neu (es dient nur "
+        "diesem Gerät)."
     ]
+    assert table["repairsLanguage"] == "de"
+    unnamed = {**summary, "repairs": [{**repair, "capability": "mail.send"}]}
+    unnamed["said"] = say_activity(unnamed, Voice("de"))
+    assert js("present.js", "auditTable", unnamed)["repairs"][0].startswith(
+        "mail.send: 2 Fehlschläge. "
+    )
 
 
 def test_a_call_refused_for_want_of_an_audit_record_says_why_and_that_nothing_left(js):

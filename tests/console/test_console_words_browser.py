@@ -10,6 +10,9 @@ from contextlib import contextmanager
 
 from playwright.sync_api import expect
 
+from sovereign.conversation.voice.activity import say_activity
+from sovereign.conversation.voice.catalogs import Voice
+
 from .conftest import MODULE_ORIGIN, watch_page
 from .console_steps import first_run, send
 
@@ -125,15 +128,20 @@ def test_activity_s_table_and_repairs_are_said_in_the_household_s_language(page,
     summary = {
         "days": 7, "since": "2026-12-01T10:00:00Z", "totals": {"proposed": 2, "failed": 2},
         "capabilities": {"web.search": {"proposed": 2, "failed": 2}},
-        "repairs": [{"capability": "web.search", "count": 2, "repair": "start SearXNG"}],
-        "said": {"language": "it", "sentences": ["Frase."], "notes": []},
+        "repairs": [{"capability": "web.search", "reason": "searxng: timeout", "count": 2,
+                     "repair": "start SearXNG"}],
     }  # fmt: skip
+    summary["said"] = say_activity(summary, Voice("it"))
     page.route("**/api/v1/audit/summary*", lambda route: route.fulfill(json=summary))
     page.locator("#nav-activity").click()
     expect(page.locator(".repairs h3")).to_have_text("Per il proprietario dell\u2019apparecchio")
     expect(page.locator(".repairs li")).to_have_text(
-        "web.search non è riuscito 2 volte: start SearXNG"
+        "Ricerca sul web: 2 tentativi non riusciti. Il servizio di ricerca dell\u2019apparecchio "
+        "(SearXNG) non ha risposto in tempo. Controlla che sia in funzione e verifica la "
+        "connessione a internet dell\u2019apparecchio (sovereign doctor controlla entrambe le "
+        "cose)."
     )
+    expect(page.locator(".repairs li")).to_have_attribute("lang", "it")
     page.get_by_text("Conteggi per funzione", exact=True).click()
     head = page.locator(".activity-table thead th")
     expect(head.first).to_have_text("Funzione")

@@ -99,7 +99,8 @@ export class ActivityView {
       el("p", { lang: table.language }, line)),
       ...(table.repairs.length ? [el("div", { className: "repairs", role: "note" },
         el("h3", { lang }, say("activity_repairs")),
-        el("ul", {}, ...table.repairs.map((line) => el("li", { lang }, line))))] : []));
+        el("ul", {}, ...table.repairs.map((line) =>
+          el("li", { lang: table.repairsLanguage || lang }, line))))] : []));
     if (!table.rows.length) {
       this.wrap.replaceChildren(el("p", { className: "empty", lang }, say("activity_none")),
       ...table.notes.map((note) => el("p", { className: "hint", lang: table.language }, note)));

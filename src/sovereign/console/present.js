@@ -109,6 +109,11 @@ const CAPABILITY_NAMES = {
   "home_assistant.get_state": "Device state (Home Assistant)",
 };
 
+/** The household's name for `capability` in English, or its identifier when it has none. */
+function capabilityName(capability) {
+  return Object.hasOwn(CAPABILITY_NAMES, capability) ? CAPABILITY_NAMES[capability] : capability;
+}
+
 /** Why a call failed before anything left (receipt `sent: false`), by capability. */
 const NOT_SENT_WHY = {
   "web.search": "the device's search service is not running",
@@ -138,8 +143,7 @@ export function receiptSummary(receipts, calls = [], citations = []) {
   let anyExecuted = false;
   const lines = (receipts || []).map((receipt) => {
     const { capability, outcome } = receipt;
-    const called = Object.hasOwn(CAPABILITY_NAMES, capability)
-      ? CAPABILITY_NAMES[capability] : capability;
+    const called = capabilityName(capability);
     if (receipt.locality !== "external") {
       return `${called}: ${outcome === "executed" ? "ran on this device" : outcome}`;
     }
@@ -374,10 +378,11 @@ export function activitySentences(summary) {
 export function saidActivity(said) {
   if (!said || typeof said !== "object") return null;
   const texts = (list) => Array.isArray(list) && list.every((line) => saidText(line));
-  const { language, sentences, notes } = said;
+  const { language, sentences, notes, repairs } = said;
   if (!(typeof language === "string" && /^[a-z]{2,3}$/.test(language))) return null;
   if (!texts(sentences) || !sentences.length || !texts(notes)) return null;
-  return { language, sentences: [...sentences], notes: [...notes] };
+  const saidRepairs = texts(repairs) ? [...repairs] : null;
+  return { language, sentences: [...sentences], notes: [...notes], repairs: saidRepairs };
 }
 
 /**
@@ -386,8 +391,11 @@ export function saidActivity(said) {
  * summary: {days, since, capabilities: {name: {counter: n}}, totals, may_have_left,
  * unreadable_lines, set_aside_lines, lost_records, clock_jumps}.
  * Returns {columns: [{key, label}], rows: [{capability, counts: [n]}], totals: [n],
- * since ("2026-01-01 00:00 UTC"), unreadableLines, notes: [sentence], sentences, language}:
- * the sentences and notes as the product said them (saidActivity), else in English; a counter the
+ * since ("2026-01-01 00:00 UTC"), unreadableLines, notes: [sentence], sentences, language,
+ * repairs: [line], repairsLanguage}: the sentences, notes and the owner's repairs as the
+ * product said them (saidActivity; repairsLanguage is then their language), else in English
+ * (the repairs by the Console's own words, each starting with the capability's English
+ * household name, and repairsLanguage null); a counter the
  * summary lacks counts as 0. The notes say which calls may have left with their
  * outcome unknown, what waits for an answer, and whether the clock jumped.
  */
@@ -408,8 +416,10 @@ export function auditTable(summary) {
     notes: said ? said.notes : auditNotes(summary || {}),
     sentences: said ? said.sentences : activitySentences(summary || {}),
     language: said ? said.language : "en",
-    repairs: ((summary && summary.repairs) || []).map((repair) => say("activity_repair",
-      { capability: repair.capability, n: Number(repair.count) || 0, repair: repair.repair })),
+    repairs: said && said.repairs ? said.repairs : ((summary && summary.repairs) || [])
+      .map((repair) => say("activity_repair", { capability: capabilityName(repair.capability),
+        n: Number(repair.count) || 0, repair: repair.repair })),
+    repairsLanguage: said && said.repairs ? said.language : null,
   };
 }
 
