@@ -40,7 +40,12 @@ pytestmark = pytest.mark.slow
 SEARCH = "Search the web for the latest Raspberry Pi 5 firmware."
 TIMEOUT_SECONDS = 900.0
 """Per read: generous, since a busy two-core machine may take minutes for a first decision."""
-EXECUTED_HEALTH = {"capability": "system.health", "locality": "local", "outcome": "executed"}
+EXECUTED_HEALTH = {
+    "capability": "system.health",
+    "locality": "local",
+    "outcome": "executed",
+    "name": "This device's health",
+}
 
 
 @dataclass(frozen=True)
@@ -170,7 +175,12 @@ def test_an_approved_search_reaches_searxng_once_and_is_receipted(live):
     searches = live.searxng.requests[before:]
     assert [r.q for r in searches] == [pending["arguments"]["query"]]
     assert done["receipts"] == [
-        {"capability": "web.search", "locality": "external", "outcome": "executed"}
+        {
+            "capability": "web.search",
+            "locality": "external",
+            "outcome": "executed",
+            "name": "Web search",
+        }
     ]
     assert done["citations"] and done["citations"][0]["capability"] == "web.search"
     assert done["text"].strip() and done["pending_confirmation"] is None

@@ -52,7 +52,12 @@ SEARCH = "Search the web for the latest Raspberry Pi 5 firmware."
 STORY = "Tell me a long story about a cat who climbs trees."
 TIMEOUT_SECONDS = 900.0
 """Per read: generous, since a busy two-core machine may take minutes for a first decision."""
-EXECUTED_HEALTH = {"capability": "system.health", "locality": "local", "outcome": "executed"}
+EXECUTED_HEALTH = {
+    "capability": "system.health",
+    "locality": "local",
+    "outcome": "executed",
+    "name": "This device's health",
+}
 CUT_OFF = OWN_SENTENCES["cut_off"]
 """What a reply that broke off ends with (the stream-reading rule: no terminal event)."""
 TOO_LONG = (
@@ -272,7 +277,12 @@ def test_a_search_card_carries_exactly_the_models_arguments_and_a_denial_sends_n
     denied = live.household.answer(card["token"], approve=False)
 
     assert denied["receipts"] == [
-        {"capability": "web.search", "locality": "external", "outcome": "denied"}
+        {
+            "capability": "web.search",
+            "locality": "external",
+            "outcome": "denied",
+            "name": "Web search",
+        }
     ]
     assert denied["pending_confirmation"] is None and denied["text"].strip()
     assert len(live.searxng.requests) == before  # nothing left the device
@@ -292,7 +302,12 @@ def test_an_approved_search_reaches_searxng_once_with_the_cards_query(live):
     assert kind == "result", done
     assert [r.q for r in live.searxng.requests[before:]] == [card["arguments"]["query"]]
     assert done["receipts"] == [
-        {"capability": "web.search", "locality": "external", "outcome": "executed"}
+        {
+            "capability": "web.search",
+            "locality": "external",
+            "outcome": "executed",
+            "name": "Web search",
+        }
     ]
     assert done["citations"] and done["citations"][0]["capability"] == "web.search"
     assert done["text"].strip() and done["pending_confirmation"] is None

@@ -124,7 +124,12 @@ async def test_auto_mode_probes_then_answers_with_a_tool_and_the_products_own_fa
     assert texts == [result["text"]] and "of memory is free" in result["text"]
     assert len(server.requests) == 7  # five probes and two decisions; the prose never asked
     assert result["receipts"] == [
-        {"capability": "system.health", "locality": "local", "outcome": "executed"}
+        {
+            "capability": "system.health",
+            "locality": "local",
+            "outcome": "executed",
+            "name": "This device's health",
+        }
     ]
     decisions = server.requests[5:7]  # after five probes
     assert all(d["response_format"]["type"] == "json_object" for d in decisions)

@@ -52,7 +52,12 @@ async def test_a_failure_after_an_approved_search_carries_its_receipt_and_citati
     assert world.calls.of("web.search") == [{"query": "pi firmware"}]
     assert failed.provenance() == {
         "citations": [{**CITED, "heading": "Sources", "kind": "search result snippet"}],
-        "receipts": [{"capability": "web.search", "locality": "external", "outcome": "executed"}],
+        "receipts": [{
+            "capability": "web.search",
+            "locality": "external",
+            "outcome": "executed",
+            "name": "Web search",
+        }],
     }
 
 

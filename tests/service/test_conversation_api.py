@@ -34,6 +34,7 @@ async def test_policy_off_never_issues_a_confirmation(signed_in):
             "locality": "external",
             "outcome": "refused",
             "error_code": "POLICY_DISABLED",
+            "name": "Web search",
         }
     ]
     assert body["text"] == (  # what did not run, in the product's words, then the model's
@@ -76,7 +77,12 @@ async def test_approve_executes_once_and_a_repeated_approval_gets_the_same_outco
     assert body["pending_confirmation"] is None
     assert body["text"].startswith("> ") and "\n> \u2014 " in body["text"]  # a quote
     assert body["receipts"] == [
-        {"capability": "web.search", "locality": "external", "outcome": "executed"}
+        {
+            "capability": "web.search",
+            "locality": "external",
+            "outcome": "executed",
+            "name": "Web search",
+        }
     ]
     assert body["citations"] and all(c["capability"] == "web.search" for c in body["citations"])
     assert {"title", "url", "snippet", "retrieved_at"} <= set(body["citations"][0])
@@ -112,7 +118,12 @@ async def test_deny_with_reason_reaches_the_model_framed_and_the_turn_continues(
         f"You said: \u201c{reason}\u201d.\n\nanswer after denied"
     )
     assert body["receipts"] == [
-        {"capability": "web.search", "locality": "external", "outcome": "denied"}
+        {
+            "capability": "web.search",
+            "locality": "external",
+            "outcome": "denied",
+            "name": "Web search",
+        }
     ]
     [denial] = _tool_results(signed_in)
     assert denial["status"] == "denied"

@@ -100,7 +100,12 @@ def test_a_retry_after_a_dropped_approval_returns_what_ran(live, stream):
     assert retry.status_code == 200, retry.text
     reply = retry.json()
     assert reply["receipts"] == [
-        {"capability": "web.search", "locality": "external", "outcome": "executed"}
+        {
+            "capability": "web.search",
+            "locality": "external",
+            "outcome": "executed",
+            "name": "Web search",
+        }
     ]
     assert reply["citations"] and reply["text"].endswith(ANSWER_AFTER_SEARCH)
     assert len(live.searxng.queries) == 1, "the retry ran the search again"

@@ -58,7 +58,12 @@ async def test_withdrawing_a_card_denies_it_runs_nothing_and_leaves_nothing_wait
     response = await signed_in.post(WITHDRAW, {"token": card["token"]})
     assert response.status_code == 200
     assert response.json()["receipts"] == [
-        {"capability": "web.search", "locality": "external", "outcome": "denied"}
+        {
+            "capability": "web.search",
+            "locality": "external",
+            "outcome": "denied",
+            "name": "Web search",
+        }
     ]
     assert signed_in.searxng.queries == []
     assert len(signed_in.backend.requests) == asked_model  # the model was not asked again

@@ -67,7 +67,10 @@ async def test_an_answer_and_its_stream_carry_the_receipt_in_the_households_lang
         "label": "Beleg",
     }
     assert german["receipt"] == said
-    assert german["receipts"] == english["receipts"]  # the data it is said from: unchanged
+    unnamed = [{k: v for k, v in r.items() if k != "name"} for r in german["receipts"]]
+    assert unnamed == [{k: v for k, v in r.items() if k != "name"} for r in english["receipts"]]
+    assert [r["name"] for r in english["receipts"]] == ["This device's health"]
+    assert [r["name"] for r in german["receipts"]] == ["Zustand dieses Geräts"]  # as said
     _, events = await stream(household, {"message": UNPLACEABLE_READ})
     kind, result = events[-1]
     assert kind == "result" and result["receipt"] == said
@@ -134,7 +137,8 @@ async def test_a_withdrawn_card_s_receipt_is_said_in_the_households_language(hou
     withdrawn = await household.post(WITHDRAW, {"token": halted["pending_confirmation"]["token"]})
     assert withdrawn.status_code == 200
     assert withdrawn.json() == {
-        "receipts": [{"capability": "web.search", "locality": "external", "outcome": "denied"}],
+        "receipts": [{"capability": "web.search", "locality": "external", "outcome": "denied",
+                      "name": "Zoeken op het web"}],
         "receipt": {
             "headline": "Alles is op dit apparaat gebleven.",
             "lines": ["Zoeken op het web: door jou geweigerd; er is niets verstuurd"],

@@ -24,7 +24,12 @@ from .harness import build_harness
 from .test_streaming import answer_of, stream
 
 QUESTION = "pi 5 firmware news"
-EXECUTED = {"capability": "web.search", "locality": "external", "outcome": "executed"}
+EXECUTED = {
+    "capability": "web.search",
+    "locality": "external",
+    "outcome": "executed",
+    "name": "Web search",
+}
 SERVER_500 = Canned(500, {"error": {"code": 500, "message": "Internal Server Error"}})
 
 

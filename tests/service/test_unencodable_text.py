@@ -116,7 +116,12 @@ async def test_an_approved_search_whose_results_hold_half_an_emoji_keeps_its_rec
     else:
         result = approved.json()
     assert result["receipts"] == [
-        {"capability": "web.search", "locality": "external", "outcome": "executed"}
+        {
+            "capability": "web.search",
+            "locality": "external",
+            "outcome": "executed",
+            "name": "Web search",
+        }
     ]
     (citation,) = result["citations"]
     assert citation["title"] == "Firmware \ufffd notes" and "\ufffd" in citation["snippet"]

@@ -130,7 +130,12 @@ async def test_web_fetch_asks_with_the_literal_url_then_reads_the_page(tmp_path,
         )
     body = done.json()
     assert body["receipts"] == [
-        {"capability": "web.fetch", "locality": "external", "outcome": "executed"}
+        {
+            "capability": "web.fetch",
+            "locality": "external",
+            "outcome": "executed",
+            "name": "Reading a web page",
+        }
     ]
     assert body["citations"][0]["url"] == url
     assert _Page.hits == ["/notes?a=1&b=%20x"]

@@ -52,7 +52,7 @@ def test_an_italian_local_read_is_printed_in_italian():
 
 def test_without_a_said_receipt_or_with_one_that_disagrees_the_terminal_says_its_own():
     wire = wire_in("de")
-    own = [f"{MARK}Receipt: Left this device.", f"{MARK}  web.search: sent outside this device"]
+    own = [f"{MARK}Receipt: Left this device.", f"{MARK}  Websuche: sent outside this device"]
     assert provenance_lines([], wire["receipts"], 100) == own
     stayed = {**wire["receipt"], "stayed_local": True}  # something left: it says so
     assert provenance_lines([], wire["receipts"], 100, said=stayed) == own
@@ -175,3 +175,30 @@ async def test_the_terminal_asks_in_the_card_s_words():
     assert terminal.prompts == ["Approva [y] / Rifiuta [N]: ", "Motivo del rifiuto (facoltativo): "]
     assert answer == {"confirmation": {"token": "t", "approve": False, "reason": "zu privat"}}
     assert terminal.shown[1] == "Approvi questa richiesta?"
+
+
+def test_the_terminal_s_own_receipt_starts_each_line_with_the_name_the_service_gave():
+    mailed = Receipt("mail.send", "external", "refused", "POLICY_DISABLED")
+    health = Receipt("system.health", "local", "executed")
+    wire = wire_in("fr", receipts=[SEARCHED, health, mailed], citations=[])
+    assert [r.get("name") for r in wire["receipts"]] == [
+        "Recherche web", "État de cet appareil", None  # a capability without a name
+    ]
+    assert provenance_lines([], wire["receipts"], 100) == [
+        f"{MARK}Receipt: Left this device.",
+        f"{MARK}  Recherche web: sent outside this device",
+        f"{MARK}  État de cet appareil: ran on this device",
+        f"{MARK}  mail.send: refused (POLICY_DISABLED); nothing was sent",
+    ]
+
+
+def test_a_receipt_the_service_named_nothing_keeps_its_identifier():
+    wire = wire_in("de", receipts=[Receipt("web.search", "external", "failed", "X", sent=False)])
+    for receipt in wire["receipts"]:
+        del receipt["name"]  # a service that gives no names
+    unnamed = [{**wire["receipts"][0], "name": "  "}]  # nor a blank one
+    for receipts in (wire["receipts"], unnamed):
+        assert provenance_lines([], receipts, 100)[1:] == [
+            f"{MARK}  web.search: failed before anything left this device (the device's search "
+            "service is not running)"
+        ]

@@ -7,18 +7,19 @@
      "pending_confirmation": null | {"token", "capability", "version", "arguments",
                                      "expires_in_seconds", "flags", "edited", "words"},
      "citations": [{"capability", "title", "url", "snippet", "retrieved_at"}],
-     "receipts": [{"capability", "locality", "outcome"[, "error_code"]}],
+     "receipts": [{"capability", "locality", "outcome"[, "error_code", "sent", "name"]}],
      "facts": [{"capability", "result", "lines", "heading"}],
      "receipt": {"headline", "lines", "stayed_local", "label"},
      "approval_notes": {"ran", "failed", "not_run", "lost"}}   // with a card only
 
 ``receipt`` is the receipts said by the product in the answer's language
 (:mod:`.voice.receipts`), the account of what left the device the Console shows under
-the answer. Each citation also carries ``heading``, the name of the list of sources in
-the answer's language, and an answer that asks for approval carries
-``approval_notes``, what is said if the answer to that approval breaks off
-(:mod:`.voice.around`); the card itself carries ``words``, its words and the notes of its
-decision in the answer's language (:mod:`.voice.card`).
+the answer; each of ``receipts`` names its capability as the household calls it in that
+language (``name``), when the product has a name for it. Each citation also carries
+``heading``, the name of the list of sources in the answer's language, and an answer
+that asks for approval carries ``approval_notes``, what is said if the answer to that
+approval breaks off (:mod:`.voice.around`); the card itself carries ``words``, its words
+and the notes of its decision in the answer's language (:mod:`.voice.card`).
 
 A turn that fails after it began raises :class:`TurnFailed`, which carries the
 citations and receipts gathered so far: whatever goes wrong after an external
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .voice.around import approval_notes, say_name
 from .voice.card import card_words, edit_detail, edit_refusal
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
-from .voice.receipts import say_receipt
+from .voice.receipts import receipts_wire, say_receipt
 from .voice.sentences import OWN_SENTENCES
 
 if TYPE_CHECKING:
@@ -255,7 +256,7 @@ class TurnResult:
             "text": self.text,
             "pending_confirmation": pending_wire(pending, voice) if pending else None,
             "citations": citations_wire(self.citations, voice),
-            "receipts": [r.to_wire() for r in self.receipts],
+            "receipts": receipts_wire(self.receipts, voice),
             "facts": [f.to_wire() for f in self.facts],
             "receipt": say_receipt(self.receipts, voice).to_wire(),
             "language": self.language,
@@ -325,10 +326,12 @@ class TurnFailed(Exception):
 
     def provenance(self) -> dict[str, Any]:
         """``{"citations": [...], "receipts": [...]}`` as on the wire (both maybe empty;
-        each citation with its ``heading`` in the turn's language)."""
+        each citation with its ``heading`` and each receipt with its ``name`` in the turn's
+        language)."""
+        voice = Voice(self.language)
         return {
-            "citations": citations_wire(self.citations, Voice(self.language)),
-            "receipts": [r.to_wire() for r in self.receipts],
+            "citations": citations_wire(self.citations, voice),
+            "receipts": receipts_wire(self.receipts, voice),
         }
 
     def to_wire(self) -> dict[str, Any]:

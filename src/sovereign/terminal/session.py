@@ -458,7 +458,8 @@ def provenance_lines(
     controls escaped) and wrapped under it. The receipt is the one the product said in
     the answer's language (``said``, the wire's ``receipt``: its label, headline and
     lines) when it agrees with ``receipts`` (:func:`said_receipt`), else composed here
-    in English; the sources are headed as the citations' ``heading`` says, else
+    in English, each line starting with the capability's name as the service gave it
+    (:func:`receipt_line`); the sources are headed as the citations' ``heading`` says, else
     "Sources"; each source's kind is the citation's ``kind`` as said, else English.
     """
     lines = []
@@ -537,13 +538,16 @@ def _not_sent_why(receipts: list[dict[str, Any]]) -> str:
 
 
 def receipt_line(receipt: dict[str, Any]) -> str:
-    """One receipt in words, e.g. ``web.search: sent outside this device``."""
-    name, outcome = one_line(receipt.get("capability", "?")), one_line(receipt.get("outcome", "?"))
-    code = one_line(receipt.get("error_code"))
+    """One receipt in words, e.g. ``Web search: sent outside this device``: the line starts
+    with the capability's household name as the service gave it (the receipt's ``name``),
+    else with its identifier (a capability the product has no name for)."""
+    capability = one_line(receipt.get("capability", "?"))
+    name = one_line(receipt["name"]) if _text(receipt.get("name")) else capability
+    outcome, code = one_line(receipt.get("outcome", "?")), one_line(receipt.get("error_code"))
     if receipt.get("locality") != "external":
         return f"{name}: {'ran on this device' if outcome == 'executed' else outcome}"
     if outcome == "failed" and receipt.get("sent") is False:
-        why = NOT_SENT_WHY.get(str(name), "the connection failed first")
+        why = NOT_SENT_WHY.get(capability, "the connection failed first")
         return f"{name}: failed before anything left this device ({why})"
     words = {
         "executed": "sent outside this device",

@@ -12,7 +12,12 @@ import pytest
 
 from sovereign.conversation.results import Receipt
 from sovereign.conversation.voice.catalogs import LANGUAGES, Voice
-from sovereign.conversation.voice.receipts import capability_name, host_of, say_receipt
+from sovereign.conversation.voice.receipts import (
+    capability_name,
+    host_of,
+    receipts_wire,
+    say_receipt,
+)
 
 HEALTH = Receipt("system.health", "local", "executed")
 SEARCH = Receipt("web.search", "external", "executed")
@@ -213,3 +218,17 @@ def test_every_line_starts_with_the_capability_s_household_name(language, lines)
         for name in ("pihole.summary", "home_assistant.list_entities", "home_assistant.get_state")
     ]
     assert said(receipts, language)["lines"] == lines
+
+
+def test_each_receipt_on_the_wire_carries_its_household_name_in_the_answer_s_language():
+    receipts = [SEARCH, Receipt("mail.send", "external", "failed", "X", sent=False)]
+    assert receipts_wire(receipts, Voice("de")) == [
+        {"capability": "web.search", "locality": "external", "outcome": "executed",
+         "name": "Websuche"},
+        {"capability": "mail.send", "locality": "external", "outcome": "failed",
+         "error_code": "X", "sent": False},  # no name: none is given
+    ]  # fmt: skip
+    for language in LANGUAGES:
+        (wire,) = receipts_wire([HEALTH], Voice(language))
+        assert wire["name"] == capability_name("system.health", Voice(language))
+        assert (wire["name"] == "This device's health") == (language == "en")

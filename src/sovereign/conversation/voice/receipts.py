@@ -158,6 +158,19 @@ def say_receipt(receipts: Iterable[Receipt], voice: Voice) -> ReceiptSaid:
     return ReceiptSaid(headline, lines, not destinations, say_name("receipt_label", voice))
 
 
+def receipts_wire(receipts: Iterable[Receipt], voice: Voice) -> list[dict[str, Any]]:
+    """``receipts`` as on the wire, each with ``"name"``, its capability's household name
+    in ``voice``'s language, when the product has one (a client that composes a receipt
+    of its own starts its line with it, as the said receipt does)."""
+    wire = []
+    for receipt in receipts:
+        entry = receipt.to_wire()
+        if receipt.capability in CAPABILITY_NAMES:
+            entry["name"] = capability_name(receipt.capability, voice)
+        wire.append(entry)
+    return wire
+
+
 def capability_name(capability: str, voice: Voice) -> str:
     """The household's name for ``capability`` in ``voice``'s language, or the identifier
     itself when the product has no name for it."""
