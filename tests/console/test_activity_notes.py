@@ -45,7 +45,7 @@ def test_the_notes_name_calls_that_may_have_left_waiting_approvals_and_clock_jum
     }
     table = js("present.js", "auditTable", summary)
     assert table["notes"] == [
-        "web.search: 2 calls may have left — outcome unknown (the service stopped while they "
+        "Web search: 2 calls may have left — outcome unknown (the service stopped while they "
         "ran).",
         "1 approval request waits for an answer; a request expires 2 minutes after it was asked.",
         "The device's clock jumped 1 time. Calls are placed by the time since the device "
@@ -99,7 +99,7 @@ def test_activity_shows_a_search_cut_off_by_a_crash_and_the_clock_jump(page, ser
     )
     hints = page.locator("#activity-table-wrap > p.hint")
     expect(hints.first).to_have_text(
-        "web.search: 1 call may have left — outcome unknown (the service stopped while it ran)."
+        "Web search: 1 call may have left — outcome unknown (the service stopped while it ran)."
     )
     expect(hints.nth(1)).to_contain_text("clock jumped 2 times")
 

@@ -426,8 +426,9 @@ export function auditTable(summary) {
 function auditNotes(summary) {
   const count = (value) => Number(value) || 0;
   const notes = Object.entries(summary.may_have_left || {}).filter(([, n]) => count(n))
-    .map(([name, n]) => `${name}: ${counted(count(n), "call", "calls")} may have ` +
-      `left — outcome unknown (the service stopped while ${count(n) === 1 ? "it" : "they"} ran).`);
+    .map(([name, n]) => `${capabilityName(name)}: ${counted(count(n), "call", "calls")} may ` +
+      "have left — outcome unknown (the service stopped while " +
+      `${count(n) === 1 ? "it" : "they"} ran).`);
   const waiting = count((summary.totals || {}).awaiting);
   if (waiting) {
     notes.push(`${counted(waiting, "approval request waits", "approval requests wait")} ` +

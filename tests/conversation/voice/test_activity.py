@@ -27,8 +27,8 @@ def test_a_german_household_reads_its_activity_in_german():
             "Nicht ausgeführt: 2 aus einem anderen Grund.",
         ],
         "notes": [
-            "web.fetch: 2 Aufrufe haben das Gerät vielleicht verlassen — Ausgang unbekannt (der "
-            "Dienst hielt an, während sie liefen).",
+            "Webseite lesen: 2 Aufrufe haben das Gerät vielleicht verlassen — Ausgang unbekannt "
+            "(der Dienst hielt an, während sie liefen).",
             "1 Freigabeanfrage wartet auf eine Antwort; eine Anfrage läuft 2 Minuten, nachdem "
             "sie gestellt wurde, ab.",
             "1 Eintrag des Prüfprotokolls ging verloren, während das Gerät ihn nicht schreiben "

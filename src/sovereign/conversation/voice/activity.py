@@ -6,10 +6,10 @@ A period holds many turns, each in its own language, so there is no one answer t
 a language from: they are said in the household's (the caller passes its voice). The
 sentences come from the conversation's catalog (context: their key), counts are
 formatted by Babel and said with the language's plural forms, lists are joined by the
-language's own pattern (CLDR, through Babel), and the owner's repairs start with the
-capability's household name (:func:`~.receipts.capability_name`; one the product has no name
-for stays as it is). On the wire they are the summary's ``said``: ``{"language",
-"sentences", "notes", "repairs"}``.
+language's own pattern (CLDR, through Babel), and a note or repair about a capability
+starts with its household name (:func:`~.receipts.capability_name`; one the product has
+no name for stays as it is). On the wire they are the summary's ``said``:
+``{"language", "sentences", "notes", "repairs"}``.
 """
 
 from __future__ import annotations
@@ -209,8 +209,8 @@ def _notes(summary: Mapping[str, Any], say: _Sayer) -> list[str]:
     left = summary.get("may_have_left")
     for capability, n in (left.items() if isinstance(left, Mapping) else []):
         if _number(n):
-            notes.append(say.count("activity_may_have_left", _number(n),
-                                   capability=str(capability)))  # fmt: skip
+            called = capability_name(str(capability), say.voice)
+            notes.append(say.count("activity_may_have_left", _number(n), capability=called))
     totals = summary.get("totals") if isinstance(summary.get("totals"), Mapping) else {}
     for key, n in (
         ("activity_waiting", _counter(totals)("awaiting")),
