@@ -79,6 +79,13 @@ def named(question: str, language: str) -> set[str]:
         ("es", "¿El servidor del trastero va bien de memoria?", {"system"}),
         ("nl", "Wordt het servertje op zolder niet te warm?", {"system"}),
         ("it", "Il computerino in soffitta ha ancora spazio su disco?", {"system"}),
+        # "small computer" in every inflection names the device; "computer" alone does not.
+        ("de", "Warum ist der kleine Rechner im Flur heute so lahm?", {"system"}),
+        ("de", "Ist es dem kleinen Rechner im Keller zu warm?", {"system"}),
+        ("de", "Hat unser kleiner Rechner noch Platz?", {"system"}),
+        ("de", "Mein Rechner ist so langsam", set()),
+        ("en", "is the small computer in the hall ok?", {"system"}),
+        ("en", "my computer is slow", set()),
         ("en", "How many ads were blocked in the kitchen?", {"pihole"}),
         # Another device of the household's shares the device's words, not its family.
         ("en", "my phone keeps saying storage full, what can I delete", set()),
