@@ -14,16 +14,17 @@ from sovereign.cli_words import (
     CATALOGS,
     COUNTED,
     DOCTOR_CHECKS,
+    DOMAIN,
     HELP,
     LANGUAGES,
     SENTENCES,
     CliWords,
-    _translations,
     command_language,
     every_help_text,
     locale_language,
 )
 from sovereign.doctor import CHECKS, DoctorConfig
+from sovereign.po_catalogs import translations
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
 SPELLED_ALIKE = {"Error: ", "total", "Options"}
@@ -35,7 +36,7 @@ def _fields(text: str) -> set[str]:
 
 
 def _said(language: str, context: str, english: str) -> str:
-    translated = _translations(language).pgettext(context, english)
+    translated = translations(CATALOGS, DOMAIN, language).pgettext(context, english)
     assert translated != english or english in SPELLED_ALIKE, (language, context, english)
     assert _fields(translated) == _fields(english), (language, context)
     return translated
@@ -57,7 +58,7 @@ def test_every_sentence_and_help_text_is_translated_with_its_placeholders(langua
         _said(language, key, english)
     for key, (one, many) in COUNTED.items():
         for count in (1, 2, 5, 1_000_000):
-            translated = _translations(language).npgettext(key, one, many, count)
+            translated = translations(CATALOGS, DOMAIN, language).npgettext(key, one, many, count)
             assert translated not in (one, many), (language, key, count)
             assert _fields(translated) == _fields(one), (language, key)
     for key, english in AUDIT_LABELS.items():

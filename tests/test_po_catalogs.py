@@ -40,3 +40,16 @@ def test_it_imports_nothing_of_ours():
     modules = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     modules += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     assert not [m for m in modules if m and m.startswith("sovereign")]
+
+
+def test_translations_read_a_catalog_once_and_english_needs_none(tmp_path):
+    path = tmp_path / "de" / "LC_MESSAGES" / "demo.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(PO, encoding="utf-8")
+    german = po_catalogs.translations(tmp_path, "demo", "de")
+    assert german.pgettext("greeting", "Hello") == "Hallo"
+    path.write_text(PO.replace("Hallo", "Servus"), encoding="utf-8")
+    assert po_catalogs.translations(tmp_path, "demo", "de") is german
+    (tmp_path / "en" / "LC_MESSAGES").mkdir(parents=True)
+    (tmp_path / "en" / "LC_MESSAGES" / "demo.po").write_text(PO, encoding="utf-8")
+    assert po_catalogs.translations(tmp_path, "demo", "en").pgettext("greeting", "Hello") == "Hello"

@@ -18,7 +18,6 @@ What scripts read never changes: JSON, exit codes, codes and values one types (`
 
 from __future__ import annotations
 
-import functools
 import inspect
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -28,9 +27,8 @@ from typing import Any
 
 import click
 from babel.numbers import format_decimal, format_percent
-from babel.support import NullTranslations
 
-from sovereign.po_catalogs import read_catalog
+from sovereign.po_catalogs import translations
 
 LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
 """The languages the product speaks (ISO 639-1); English is the source language."""
@@ -317,13 +315,6 @@ DOCTOR_CHECKS = (
 """``sovereign doctor``'s check names, said under the context ``doctor``."""
 
 
-@functools.lru_cache(maxsize=16)
-def _translations(language: str) -> NullTranslations:
-    if language == ENGLISH:
-        return NullTranslations()
-    return read_catalog(CATALOGS / language / "LC_MESSAGES" / f"{DOMAIN}.po", language, DOMAIN)
-
-
 def _code(entry: str) -> str:
     """``"de_DE.UTF-8@euro"`` → ``"de"``; ``"C.UTF-8"`` → ``"c"``."""
     return entry.split(".", 1)[0].split("@", 1)[0].replace("-", "_").split("_", 1)[0].lower()
@@ -369,7 +360,7 @@ class CliWords:
 
     def __init__(self, language: object = ENGLISH) -> None:
         self.language = str(language) if language in LANGUAGES else ENGLISH
-        self._translations = _translations(self.language)
+        self._translations = translations(CATALOGS, DOMAIN, self.language)
 
     def say(self, key: str, **values: object) -> str:
         """The sentence ``key`` of :data:`SENTENCES` in this language, filled with ``values``.

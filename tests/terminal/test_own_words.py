@@ -8,9 +8,10 @@ import string
 
 import pytest
 
+from sovereign.po_catalogs import translations
 from sovereign.terminal.api import ServiceFailure, target
 from sovereign.terminal.session import failure_sentence
-from sovereign.terminal.words import COUNTED, LANGUAGES, SENTENCES, Words, _translations
+from sovereign.terminal.words import CATALOGS, COUNTED, DOMAIN, LANGUAGES, SENTENCES, Words
 
 SPELLED_ALIKE = {"approve_prompt", "error_prefix", "prompt_assistant"}
 """Said as in English in some language ("Error: " in Spanish, "assistant" in French)."""
@@ -22,7 +23,7 @@ def _fields(text: str) -> set[str]:
 
 @pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
 def test_every_sentence_is_translated_with_its_placeholders(language):
-    said = _translations(language)
+    said = translations(CATALOGS, DOMAIN, language)
     for key, english in SENTENCES.items():
         translated = said.pgettext(key, english)
         assert translated != english or key in SPELLED_ALIKE, (language, key)

@@ -14,15 +14,13 @@ in ``--in-process`` mode, as this process reads it from the same file
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 from babel.lists import format_list
 from babel.numbers import format_decimal
-from babel.support import NullTranslations
 from babel.units import format_unit
 
-from sovereign.po_catalogs import read_catalog
+from sovereign.po_catalogs import translations
 
 LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
 """The languages the product speaks (ISO 639-1); English is the source language."""
@@ -66,13 +64,6 @@ COUNTED = {
 """Sentences said by a count (``{over}``), singular and plural English, by key."""
 
 
-@functools.lru_cache(maxsize=16)
-def _translations(language: str) -> NullTranslations:
-    if language == ENGLISH:
-        return NullTranslations()
-    return read_catalog(CATALOGS / language / "LC_MESSAGES" / f"{DOMAIN}.po", language, DOMAIN)
-
-
 class Words:
     """The chat's own sentences in one language.
 
@@ -82,7 +73,7 @@ class Words:
 
     def __init__(self, language: object = ENGLISH) -> None:
         self.language = language if language in LANGUAGES else ENGLISH
-        self._translations = _translations(str(self.language))
+        self._translations = translations(CATALOGS, DOMAIN, str(self.language))
 
     def say(self, key: str, **values: object) -> str:
         """The sentence ``key`` of :data:`SENTENCES` in this language, filled with ``values``.

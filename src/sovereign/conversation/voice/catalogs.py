@@ -11,12 +11,9 @@ compiled in memory once per process; a sentence a catalog lacks is said in Engli
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
-from babel.support import NullTranslations
-
-from sovereign.po_catalogs import read_catalog
+from sovereign.po_catalogs import translations
 
 LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
 """The languages the product speaks (ISO 639-1); English is the source language."""
@@ -24,20 +21,6 @@ DEFAULT_LANGUAGE = "en"
 OWN_CATALOGS = Path(__file__).resolve().parent / "locale"
 """Where the conversation's own catalogs are (domain ``conversation``)."""
 OWN_DOMAIN = "conversation"
-
-
-@functools.lru_cache(maxsize=128)
-def translations(directory: Path, domain: str, language: str) -> NullTranslations:
-    """The compiled catalog ``<directory>/<language>/LC_MESSAGES/<domain>.po``.
-
-    Returns:
-        Babel translations; for English, or a catalog that is missing or unreadable
-        (logged), translations that give back the English source text.
-    """
-    if language == DEFAULT_LANGUAGE:
-        return NullTranslations()
-    path = Path(directory) / language / "LC_MESSAGES" / f"{domain}.po"
-    return read_catalog(path, language, domain)
 
 
 class Voice:
