@@ -342,3 +342,11 @@ def test_a_sign_in_pause_says_when_it_ends_in_the_readers_clock(js, module_page)
         MODULE_ORIGIN,
     )
     assert ends == ["Paused. The pause ends at 10:32:05.", "Wrong."]
+
+
+def test_the_english_fallback_names_every_capability_as_the_service_does(js):
+    from sovereign.conversation.voice.receipts import CAPABILITY_NAMES
+
+    for capability, name in CAPABILITY_NAMES.items():
+        item = {"capability": capability, "locality": "local", "outcome": "executed"}
+        assert receipts(js, [item])["lines"] == [f"{name}: ran on this device"], capability
