@@ -19,10 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from sovereign.conversation.voice.catalogs import Voice
 
 from ..bodies import ValidTextRoute
-from ..console_words import CATALOG, DOMAIN, before_sign_in, browser_language
+from ..console_words import before_sign_in, browser_language
 from ..csrf import tab_secret
 from ..devices import MAX_KEY_CHARACTERS, KnownDevices, device_cookie_name
-from ..errors import ServiceError, storage_error
+from ..errors import ServiceError, boundary_voice, storage_error
 from ..owner import MAX_PASSWORD_LENGTH, PasswordRejected
 from ..session_auth import cookie_value, session_of
 from ..sessions import Session, cookie_name
@@ -170,7 +170,7 @@ async def logout(request: Request, deps: Deps) -> Response:
 def browser_voice(request: Request) -> Voice:
     """The Console's catalog in the browser's language: sign-in comes before a session,
     so its sentences follow ``Accept-Language``, never the household's setting."""
-    return Voice(browser_language(request.headers.get("accept-language")), CATALOG, DOMAIN)
+    return boundary_voice(request.scope)
 
 
 def wrong_password(pause: float, tries_left: int, voice: Voice) -> ServiceError:
