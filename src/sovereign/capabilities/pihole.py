@@ -330,6 +330,7 @@ PHRASES = Phrases(
     },
     stands_for="asks about ad or tracker blocking, or the DNS queries of this network",
     subjects=read_subjects(CATALOG.parent / "subjects" / "pihole.json"),
+    parts=read_subjects(CATALOG.parent / "subjects" / "pihole_parts.json"),
     catalog=CATALOG,
     domain="pihole",
 )

@@ -35,8 +35,13 @@ A subject matches a word of the question when (see :mod:`..voice.words`):
   of the six languages;
 - its Snowball stem is the word's stem in the question's language (plurals and other
   inflections: "lumières", "Lichter");
-- in German or Dutch, the question's language, a subject of five letters or more
-  begins or ends a compound ("Festplattenplatz", "werkgeheugen", "Küchenlicht").
+- in German or Dutch, the question's language, the word is a compound of the
+  family's own words (its subjects, places, other things and compound parts) joined
+  as the language joins them, one of them from the list being matched (a family's
+  parts count as its subjects here, "Werbe|filter"), possibly ending in an aspect
+  ("Küche|n|licht", "Speicher|auslastung", "Festplatte|n|nutzung"; ``compounds.json``).
+  A compound whose other part no family holds names nothing: "Briefkasten",
+  "Herdplatte" and "Stromspeicher" are no box, disk or memory of the device's.
 
 A phrase of several words matches the same number of consecutive words. The words of
 a web address in the question never count ("bakewell-kitchen.example" is no kitchen).
@@ -53,14 +58,13 @@ from pathlib import Path
 from sovereign.executor import Capability, Effect, Locality
 
 from ..backends.base import ToolDefinition
-from ..voice.words import Word, stem, words
+from ..voice.words import Word, fold, letters, stem, words
 from .catalog import ToolCatalog
 from .choices import ALSO_ASKED, FACTS
 from .guidance import addresses_in
 
 __all__ = [
-    "COMPOUNDING",
-    "MIN_COMPOUND",
+    "COMPOUNDS",
     "asks_for_the_web",
     "family_of",
     "family_offered",
@@ -70,13 +74,89 @@ __all__ = [
     "names_subject",
 ]
 
-COMPOUNDING = frozenset({"de", "nl"})
-"""Languages that write compounds as one word, where a subject may begin or end one."""
-MIN_COMPOUND = 5
 WEB_REQUESTS = Path(__file__).resolve().parent / "web_requests.json"
 """The words with which a question asks for the web itself, per language."""
-"""The fewest letters of a subject matched inside a compound (shorter ones, such as
-"Tür" or "RAM", would match inside unrelated words)."""
+COMPOUNDS = Path(__file__).resolve().parent / "compounds.json"
+"""How the languages that write compounds as one word join them: linking letters and
+aspect words, per language."""
+MIN_PART = 3
+"""The fewest letters of a compound's part (a shorter word, such as "PC", would be
+found inside too many words)."""
+
+
+@dataclass(frozen=True)
+class _Compounding:
+    """How one language joins words into one (``compounds.json``), folded."""
+
+    links: tuple[str, ...]
+    aspects: frozenset[str]  # each aspect's fold and its stem
+
+
+@functools.cache
+def _compounding(language: str) -> _Compounding | None:
+    catalog = json.loads(COMPOUNDS.read_text(encoding="utf-8"))
+    entry = catalog.get(language)
+    if entry is None:
+        return None
+    aspects = {letters(aspect) for aspect in entry["aspects"]}
+    return _Compounding(
+        links=tuple(sorted({fold(link) for link in entry["links"]}, key=len)),
+        aspects=frozenset(aspects | {stem(aspect, language) for aspect in aspects}),
+    )
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """The words a compound of one family may be made of, in one language: folded
+    single words of the family's lists (:func:`_parts_of`)."""
+
+    joinable: frozenset[str]  # every list's words: the parts of a compound
+    finals: frozenset[str]  # the same with their stems: a compound's last part
+
+
+def _parts_of(catalogs: Iterable[Mapping[str, Iterable[str]]], language: str) -> _Parts:
+    joinable = set()
+    for catalog in catalogs:
+        for phrase in catalog.get(language, ()):
+            parts = _words_of(phrase)
+            if len(parts) == 1 and len(parts[0].whole) >= MIN_PART:
+                joinable.add(parts[0].whole)
+    stems = {stem(word, language) for word in joinable}
+    return _Parts(frozenset(joinable), frozenset(joinable | stems))
+
+
+def _is_compound_of(whole: str, own: _Parts, family: _Parts, language: str) -> bool:
+    """Whether ``whole`` (a folded word) is a compound of ``family``'s parts, joined by
+    the language's linking letters and possibly ending in an aspect, one part of them
+    ``own`` (the list being matched)."""
+    compounding = _compounding(language)
+    if compounding is None:
+        return False
+
+    def ends(rest: str, has_own: bool, joined: bool) -> bool:
+        """Whether ``rest`` is a last part (after at least one, ``joined``), or parts."""
+        if joined:
+            finals = {rest, stem(rest, language)}
+            if finals & own.finals:
+                return True
+            if has_own and finals & (family.finals | compounding.aspects):
+                return True
+        for part in family.joinable:
+            if not rest.startswith(part) or len(rest) - len(part) < MIN_PART:
+                continue
+            after = rest[len(part) :]
+            joins_own = has_own or part in own.joinable
+            for link in compounding.links:
+                remaining = after[len(link) :]
+                if (
+                    after.startswith(link)
+                    and len(remaining) >= MIN_PART
+                    and ends(remaining, joins_own, True)
+                ):
+                    return True
+        return False
+
+    return ends(whole, False, False)
 
 
 @dataclass(frozen=True)
@@ -100,15 +180,7 @@ def _tokens(question: str, language: str) -> list[_Token]:
 def _matches_word(token: _Token, subject: Word, subject_language: str, language: str) -> bool:
     if subject.whole in token.letters:
         return True
-    if subject_language != language:
-        return False
-    if stem("".join(subject.written), language) in token.stems:
-        return True
-    return (
-        language in COMPOUNDING
-        and len(subject.whole) >= MIN_COMPOUND
-        and (token.whole.startswith(subject.whole) or token.whole.endswith(subject.whole))
-    )
+    return subject_language == language and stem("".join(subject.written), language) in token.stems
 
 
 @functools.lru_cache(maxsize=4096)
@@ -118,8 +190,9 @@ def _words_of(phrase: str) -> tuple[Word, ...]:
 
 def names_subject(question: str, subjects: Mapping[str, Iterable[str]], language: str) -> bool:
     """Whether ``question`` names one of ``subjects`` (language → phrases), matched as
-    the module docstring says; ``language`` is the question's (ISO 639-1)."""
-    return _names(_question_tokens(question, language), subjects, language)
+    the module docstring says, a compound being made of these phrases' words alone;
+    ``language`` is the question's (ISO 639-1)."""
+    return _names(_question_tokens(question, language), subjects, language, [subjects])
 
 
 def _question_tokens(question: str, language: str) -> list[_Token]:
@@ -128,7 +201,16 @@ def _question_tokens(question: str, language: str) -> list[_Token]:
     return _tokens(question, language)
 
 
-def _names(tokens: list[_Token], subjects: Mapping[str, Iterable[str]], language: str) -> bool:
+def _names(
+    tokens: list[_Token],
+    subjects: Mapping[str, Iterable[str]],
+    language: str,
+    family: Iterable[Mapping[str, Iterable[str]]],
+    compound_parts: Mapping[str, Iterable[str]] | None = None,
+) -> bool:
+    """Whether ``tokens`` name one of ``subjects``; ``family``: every list of the
+    subjects' family, whose words a compound may join; ``compound_parts``: words that count as
+    ``subjects`` inside a compound only (:attr:`~sovereign.executor.facts.Phrases.parts`)."""
     for subject_language, phrases in subjects.items():
         for phrase in phrases:
             parts = _words_of(phrase)
@@ -140,7 +222,11 @@ def _names(tokens: list[_Token], subjects: Mapping[str, Iterable[str]], language
                     for i, part in enumerate(parts)
                 ):
                     return True
-    return False
+    if _compounding(language) is None or language not in subjects:
+        return False
+    own = _parts_of([subjects, compound_parts or {}], language)
+    joinable = _parts_of(family, language)
+    return any(_is_compound_of(token.whole, own, joinable, language) for token in tokens)
 
 
 def family_of(capability: Capability | None) -> str | None:
@@ -171,11 +257,12 @@ def named_families(
     for family, capability in families.items():
         phrases = capability.phrases
         assert phrases is not None  # family_of said it has subjects
-        if phrases.others and _names(tokens, phrases.others, language):
+        lists = [phrases.subjects, phrases.places, phrases.others, phrases.parts]
+        if phrases.others and _names(tokens, phrases.others, language, lists):
             continue  # another thing of the household's ("mein Handy"), not this family's
-        if _names(tokens, phrases.subjects, language):
+        if _names(tokens, phrases.subjects, language, lists, phrases.parts):
             named.add(family)
-        elif phrases.places and _names(tokens, phrases.places, language):
+        elif phrases.places and _names(tokens, phrases.places, language, lists):
             placed.add(family)
     # A place names its family only when no other family's subject is named: where the
     # box stands ("im Flur") is not what is asked about it.

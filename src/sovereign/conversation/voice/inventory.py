@@ -111,10 +111,12 @@ _NOT_SAID = (
     "subjects",
     "places",
     "others",
+    "parts",
 )
 """Fields of :class:`Phrases` that are not sentences: where the translations are,
 words for the model in English (``stands_for``, ``stand_in``), ``failures`` (listed
-below) and the subject, place and other-thing words, which are per language already."""
+below) and the subject, place, other-thing and compound-part words, which are per
+language already."""
 
 
 def _phrase_entries(phrases: Phrases) -> Iterator[Entry]:
