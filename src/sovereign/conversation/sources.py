@@ -40,6 +40,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .days import asked_days, day_fit, year_fit
+from .quantities import asked_quantities, quantity_fit
 from .voice.words import PhraseIndex, stem, stop_words, words
 
 QUOTE = "quote_sources"
@@ -52,6 +53,7 @@ CANDIDATES = 5
 BM25_K1, BM25_B = 1.2, 0.75
 """Okapi BM25's usual term-saturation and length-normalisation constants."""
 ASKED_DAY = "\x00asked-day"
+ASKED_QUANTITY = "\x00asked-quantity"
 """The ranking's term for "states a day the question names" (no word can spell it)."""
 MAX_PASSAGES = 160
 """Most passages numbered per source (a long page's tail is not offered)."""
@@ -222,7 +224,10 @@ def candidates(
     weighted by BM25 as a word is; a passage dated only on days the question does not
     name comes after every other (both by :func:`.days.day_fit`), and so does one that
     names only years the question does not ask about (a question naming none asks about
-    this year and later: last year's edition, :func:`.days.year_fit`). A passage is read
+    this year and later: last year's edition, :func:`.days.year_fit`). The quantities
+    the question names ("un chilo", "1,75 meter") count and order alike: one more term
+    held by a passage stating one of them, and a passage whose quantities in their units
+    all miss comes after every other (:func:`.quantities.quantity_fit`). A passage is read
     under its heading and its source's title (a search result's title, a page's), as
     the model is shown it: they are a second field of the passage, as in BM25F (its
     words and theirs counted together, a question's term they hold as one more
@@ -237,7 +242,8 @@ def candidates(
     quotable = sources.quotable()
     if not quotable:
         return []
-    asked = set(terms(_without_addresses(question, language), language))
+    own_words = _without_addresses(question, language)
+    asked = set(terms(own_words, language))
     bags = [terms(p.text, language) for p in quotable]
     days = asked_days(question, language, today) if today is not None else frozenset()
     fits = [
@@ -249,6 +255,13 @@ def candidates(
         for bag, fit in zip(bags, fits, strict=True):
             if fit is True:
                 bag.append(ASKED_DAY)
+    amounts = asked_quantities(own_words, language)
+    measured = [quantity_fit(p.text, p.context, amounts, language) for p in quotable]
+    if amounts:  # and so do the quantities asked ("un chilo": the "1 kg" row)
+        asked.add(ASKED_QUANTITY)
+        for bag, fit in zip(bags, measured, strict=True):
+            if fit is True:
+                bag.append(ASKED_QUANTITY)
     titles = {p.id: s.title for s in sources.items for p in s.passages}
     above = [f"{p.context}\n{titles[p.id]}" for p in quotable]  # its heading and title
     headed = [asked.intersection(terms(text, language)) for text in above]
@@ -267,6 +280,7 @@ def candidates(
                 score += rarity * count * (BM25_K1 + 1) / (count + scale)
         scores.append((score, passage.id))
     late = {p.id for p, fit in zip(quotable, fits, strict=True) if fit is False}
+    late |= {p.id for p, fit in zip(quotable, measured, strict=True) if fit is False}
     if today is not None:  # and those about other years
         late |= {
             p.id
