@@ -37,6 +37,11 @@ DATA_DIR_OPTION = click.option(
 )
 
 
+JOURNAL = CliWords()
+"""What ``serve`` says of its own, English whole (``Error:`` too): its output is the
+service's journal, which the README quotes and other log lines share."""
+
+
 def _data_dir(option: Path | None) -> Path:
     return option.expanduser() if option else data_dir()
 
@@ -115,7 +120,7 @@ def serve(
         raise click.UsageError(str(exc)) from exc
     problem = model_problem(settings)
     if problem is not None:
-        raise click.ClickException(
+        raise JOURNAL.error(
             f"{problem} The service did not start. (sovereign doctor checks the model file.)"
         )
     sockets = _listen(settings)
@@ -156,12 +161,12 @@ def _listen(settings: Settings) -> list[socket.socket]:
     try:
         sockets = bind_listeners(addresses, settings.port)
     except AddressTaken as exc:
-        raise click.ClickException(
+        raise JOURNAL.error(
             f"{exc.strerror}. Browsers opening the Console's address would reach it, so "
             "the service does not start: stop that program, or choose another --port."
         ) from exc
     except OSError as exc:
-        raise click.ClickException(
+        raise JOURNAL.error(
             f"cannot listen on {settings.host}:{settings.port}: {exc.strerror}"
         ) from exc
     shown = ", ".join(_endpoint(s.getsockname()) for s in sockets)
