@@ -233,3 +233,51 @@ def test_search_languages_are_named_by_cldr_in_the_terminal_s_language(tmp_path)
     )
     shown = _run(tmp_path, {"LANG": "es_ES.UTF-8"}, "search-settings")
     assert shown.output == "idioma: de, safesearch: 2 (en alemán, búsqueda segura: estricta)\n"
+
+
+def _failed_searches(data_dir, times):
+    from sovereign.executor import (
+        AuditLog,
+        Capability,
+        Effect,
+        ErrorCode,
+        Locality,
+        OutcomeKind,
+        Stage,
+    )
+
+    log = AuditLog(data_dir)
+    search = Capability(name="web.search", version=1, description="d",
+                        arguments_schema={"type": "object"}, result_schema={"type": "object"},
+                        effect=Effect.READ_ONLY, locality=Locality.EXTERNAL,
+                        execute=lambda arguments: {})  # fmt: skip
+    for _ in range(times):
+        started = log.begin(search, version=1)
+        log.record(search, version=1, stage=Stage.EXECUTE, outcome=OutcomeKind.FAILED,
+                   error_code=ErrorCode.EXECUTION_FAILED, started=started,
+                   reason="searxng: unreachable", sent=False)  # fmt: skip
+
+
+def test_audit_and_doctor_say_the_owner_s_repair_and_the_json_keeps_it_english(tmp_path):
+    from sovereign.conversation.voice.activity import REPAIRS
+
+    _failed_searches(tmp_path, 2)
+    german = _run(tmp_path, GERMAN, "audit").output
+    assert (
+        "web.search: 2 Fehlschläge: Der Suchdienst des Geräts (SearXNG) lief nicht. Starten "
+        "Sie ihn mit deploy/searxng/start-searxng"
+    ) in german
+    assert "was not running" not in german
+    italian = _run(tmp_path, {"LANG": "it_IT.UTF-8"}, "audit").output
+    assert "(SearXNG) non era in funzione. Lo avvii con deploy" in italian
+    for env in (GERMAN, {"LANG": "it_IT.UTF-8"}, None):
+        [repair] = json.loads(_run(tmp_path, env, "audit", "--json").output)["repairs"]
+        assert repair["repair"] == REPAIRS["searxng: unreachable"]
+    from sovereign.cli_words import CliWords
+    from sovereign.doctor import DoctorConfig, _recent_repairs
+
+    [note] = _recent_repairs(DoctorConfig(data_dir=tmp_path), CliWords("fr"))
+    assert note.startswith(
+        "[note] web.search a échoué 2 fois au cours du dernier jour : Le service de recherche de "
+        "l\u2019appareil (SearXNG) ne fonctionnait pas."
+    )

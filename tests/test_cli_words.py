@@ -25,6 +25,7 @@ from sovereign.cli_words import (
     every_help_text,
     locale_language,
 )
+from sovereign.conversation.voice.activity import REPAIRS
 from sovereign.doctor import CHECKS, DoctorConfig
 from sovereign.po_catalogs import translations
 
@@ -65,6 +66,7 @@ def _expected() -> set[tuple[str, str]]:
     expected |= {("doctor", name) for name in DOCTOR_CHECKS}
     expected |= {(HELP, text) for text in every_help_text(main)}
     expected |= {(CLICK, word if isinstance(word, str) else word[0]) for word in CLICK_WORDS}
+    expected |= {(f"repair:{reason}", english) for reason, english in REPAIRS.items()}
     return expected
 
 
@@ -81,6 +83,9 @@ def test_every_sentence_and_help_text_is_translated_with_its_placeholders(langua
         assert " " not in _said(language, f"audit:{key}", english)  # the table splits on spaces
     for name in DOCTOR_CHECKS:
         _said(language, "doctor", name)
+    for reason, english in REPAIRS.items():
+        assert CliWords(language).repair(reason, english) == _said(
+            language, f"repair:{reason}", english)  # fmt: skip
     for text in every_help_text(main):
         _said(language, HELP, text)
 

@@ -460,6 +460,12 @@ class CliWords:
         """The audit table's heading for ``counter`` (a key of :data:`AUDIT_LABELS`)."""
         return self._translations.pgettext(f"audit:{counter}", AUDIT_LABELS[counter])
 
+    def repair(self, reason: str, english: str) -> str:
+        """The owner's repair for a failure the audit log gives ``reason`` for (its English
+        ``english``: :data:`sovereign.conversation.voice.activity.REPAIRS`), in this
+        language; said under the context ``repair:<reason>``."""
+        return self._translations.pgettext(f"repair:{reason}", english)
+
     def check(self, name: str) -> str:
         """A doctor check's name in this language (a name not in :data:`DOCTOR_CHECKS`
         is said as given)."""

@@ -453,7 +453,12 @@ def _recent_repairs(config: DoctorConfig, words: CliWords) -> list[str]:
     except OSError:
         return []  # the audit check above says why
     return [
-        words.say_count("doctor_note", r["count"], name=r["capability"], repair=r["repair"])
+        words.say_count(
+            "doctor_note",
+            r["count"],
+            name=r["capability"],
+            repair=words.repair(r["reason"], r["repair"]),
+        )
         for r in summary["repairs"]
     ]
 

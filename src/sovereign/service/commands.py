@@ -271,8 +271,8 @@ def audit(days: int, as_json: bool, data_dir: Path | None) -> None:
 
 
 def audit_notes(summary: dict[str, Any], words: CliWords | None = None) -> list[str]:
-    """The sentences under the table: calls that may have left, clock jumps, damaged lines
-    (in ``words``' language; English by default)."""
+    """The sentences under the table: calls that may have left, the owner's repairs for
+    failures, clock jumps, damaged lines (in ``words``' language; English by default)."""
     words = words or CliWords()
     notes = [
         words.say_count("may_have_left", count, name=name)
@@ -280,7 +280,10 @@ def audit_notes(summary: dict[str, Any], words: CliWords | None = None) -> list[
     ]
     notes.extend(
         words.say_count(
-            "repairs", repair["count"], name=repair["capability"], repair=repair["repair"]
+            "repairs",
+            repair["count"],
+            name=repair["capability"],
+            repair=words.repair(repair["reason"], repair["repair"]),
         )
         for repair in summary.get("repairs", [])
     )
