@@ -124,6 +124,19 @@ SENTENCES = {
     "doctor_engines_not_started_fix": "read SearXNG's journal (journalctl -u "
     "sovereign-searxng, or -source); restart it once the cause (often no internet at "
     "start-up) is gone",
+    "console_nothing_listens": "nothing listens on port {port} (the service is not running "
+    "here)",
+    "console_no_ipv6_loopback": "127.0.0.1:{port} is held; this device has no IPv6 loopback "
+    "to take",
+    "console_ipv6_free": "[::1]:{port} is free: any program on this device can take it and "
+    "receive what browsers send to {name} (they try ::1 first).",
+    "console_ipv4_nobody": "[::1]:{port} is held by {holder}, and 127.0.0.1:{port} by nobody.",
+    "console_other_program": "[::1]:{port} is held by {holder}, not by the service on "
+    "127.0.0.1:{port} ({service}): browsers opening {name} reach that program first.",
+    "console_one_program": "127.0.0.1:{port} and [::1]:{port} are held by one program "
+    "({holder})",
+    "console_process": "process {pid} ({command})",
+    "console_user_program": "a program of user {user}",
     "doctor_console_fix": "stop the program named, then restart the service (sovereign serve "
     "binds both addresses and refuses to start while another program holds one)",
     "doctor_policy_fix": "rewrite it: sovereign policy enable-web-search (or "

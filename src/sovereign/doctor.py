@@ -206,7 +206,9 @@ async def check_searxng_engine_start(config: DoctorConfig) -> list[Finding]:
 async def check_console_address(config: DoctorConfig) -> list[Finding]:
     """Who answers at the Console's address: one program must hold both
     ``127.0.0.1:<port>`` and ``[::1]:<port>`` (:mod:`sovereign.service.listeners`)."""
-    ok, detail = await asyncio.to_thread(check_loopback_ownership, config.service_port)
+    ok, detail = await asyncio.to_thread(
+        check_loopback_ownership, config.service_port, config.words
+    )
     fix = config.words.say("doctor_console_fix")
     return [Finding("console address", ok, detail, None if ok else fix)]
 
