@@ -8,6 +8,7 @@ import string
 
 import pytest
 
+from sovereign.capabilities.searxng import FIXES, MESSAGES
 from sovereign.cli import main
 from sovereign.cli_words import (
     AUDIT_LABELS,
@@ -67,7 +68,15 @@ def _expected() -> set[tuple[str, str]]:
     expected |= {(HELP, text) for text in every_help_text(main)}
     expected |= {(CLICK, word if isinstance(word, str) else word[0]) for word in CLICK_WORDS}
     expected |= {(f"repair:{reason}", english) for reason, english in REPAIRS.items()}
+    expected |= _phrases()
     return expected
+
+
+def _phrases() -> set[tuple[str, str]]:
+    """Sentences the layers below the commands key themselves: (context, English)."""
+    phrases = {(f"searxng:{key}", english) for key, english in MESSAGES.items()}
+    phrases |= {(f"searxng_fix:{problem}", english) for problem, english in FIXES.items()}
+    return phrases
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -86,6 +95,8 @@ def test_every_sentence_and_help_text_is_translated_with_its_placeholders(langua
     for reason, english in REPAIRS.items():
         assert CliWords(language).repair(reason, english) == _said(
             language, f"repair:{reason}", english)  # fmt: skip
+    for context, english in _phrases():
+        _said(language, context, english)
     for text in every_help_text(main):
         _said(language, HELP, text)
 

@@ -101,6 +101,7 @@ SENTENCES = {
     "model_verified": "OK: {path} is the published model (SHA-256 {sha256}).",
     "doctor_fix": "fix: {fix}",
     "doctor_probe": "The engine probe sends {query} to SearXNG's search engines.",
+    "doctor_searxng_url_bad": "SearXNG's address must be http(s)://host[:port], not {url}",
     "doctor_searxng_url_fix": "pass --searxng-url http://host:port",
     "doctor_probe_not_asked": "not checked: sovereign doctor --probe sends a test search to "
     "the engines",
@@ -472,6 +473,18 @@ class CliWords:
     def audit_label(self, counter: str) -> str:
         """The audit table's heading for ``counter`` (a key of :data:`AUDIT_LABELS`)."""
         return self._translations.pgettext(f"audit:{counter}", AUDIT_LABELS[counter])
+
+    def phrase(self, context: str, english: str, **values: object) -> str:
+        """A sentence a layer below the commands keys itself (``context``; ``english``: its
+        English with ``{placeholders}``), in this language, filled with ``values``; a
+        whole number among them written as this language writes numbers."""
+        filled = {
+            name: self.number(value)
+            if isinstance(value, int) and not isinstance(value, bool)
+            else value
+            for name, value in values.items()
+        }
+        return self._translations.pgettext(context, english).format(**filled)
 
     def repair(self, reason: str, english: str) -> str:
         """The owner's repair for a failure the audit log gives ``reason`` for (its English

@@ -33,6 +33,7 @@ from babel.lists import format_list
 from sovereign.capabilities.home_assistant import settings_problem
 from sovereign.capabilities.searxng import (
     DEFAULT_BASE_URL,
+    MESSAGES,
     SearxngClient,
     SearxngError,
     prepare_query,
@@ -127,8 +128,9 @@ async def check_searxng(config: DoctorConfig) -> list[Finding]:
     words = config.words
     try:
         client = SearxngClient(config.searxng_url, deadline_seconds=config.timeout_seconds)
-    except ValueError as exc:
-        return [Finding("SearXNG reachable", False, str(exc), words.say("doctor_searxng_url_fix"))]
+    except ValueError:
+        detail = words.say("doctor_searxng_url_bad", url=repr(config.searxng_url))
+        return [Finding("SearXNG reachable", False, detail, words.say("doctor_searxng_url_fix"))]
     findings = [await _searxng_health(client, words)]
     if findings[-1].ok:
         findings.append(await _searxng_api(client, words))
@@ -140,12 +142,20 @@ async def check_searxng(config: DoctorConfig) -> list[Finding]:
     return findings
 
 
+def _searxng_failure(name: str, exc: SearxngError, words: CliWords) -> Finding:
+    """SearXNG's error as a failed finding: why (by its key) and the owner's fix (by its
+    problem), said in ``words``' language."""
+    detail = words.phrase(f"searxng:{exc.key}", MESSAGES[exc.key], **exc.values)
+    fix = words.phrase(f"searxng_fix:{exc.problem}", exc.fix) if exc.fix else None
+    return Finding(name, False, detail, fix)
+
+
 async def _searxng_health(client: SearxngClient, words: CliWords) -> Finding:
     name = "SearXNG reachable"
     try:
         status, text = await client.healthz()
     except SearxngError as exc:
-        return Finding(name, False, exc.message, exc.fix)
+        return _searxng_failure(name, exc, words)
     if status == 200 and text == "OK":
         return Finding(name, True, words.say("doctor_healthz_ok", url=client.base_url))
     return Finding(
@@ -161,7 +171,7 @@ async def _searxng_api(client: SearxngClient, words: CliWords) -> Finding:
     try:
         status = await client.empty_search_status()
     except SearxngError as exc:
-        return Finding(name, False, exc.message, exc.fix)
+        return _searxng_failure(name, exc, words)
     if status == 400:
         return Finding(name, True, words.say("doctor_api_ok"))
     if status == 403:
@@ -176,7 +186,7 @@ async def _searxng_engines(client: SearxngClient, words: CliWords) -> Finding:
     try:
         page = await client.search(prepare_query(PROBE_QUERY))
     except SearxngError as exc:
-        return Finding(name, False, exc.message, exc.fix)
+        return _searxng_failure(name, exc, words)
     answered = sorted(page.answering_engines())
     failed = [f"{engine} ({reason})" for engine, reason in page.failed_engines]
     names = ", ".join(answered) or words.say("doctor_engines_none")
