@@ -9,6 +9,7 @@ import string
 import pytest
 
 from sovereign.capabilities.searxng import FIXES, MESSAGES
+from sovereign.capabilities.web_fetch import HOME_NETWORK
 from sovereign.cli import main
 from sovereign.cli_words import (
     AUDIT_LABELS,
@@ -76,6 +77,7 @@ def _phrases() -> set[tuple[str, str]]:
     """Sentences the layers below the commands key themselves: (context, English)."""
     phrases = {(f"searxng:{key}", english) for key, english in MESSAGES.items()}
     phrases |= {(f"searxng_fix:{problem}", english) for problem, english in FIXES.items()}
+    phrases |= {(f"home_network:{key}", english) for key, english in HOME_NETWORK.items()}
     return phrases
 
 

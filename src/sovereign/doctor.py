@@ -38,7 +38,7 @@ from sovereign.capabilities.searxng import (
     SearxngError,
     prepare_query,
 )
-from sovereign.capabilities.web_fetch import check_home_network
+from sovereign.capabilities.web_fetch import HOME_NETWORK, check_home_network
 from sovereign.cli_words import CliWords
 from sovereign.model import DEFAULT_MODEL, ModelFileError, ModelUnreadable, verify_model
 from sovereign.paths import data_dir
@@ -248,7 +248,8 @@ async def check_household(config: DoctorConfig) -> list[Finding]:
 
 async def check_home_ipv6(config: DoctorConfig) -> list[Finding]:
     """The household's IPv6 prefix web.fetch refuses (``home_ipv6_prefixes``, or assumed)."""
-    ok, detail = await asyncio.to_thread(check_home_network, config.data_dir or data_dir())
+    ok, key, values = await asyncio.to_thread(check_home_network, config.data_dir or data_dir())
+    detail = config.words.phrase(f"home_network:{key}", HOME_NETWORK[key], **values)
     fix = config.words.say("doctor_home_ipv6_fix", example=HOME_IPV6_EXAMPLE)
     return [Finding("home IPv6 prefix", ok, detail, None if ok else fix)]
 
