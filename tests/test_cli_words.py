@@ -29,6 +29,7 @@ from sovereign.cli_words import (
 )
 from sovereign.conversation.voice.activity import REPAIRS
 from sovereign.doctor import CHECKS, DoctorConfig
+from sovereign.model.errors import MESSAGES as MODEL_MESSAGES
 from sovereign.po_catalogs import translations
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
@@ -78,6 +79,7 @@ def _phrases() -> set[tuple[str, str]]:
     phrases = {(f"searxng:{key}", english) for key, english in MESSAGES.items()}
     phrases |= {(f"searxng_fix:{problem}", english) for problem, english in FIXES.items()}
     phrases |= {(f"home_network:{key}", english) for key, english in HOME_NETWORK.items()}
+    phrases |= {(f"model:{key}", english) for key, english in MODEL_MESSAGES.items()}
     return phrases
 
 

@@ -41,6 +41,7 @@ from sovereign.capabilities.searxng import (
 from sovereign.capabilities.web_fetch import HOME_NETWORK, check_home_network
 from sovereign.cli_words import CliWords
 from sovereign.model import DEFAULT_MODEL, ModelFileError, ModelUnreadable, verify_model
+from sovereign.model.cli import said_model_error
 from sovereign.paths import data_dir
 from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_log
 from sovereign.service.audit_check import check_audit_log
@@ -266,9 +267,11 @@ async def check_model(config: DoctorConfig) -> list[Finding]:
     try:
         await asyncio.to_thread(verify_model, path)
     except ModelUnreadable as exc:
-        return [Finding("embedded model", False, str(exc), words.say("doctor_model_user_fix"))]
+        detail = said_model_error(exc, words)
+        return [Finding("embedded model", False, detail, words.say("doctor_model_user_fix"))]
     except ModelFileError as exc:
-        return [Finding("embedded model", False, str(exc), words.say("doctor_model_fix"))]
+        detail = said_model_error(exc, words)
+        return [Finding("embedded model", False, detail, words.say("doctor_model_fix"))]
     return [Finding("embedded model", True, words.say("doctor_model_ok", path=path))]
 
 
