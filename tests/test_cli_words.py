@@ -27,14 +27,18 @@ from sovereign.cli_words import (
     every_help_text,
     locale_language,
 )
+from sovereign.conversation.backends.openai.http import UNAVAILABLE
+from sovereign.conversation.backends.openai.probe import NOTES, REASONS
 from sovereign.conversation.voice.activity import REPAIRS
 from sovereign.doctor import CHECKS, DoctorConfig
 from sovereign.model.errors import MESSAGES as MODEL_MESSAGES
 from sovereign.po_catalogs import translations
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
-SPELLED_ALIKE = {"Error: {message}", "total", "Options"}
-"""Written as in English in some language (Spanish "Error: ", French "Options")."""
+SPELLED_ALIKE = {"Error: {message}", "total", "Options", "auto: {calls}",
+                 "auto: {constraint} ({calls})", "auto: {calls}; {constraint}"}  # fmt: skip
+"""Written as in English in some language (Spanish "Error: ", French "Options", the
+typed ``auto`` before what it found)."""
 CLICK_LEFT_OUT = {
     "{name} {filename!r} does not exist.": {"name"},
     "{name} {filename!r} is a file.": {"name"},
@@ -80,6 +84,9 @@ def _phrases() -> set[tuple[str, str]]:
     phrases |= {(f"searxng_fix:{problem}", english) for problem, english in FIXES.items()}
     phrases |= {(f"home_network:{key}", english) for key, english in HOME_NETWORK.items()}
     phrases |= {(f"model:{key}", english) for key, english in MODEL_MESSAGES.items()}
+    phrases |= {(f"probe:{key}", english) for key, english in NOTES.items()}
+    phrases |= {(f"plan:{key}", english) for key, english in REASONS.items()}
+    phrases |= {(f"model_server:{key}", english) for key, english in UNAVAILABLE.items()}
     return phrases
 
 

@@ -407,15 +407,37 @@ async def check_tool_mode(config: DoctorConfig) -> list[Finding]:
     try:
         plan = await backend.plan()
     except ModelUnavailable as exc:
-        detail = words.say("doctor_server_unavailable", error=exc)
+        detail = words.say("doctor_server_unavailable", error=_said_unavailable(exc, words))
         return [Finding(name, False, detail, words.say("doctor_server_unavailable_fix"))]
     return [_plan_finding(name, plan, backend.features, words)]
 
 
+def _said_unavailable(error: Exception, words: CliWords) -> str:
+    """Why the model server is unavailable, by its key (``UNAVAILABLE``) in ``words``'
+    language; an error without one as it was written."""
+    from sovereign.conversation.backends.openai.http import UNAVAILABLE
+
+    key = getattr(error, "key", None)
+    if key not in UNAVAILABLE:
+        return str(error)
+    return words.phrase(f"model_server:{key}", UNAVAILABLE[key], **getattr(error, "values", {}))
+
+
 def _plan_finding(name: str, plan: Any, features: Any, words: CliWords) -> Finding:
+    """The plan's finding: its mode, why (``plan.why``), how answers come and what each
+    probe showed (``features.probed``), said in ``words``' language."""
+    from sovereign.conversation.backends.openai.probe import NOTES, REASONS
+
+    def reason(key: str) -> str:
+        return words.phrase(f"plan:{key}", REASONS[key], flavour=plan.response_format or "")
+
+    case, constraint, calls = plan.why
+    why = words.phrase(f"plan:{case}", REASONS[case], constraint=reason(constraint),
+                       calls=reason(calls))  # fmt: skip
     answers = words.say("doctor_answers_streamed" if plan.stream else "doctor_answers_whole")
-    notes = "; ".join(features.notes)
-    detail = words.say("doctor_plan", mode=plan.mode, reason=plan.reason, answers=answers,
+    notes = "; ".join(words.phrase(f"probe:{key}", NOTES[key], **values)
+                      for key, values in features.probed)  # fmt: skip
+    detail = words.say("doctor_plan", mode=plan.mode, reason=why, answers=answers,
                        notes=notes)  # fmt: skip
     if plan.mode == "native" and features.tool_calls == "refused":
         return Finding(name, False, detail, words.say("doctor_tools_refused_fix"))
