@@ -281,3 +281,26 @@ def test_audit_and_doctor_say_the_owner_s_repair_and_the_json_keeps_it_english(t
         "[note] web.search a échoué 2 fois au cours du dernier jour : Le service de recherche de "
         "l\u2019appareil (SearXNG) ne fonctionnait pas."
     )
+
+
+def test_a_settings_file_s_problem_the_store_found_is_said_in_the_language(tmp_path):
+    (tmp_path / "capabilities").mkdir()
+    policy = tmp_path / "capabilities" / "policy.json"
+    policy.write_text("{")
+    shown = _run(tmp_path, GERMAN, "policy", "show")
+    assert shown.exit_code == 1
+    assert shown.stderr == (
+        f"Problem: {policy} ist kein gültiges JSON. Sie gilt als aus.\n"
+    )
+    words = tmp_path / "private-words.json"
+    words.write_text('{"words": ["Juniper Lane"]}')
+    words.chmod(0o644)
+    listed = _run(tmp_path, {"LANG": "nl_NL.UTF-8"}, "private-words", "list")
+    assert listed.exit_code == 1
+    assert listed.stdout == "Juniper Lane\n"  # the words are still used
+    assert listed.stderr == (
+        f"Probleem: {words} kan door andere gebruikers worden gelezen (modus 0644); voer uit: "
+        f"chmod 600 {words}\n"
+    )
+    english = _run(tmp_path, None, "policy", "show")
+    assert f"problem: {policy} is not valid JSON. It counts as off." in english.stderr

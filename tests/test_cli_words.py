@@ -33,6 +33,7 @@ from sovereign.conversation.voice.activity import REPAIRS
 from sovereign.doctor import CHECKS, DoctorConfig
 from sovereign.model.errors import MESSAGES as MODEL_MESSAGES
 from sovereign.po_catalogs import translations
+from sovereign.service.settings_store import PROBLEMS
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
 SPELLED_ALIKE = {"Error: {message}", "total", "Options", "auto: {calls}",
@@ -87,6 +88,7 @@ def _phrases() -> set[tuple[str, str]]:
     phrases |= {(f"probe:{key}", english) for key, english in NOTES.items()}
     phrases |= {(f"plan:{key}", english) for key, english in REASONS.items()}
     phrases |= {(f"model_server:{key}", english) for key, english in UNAVAILABLE.items()}
+    phrases |= {(f"settings:{key}", english) for key, english in PROBLEMS.items()}
     return phrases
 
 

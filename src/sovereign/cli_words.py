@@ -474,7 +474,7 @@ class CliWords:
         """The audit table's heading for ``counter`` (a key of :data:`AUDIT_LABELS`)."""
         return self._translations.pgettext(f"audit:{counter}", AUDIT_LABELS[counter])
 
-    def phrase(self, context: str, english: str, **values: object) -> str:
+    def phrase(self, context: str, english: str, /, **values: object) -> str:
         """A sentence a layer below the commands keys itself (``context``; ``english``: its
         English with ``{placeholders}``), in this language, filled with ``values``; a
         whole number among them written as this language writes numbers."""

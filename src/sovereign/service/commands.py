@@ -28,6 +28,7 @@ from .settings import (
     Settings,
     settings_from_environment,
 )
+from .settings_store import say_problem
 
 DATA_DIR_OPTION = click.option(
     "--data-dir",
@@ -219,7 +220,8 @@ def policy_show(data_dir: Path | None) -> None:
     reading = PolicyStore(_data_dir(data_dir)).read(log=False)
     click.echo(words.say("web_search_on" if reading.web_search_enabled else "web_search_off"))
     if reading.problem:
-        click.secho(words.say("policy_problem", problem=reading.problem), fg="red", err=True)
+        problem = say_problem(reading.problem, words)
+        click.secho(words.say("policy_problem", problem=problem), fg="red", err=True)
         raise SystemExit(1)
 
 
