@@ -31,9 +31,9 @@ from sovereign.conversation.backends.openai.http import UNAVAILABLE
 from sovereign.conversation.backends.openai.probe import NOTES, REASONS
 from sovereign.conversation.voice.activity import REPAIRS
 from sovereign.doctor import CHECKS, DoctorConfig
+from sovereign.file_problems import PROBLEMS
 from sovereign.model.errors import MESSAGES as MODEL_MESSAGES
 from sovereign.po_catalogs import translations
-from sovereign.service.settings_store import PROBLEMS
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
 SPELLED_ALIKE = {"Error: {message}", "total", "Options", "auto: {calls}",

@@ -57,6 +57,7 @@ from sovereign.service.settings import (
     TOOL_MODES,
     settings_from_environment,
 )
+from sovereign.service.settings_store import say_problem
 
 PROBE_QUERY = "open source software"
 """The words the engine probe searches for; they leave the device."""
@@ -280,7 +281,8 @@ async def check_home_assistant(config: DoctorConfig) -> list[Finding]:
     problem = settings_problem(config.data_dir or data_dir())
     if problem is not None:
         fix = config.words.say("doctor_home_assistant_fix")
-        return [Finding("home assistant settings", False, problem, fix)]
+        detail = say_problem(problem, config.words)
+        return [Finding("home assistant settings", False, detail, fix)]
     return [Finding("home assistant settings", True, config.words.say("doctor_absent_or_usable"))]
 
 

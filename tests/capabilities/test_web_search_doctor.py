@@ -186,6 +186,14 @@ async def test_the_home_assistant_check_names_an_unusable_settings_file(tmp_path
     (corrupt,) = await doctor_module.check_home_assistant(config)
     assert not corrupt.ok and "home-assistant.json" in corrupt.detail
     assert "counts as off" in corrupt.fix
+    from sovereign.cli_words import CliWords
+
+    german = DoctorConfig(data_dir=tmp_path, words=CliWords("de"))
+    (said,) = await doctor_module.check_home_assistant(german)
+    assert said.detail == f"{path} ist kein gültiges JSON."
+    os.chmod(path, 0o640)
+    (open_file,) = await doctor_module.check_home_assistant(german)
+    assert open_file.detail.startswith(f"{path} enthält ein Geheimnis, aber andere Benutzer")
 
 
 SEARXNG_LOG = [  # SearXNG's own wording (searx/search/processors/abstract.py, engines/__init__.py)

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from sovereign.cli_words import CliWords
+from sovereign.file_problems import PROBLEMS, FileProblem
 from sovereign.strict_json import StrictJSONError, loads_strict
 
 from .atomic import write_json_atomic
@@ -49,44 +50,11 @@ MAX_FILE_BYTES = 256 * 1024
 """Largest settings file read, in bytes; a bigger one is reported as unusable."""
 
 
-PROBLEMS = {
-    "unreadable": "{path} cannot be read ({reason}).",
-    "not_regular": "{path} is not a regular file.",
-    "too_large": "{path} is larger than {limit} bytes.",
-    "secret_open": "{path} holds a secret but other users can access it (mode {mode}); run: "
-    "chmod 600 {path}",
-    "others_read": "{path} can be read by other users (mode {mode}); run: chmod 600 {path}",
-    "json_bom": "{path} starts with a byte-order mark.",
-    "json_not_utf8": "{path} is not UTF-8 text.",
-    "json_invalid": "{path} is not valid JSON.",
-    "json_repeated_key": "{path} repeats the key {key}.",
-    "json_constant": "{path} holds {name}, which is not JSON.",
-}
-"""The problems the store finds in any settings file, by key, in English (the commands
-say each from their catalog, context ``settings:<key>``: :func:`say_problem`). A
-problem with the content's shape is the kind's own sentence (its parser's)."""
-
-
-class SettingsProblem(str):
-    """A problem the store found itself: its English sentence (it is that ``str``, for
-    the log, the Console and every reader as before), with the key of :data:`PROBLEMS`
-    and the values it was made from."""
-
-    key: str
-    values: dict[str, object]
-
-    def __new__(cls, key: str, /, **values: object) -> SettingsProblem:
-        """The problem ``key`` filled with ``values``."""
-        made = super().__new__(cls, PROBLEMS[key].format(**values))
-        made.key, made.values = key, values
-        return made
-
-
 def say_problem(problem: str, words: CliWords) -> str:
-    """A settings file's problem in ``words``' language: one the store found itself
-    (:class:`SettingsProblem`) from the catalog, one about the content's shape as its
-    kind wrote it."""
-    if not isinstance(problem, SettingsProblem):
+    """A settings file's problem in ``words``' language: one found in the file itself
+    (:class:`~sovereign.file_problems.FileProblem`) from the catalog, context
+    ``settings:<key>``; one about its content's shape as its kind wrote it."""
+    if not isinstance(problem, FileProblem):
         return problem
     return words.phrase(f"settings:{problem.key}", PROBLEMS[problem.key], **problem.values)
 
@@ -215,7 +183,7 @@ class SettingsFile(Generic[T]):
         except FileNotFoundError:
             return Reading(default)
         except _Unusable as exc:
-            return Reading(default, SettingsProblem(exc.key, path=self.path, **exc.values),
+            return Reading(default, FileProblem(exc.key, path=self.path, **exc.values),
                            usable=False)  # fmt: skip
         if self.kind.private and mode & 0o077:
             return Reading(default, _mode_problem(self.path, mode, secret=True), usable=False)
@@ -233,7 +201,7 @@ class SettingsFile(Generic[T]):
         try:
             value = loads_strict(raw)
         except StrictJSONError as exc:
-            problem = SettingsProblem(f"json_{exc.why}", path=self.path, **exc.values)
+            problem = FileProblem(f"json_{exc.why}", path=self.path, **exc.values)
             return Reading(self.kind.default, problem, usable=False)
         try:
             return Reading(self.kind.parse(value))
@@ -279,6 +247,6 @@ def _read_small_file(path: Path) -> tuple[bytes, int]:
     return raw, stat.S_IMODE(info.st_mode)
 
 
-def _mode_problem(path: Path, mode: int, *, secret: bool) -> SettingsProblem:
-    return SettingsProblem("secret_open" if secret else "others_read", path=path,
+def _mode_problem(path: Path, mode: int, *, secret: bool) -> FileProblem:
+    return FileProblem("secret_open" if secret else "others_read", path=path,
                            mode=f"{mode:04o}")  # fmt: skip
