@@ -95,10 +95,96 @@ def test_what_scripts_read_does_not_change_with_the_language(tmp_path):
     english = _run(tmp_path, None, "audit", "--json")
     german = _run(tmp_path, GERMAN, "audit", "--json")
     assert german.exit_code == english.exit_code == 0
+    assert json.loads(german.output) == json.loads(english.output)
     assert json.loads(german.output).keys() == json.loads(english.output).keys()
     assert "Fähigkeit" in _run(tmp_path, GERMAN, "audit").output  # the table is said
     refused = _run(tmp_path, GERMAN, "household-settings", "--language", "Deutsch")
-    assert refused.exit_code == 2  # click's own usage error, English, exit code unchanged
+    assert refused.exit_code == 2  # click's own usage error, said, its exit code unchanged
+    assert refused.stderr.startswith("Aufruf: main household-settings [OPTIONS]\n")
+
+
+def _sovereign(env, *args, **options):
+    return CliRunner().invoke(main, list(args), env=env, prog_name="sovereign", **options)
+
+
+INVALID_CHOICE = {
+    "en": "Usage: sovereign household-settings [OPTIONS]\n"
+    "Try 'sovereign household-settings --help' for help.\n\n"
+    "Error: Invalid value for '--language': 'xx' is not one of 'en', 'de', 'fr', 'es', 'nl', "
+    "'it'.\n",
+    "de": "Aufruf: sovereign household-settings [OPTIONS]\n"
+    "Weitere Informationen mit 'sovereign household-settings --help'.\n\n"
+    "Fehler: Ungültiger Wert für '--language': 'xx' ist keiner der Werte 'en', 'de', 'fr', "
+    "'es', 'nl', 'it'.\n",
+    "it": "Uso: sovereign household-settings [OPTIONS]\n"
+    "Per ulteriori informazioni: 'sovereign household-settings --help'.\n\n"
+    "Errore: Valore non valido per '--language': 'xx' non è uno tra 'en', 'de', 'fr', 'es', "
+    "'nl', 'it'.\n",
+}
+
+
+@pytest.mark.parametrize("language", list(INVALID_CHOICE))
+def test_click_s_usage_errors_are_said_in_the_terminal_s_language(tmp_path, language):
+    env = {"LANG": LOCALES[language]}
+    result = _sovereign(env, "household-settings", "--language", "xx", "--data-dir", tmp_path)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == INVALID_CHOICE[language]
+
+
+@pytest.mark.parametrize(
+    ("args", "german", "french"),
+    [
+        (["sites", "remove"], "Fehler: Es fehlt das Argument 'SITE...'.",
+         "Erreur : Il manque l\u2019argument 'SITE...'."),
+        (["audit", "--dayz", "3"], "Fehler: Die Option '--dayz' gibt es nicht. Meinten Sie "
+         "'--days'?", "Erreur : L\u2019option '--dayz' n\u2019existe pas. Vouliez-vous dire "
+         "'--days' ?"),
+        (["polcy"], "Fehler: Den Befehl 'polcy' gibt es nicht. Meinten Sie 'policy'?",
+         "Erreur : La commande 'polcy' n\u2019existe pas. Vouliez-vous dire 'policy' ?"),
+        (["audit", "--days", "0"], "Fehler: Ungültiger Wert für '--days': 0 liegt nicht im "
+         "Bereich 1<=x<=3650.", "Erreur : Valeur non valide pour '--days' : 0 n\u2019est pas "
+         "dans l\u2019intervalle 1<=x<=3650."),
+        (["audit", "--json", "extra"], "Fehler: Unerwartetes zusätzliches Argument (extra)",
+         "Erreur : Argument supplémentaire inattendu (extra)"),
+        (["audit", "--data-dir", "notes.txt"], "Fehler: Ungültiger Wert für '--data-dir': "
+         "'notes.txt' ist eine Datei, kein Verzeichnis.", "Erreur : Valeur non valide pour "
+         "'--data-dir' : 'notes.txt' est un fichier, pas un dossier."),
+    ],
+)  # fmt: skip
+def test_every_kind_of_usage_error_keeps_exit_code_2_and_is_said(
+    args, german, french, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("")
+    said = _sovereign(GERMAN, *args)
+    assert said.exit_code == 2
+    assert said.stderr.splitlines()[-1] == german
+    assert "Weitere Informationen mit 'sovereign " in said.stderr
+    assert _sovereign({"LANG": "fr_FR.UTF-8"}, *args).stderr.splitlines()[-1] == french
+    english = _sovereign({"LC_ALL": "C"}, *args)
+    assert english.exit_code == 2 and english.stderr.splitlines()[-1].startswith("Error: ")
+
+
+def test_a_prompt_s_complaint_is_said_and_click_s_own_gettext_is_put_back(tmp_path):
+    import gettext
+
+    import click.exceptions
+    import click.termui
+
+    typed = "first passphrase ok\nanother passphrase\n" + "good horse battery\n" * 2
+    result = _sovereign(GERMAN, "passwd", "--data-dir", tmp_path, input=typed)
+    assert result.exit_code == 0, result.output
+    assert "Fehler: Die beiden Eingaben stimmen nicht überein." in result.output
+    assert click.exceptions._ is gettext.gettext and click.termui._ is gettext.gettext
+    assert click.exceptions.ngettext is gettext.ngettext
+
+
+def test_help_notes_and_headings_are_click_s_words_said():
+    german = _sovereign(GERMAN, "audit", "--help").stdout
+    assert "[Standard: 7; 1<=x<=3650]" in german and "Optionen:" in german
+    dutch = _sovereign({"LANG": "nl_NL.UTF-8"}, "--help").stdout
+    assert dutch.startswith("Gebruik: sovereign [OPTIONS] COMMAND") and "Opdrachten:" in dutch
 
 
 def test_help_is_said_in_the_terminal_s_language_and_english_stays_english():
@@ -147,3 +233,74 @@ def test_search_languages_are_named_by_cldr_in_the_terminal_s_language(tmp_path)
     )
     shown = _run(tmp_path, {"LANG": "es_ES.UTF-8"}, "search-settings")
     assert shown.output == "idioma: de, safesearch: 2 (en alemán, búsqueda segura: estricta)\n"
+
+
+def _failed_searches(data_dir, times):
+    from sovereign.executor import (
+        AuditLog,
+        Capability,
+        Effect,
+        ErrorCode,
+        Locality,
+        OutcomeKind,
+        Stage,
+    )
+
+    log = AuditLog(data_dir)
+    search = Capability(name="web.search", version=1, description="d",
+                        arguments_schema={"type": "object"}, result_schema={"type": "object"},
+                        effect=Effect.READ_ONLY, locality=Locality.EXTERNAL,
+                        execute=lambda arguments: {})  # fmt: skip
+    for _ in range(times):
+        started = log.begin(search, version=1)
+        log.record(search, version=1, stage=Stage.EXECUTE, outcome=OutcomeKind.FAILED,
+                   error_code=ErrorCode.EXECUTION_FAILED, started=started,
+                   reason="searxng: unreachable", sent=False)  # fmt: skip
+
+
+def test_audit_and_doctor_say_the_owner_s_repair_and_the_json_keeps_it_english(tmp_path):
+    from sovereign.conversation.voice.activity import REPAIRS
+
+    _failed_searches(tmp_path, 2)
+    german = _run(tmp_path, GERMAN, "audit").output
+    assert (
+        "web.search: 2 Fehlschläge: Der Suchdienst des Geräts (SearXNG) lief nicht. Starten "
+        "Sie ihn mit deploy/searxng/start-searxng"
+    ) in german
+    assert "was not running" not in german
+    italian = _run(tmp_path, {"LANG": "it_IT.UTF-8"}, "audit").output
+    assert "(SearXNG) non era in funzione. Lo avvii con deploy" in italian
+    for env in (GERMAN, {"LANG": "it_IT.UTF-8"}, None):
+        [repair] = json.loads(_run(tmp_path, env, "audit", "--json").output)["repairs"]
+        assert repair["repair"] == REPAIRS["searxng: unreachable"]
+    from sovereign.cli_words import CliWords
+    from sovereign.doctor import DoctorConfig, _recent_repairs
+
+    [note] = _recent_repairs(DoctorConfig(data_dir=tmp_path), CliWords("fr"))
+    assert note.startswith(
+        "[note] web.search a échoué 2 fois au cours du dernier jour : Le service de recherche de "
+        "l\u2019appareil (SearXNG) ne fonctionnait pas."
+    )
+
+
+def test_a_settings_file_s_problem_the_store_found_is_said_in_the_language(tmp_path):
+    (tmp_path / "capabilities").mkdir()
+    policy = tmp_path / "capabilities" / "policy.json"
+    policy.write_text("{")
+    shown = _run(tmp_path, GERMAN, "policy", "show")
+    assert shown.exit_code == 1
+    assert shown.stderr == (
+        f"Problem: {policy} ist kein gültiges JSON. Sie gilt als aus.\n"
+    )
+    words = tmp_path / "private-words.json"
+    words.write_text('{"words": ["Juniper Lane"]}')
+    words.chmod(0o644)
+    listed = _run(tmp_path, {"LANG": "nl_NL.UTF-8"}, "private-words", "list")
+    assert listed.exit_code == 1
+    assert listed.stdout == "Juniper Lane\n"  # the words are still used
+    assert listed.stderr == (
+        f"Probleem: {words} kan door andere gebruikers worden gelezen (modus 0644); voer uit: "
+        f"chmod 600 {words}\n"
+    )
+    english = _run(tmp_path, None, "policy", "show")
+    assert f"problem: {policy} is not valid JSON. It counts as off." in english.stderr

@@ -8,10 +8,14 @@ import string
 
 import pytest
 
+from sovereign.capabilities.searxng import FIXES, MESSAGES
+from sovereign.capabilities.web_fetch import HOME_NETWORK
 from sovereign.cli import main
 from sovereign.cli_words import (
     AUDIT_LABELS,
     CATALOGS,
+    CLICK,
+    CLICK_WORDS,
     COUNTED,
     DOCTOR_CHECKS,
     DOMAIN,
@@ -23,12 +27,32 @@ from sovereign.cli_words import (
     every_help_text,
     locale_language,
 )
+from sovereign.conversation.backends.openai.http import UNAVAILABLE
+from sovereign.conversation.backends.openai.probe import NOTES, REASONS
+from sovereign.conversation.voice.activity import REPAIRS
 from sovereign.doctor import CHECKS, DoctorConfig
+from sovereign.file_problems import PROBLEMS
+from sovereign.model.errors import MESSAGES as MODEL_MESSAGES
 from sovereign.po_catalogs import translations
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
-SPELLED_ALIKE = {"Error: ", "total", "Options"}
-"""Written as in English in some language (Spanish "Error: ", French "Options")."""
+SPELLED_ALIKE = {"Error: {message}", "total", "Options", "auto: {calls}",
+                 "auto: {constraint} ({calls})", "auto: {calls}; {constraint}"}  # fmt: skip
+"""Written as in English in some language (Spanish "Error: ", French "Options", the
+typed ``auto`` before what it found)."""
+CLICK_LEFT_OUT = {
+    "{name} {filename!r} does not exist.": {"name"},
+    "{name} {filename!r} is a file.": {"name"},
+    "{name} {filename!r} is a directory.": {"name"},
+    "{name} {filename!r} is not readable.": {"name"},
+    "{name} {filename!r} is not writable.": {"name"},
+    "{name} {filename!r} is not executable.": {"name"},
+    "{value!r} is not a valid {number_type}.": {"number_type"},
+    "DeprecationWarning: The {param_type} {name!r} is deprecated.{extra_message}": {"param_type"},
+}
+"""Placeholders click fills with English it fixed when the command was defined (a path's
+``File``/``Directory``, a number type's ``integer``, ``option``): the translations say
+the sentence without them."""
 
 
 def _fields(text: str) -> set[str]:
@@ -49,7 +73,23 @@ def _expected() -> set[tuple[str, str]]:
     expected |= {(f"audit:{key}", english) for key, english in AUDIT_LABELS.items()}
     expected |= {("doctor", name) for name in DOCTOR_CHECKS}
     expected |= {(HELP, text) for text in every_help_text(main)}
+    expected |= {(CLICK, word if isinstance(word, str) else word[0]) for word in CLICK_WORDS}
+    expected |= {(f"repair:{reason}", english) for reason, english in REPAIRS.items()}
+    expected |= _phrases()
     return expected
+
+
+def _phrases() -> set[tuple[str, str]]:
+    """Sentences the layers below the commands key themselves: (context, English)."""
+    phrases = {(f"searxng:{key}", english) for key, english in MESSAGES.items()}
+    phrases |= {(f"searxng_fix:{problem}", english) for problem, english in FIXES.items()}
+    phrases |= {(f"home_network:{key}", english) for key, english in HOME_NETWORK.items()}
+    phrases |= {(f"model:{key}", english) for key, english in MODEL_MESSAGES.items()}
+    phrases |= {(f"probe:{key}", english) for key, english in NOTES.items()}
+    phrases |= {(f"plan:{key}", english) for key, english in REASONS.items()}
+    phrases |= {(f"model_server:{key}", english) for key, english in UNAVAILABLE.items()}
+    phrases |= {(f"settings:{key}", english) for key, english in PROBLEMS.items()}
+    return phrases
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -65,8 +105,91 @@ def test_every_sentence_and_help_text_is_translated_with_its_placeholders(langua
         assert " " not in _said(language, f"audit:{key}", english)  # the table splits on spaces
     for name in DOCTOR_CHECKS:
         _said(language, "doctor", name)
+    for reason, english in REPAIRS.items():
+        assert CliWords(language).repair(reason, english) == _said(
+            language, f"repair:{reason}", english)  # fmt: skip
+    for context, english in _phrases():
+        _said(language, context, english)
     for text in every_help_text(main):
         _said(language, HELP, text)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_click_s_own_words_are_translated_with_their_placeholders(language):
+    said = translations(CATALOGS, DOMAIN, language)
+    for word in CLICK_WORDS:
+        if isinstance(word, str):
+            translated = said.pgettext(CLICK, word)
+            assert translated != word or word in SPELLED_ALIKE, (language, word)
+            assert _fields(translated) == _fields(word) - CLICK_LEFT_OUT.get(word, set()), (
+                language, word)  # fmt: skip
+            continue
+        one, many = word
+        for count in (0, 1, 2, 5, 1_000_000):
+            translated = said.npgettext(CLICK, one, many, count)
+            assert translated not in (one, many), (language, one, count)
+            assert _fields(translated) <= _fields(one) | _fields(many), (language, one, count)
+            assert "{" not in translated.format(**dict.fromkeys(_fields(one) | _fields(many), 3))
+
+
+CLICK_UNSAID = {
+    "Show this message and exit.": "fixed when the option is defined: said as a help text",
+    "Show the version and exit.": "fixed when the option is defined: said as a help text",
+    "Do you want to continue?": "fixed when the option is defined; no command asks it",
+    "Confirm the action without prompting.": "fixed when the option is defined; unused",
+    "%(prog)s, version %(version)s": "fixed when the option is defined; scripts read it",
+    "file": "fixed when a path type is defined: its sentences are said without it",
+    "directory": "fixed when a path type is defined: its sentences are said without it",
+    "path": "fixed when a path type is defined: its sentences are said without it",
+    "Repeat for confirmation": "passwd asks its own (repeat_password)",
+    "Missing parameter: {param_name}": "str() of the error only; never shown",
+    "Value must be an iterable.": "only for values passed by a program, not typed",
+    "Choice({choices})": "a repr, for developers",
+    "Name '{name}' defined twice": "a mistake in a command's definition",
+    "Boolean option {decl!r} cannot use the same flag for true/false.": "a definition mistake",
+    "Could not determine name for option with declarations {decls!r}": "a definition mistake",
+    "No options defined but a name was passed ({name}). Did you mean to declare an argument "
+    "instead? Did you mean to pass '--{name}'?": "a definition mistake",
+    "Arguments take exactly one parameter declaration, got {length}: {decls}.": "a definition "
+    "mistake",
+    "Invalid start character for option ({option})": "a definition mistake",
+    "Unknown color {colour!r}": "a program's mistake",
+    "Unknown standard stream '{name}'": "a program's mistake",
+    "Windows error: {error}": "Windows only",
+    "d": "a progress bar's days, imported when one starts, and only past a day",
+    "{editor}: Editing failed": "click.edit, used by no command",
+    "{editor}: Editing failed: {e}": "click.edit, used by no command",
+    "Press any key to continue...": "click.pause, used by no command",
+    "Shell completion is not supported for Bash versions older than 4.4.": "shell completion "
+    "set-up, imported only then",
+    "Couldn't detect Bash version, shell completion is not supported.": "shell completion "
+    "set-up, imported only then",
+}
+"""click's words that are not among :data:`CLICK_WORDS`, and why."""
+
+
+def _click_s_words() -> set[str]:
+    """Every msgid click's source asks gettext for (the first of a pair)."""
+    import ast
+    from pathlib import Path
+
+    import click
+
+    found = set()
+    for path in Path(click.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("_", "ngettext") and node.args
+                    and isinstance(node.args[0], ast.Constant)):  # fmt: skip
+                found.add(node.args[0].value)
+    return found | {"required"}  # core.py: _(extra["required"]), the word "required"
+
+
+def test_every_word_click_asks_gettext_for_is_said_or_left_out_with_its_reason():
+    """A click upgrade that adds or rewords a message fails here until it is said."""
+    said = {word if isinstance(word, str) else word[0] for word in CLICK_WORDS}
+    assert _click_s_words() == said | set(CLICK_UNSAID)
+    assert not said & set(CLICK_UNSAID)
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

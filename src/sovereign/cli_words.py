@@ -5,7 +5,10 @@
 confirmations, errors, reports and ``--help`` from the ``cli`` catalog, beside
 ``sovereign chat``'s own (``terminal/locale/<language>/LC_MESSAGES/cli.po``, read with
 Babel once per process). Their English is here, keyed (the key is the catalog's
-``msgctxt``); help texts are keyed by their own English under the context ``help``.
+``msgctxt``); help texts are keyed by their own English under the context ``help``, and
+click's own words (its usage errors, ``Error:``, ``Usage:``, a prompt's complaints) by
+click's English under the context ``click``: click asks gettext for each, and while the
+command line runs (:class:`SpokenGroup`) those calls are answered from this catalog.
 
 The language is the terminal's locale, as gettext reads it: the first of ``LANGUAGE``
 (a list: its first language the product speaks), ``LC_ALL``, ``LC_MESSAGES``, ``LANG``
@@ -18,8 +21,10 @@ What scripts read never changes: JSON, exit codes, codes and values one types (`
 
 from __future__ import annotations
 
+import gettext
 import inspect
 import os
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,9 +44,10 @@ CATALOGS = Path(__file__).resolve().parent / "terminal" / "locale"
 DOMAIN = "cli"
 HELP = "help"
 """The catalog context of help texts (their msgid is the English text)."""
+CLICK = "click"
+"""The catalog context of click's own words (their msgid is click's English)."""
 
 SENTENCES = {
-    "error_prefix": "Error: ",
     "problem": "problem: {problem}",
     "not_written": "{path} could not be written: {reason}",
     "household_problem": "problem: {problem} English applies.",
@@ -95,6 +101,7 @@ SENTENCES = {
     "model_verified": "OK: {path} is the published model (SHA-256 {sha256}).",
     "doctor_fix": "fix: {fix}",
     "doctor_probe": "The engine probe sends {query} to SearXNG's search engines.",
+    "doctor_searxng_url_bad": "SearXNG's address must be http(s)://host[:port], not {url}",
     "doctor_searxng_url_fix": "pass --searxng-url http://host:port",
     "doctor_probe_not_asked": "not checked: sovereign doctor --probe sends a test search to "
     "the engines",
@@ -118,6 +125,19 @@ SENTENCES = {
     "doctor_engines_not_started_fix": "read SearXNG's journal (journalctl -u "
     "sovereign-searxng, or -source); restart it once the cause (often no internet at "
     "start-up) is gone",
+    "console_nothing_listens": "nothing listens on port {port} (the service is not running "
+    "here)",
+    "console_no_ipv6_loopback": "127.0.0.1:{port} is held; this device has no IPv6 loopback "
+    "to take",
+    "console_ipv6_free": "[::1]:{port} is free: any program on this device can take it and "
+    "receive what browsers send to {name} (they try ::1 first).",
+    "console_ipv4_nobody": "[::1]:{port} is held by {holder}, and 127.0.0.1:{port} by nobody.",
+    "console_other_program": "[::1]:{port} is held by {holder}, not by the service on "
+    "127.0.0.1:{port} ({service}): browsers opening {name} reach that program first.",
+    "console_one_program": "127.0.0.1:{port} and [::1]:{port} are held by one program "
+    "({holder})",
+    "console_process": "process {pid} ({command})",
+    "console_user_program": "a program of user {user}",
     "doctor_console_fix": "stop the program named, then restart the service (sovereign serve "
     "binds both addresses and refuses to start while another program holds one)",
     "doctor_policy_fix": "rewrite it: sovereign policy enable-web-search (or "
@@ -195,9 +215,6 @@ SENTENCES = {
     "record cannot be written does not run.",
     "check_audit_room_fix": "free space there (sovereign audit and the Activity panel keep "
     "working)",
-    "help_usage": "Usage: ",
-    "help_options": "Options",
-    "help_commands": "Commands",
 }
 """Every sentence of the commands' own by its key (its catalog context); ``{...}`` is
 filled when it is said."""
@@ -314,6 +331,69 @@ DOCTOR_CHECKS = (
 )
 """``sovereign doctor``'s check names, said under the context ``doctor``."""
 
+CLICK_WORDS = (
+    "Error: {message}",
+    "Usage:",
+    "Try '{command} {option}' for help.",
+    "Options",
+    "Commands",
+    "Positional arguments",
+    "Aborted!",
+    "Missing command.",
+    ("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})"),
+    "No such option {name!r}.",
+    "No such command {name!r}.",
+    ("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)"),
+    "Option {name!r} does not take a value.",
+    ("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments."),
+    "Argument {name!r} takes {nargs} values.",
+    ("Takes {nargs} values but 1 was given.", "Takes {nargs} values but {len} were given."),
+    (
+        "{len_type} values are required, but {len_value} was given.",
+        "{len_type} values are required, but {len_value} were given.",
+    ),
+    "Missing argument",
+    "Missing option",
+    "Missing parameter",
+    "Missing {param_type}",
+    "Invalid value: {message}",
+    "Invalid value for {param_hint}: {message}",
+    "Choose from:\n\t{choices}",
+    ("{value!r} is not {choice}.", "{value!r} is not one of {choices}."),
+    "{value!r} is not a valid {number_type}.",
+    "{value} is not in the range {range}.",
+    "{value!r} is not a valid boolean. Recognized values: {states}",
+    "{value!r} is not a valid UUID.",
+    (
+        "{value!r} does not match the format {format}.",
+        "{value!r} does not match the formats {formats}.",
+    ),
+    "{name} {filename!r} does not exist.",
+    "{name} {filename!r} is a file.",
+    "{name} {filename!r} is a directory.",
+    "{name} {filename!r} is not readable.",
+    "{name} {filename!r} is not writable.",
+    "{name} {filename!r} is not executable.",
+    "Could not open file {filename!r}: {message}",
+    "unknown error",
+    "Error: The two entered values do not match.",
+    "Error: invalid input",
+    "default: {default}",
+    "env var: {var}",
+    "required",
+    "(dynamic)",
+    "deprecated",
+    "DeprecationWarning: The command {name!r} is deprecated.{extra_message}",
+    "DeprecationWarning: The {param_type} {name!r} is deprecated.{extra_message}",
+)
+"""click's own words an administrator can meet while a command runs: usage errors and
+their ``Usage:``/``Try … for help.``/``Error:`` frame, the help's headings and notes
+(``[default: …]``, ``[required]``), a prompt's complaints, ``Aborted!``; a pair is said by
+a count. Their msgid is click's English, under the context :data:`CLICK`. Words click
+fixes when a command is defined (``Show this message and exit.``, the names ``file`` and
+``directory`` of a path) are not among them: the help texts are said as help, and the
+path sentences are said without the name."""
+
 
 def _code(entry: str) -> str:
     """``"de_DE.UTF-8@euro"`` → ``"de"``; ``"C.UTF-8"`` → ``"c"``."""
@@ -394,6 +474,24 @@ class CliWords:
         """The audit table's heading for ``counter`` (a key of :data:`AUDIT_LABELS`)."""
         return self._translations.pgettext(f"audit:{counter}", AUDIT_LABELS[counter])
 
+    def phrase(self, context: str, english: str, /, **values: object) -> str:
+        """A sentence a layer below the commands keys itself (``context``; ``english``: its
+        English with ``{placeholders}``), in this language, filled with ``values``; a
+        whole number among them written as this language writes numbers."""
+        filled = {
+            name: self.number(value)
+            if isinstance(value, int) and not isinstance(value, bool)
+            else value
+            for name, value in values.items()
+        }
+        return self._translations.pgettext(context, english).format(**filled)
+
+    def repair(self, reason: str, english: str) -> str:
+        """The owner's repair for a failure the audit log gives ``reason`` for (its English
+        ``english``: :data:`sovereign.conversation.voice.activity.REPAIRS`), in this
+        language; said under the context ``repair:<reason>``."""
+        return self._translations.pgettext(f"repair:{reason}", english)
+
     def check(self, name: str) -> str:
         """A doctor check's name in this language (a name not in :data:`DOCTOR_CHECKS`
         is said as given)."""
@@ -404,21 +502,35 @@ class CliWords:
         has none)."""
         return self._translations.pgettext(HELP, inspect.cleandoc(english))
 
+    def click_text(self, english: str) -> str:
+        """One of click's own words (:data:`CLICK_WORDS`, its msgid) in this language
+        (click's English when the catalog has none)."""
+        return self._translations.pgettext(CLICK, english)
+
+    def click_count(self, one: str, many: str, count: int) -> str:
+        """One of click's own words said by ``count`` (a pair of :data:`CLICK_WORDS`), by
+        this language's plural rule."""
+        return self._translations.npgettext(CLICK, one, many, count)
+
     def error(self, message: str) -> click.ClickException:
-        """A click error whose ``Error: `` is said in this language too."""
-        return CommandError(message, self.say("error_prefix"))
+        """A click error whose ``Error:`` is said in this language too."""
+        return CommandError(self.click_text("Error: {message}").format(message=message), message)
 
 
 class CommandError(click.ClickException):
-    """A command's failure (exit 1) said whole in one language, its prefix included."""
+    """A command's failure (exit 1) said whole in one language, its ``Error:`` included.
 
-    def __init__(self, message: str, prefix: str) -> None:
+    Args:
+        line: what is printed (``Fehler: …``). message: the failure alone.
+    """
+
+    def __init__(self, line: str, message: str) -> None:
         super().__init__(message)
-        self.prefix = prefix
+        self.line = line
 
     def show(self, file: Any = None) -> None:
-        """Print ``<prefix><message>`` to standard error (or ``file``)."""
-        click.echo(f"{self.prefix}{self.format_message()}", file=file, err=file is None)
+        """Print the line to standard error (or ``file``)."""
+        click.echo(self.line, file=file, err=file is None)
 
 
 def _helped(command: click.Command, context: click.Context) -> Iterator[Any]:
@@ -446,46 +558,70 @@ def said_help(command: click.Command, context: click.Context, words: CliWords) -
             setattr(item, attribute, english)
 
 
-_WORDS = "sovereign.cli_words"
-"""Where a context keeps the words its help is being said in."""
+@contextmanager
+def said_click(language: Callable[[], str]) -> Iterator[None]:
+    """While open: click's own words said in ``language()`` (decided the first time click
+    says one), from the catalog's context :data:`CLICK`; put back afterwards.
+
+    click asks gettext for its words (``from gettext import gettext as _``, and
+    ``ngettext``), in the default domain that no catalog of ours fills; each of its loaded
+    modules' names bound to those two functions is bound to this language's answers
+    instead, and bound back on leaving.
+    """
+    chosen: list[CliWords] = []
+
+    def words() -> CliWords:
+        if not chosen:
+            chosen.append(CliWords(language()))
+        return chosen[0]
+
+    def said(english: str) -> str:
+        return words().click_text(english)
+
+    def said_count(one: str, many: str, count: int) -> str:
+        return words().click_count(one, many, count)
+
+    answers: dict[Any, Any] = {gettext.gettext: said, gettext.ngettext: said_count}
+    kept: list[tuple[Any, str, Any]] = []
+    try:
+        for name, module in list(sys.modules.items()):
+            if module is None or (name != "click" and not name.startswith("click.")):
+                continue
+            for attribute, value in list(vars(module).items()):
+                if any(value is plain for plain in answers):
+                    kept.append((module, attribute, value))
+                    setattr(module, attribute, answers[value])
+        yield
+    finally:
+        for module, attribute, value in kept:
+            setattr(module, attribute, value)
 
 
-class _SaidFormatter(click.HelpFormatter):
-    """Click's help layout with its headings (Usage, Options, Commands) said in ``words``."""
+class SpokenGroup(click.Group):
+    """The command line's root group: while it runs (:meth:`main`, which also shows its
+    errors), click's own words are said in the language :func:`speak` gave it."""
 
-    def __init__(self, words: CliWords, **options: Any) -> None:
-        super().__init__(**options)
-        self._words = words
+    language: Callable[[], str] = staticmethod(lambda: ENGLISH)
 
-    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
-        """The usage line, its ``Usage:`` said."""
-        super().write_usage(prog, args, self._words.say("help_usage") if prefix is None else prefix)
-
-    def section(self, name: str) -> Any:
-        """A section of the help, ``Options`` and ``Commands`` said."""
-        said = {"Options": "help_options", "Commands": "help_commands"}.get(name)
-        return super().section(self._words.say(said) if said else name)
+    def main(self, *args: Any, **options: Any) -> Any:
+        """Run the command line as click does, saying click's own words (:func:`said_click`)."""
+        with said_click(self.language):
+            return super().main(*args, **options)
 
 
-def speak_help(root: click.Command, language: Callable[[], str]) -> None:
-    """Make ``root`` and every command under it say ``--help`` in ``language()``, decided
-    when the help is shown."""
+def speak(root: SpokenGroup, language: Callable[[], str]) -> None:
+    """Make the command line under ``root`` speak ``language()``, decided when it speaks:
+    every command's ``--help`` (its texts from the context ``help``), and click's own
+    words while it runs (:class:`SpokenGroup`)."""
+    root.language = language
 
     class SaidContext(click.Context):
         def get_help(self) -> str:
             words = CliWords(language())
-            self.meta[_WORDS] = words
             with said_help(self.command, self, words):
                 return super().get_help()
 
-        def make_formatter(self) -> click.HelpFormatter:
-            words = self.meta.get(_WORDS)
-            if words is None:
-                return super().make_formatter()
-            width, widest = self.terminal_width, self.max_content_width
-            return _SaidFormatter(words, width=width, max_width=widest)
-
-    commands = [root]
+    commands: list[click.Command] = [root]
     while commands:
         command = commands.pop()
         command.context_class = SaidContext

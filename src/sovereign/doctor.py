@@ -33,13 +33,15 @@ from babel.lists import format_list
 from sovereign.capabilities.home_assistant import settings_problem
 from sovereign.capabilities.searxng import (
     DEFAULT_BASE_URL,
+    MESSAGES,
     SearxngClient,
     SearxngError,
     prepare_query,
 )
-from sovereign.capabilities.web_fetch import check_home_network
+from sovereign.capabilities.web_fetch import HOME_NETWORK, check_home_network
 from sovereign.cli_words import CliWords
 from sovereign.model import DEFAULT_MODEL, ModelFileError, ModelUnreadable, verify_model
+from sovereign.model.cli import said_model_error
 from sovereign.paths import data_dir
 from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_log
 from sovereign.service.audit_check import check_audit_log
@@ -55,6 +57,7 @@ from sovereign.service.settings import (
     TOOL_MODES,
     settings_from_environment,
 )
+from sovereign.service.settings_store import say_problem
 
 PROBE_QUERY = "open source software"
 """The words the engine probe searches for; they leave the device."""
@@ -127,8 +130,9 @@ async def check_searxng(config: DoctorConfig) -> list[Finding]:
     words = config.words
     try:
         client = SearxngClient(config.searxng_url, deadline_seconds=config.timeout_seconds)
-    except ValueError as exc:
-        return [Finding("SearXNG reachable", False, str(exc), words.say("doctor_searxng_url_fix"))]
+    except ValueError:
+        detail = words.say("doctor_searxng_url_bad", url=repr(config.searxng_url))
+        return [Finding("SearXNG reachable", False, detail, words.say("doctor_searxng_url_fix"))]
     findings = [await _searxng_health(client, words)]
     if findings[-1].ok:
         findings.append(await _searxng_api(client, words))
@@ -140,12 +144,20 @@ async def check_searxng(config: DoctorConfig) -> list[Finding]:
     return findings
 
 
+def _searxng_failure(name: str, exc: SearxngError, words: CliWords) -> Finding:
+    """SearXNG's error as a failed finding: why (by its key) and the owner's fix (by its
+    problem), said in ``words``' language."""
+    detail = words.phrase(f"searxng:{exc.key}", MESSAGES[exc.key], **exc.values)
+    fix = words.phrase(f"searxng_fix:{exc.problem}", exc.fix) if exc.fix else None
+    return Finding(name, False, detail, fix)
+
+
 async def _searxng_health(client: SearxngClient, words: CliWords) -> Finding:
     name = "SearXNG reachable"
     try:
         status, text = await client.healthz()
     except SearxngError as exc:
-        return Finding(name, False, exc.message, exc.fix)
+        return _searxng_failure(name, exc, words)
     if status == 200 and text == "OK":
         return Finding(name, True, words.say("doctor_healthz_ok", url=client.base_url))
     return Finding(
@@ -161,7 +173,7 @@ async def _searxng_api(client: SearxngClient, words: CliWords) -> Finding:
     try:
         status = await client.empty_search_status()
     except SearxngError as exc:
-        return Finding(name, False, exc.message, exc.fix)
+        return _searxng_failure(name, exc, words)
     if status == 400:
         return Finding(name, True, words.say("doctor_api_ok"))
     if status == 403:
@@ -176,7 +188,7 @@ async def _searxng_engines(client: SearxngClient, words: CliWords) -> Finding:
     try:
         page = await client.search(prepare_query(PROBE_QUERY))
     except SearxngError as exc:
-        return Finding(name, False, exc.message, exc.fix)
+        return _searxng_failure(name, exc, words)
     answered = sorted(page.answering_engines())
     failed = [f"{engine} ({reason})" for engine, reason in page.failed_engines]
     names = ", ".join(answered) or words.say("doctor_engines_none")
@@ -206,7 +218,9 @@ async def check_searxng_engine_start(config: DoctorConfig) -> list[Finding]:
 async def check_console_address(config: DoctorConfig) -> list[Finding]:
     """Who answers at the Console's address: one program must hold both
     ``127.0.0.1:<port>`` and ``[::1]:<port>`` (:mod:`sovereign.service.listeners`)."""
-    ok, detail = await asyncio.to_thread(check_loopback_ownership, config.service_port)
+    ok, detail = await asyncio.to_thread(
+        check_loopback_ownership, config.service_port, config.words
+    )
     fix = config.words.say("doctor_console_fix")
     return [Finding("console address", ok, detail, None if ok else fix)]
 
@@ -236,7 +250,8 @@ async def check_household(config: DoctorConfig) -> list[Finding]:
 
 async def check_home_ipv6(config: DoctorConfig) -> list[Finding]:
     """The household's IPv6 prefix web.fetch refuses (``home_ipv6_prefixes``, or assumed)."""
-    ok, detail = await asyncio.to_thread(check_home_network, config.data_dir or data_dir())
+    ok, key, values = await asyncio.to_thread(check_home_network, config.data_dir or data_dir())
+    detail = config.words.phrase(f"home_network:{key}", HOME_NETWORK[key], **values)
     fix = config.words.say("doctor_home_ipv6_fix", example=HOME_IPV6_EXAMPLE)
     return [Finding("home IPv6 prefix", ok, detail, None if ok else fix)]
 
@@ -253,9 +268,11 @@ async def check_model(config: DoctorConfig) -> list[Finding]:
     try:
         await asyncio.to_thread(verify_model, path)
     except ModelUnreadable as exc:
-        return [Finding("embedded model", False, str(exc), words.say("doctor_model_user_fix"))]
+        detail = said_model_error(exc, words)
+        return [Finding("embedded model", False, detail, words.say("doctor_model_user_fix"))]
     except ModelFileError as exc:
-        return [Finding("embedded model", False, str(exc), words.say("doctor_model_fix"))]
+        detail = said_model_error(exc, words)
+        return [Finding("embedded model", False, detail, words.say("doctor_model_fix"))]
     return [Finding("embedded model", True, words.say("doctor_model_ok", path=path))]
 
 
@@ -264,7 +281,8 @@ async def check_home_assistant(config: DoctorConfig) -> list[Finding]:
     problem = settings_problem(config.data_dir or data_dir())
     if problem is not None:
         fix = config.words.say("doctor_home_assistant_fix")
-        return [Finding("home assistant settings", False, problem, fix)]
+        detail = say_problem(problem, config.words)
+        return [Finding("home assistant settings", False, detail, fix)]
     return [Finding("home assistant settings", True, config.words.say("doctor_absent_or_usable"))]
 
 
@@ -391,15 +409,37 @@ async def check_tool_mode(config: DoctorConfig) -> list[Finding]:
     try:
         plan = await backend.plan()
     except ModelUnavailable as exc:
-        detail = words.say("doctor_server_unavailable", error=exc)
+        detail = words.say("doctor_server_unavailable", error=_said_unavailable(exc, words))
         return [Finding(name, False, detail, words.say("doctor_server_unavailable_fix"))]
     return [_plan_finding(name, plan, backend.features, words)]
 
 
+def _said_unavailable(error: Exception, words: CliWords) -> str:
+    """Why the model server is unavailable, by its key (``UNAVAILABLE``) in ``words``'
+    language; an error without one as it was written."""
+    from sovereign.conversation.backends.openai.http import UNAVAILABLE
+
+    key = getattr(error, "key", None)
+    if key not in UNAVAILABLE:
+        return str(error)
+    return words.phrase(f"model_server:{key}", UNAVAILABLE[key], **getattr(error, "values", {}))
+
+
 def _plan_finding(name: str, plan: Any, features: Any, words: CliWords) -> Finding:
+    """The plan's finding: its mode, why (``plan.why``), how answers come and what each
+    probe showed (``features.probed``), said in ``words``' language."""
+    from sovereign.conversation.backends.openai.probe import NOTES, REASONS
+
+    def reason(key: str) -> str:
+        return words.phrase(f"plan:{key}", REASONS[key], flavour=plan.response_format or "")
+
+    case, constraint, calls = plan.why
+    why = words.phrase(f"plan:{case}", REASONS[case], constraint=reason(constraint),
+                       calls=reason(calls))  # fmt: skip
     answers = words.say("doctor_answers_streamed" if plan.stream else "doctor_answers_whole")
-    notes = "; ".join(features.notes)
-    detail = words.say("doctor_plan", mode=plan.mode, reason=plan.reason, answers=answers,
+    notes = "; ".join(words.phrase(f"probe:{key}", NOTES[key], **values)
+                      for key, values in features.probed)  # fmt: skip
+    detail = words.say("doctor_plan", mode=plan.mode, reason=why, answers=answers,
                        notes=notes)  # fmt: skip
     if plan.mode == "native" and features.tool_calls == "refused":
         return Finding(name, False, detail, words.say("doctor_tools_refused_fix"))
@@ -453,7 +493,12 @@ def _recent_repairs(config: DoctorConfig, words: CliWords) -> list[str]:
     except OSError:
         return []  # the audit check above says why
     return [
-        words.say_count("doctor_note", r["count"], name=r["capability"], repair=r["repair"])
+        words.say_count(
+            "doctor_note",
+            r["count"],
+            name=r["capability"],
+            repair=words.repair(r["reason"], r["repair"]),
+        )
         for r in summary["repairs"]
     ]
 

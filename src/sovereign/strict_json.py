@@ -22,20 +22,30 @@ _BOMS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
 class StrictJSONError(ValueError):
-    """The bytes are not one unambiguous JSON document; the message says why."""
+    """The bytes are not one unambiguous JSON document; the message says why.
+
+    ``why`` names it (``bom``, ``not_utf8``, ``invalid``, ``repeated_key``,
+    ``constant``) and ``values`` what the message names (``key``, ``name``), for a
+    caller that says it in another language.
+    """
+
+    def __init__(self, message: str, why: str, /, **values: str) -> None:
+        super().__init__(message)
+        self.why = why
+        self.values = values
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise StrictJSONError(f"repeats the key {key!r}")
+            raise StrictJSONError(f"repeats the key {key!r}", "repeated_key", key=repr(key))
         result[key] = value
     return result
 
 
 def _constant(name: str) -> Any:
-    raise StrictJSONError(f"holds {name}, which is not JSON")
+    raise StrictJSONError(f"holds {name}, which is not JSON", "constant", name=name)
 
 
 def loads_strict(raw: bytes) -> Any:
@@ -46,12 +56,12 @@ def loads_strict(raw: bytes) -> Any:
             ``"repeats the key 'web_search_enabled'"``.
     """
     if raw.startswith(_BOMS):
-        raise StrictJSONError("starts with a byte-order mark")
+        raise StrictJSONError("starts with a byte-order mark", "bom")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise StrictJSONError("is not UTF-8 text") from exc
+        raise StrictJSONError("is not UTF-8 text", "not_utf8") from exc
     try:
         return json.loads(text, object_pairs_hook=_object, parse_constant=_constant)
     except json.JSONDecodeError as exc:
-        raise StrictJSONError("is not valid JSON") from exc
+        raise StrictJSONError("is not valid JSON", "invalid") from exc

@@ -70,13 +70,32 @@ async def test_register_reads_the_setting_from_the_data_directory(tmp_path: Path
     assert recorder.attempts == []
 
 
+def _home_network(tmp_path: Path) -> tuple[bool, str]:
+    ok, key, values = web_fetch.check_home_network(tmp_path, lambda: DEVICE)
+    return ok, web_fetch.HOME_NETWORK[key].format(**values)
+
+
 def test_doctor_names_what_is_refused_as_the_home_network(tmp_path: Path) -> None:
-    ok, detail = web_fetch.check_home_network(tmp_path, lambda: DEVICE)
+    ok, detail = _home_network(tmp_path)
     assert ok and "2a02:8109:1:5::/64" in detail and "2a02:8109:1::/56" in detail
     assert "assumed" in detail
     _write(tmp_path, {"home_ipv6_prefixes": ["2a02:8109::/48"]})
-    ok, detail = web_fetch.check_home_network(tmp_path, lambda: DEVICE)
+    ok, detail = _home_network(tmp_path)
     assert ok and "2a02:8109::/48" in detail and "set in" in detail
+
+
+async def test_doctor_says_the_home_network_in_the_terminal_s_language(tmp_path: Path) -> None:
+    from sovereign.cli_words import CliWords
+
+    _write(tmp_path, {"home_ipv6_prefixes": ["2a02:8109::/48"]})
+    config = doctor.DoctorConfig(data_dir=tmp_path, words=CliWords("de"))
+    [finding] = await doctor.check_home_ipv6(config)
+    assert finding.ok and finding.detail.startswith("als Heimnetz abgewiesen: ")
+    assert finding.detail.endswith(f"(festgelegt in {tmp_path / web_fetch.HOME_NETWORK_FILE})")
+    _write(tmp_path, {"home_ipv6_prefixes": ["10.0.0.0/8"]})
+    config = doctor.DoctorConfig(data_dir=tmp_path, words=CliWords("es"))
+    [broken] = await doctor.check_home_ipv6(config)
+    assert not broken.ok and "no se puede usar" in broken.detail
 
 
 async def test_doctor_fails_on_a_broken_setting_with_a_fix(tmp_path: Path) -> None:

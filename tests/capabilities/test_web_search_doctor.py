@@ -186,6 +186,14 @@ async def test_the_home_assistant_check_names_an_unusable_settings_file(tmp_path
     (corrupt,) = await doctor_module.check_home_assistant(config)
     assert not corrupt.ok and "home-assistant.json" in corrupt.detail
     assert "counts as off" in corrupt.fix
+    from sovereign.cli_words import CliWords
+
+    german = DoctorConfig(data_dir=tmp_path, words=CliWords("de"))
+    (said,) = await doctor_module.check_home_assistant(german)
+    assert said.detail == f"{path} ist kein gültiges JSON."
+    os.chmod(path, 0o640)
+    (open_file,) = await doctor_module.check_home_assistant(german)
+    assert open_file.detail.startswith(f"{path} enthält ein Geheimnis, aber andere Benutzer")
 
 
 SEARXNG_LOG = [  # SearXNG's own wording (searx/search/processors/abstract.py, engines/__init__.py)
@@ -225,3 +233,36 @@ async def test_doctor_passes_on_a_clean_log_and_says_when_it_cannot_read_one():
     (unread,) = await check_searxng_engine_start(DoctorConfig(searxng_log=lambda: None))
     assert unread.ok and unread.detail.startswith("not checked") and not unread.checked
     assert format_finding(unread).startswith("[ -- ] SearXNG engine start-up: not checked")
+
+
+def test_searxng_s_errors_and_fixes_are_said_in_the_terminal_s_language():
+    with FakeSearxng() as closed:
+        url = closed.base_url
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = ["doctor", "--port", str(port), "--searxng-url", url]
+    german = CliRunner().invoke(main, args, env={"LANG": "de_DE.UTF-8"})
+    assert german.exit_code == 1
+    assert f"[FAIL] SearXNG erreichbar: SearXNG unter {url} ist nicht erreichbar (" in (
+        german.output
+    )
+    assert "Abhilfe: starten Sie es (deploy/searxng/start-searxng" in german.output
+    assert "is not reachable" not in german.output
+
+
+async def test_a_failed_probe_is_said_with_its_fix(fake):
+    from sovereign.cli_words import CliWords
+
+    fake.answer("/search", "search_shipped_default_engines_offline")
+    config = DoctorConfig(searxng_url=fake.base_url, probe=True, words=CliWords("fr"))
+    engines = (await check_searxng(config))[-1]
+    assert not engines.ok
+    assert engines.detail.startswith(
+        "tous les moteurs de recherche ont échoué : SearXNG n\u2019a rien trouvé"
+    )
+    assert engines.fix.startswith("vérifiez la connexion Internet de l\u2019appareil")
+    (bad,) = await check_searxng(DoctorConfig(searxng_url="searxng:8093", words=CliWords("it")))
+    assert bad.detail == (
+        "l\u2019indirizzo di SearXNG deve essere http(s)://host[:porta], non 'searxng:8093'"
+    )

@@ -58,6 +58,38 @@ async def test_the_mode_in_use_is_named_with_its_reason(server, probes, expected
     assert "Probes: response_format json_schema:" in finding.detail
 
 
+async def test_the_mode_its_reason_and_the_probes_are_said_in_the_terminal_s_language(server):
+    from sovereign.cli_words import CliWords
+
+    server.queue(*llama_server_probes())
+    config = DoctorConfig(backend="openai", openai_base_url=server.base_url,
+                          words=CliWords("de"))  # fmt: skip
+    (finding,) = await check_tool_mode(config)
+    assert finding.ok
+    assert finding.detail.startswith("Modus native: auto: der Server gibt tool_calls zurück; ")
+    assert "Proben: response_format json_schema: beschränkt die Ausgabe; Streaming: " in (
+        finding.detail
+    )
+    assert "Werkzeuge: der Aufruf kam als tool_calls zurück" in finding.detail
+    assert "constrains" not in finding.detail
+
+
+async def test_an_unreachable_server_is_said_in_the_terminal_s_language():
+    from sovereign.cli_words import CliWords
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    config = DoctorConfig(backend="openai", openai_base_url=url, words=CliWords("fr"))
+    (finding,) = await check_tool_mode(config)
+    assert not finding.ok
+    assert finding.detail == (
+        "le serveur du modèle est indisponible : le serveur du modèle à l\u2019adresse "
+        f"{url}/chat/completions est injoignable"
+    )
+
+
 async def test_native_mode_forced_on_a_server_that_refuses_tools_fails_with_a_fix(server):
     server.queue(*plain_server_probes())
     (finding,) = await check_tool_mode(openai(server, tool_mode="native"))

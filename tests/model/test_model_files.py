@@ -313,6 +313,22 @@ def test_model_verify_refuses_a_file_that_is_not_the_published_model(tmp_path):
     assert "not the expected" in result.output
 
 
+def test_model_verify_says_why_in_the_terminal_s_language(tmp_path):
+    impostor = tmp_path / "impostor.gguf"
+    impostor.write_bytes(b"GGUF" + b"\x00" * 100)
+    args = ["model", "verify", "--path", str(impostor)]
+    german = CliRunner().invoke(main, args, env={"LANG": "de_DE.UTF-8"})
+    assert german.exit_code == 1
+    expected = f"{DEFAULT_MODEL.size_bytes:,}".replace(",", ".")
+    assert german.stderr.startswith(
+        f"Fehler: Die Modelldatei {impostor} ist 104 Bytes groß, nicht wie erwartet {expected};"
+    )
+    missing = ["model", "verify", "--path", str(tmp_path / "none.gguf")]
+    dutch = CliRunner().invoke(main, missing, env={"LANG": "nl_NL.UTF-8"})
+    assert dutch.exit_code == 1
+    assert dutch.stderr.startswith(f"Fout: Het modelbestand {tmp_path / 'none.gguf'} bestaat niet.")
+
+
 def test_model_install_reports_a_download_failure_without_a_traceback(tmp_path, monkeypatch):
     monkeypatch.setenv("SOVEREIGN_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setattr("sovereign.model.fetch._run", lambda command: 2)

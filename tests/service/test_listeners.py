@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from sovereign.cli_words import CliWords
 from sovereign.service.listeners import (
     AddressTaken,
     bind_listeners,
@@ -189,11 +190,16 @@ def test_doctor_fails_when_ipv6_loopback_is_free_or_held_by_another_program():
     try:
         ok, sentence = check_loopback_ownership(port)
         assert not ok and f"[::1]:{port} is free" in sentence
+        ok, said = check_loopback_ownership(port, CliWords("de"))
+        assert not ok and said.startswith(f"[::1]:{port} ist frei: Jedes Programm")
         with squatter("::1", port) as held:
             ok, sentence = check_loopback_ownership(port)
+            italian = check_loopback_ownership(port, CliWords("it"))[1]
         assert not ok
         assert f"[::1]:{port} is held by process {held.pid}" in sentence
         assert "reach that program first" in sentence
+        assert f"[::1]:{port} è occupato da processo {held.pid} (" in italian
+        assert "raggiungono prima quel programma" in italian
     finally:
         service.close()
 

@@ -13,8 +13,9 @@ from sovereign.terminal.api import ServiceFailure, target
 from sovereign.terminal.session import failure_sentence
 from sovereign.terminal.words import CATALOGS, COUNTED, DOMAIN, LANGUAGES, SENTENCES, Words
 
-SPELLED_ALIKE = {"approve_prompt", "error_prefix", "prompt_assistant"}
-"""Said as in English in some language ("Error: " in Spanish, "assistant" in French)."""
+SPELLED_ALIKE = {"approve_prompt", "error_prefix", "prompt_assistant", "sources"}
+"""Said as in English in some language ("Error: " in Spanish, "assistant" and "Sources"
+in French)."""
 
 
 def _fields(text: str) -> set[str]:

@@ -9,7 +9,8 @@ from sovereign.conversation.progress import Progress
 from sovereign.conversation.results import Citation, Receipt, TurnResult
 from sovereign.terminal.display import MARK
 from sovereign.terminal.progress import ProgressPrinter
-from sovereign.terminal.session import provenance_lines
+from sovereign.terminal.session import Conversation, provenance_lines
+from sovereign.terminal.words import Words
 
 SEARCHED = Receipt("web.search", "external", "executed")
 CITED = Citation("web.search", "Solarmodule", "https://solar.example/a", "Module.", "2026-12-04")
@@ -59,6 +60,50 @@ def test_without_a_said_receipt_or_with_one_that_disagrees_the_terminal_says_its
     two_lines = {**wire["receipt"], "lines": ["a", "b"]}  # one line per receipt
     assert provenance_lines([], wire["receipts"], 100, said=two_lines) == own
     assert provenance_lines([], wire["receipts"], 100, said="Beleg") == own
+
+
+def test_the_terminal_s_own_receipt_and_sources_are_in_the_language_it_is_given():
+    mailed = Receipt("mail.send", "external", "refused", "POLICY_DISABLED")
+    down = Receipt("web.search", "external", "failed", "EXECUTION_FAILED", sent=False)
+    health = Receipt("system.health", "local", "executed")
+    wire = wire_in("de", receipts=[SEARCHED, health, mailed])
+    for citation in wire["citations"]:
+        del citation["kind"], citation["heading"]  # a service that says none
+    assert provenance_lines(wire["citations"], wire["receipts"], 100, words=Words("de")) == [
+        f"{MARK}Quellen:",
+        f"{MARK}  [1] Solarmodule (Suchergebnis)",
+        f"{MARK}      https://solar.example/a",
+        f"{MARK}      Module.",
+        f"{MARK}Beleg: Hat dieses Gerät verlassen.",
+        f"{MARK}  Websuche: außerhalb dieses Geräts gesendet",
+        f"{MARK}  Zustand dieses Geräts: lief auf diesem Gerät",
+        f"{MARK}  mail.send: abgewiesen (POLICY_DISABLED); nichts wurde gesendet",
+    ]
+    failed = wire_in("es", receipts=[down], citations=[])["receipts"]
+    assert provenance_lines([], failed, 200, words=Words("es")) == [
+        f"{MARK}Comprobante: Nada salió de este aparato: el servicio de búsqueda del aparato "
+        "no está en marcha.",
+        f"{MARK}  Búsqueda web: falló antes de que nada saliera de este aparato (el servicio de "
+        f"búsqueda del aparato no está en marcha)",
+    ]
+
+
+async def test_a_turn_without_a_said_receipt_gets_the_terminal_s_own_in_its_language():
+    class Shown:
+        def __init__(self):
+            self.lines: list[str] = []
+
+        def say(self, text="", *, end="\n", dim=False):
+            self.lines.append(text)
+
+    terminal = Shown()
+    wire = wire_in("it", receipts=[Receipt("system.health", "local", "executed")], citations=[])
+    del wire["receipt"]  # a service that says none
+    Conversation(None, terminal)._provenance(wire)
+    assert terminal.lines == [
+        f"{MARK}Resoconto: Tutto è rimasto su questo apparecchio.",
+        f"{MARK}  Stato di questo apparecchio: eseguito su questo apparecchio",
+    ]
 
 
 def test_a_said_receipt_is_printed_on_marked_lines_with_nothing_unsafe():

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from sovereign.file_problems import FileProblem
 from sovereign.strict_json import StrictJSONError, loads_strict
 
 MAX_SETTINGS_BYTES = 65536
@@ -24,8 +25,13 @@ class SettingsError(Exception):
     """A settings file is unreadable, too open, corrupt or invalid.
 
     The message is one sentence naming the file and the fix; it never quotes the
-    file's contents.
+    file's contents. ``problem`` is that sentence as given: a
+    :class:`~sovereign.file_problems.FileProblem` when the file itself is at fault.
     """
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
 
 
 def read_private_json(path: Path) -> dict[str, Any] | None:
@@ -47,25 +53,23 @@ def read_private_json(path: Path) -> dict[str, Any] | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise SettingsError(f"{path} cannot be read ({exc.strerror}).") from exc
+        raise SettingsError(FileProblem("unreadable", path=path, reason=exc.strerror)) from exc
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode):
-            raise SettingsError(f"{path} is not a regular file.")
+            raise SettingsError(FileProblem("not_regular", path=path))
         if info.st_mode & 0o077:
-            raise SettingsError(
-                f"{path} holds a secret but other users can access it "
-                f"(mode {stat.S_IMODE(info.st_mode):04o}); run: chmod 600 {path}"
-            )
+            mode = f"{stat.S_IMODE(info.st_mode):04o}"
+            raise SettingsError(FileProblem("secret_open", path=path, mode=mode))
         raw = handle.read(MAX_SETTINGS_BYTES + 1)
     if len(raw) > MAX_SETTINGS_BYTES:
-        raise SettingsError(f"{path} is larger than {MAX_SETTINGS_BYTES} bytes.")
+        raise SettingsError(FileProblem("too_large", path=path, limit=MAX_SETTINGS_BYTES))
     try:
         value = loads_strict(raw)
     except StrictJSONError as exc:
-        raise SettingsError(f"{path} {exc}.") from exc
+        raise SettingsError(FileProblem(f"json_{exc.why}", path=path, **exc.values)) from exc
     if not isinstance(value, dict):
-        raise SettingsError(f"{path} must hold a JSON object.")
+        raise SettingsError(FileProblem("not_object", path=path))
     return value
 
 

@@ -141,11 +141,13 @@ def _describe(error: Any) -> str:
 
 
 def settings_problem(data_dir: Path) -> str | None:
-    """Why ``home-assistant.json`` is unusable, as one sentence, or None when usable or absent."""
+    """Why ``home-assistant.json`` is unusable, as one sentence (a
+    :class:`~sovereign.file_problems.FileProblem` when the file itself is at fault), or
+    None when usable or absent."""
     try:
         load_settings(data_dir)
     except SettingsError as exc:
-        return str(exc)
+        return exc.problem
     return None
 
 

@@ -73,9 +73,48 @@ class Problem(StrEnum):
     ALL_ENGINES_FAILED = "all_engines_failed"
 
 
+MESSAGES = {
+    "timeout": "SearXNG at {url} did not answer within {seconds} s.",
+    "timeout_unbounded": "SearXNG at {url} did not answer.",
+    "unreachable": "SearXNG at {url} is not reachable ({reason}).",
+    "too_large": "SearXNG's answer is over {limit} bytes.",
+    "redirect": "SearXNG answered with a redirect (HTTP {status}) instead of results; it was "
+    "not followed.",
+    "json_disabled": "SearXNG refused the JSON API (HTTP 403).",
+    "limiter": "SearXNG's limiter refused the request (HTTP 429).",
+    "bad_request": "SearXNG rejected the request (HTTP 400): {reason}.",
+    "bad_request_unexplained": "SearXNG rejected the request (HTTP 400): no reason given.",
+    "http_error": "SearXNG answered HTTP {status}.",
+    "not_json": "SearXNG did not answer with a JSON object (content type {content_type}).",
+    "not_json_untyped": "SearXNG did not answer with a JSON object (content type none).",
+    "no_results": "SearXNG's answer has no results list.",
+    "query_rewritten": "SearXNG read part of the query as its own syntax, so the search "
+    "engines did not get the approved words; nothing from that search is used.",
+    "answered_locally": "SearXNG answered the query itself with a built-in answerer instead "
+    "of asking the search engines.",
+    "all_engines_failed": "all search engines failed: SearXNG found nothing and {count} "
+    "engine(s) reported errors: {names}.",
+}
+"""Why a search failed, by key: one English sentence (never the query), its
+``{placeholders}`` filled from the error's values. ``sovereign doctor`` says each from
+its own catalog (context ``searxng:<key>``)."""
+FIXES = {
+    Problem.UNREACHABLE: START_FIX,
+    Problem.JSON_DISABLED: "add json to search.formats in SearXNG's settings.yml "
+    "(search: formats: [html, json]) and restart SearXNG.",
+    Problem.LIMITER: "set server.limiter: false in SearXNG's settings.yml (and "
+    "SEARXNG_LIMITER=false) and restart SearXNG; it only serves this device.",
+    Problem.ALL_ENGINES_FAILED: "check the device's internet connection; engines suspended "
+    "after errors recover on their own within minutes.",
+}
+"""What the device's owner can change, by problem, in English (``sovereign doctor`` says
+each from its catalog, context ``searxng_fix:<problem>``)."""
+
+
 class SearxngError(Exception):
-    """A search that failed. ``problem``: a :class:`Problem`; ``message``: one sentence
-    (never the query); ``fix``: what the device's owner can change, or ``None``;
+    """A search that failed. ``problem``: a :class:`Problem`; ``key``: which sentence of
+    :data:`MESSAGES` says why, filled with ``values``; ``message``: that sentence in
+    English; ``fix``: what the device's owner can change (:data:`FIXES`), or ``None``;
     ``sent``: whether the request reached SearXNG (``False`` only when the connection
     itself failed, so nothing was sent; ``None`` when that cannot be told, as for a
     deadline or a connection that broke after it was made)."""
@@ -83,15 +122,18 @@ class SearxngError(Exception):
     def __init__(
         self,
         problem: Problem,
-        message: str,
-        fix: str | None = None,
+        key: str,
         *,
         sent: bool | None = True,
+        **values: object,
     ) -> None:
+        message = MESSAGES[key].format(**values)
         super().__init__(message)
         self.problem = problem
+        self.key = key
+        self.values = values
         self.message = message
-        self.fix = fix
+        self.fix = FIXES.get(problem)
         self.sent = sent
 
     def sentence(self) -> str:
@@ -222,18 +264,20 @@ class SearxngClient:
                 body = await _read_capped(response)
                 return response.status_code, response.headers, body
         except (TimeoutError, httpx.TimeoutException) as exc:
-            within = f" within {self.deadline_seconds:g} s" if self.deadline_seconds else ""
-            raise SearxngError(
-                Problem.TIMEOUT,
-                f"SearXNG at {self.base_url} did not answer{within}.",
-                sent=False if isinstance(exc, httpx.ConnectTimeout) else None,
-            ) from exc
+            sent = False if isinstance(exc, httpx.ConnectTimeout) else None
+            if not self.deadline_seconds:
+                raise SearxngError(
+                    Problem.TIMEOUT, "timeout_unbounded", sent=sent, url=self.base_url
+                ) from exc
+            raise SearxngError(Problem.TIMEOUT, "timeout", sent=sent, url=self.base_url,
+                               seconds=f"{self.deadline_seconds:g}") from exc  # fmt: skip
         except httpx.HTTPError as exc:
             raise SearxngError(
                 Problem.UNREACHABLE,
-                f"SearXNG at {self.base_url} is not reachable ({_reason(exc)}).",
-                START_FIX,
+                "unreachable",
                 sent=False if isinstance(exc, httpx.ConnectError) else None,
+                url=self.base_url,
+                reason=_reason(exc),
             ) from exc
 
     def _deadline(self) -> Any:
@@ -261,9 +305,7 @@ async def _read_capped(response: httpx.Response) -> bytes:
     async for chunk in response.aiter_bytes():
         size += len(chunk)
         if size > MAX_RESPONSE_BYTES:
-            raise SearxngError(
-                Problem.BAD_RESPONSE, f"SearXNG's answer is over {MAX_RESPONSE_BYTES} bytes."
-            )
+            raise SearxngError(Problem.BAD_RESPONSE, "too_large", limit=MAX_RESPONSE_BYTES)
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -278,47 +320,34 @@ def _check_status(status: int, body: bytes) -> None:
     if status == 200:
         return
     if 300 <= status < 400:
-        raise SearxngError(
-            Problem.REDIRECT,
-            f"SearXNG answered with a redirect (HTTP {status}) instead of results; "
-            "it was not followed.",
-        )
+        raise SearxngError(Problem.REDIRECT, "redirect", status=status)
     if status == 403:
-        raise SearxngError(
-            Problem.JSON_DISABLED,
-            "SearXNG refused the JSON API (HTTP 403).",
-            "add json to search.formats in SearXNG's settings.yml "
-            "(search: formats: [html, json]) and restart SearXNG.",
-        )
+        raise SearxngError(Problem.JSON_DISABLED, "json_disabled")
     if status == 429:
-        raise SearxngError(
-            Problem.LIMITER,
-            "SearXNG's limiter refused the request (HTTP 429).",
-            "set server.limiter: false in SearXNG's settings.yml (and SEARXNG_LIMITER=false) "
-            "and restart SearXNG; it only serves this device.",
-        )
+        raise SearxngError(Problem.LIMITER, "limiter")
     if status == 400:
-        raise SearxngError(
-            Problem.BAD_REQUEST, f"SearXNG rejected the request (HTTP 400): {_error_text(body)}."
-        )
-    raise SearxngError(Problem.HTTP_ERROR, f"SearXNG answered HTTP {status}.")
+        reason = _error_text(body)
+        if reason is None:
+            raise SearxngError(Problem.BAD_REQUEST, "bad_request_unexplained")
+        raise SearxngError(Problem.BAD_REQUEST, "bad_request", reason=reason)
+    raise SearxngError(Problem.HTTP_ERROR, "http_error", status=status)
 
 
-def _error_text(body: bytes) -> str:
+def _error_text(body: bytes) -> str | None:
     parsed = read_json(body)
     error = parsed.get("error") if isinstance(parsed, dict) else None
-    text = error if isinstance(error, str) else "no reason given"
-    return text if len(text) <= 200 else text[:199] + "…"
+    if not isinstance(error, str):
+        return None
+    return error if len(error) <= 200 else error[:199] + "…"
 
 
 def _json_body(headers: httpx.Headers, body: bytes) -> dict[str, Any]:
     content_type = headers.get("content-type", "").split(";")[0].strip().lower()
     parsed = read_json(body) if content_type == "application/json" else None
+    if not isinstance(parsed, dict) and not content_type:
+        raise SearxngError(Problem.BAD_RESPONSE, "not_json_untyped")
     if not isinstance(parsed, dict):
-        raise SearxngError(
-            Problem.BAD_RESPONSE,
-            f"SearXNG did not answer with a JSON object (content type {content_type or 'none'}).",
-        )
+        raise SearxngError(Problem.BAD_RESPONSE, "not_json", content_type=content_type)
     return parsed
 
 
@@ -332,29 +361,17 @@ def interpret(body: dict[str, Any], *, sent_query: str) -> SearchPage:
     """
     results = body.get("results")
     if not isinstance(results, list):
-        raise SearxngError(Problem.BAD_RESPONSE, "SearXNG's answer has no results list.")
+        raise SearxngError(Problem.BAD_RESPONSE, "no_results")
     echoed = body.get("query")
     if isinstance(echoed, str) and echoed != sent_query:
-        raise SearxngError(
-            Problem.QUERY_REWRITTEN,
-            "SearXNG read part of the query as its own syntax, so the search engines did not "
-            "get the approved words; nothing from that search is used.",
-        )
+        raise SearxngError(Problem.QUERY_REWRITTEN, "query_rewritten")
     failed = _failed_engines(body.get("unresponsive_engines"))
     if not results and _answered_by_answerer(body.get("answers")):
-        raise SearxngError(
-            Problem.ANSWERED_LOCALLY,
-            "SearXNG answered the query itself with a built-in answerer instead of asking "
-            "the search engines.",
-        )
+        raise SearxngError(Problem.ANSWERED_LOCALLY, "answered_locally")
     if not results and failed:
         names = ", ".join(f"{name} ({reason})" for name, reason in failed[:8])
         raise SearxngError(
-            Problem.ALL_ENGINES_FAILED,
-            f"all search engines failed: SearXNG found nothing and {len(failed)} engine(s) "
-            f"reported errors: {names}.",
-            "check the device's internet connection; engines suspended after errors "
-            "recover on their own within minutes.",
+            Problem.ALL_ENGINES_FAILED, "all_engines_failed", count=len(failed), names=names
         )
     return SearchPage(query=sent_query, results=results, failed_engines=failed)
 

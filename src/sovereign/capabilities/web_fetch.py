@@ -306,35 +306,44 @@ def _size(result: dict[str, Any]) -> int:
     return len(json.dumps(result, ensure_ascii=False).encode())
 
 
+HOME_NETWORK = {
+    "unusable": "{path} cannot be used ({reason}); every IPv6 page is refused until fixed",
+    "none": "no global IPv6 address on this device and no home_ipv6_prefixes set",
+    "set": "refused as the home network: {networks} (set in {path})",
+    "assumed": "refused as the home network: {networks} (assumed: the /56 around each "
+    "address; set home_ipv6_prefixes in {path} if the router was delegated a /48)",
+}
+"""What ``sovereign doctor`` says of the home network, by key, in English (it says each
+from its own catalog, context ``home_network:<key>``)."""
+
+
 def check_home_network(
     data_dir: Path, interfaces: Callable[[], Iterable[IPInterface]] = device_interfaces
-) -> tuple[bool, str]:
+) -> tuple[bool, str, dict[str, str]]:
     """What web.fetch refuses as the household's IPv6 network, for ``sovereign doctor``.
 
     Args:
         data_dir: the service's data directory. interfaces: the device's addresses.
 
     Returns:
-        ``(ok, detail)``: not ok when :data:`HOME_NETWORK_FILE` cannot be used (every
-        IPv6 destination is then refused); the detail names the device's global IPv6
-        addresses, the /64s and prefixes refused around them, and the configured prefixes.
+        ``(ok, key, values)``: the sentence of :data:`HOME_NETWORK` that says it and what
+        fills it. Not ok when :data:`HOME_NETWORK_FILE` cannot be used (every IPv6
+        destination is then refused); the sentence names the /64s and prefixes refused
+        around the device's global IPv6 addresses, and whether the prefixes were set.
     """
     path = data_dir / HOME_NETWORK_FILE
     try:
         configured = read_home_prefixes(path)
     except (OSError, ValueError) as exc:
-        return False, f"{path} cannot be used ({exc}); every IPv6 page is refused until fixed"
+        return False, "unusable", {"path": str(path), "reason": str(exc)}
     addresses = [i.ip for i in interfaces()
                  if i.version == 6 and fixed_verdict(i.ip) is None]
     own = [IPv6Network(f"{address}/64", strict=False) for address in addresses]
     networks = [*own, *home_networks(addresses, configured)]
     if not networks:
-        return True, "no global IPv6 address on this device and no home_ipv6_prefixes set"
+        return True, "none", {}
     refused = ", ".join(str(network) for network in dict.fromkeys(networks))
-    origin = "set in " + str(path) if configured else (
-        "assumed: the /56 around each address; set home_ipv6_prefixes in "
-        f"{path} if the router was delegated a /48")
-    return True, f"refused as the home network: {refused} ({origin})"
+    return True, "set" if configured else "assumed", {"networks": refused, "path": str(path)}
 
 
 def register(

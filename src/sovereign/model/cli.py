@@ -11,7 +11,7 @@ import click
 from sovereign.cli_words import CliWords, command_language
 from sovereign.model.assemble import install_model
 from sovereign.model.catalog import DEFAULT_MODEL, default_model_path
-from sovereign.model.errors import ModelFileError
+from sovereign.model.errors import MESSAGES, ModelFileError
 from sovereign.model.verify import Progress, verify_model
 from sovereign.paths import data_dir
 from sovereign.service.household_settings import HouseholdSettingsStore
@@ -23,6 +23,16 @@ _MODEL_PATH = click.option(
     default=None,
     help="The model file (default: <data dir>/models/" + DEFAULT_MODEL.file_name + ").",
 )
+
+
+def said_model_error(error: Exception, words: CliWords) -> str:
+    """A model file's error in ``words``' language: one checked against the published file
+    (it names a key of :data:`~sovereign.model.errors.MESSAGES`) from the ``cli`` catalog,
+    context ``model:<key>``; any other as it was written."""
+    key = getattr(error, "key", None)
+    if key not in MESSAGES:
+        return str(error)
+    return words.phrase(f"model:{key}", MESSAGES[key], **getattr(error, "values", {}))
 
 
 def _words() -> CliWords:
@@ -76,7 +86,7 @@ def verify_command(model_path: Path | None) -> None:
         with _bar(label, DEFAULT_MODEL.size_bytes) as advance:
             verify_model(path, DEFAULT_MODEL, on_progress=advance)
     except (ModelFileError, OSError) as error:
-        raise words.error(str(error)) from error
+        raise words.error(said_model_error(error, words)) from error
     click.echo(words.say("model_verified", path=path, sha256=DEFAULT_MODEL.sha256))
 
 

@@ -2,11 +2,42 @@
 
 from __future__ import annotations
 
+from typing import Any, Self
+
 INSTALL_HINT = "Run `sovereign model install` to fetch, assemble and verify the default model."
+
+MESSAGES = {
+    "missing": "The model file {path} does not exist. " + INSTALL_HINT,
+    "wrong_size": "The model file {path} is {size} bytes, not the expected {expected}; it is "
+    "incomplete or a different model. " + INSTALL_HINT,
+    "wrong_sha256": "The model file {path} has SHA-256 {sha256}, not the published "
+    "{expected}; refusing to use it. " + INSTALL_HINT,
+    "unreadable": "The model file {path} cannot be read by this user ({reason}). Give the "
+    "service's user read access to it, or run this command as that user.",
+}
+"""Why a model file checked against its published one cannot be used, by key, in English
+(``sovereign model verify`` and ``doctor`` say each from their catalog, context
+``model:<key>``)."""
 
 
 class ModelFileError(Exception):
-    """A model file cannot be used; ``str(error)`` is a sentence fit to show the user."""
+    """A model file cannot be used; ``str(error)`` is a sentence fit to show the user.
+
+    ``key`` names its sentence in :data:`MESSAGES` and ``values`` what fills it, for an
+    error made by :meth:`keyed`; ``None`` and empty for one given its sentence.
+    """
+
+    def __init__(self, message: str, *, key: str | None = None, **values: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values
+
+    @classmethod
+    def keyed(cls, key: str, **values: Any) -> Self:
+        """The error whose sentence is ``MESSAGES[key]`` filled with ``values`` (whole
+        numbers written with thousands separators)."""
+        english = {k: f"{v:,}" if isinstance(v, int) else v for k, v in values.items()}
+        return cls(MESSAGES[key].format(**english), key=key, **values)
 
 
 class ModelMissing(ModelFileError):

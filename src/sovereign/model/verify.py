@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from sovereign.model.catalog import DEFAULT_MODEL, ModelSpec
-from sovereign.model.errors import INSTALL_HINT, ModelMismatch, ModelMissing, ModelUnreadable
+from sovereign.model.errors import ModelMismatch, ModelMissing, ModelUnreadable
 
 Progress = Callable[[int], None]
 """Called with the number of bytes just processed (an increment, not a total)."""
@@ -45,24 +45,15 @@ def verify_model(
     try:
         _verify(path, spec, on_progress)
     except OSError as exc:
-        raise ModelUnreadable(
-            f"The model file {path} cannot be read by this user ({exc.strerror or exc}). "
-            "Give the service's user read access to it, or run this command as that user."
-        ) from exc
+        raise ModelUnreadable.keyed("unreadable", path=path, reason=exc.strerror or exc) from exc
 
 
 def _verify(path: Path, spec: ModelSpec, on_progress: Progress | None) -> None:
     if not path.is_file():
-        raise ModelMissing(f"The model file {path} does not exist. {INSTALL_HINT}")
+        raise ModelMissing.keyed("missing", path=path)
     size = path.stat().st_size
     if size != spec.size_bytes:
-        raise ModelMismatch(
-            f"The model file {path} is {size:,} bytes, not the expected "
-            f"{spec.size_bytes:,}; it is incomplete or a different model. {INSTALL_HINT}"
-        )
+        raise ModelMismatch.keyed("wrong_size", path=path, size=size, expected=spec.size_bytes)
     actual = sha256_of(path, on_progress=on_progress)
     if actual != spec.sha256:
-        raise ModelMismatch(
-            f"The model file {path} has SHA-256 {actual}, not the published "
-            f"{spec.sha256}; refusing to use it. {INSTALL_HINT}"
-        )
+        raise ModelMismatch.keyed("wrong_sha256", path=path, sha256=actual, expected=spec.sha256)

@@ -28,6 +28,7 @@ from .settings import (
     Settings,
     settings_from_environment,
 )
+from .settings_store import say_problem
 
 DATA_DIR_OPTION = click.option(
     "--data-dir",
@@ -35,6 +36,11 @@ DATA_DIR_OPTION = click.option(
     default=None,
     help=f"Data directory (default: ${ENV_DATA_DIR} or the per-user data directory).",
 )
+
+
+JOURNAL = CliWords()
+"""What ``serve`` says of its own, English whole (``Error:`` too): its output is the
+service's journal, which the README quotes and other log lines share."""
 
 
 def _data_dir(option: Path | None) -> Path:
@@ -115,7 +121,7 @@ def serve(
         raise click.UsageError(str(exc)) from exc
     problem = model_problem(settings)
     if problem is not None:
-        raise click.ClickException(
+        raise JOURNAL.error(
             f"{problem} The service did not start. (sovereign doctor checks the model file.)"
         )
     sockets = _listen(settings)
@@ -156,12 +162,12 @@ def _listen(settings: Settings) -> list[socket.socket]:
     try:
         sockets = bind_listeners(addresses, settings.port)
     except AddressTaken as exc:
-        raise click.ClickException(
+        raise JOURNAL.error(
             f"{exc.strerror}. Browsers opening the Console's address would reach it, so "
             "the service does not start: stop that program, or choose another --port."
         ) from exc
     except OSError as exc:
-        raise click.ClickException(
+        raise JOURNAL.error(
             f"cannot listen on {settings.host}:{settings.port}: {exc.strerror}"
         ) from exc
     shown = ", ".join(_endpoint(s.getsockname()) for s in sockets)
@@ -214,7 +220,8 @@ def policy_show(data_dir: Path | None) -> None:
     reading = PolicyStore(_data_dir(data_dir)).read(log=False)
     click.echo(words.say("web_search_on" if reading.web_search_enabled else "web_search_off"))
     if reading.problem:
-        click.secho(words.say("policy_problem", problem=reading.problem), fg="red", err=True)
+        problem = say_problem(reading.problem, words)
+        click.secho(words.say("policy_problem", problem=problem), fg="red", err=True)
         raise SystemExit(1)
 
 
@@ -266,8 +273,8 @@ def audit(days: int, as_json: bool, data_dir: Path | None) -> None:
 
 
 def audit_notes(summary: dict[str, Any], words: CliWords | None = None) -> list[str]:
-    """The sentences under the table: calls that may have left, clock jumps, damaged lines
-    (in ``words``' language; English by default)."""
+    """The sentences under the table: calls that may have left, the owner's repairs for
+    failures, clock jumps, damaged lines (in ``words``' language; English by default)."""
     words = words or CliWords()
     notes = [
         words.say_count("may_have_left", count, name=name)
@@ -275,7 +282,10 @@ def audit_notes(summary: dict[str, Any], words: CliWords | None = None) -> list[
     ]
     notes.extend(
         words.say_count(
-            "repairs", repair["count"], name=repair["capability"], repair=repair["repair"]
+            "repairs",
+            repair["count"],
+            name=repair["capability"],
+            repair=words.repair(repair["reason"], repair["repair"]),
         )
         for repair in summary.get("repairs", [])
     )

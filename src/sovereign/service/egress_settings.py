@@ -28,7 +28,7 @@ from sovereign.egress import (
 )
 from sovereign.net import AddressPolicy
 
-from .settings_store import Reading, SettingsFile, SettingsKind
+from .settings_store import Reading, SettingsFile, SettingsKind, say_problem
 
 SITES_FILENAME = "sites.json"
 SEARCH_FILENAME = "search.json"
@@ -155,7 +155,7 @@ def check_egress_settings(data_dir: Path, words: CliWords | None = None) -> list
     findings: list[Finding] = []
     sites = SiteListStore(data_dir).read()
     if sites.problem:
-        problem = words.say("check_sites_bad", problem=sites.problem)
+        problem = words.say("check_sites_bad", problem=say_problem(sites.problem, words))
         findings.append(("site list", False, problem, words.say("check_sites_fix")))
     else:
         value = sites.value
@@ -163,7 +163,7 @@ def check_egress_settings(data_dir: Path, words: CliWords | None = None) -> list
         findings.append(("site list", True, detail, None))
     search = SearchSettingsStore(data_dir).read()
     if search.problem:
-        problem = words.say("check_search_bad", problem=search.problem)
+        problem = words.say("check_search_bad", problem=say_problem(search.problem, words))
         findings.append(("search settings", False, problem, words.say("check_search_fix")))
     else:
         value = search.value

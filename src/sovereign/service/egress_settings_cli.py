@@ -29,7 +29,7 @@ from sovereign.egress import (
 
 from .commands import DATA_DIR_OPTION, _data_dir, command_words, not_written
 from .egress_settings import SearchSettingsStore, SiteListStore
-from .settings_store import SettingsUnreadable
+from .settings_store import SettingsUnreadable, say_problem
 
 AUTO, ALL = "auto", "all"
 
@@ -62,7 +62,8 @@ def sites_list(data_dir: Path | None) -> None:
     store = SiteListStore(_data_dir(data_dir))
     reading = store.read()
     if reading.problem:
-        click.secho(words.say("sites_problem", problem=reading.problem), fg="red", err=True)
+        problem = say_problem(reading.problem, words)
+        click.secho(words.say("sites_problem", problem=problem), fg="red", err=True)
         raise SystemExit(1)
     site_list = reading.value
     click.echo(words.say("sites_mode", mode=words.say(_MODE_WORDS[site_list.mode])))
@@ -209,7 +210,8 @@ def _language_named(code: str, words: CliWords) -> str:
 def _show_search_settings(store: SearchSettingsStore, words: CliWords) -> None:
     reading = store.read()
     if reading.problem:
-        click.secho(words.say("problem", problem=reading.problem), fg="red", err=True)
+        problem = say_problem(reading.problem, words)
+        click.secho(words.say("problem", problem=problem), fg="red", err=True)
     click.echo(words.say("search_settings", **_search_values(reading.value, words)))
     raise SystemExit(1 if reading.problem else 0)
 

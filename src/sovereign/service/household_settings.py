@@ -26,7 +26,7 @@ from sovereign.cli_words import CliWords
 from sovereign.conversation.voice.catalogs import DEFAULT_LANGUAGE, LANGUAGES
 from sovereign.egress import SettingRefused
 
-from .settings_store import Reading, SettingsFile, SettingsKind
+from .settings_store import Reading, SettingsFile, SettingsKind, say_problem
 
 FILENAME = "household.json"
 LANGUAGE_KEY = "language"
@@ -134,7 +134,7 @@ def check_household_settings(
     words = words or CliWords()
     reading = HouseholdSettingsStore(data_dir).read(log=False)
     if reading.problem:
-        problem = words.say("check_household_bad", problem=reading.problem)
+        problem = words.say("check_household_bad", problem=say_problem(reading.problem, words))
         return False, problem, words.say("check_household_fix")
     code = reading.value.language
     return True, words.say("check_household", name=language_names()[code], code=code), None

@@ -14,6 +14,7 @@ from sovereign.conversation.voice.catalogs import LANGUAGES
 
 from .commands import DATA_DIR_OPTION, _data_dir, command_words, not_written
 from .household_settings import HouseholdSettings, HouseholdSettingsStore, language_names
+from .settings_store import say_problem
 
 
 @click.command(
@@ -33,8 +34,8 @@ def household_settings(language: str | None, data_dir: Path | None) -> None:
     if language is None:
         reading = store.read(log=False)
         if reading.problem:
-            click.secho(words.say("household_problem", problem=reading.problem), fg="red",
-                        err=True)  # fmt: skip
+            problem = say_problem(reading.problem, words)
+            click.secho(words.say("household_problem", problem=problem), fg="red", err=True)
         click.echo(words.say("household_language", language=_named(reading.value.language)))
         raise SystemExit(1 if reading.problem else 0)
     try:

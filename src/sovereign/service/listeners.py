@@ -26,6 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from sovereign.cli_words import CliWords
+
 IPV4_LOOPBACK = "127.0.0.1"
 IPV6_LOOPBACK = "::1"
 PROC_NET = Path("/proc/net")
@@ -279,29 +281,28 @@ def ipv6_loopback_exists() -> bool:
     return True
 
 
-def check_loopback_ownership(port: int, *, proc_net: Path = PROC_NET) -> tuple[bool, str]:
+def check_loopback_ownership(
+    port: int, words: CliWords | None = None, *, proc_net: Path = PROC_NET
+) -> tuple[bool, str]:
     """For ``sovereign doctor``: ``(ok, sentence)``: does one program, the service, hold
-    both ``127.0.0.1:<port>`` and ``[::1]:<port>`` on this running device?"""
+    both ``127.0.0.1:<port>`` and ``[::1]:<port>`` on this running device? Said in
+    ``words``' language (English by default)."""
+    words = words or CliWords()
     found = listeners(port, proc_net)
     v4, v6 = _covering(found, IPV4_LOOPBACK), _covering(found, IPV6_LOOPBACK)
     name = f"sovereign.localhost:{port}"
     if v4 is None and v6 is None:
-        return True, f"nothing listens on port {port} (the service is not running here)"
+        return True, words.say("console_nothing_listens", port=port)
     if v6 is None:
         if not ipv6_loopback_exists():
-            return True, f"127.0.0.1:{port} is held; this device has no IPv6 loopback to take"
-        return False, (
-            f"[::1]:{port} is free: any program on this device can take it and receive "
-            f"what browsers send to {name} (they try ::1 first)."
-        )
+            return True, words.say("console_no_ipv6_loopback", port=port)
+        return False, words.say("console_ipv6_free", port=port, name=name)
     if v4 is None:
-        return False, f"[::1]:{port} is held by {_describe(v6)}, and 127.0.0.1:{port} by nobody."
+        return False, words.say("console_ipv4_nobody", port=port, holder=_said(v6, words))
     if not _same_owner(v4, v6):
-        return False, (
-            f"[::1]:{port} is held by {_describe(v6)}, not by the service on 127.0.0.1:{port} "
-            f"({_describe(v4)}): browsers opening {name} reach that program first."
-        )
-    return True, f"127.0.0.1:{port} and [::1]:{port} are held by one program ({_describe(v4)})"
+        return False, words.say("console_other_program", port=port, holder=_said(v6, words),
+                                service=_said(v4, words), name=name)  # fmt: skip
+    return True, words.say("console_one_program", port=port, holder=_said(v4, words))
 
 
 def _covering(found: list[Listener], address: str) -> Listener | None:
@@ -325,3 +326,12 @@ def _describe(listener: Listener) -> str:
     if pids:
         return ", ".join(f"process {pid} ({_command(pid)})" for pid in pids)
     return f"a program of user {_user(listener.uid)}"
+
+
+def _said(listener: Listener, words: CliWords) -> str:
+    """:func:`_describe` in ``words``' language: the processes, or the user's program."""
+    pids = pids_of(listener.inode)
+    if pids:
+        processes = [words.say("console_process", pid=pid, command=_command(pid)) for pid in pids]
+        return ", ".join(processes)
+    return words.say("console_user_program", user=_user(listener.uid))

@@ -18,7 +18,7 @@ from typing import Any
 
 from sovereign.cli_words import CliWords
 
-from .settings_store import SettingsFile, SettingsKind
+from .settings_store import SettingsFile, SettingsKind, say_problem
 
 POLICY_FILENAME = "policy.json"
 WEB_SEARCH_KEY = "web_search_enabled"
@@ -99,5 +99,5 @@ def check_policy_file(data_dir: Path, words: CliWords | None = None) -> tuple[bo
     words = words or CliWords()
     reading = SettingsFile(data_dir, POLICY_FILE).read(log=False)
     if reading.problem:
-        return False, words.say("check_policy_bad", problem=reading.problem)
+        return False, words.say("check_policy_bad", problem=say_problem(reading.problem, words))
     return True, words.say("check_policy_on" if reading.value else "check_policy_off")

@@ -20,7 +20,7 @@ from typing import Any
 from sovereign.cli_words import CliWords
 from sovereign.egress import require_visible
 
-from .settings_store import SettingsFile, SettingsKind, SettingsUnreadable
+from .settings_store import SettingsFile, SettingsKind, SettingsUnreadable, say_problem
 
 FILENAME = "private-words.json"
 MAX_WORDS = 500
@@ -148,5 +148,5 @@ def check_private_words_file(data_dir: Path, words: CliWords | None = None) -> t
     words = words or CliWords()
     reading = PrivateWordsStore(data_dir).read(log=False)
     if reading.problem:
-        return False, reading.problem
+        return False, say_problem(reading.problem, words)
     return True, words.say_count("check_private_words", len(reading.words))

@@ -15,6 +15,7 @@ from sovereign.cli_words import CliWords
 
 from .commands import DATA_DIR_OPTION, _data_dir, command_words, not_written
 from .private_words import PrivateWordsError, PrivateWordsReading, PrivateWordsStore
+from .settings_store import say_problem
 
 
 @click.group(
@@ -43,7 +44,8 @@ def list_words(data_dir: Path | None) -> None:
     if not reading.words:
         click.echo(words.say("no_private_words"), err=True)
     if reading.problem:
-        click.secho(words.say("problem", problem=reading.problem), fg="red", err=True)
+        problem = say_problem(reading.problem, words)
+        click.secho(words.say("problem", problem=problem), fg="red", err=True)
         raise SystemExit(1)
 
 

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from sovereign.cli_words import CliWords
+from sovereign.file_problems import PROBLEMS, FileProblem
 from sovereign.strict_json import StrictJSONError, loads_strict
 
 from .atomic import write_json_atomic
@@ -46,6 +48,15 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 MAX_FILE_BYTES = 256 * 1024
 """Largest settings file read, in bytes; a bigger one is reported as unusable."""
+
+
+def say_problem(problem: str, words: CliWords) -> str:
+    """A settings file's problem in ``words``' language: one found in the file itself
+    (:class:`~sovereign.file_problems.FileProblem`) from the catalog, context
+    ``settings:<key>``; one about its content's shape as its kind wrote it."""
+    if not isinstance(problem, FileProblem):
+        return problem
+    return words.phrase(f"settings:{problem.key}", PROBLEMS[problem.key], **problem.values)
 
 
 class SettingsUnreadable(ValueError):
@@ -172,7 +183,8 @@ class SettingsFile(Generic[T]):
         except FileNotFoundError:
             return Reading(default)
         except _Unusable as exc:
-            return Reading(default, f"{self.path} {exc}", usable=False)
+            return Reading(default, FileProblem(exc.key, path=self.path, **exc.values),
+                           usable=False)  # fmt: skip
         if self.kind.private and mode & 0o077:
             return Reading(default, _mode_problem(self.path, mode, secret=True), usable=False)
         cached = self._cache
@@ -189,7 +201,8 @@ class SettingsFile(Generic[T]):
         try:
             value = loads_strict(raw)
         except StrictJSONError as exc:
-            return Reading(self.kind.default, f"{self.path} {exc}.", usable=False)
+            problem = FileProblem(f"json_{exc.why}", path=self.path, **exc.values)
+            return Reading(self.kind.default, problem, usable=False)
         try:
             return Reading(self.kind.parse(value))
         except ValueError as exc:
@@ -197,7 +210,13 @@ class SettingsFile(Generic[T]):
 
 
 class _Unusable(Exception):
-    """The file exists but is not a small regular file we may read; a phrase says why."""
+    """The file exists but is not a small regular file we may read: ``key`` of
+    :data:`PROBLEMS` says why, with ``values``."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
 
 
 def _read_small_file(path: Path) -> tuple[bytes, int]:
@@ -213,23 +232,21 @@ def _read_small_file(path: Path) -> tuple[bytes, int]:
     except FileNotFoundError:
         raise
     except OSError as exc:
-        raise _Unusable(f"cannot be read ({exc.strerror}).") from exc
+        raise _Unusable("unreadable", reason=exc.strerror) from exc
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):  # checked before fdopen, which refuses a directory
         os.close(fd)
-        raise _Unusable("is not a regular file.")
+        raise _Unusable("not_regular")
     with os.fdopen(fd, "rb") as handle:
         try:
             raw = handle.read(MAX_FILE_BYTES + 1)
         except OSError as exc:
-            raise _Unusable(f"cannot be read ({exc.strerror}).") from exc
+            raise _Unusable("unreadable", reason=exc.strerror) from exc
     if len(raw) > MAX_FILE_BYTES:
-        raise _Unusable(f"is larger than {MAX_FILE_BYTES} bytes.")
+        raise _Unusable("too_large", limit=MAX_FILE_BYTES)
     return raw, stat.S_IMODE(info.st_mode)
 
 
-def _mode_problem(path: Path, mode: int, *, secret: bool) -> str:
-    who = "holds a secret but other users can access it" if secret else (
-        "can be read by other users"
-    )
-    return f"{path} {who} (mode {mode:04o}); run: chmod 600 {path}"
+def _mode_problem(path: Path, mode: int, *, secret: bool) -> FileProblem:
+    return FileProblem("secret_open" if secret else "others_read", path=path,
+                           mode=f"{mode:04o}")  # fmt: skip

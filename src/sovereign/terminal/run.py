@@ -20,6 +20,8 @@ import sys
 
 import click
 
+from sovereign.cli_words import CommandError
+
 from .api import ServiceClient, ServiceFailure
 from .display import one_line
 from .session import Conversation
@@ -49,9 +51,10 @@ async def chat_with_service(url: str, *, password_stdin: bool = False) -> None:
 
     Raises:
         click.ClickException: the service cannot be reached or refuses us, no
-            password is set yet, or signing in failed.
+            password is set yet, or signing in failed; said whole, ``Error:`` included,
+            in the chat's language (English before signing in).
     """
-    terminal = ClickTerminal()
+    terminal, words = ClickTerminal(), Words()
     try:
         async with ServiceClient(url) as client:
             await _sign_in(client, password_stdin)
@@ -71,7 +74,8 @@ async def chat_with_service(url: str, *, password_stdin: bool = False) -> None:
                     terminal.say("\n" + words.say("session_ended"))
                     await _sign_in(client, password_stdin, words)
     except ServiceFailure as failure:
-        raise click.ClickException(one_line(_explain(failure, url))) from failure
+        message = one_line(_explain(failure, url))
+        raise CommandError(words.say("error_prefix") + message, message) from failure
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
 

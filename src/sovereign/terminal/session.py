@@ -255,7 +255,8 @@ class Conversation:
 
     def _provenance(self, body: dict[str, Any]) -> None:
         citations, receipts = body.get("citations") or [], body.get("receipts") or []
-        for line in provenance_lines(citations, receipts, said=body.get("receipt")):
+        words = Words(body.get("language", self.words.language))
+        for line in provenance_lines(citations, receipts, said=body.get("receipt"), words=words):
             self.terminal.say(line, dim=True)
 
     def _say_rows(self, lines: list[str]) -> None:
@@ -450,6 +451,7 @@ def provenance_lines(
     receipts: list[dict[str, Any]],
     columns: int | None = None,
     said: Any = None,
+    words: Words | None = None,
 ) -> list[str]:
     """The sources (numbered) and the receipt, as rows to show under an answer.
 
@@ -458,17 +460,20 @@ def provenance_lines(
     controls escaped) and wrapped under it. The receipt is the one the product said in
     the answer's language (``said``, the wire's ``receipt``: its label, headline and
     lines) when it agrees with ``receipts`` (:func:`said_receipt`), else composed here
-    in English, each line starting with the capability's name as the service gave it
-    (:func:`receipt_line`); the sources are headed as the citations' ``heading`` says, else
-    "Sources"; each source's kind is the citation's ``kind`` as said, else English.
+    in ``words``' language (English by default), each line starting with the
+    capability's name as the service gave it (:func:`receipt_line`); the sources are
+    headed as the citations' ``heading`` says, else in ``words``' language, and each
+    source's kind is the citation's ``kind`` as said, else in ``words``' language.
     """
+    words = words or Words()
     lines = []
     if citations:
-        heading = next((c["heading"] for c in citations if _text(c.get("heading"))), "Sources")
+        heading = next((c["heading"] for c in citations if _text(c.get("heading"))),
+                       words.say("sources"))  # fmt: skip
         lines.append(f"{MARK}{one_line(heading)}:")
     for number, citation in enumerate(citations, 1):
-        kind = one_line(citation["kind"]) if _text(citation.get("kind")) else (
-            "page read" if citation.get("capability") == "web.fetch" else "search result"
+        kind = one_line(citation["kind"]) if _text(citation.get("kind")) else words.say(
+            "source_page" if citation.get("capability") == "web.fetch" else "source_result"
         )
         title = one_line(citation.get("title") or citation.get("url") or "")
         indent = f"{MARK}      "
@@ -479,8 +484,8 @@ def provenance_lines(
             lines += rows(snippet, indent, indent, columns)
     shown = said_receipt(said, receipts)
     if shown is None:
-        lines.append(f"{MARK}Receipt: {receipt_headline(receipts)}")
-        said_lines = [receipt_line(receipt) for receipt in receipts]
+        lines.append(f"{MARK}{words.say('receipt_label')}: {receipt_headline(receipts, words)}")
+        said_lines = [receipt_line(receipt, words) for receipt in receipts]
     else:
         lines += rows(f"{shown['label']}: {shown['headline']}", MARK, f"{MARK}  ", columns)
         said_lines = shown["lines"]
@@ -515,45 +520,58 @@ def _text(value: Any) -> bool:
     return isinstance(value, str) and value.strip() != ""
 
 
-def receipt_headline(receipts: list[dict[str, Any]]) -> str:
-    """The receipt's first line: left, may have left (only failures), or stayed on this device."""
+def receipt_headline(receipts: list[dict[str, Any]], words: Words | None = None) -> str:
+    """The receipt's first line: left, may have left (only failures), or stayed on this
+    device; in ``words``' language (English by default)."""
+    words = words or Words()
     external = [r for r in receipts if r.get("locality") == "external"]
     outcomes = [r.get("outcome") for r in external if r.get("sent") is not False]
     if "executed" in outcomes:
-        return "Left this device."
+        return words.say("receipt_left")
     if "failed" in outcomes:
-        return "May have left this device (a call failed on the way)."
+        return words.say("receipt_may_have_left")
     if any(r.get("outcome") == "failed" for r in external):
-        return f"Nothing left this device: {_not_sent_why(external)}."
-    return "Stayed on this device."
+        return words.say("receipt_nothing_left", why=_not_sent_why(external, words))
+    return words.say("receipt_stayed")
 
 
-NOT_SENT_WHY = {"web.search": "the device's search service is not running"}
-"""Why a call failed before anything left (receipt ``sent: false``), by capability."""
+NOT_SENT_WHY = {"web.search": "why_search_service"}
+"""Why a call failed before anything left (receipt ``sent: false``), by capability: the
+key of its sentence; any other says ``why_connection``."""
 
 
-def _not_sent_why(receipts: list[dict[str, Any]]) -> str:
+def _not_sent_why(receipts: list[dict[str, Any]], words: Words) -> str:
     failed = next(r for r in receipts if r.get("outcome") == "failed")
-    return NOT_SENT_WHY.get(str(failed.get("capability")), "the connection failed first")
+    return words.say(NOT_SENT_WHY.get(str(failed.get("capability")), "why_connection"))
 
 
-def receipt_line(receipt: dict[str, Any]) -> str:
-    """One receipt in words, e.g. ``Web search: sent outside this device``: the line starts
-    with the capability's household name as the service gave it (the receipt's ``name``),
-    else with its identifier (a capability the product has no name for)."""
+RECEIPT_OUTCOMES = {
+    "executed": "receipt_executed",
+    "failed": "receipt_failed",
+    "denied": "receipt_denied",
+    "expired": "receipt_expired",
+    "refused": "receipt_refused",
+}
+"""An external call's line, by its outcome: the key of its sentence."""
+
+
+def receipt_line(receipt: dict[str, Any], words: Words | None = None) -> str:
+    """One receipt in words, e.g. ``Web search: sent outside this device``, in ``words``'
+    language (English by default): the line starts with the capability's household name
+    as the service gave it (the receipt's ``name``), else with its identifier (a
+    capability the product has no name for); an outcome it has no sentence for is
+    written as its code."""
+    words = words or Words()
     capability = one_line(receipt.get("capability", "?"))
     name = one_line(receipt["name"]) if _text(receipt.get("name")) else capability
     outcome, code = one_line(receipt.get("outcome", "?")), one_line(receipt.get("error_code"))
     if receipt.get("locality") != "external":
-        return f"{name}: {'ran on this device' if outcome == 'executed' else outcome}"
+        if outcome == "executed":
+            return words.say("receipt_ran_here", name=name)
+        return f"{name}: {outcome}"
     if outcome == "failed" and receipt.get("sent") is False:
-        why = NOT_SENT_WHY.get(capability, "the connection failed first")
-        return f"{name}: failed before anything left this device ({why})"
-    words = {
-        "executed": "sent outside this device",
-        "failed": f"tried to go outside this device and failed ({code})",
-        "denied": "denied by you; nothing was sent",
-        "expired": "approval expired; nothing was sent",
-        "refused": f"refused ({code}); nothing was sent",
-    }
-    return f"{name}: {words.get(outcome, outcome)}"
+        why = words.say(NOT_SENT_WHY.get(capability, "why_connection"))
+        return words.say("receipt_not_sent", name=name, why=why)
+    if outcome in RECEIPT_OUTCOMES:
+        return words.say(RECEIPT_OUTCOMES[outcome], name=name, code=code)
+    return f"{name}: {outcome}"

@@ -2,8 +2,9 @@
 
 The card, the progress line, the receipt and the service's errors are said by the
 product (the service sends them said); these are the chat's own: its prompts, its
-notices and the sentences for failures the client itself meets (the service could not
-be reached, an answer broke off). Their English is here, keyed (the key is the
+notices, the sentences for failures the client itself meets (the service could not
+be reached, an answer broke off), and the sources' heading and the receipt it composes
+itself when the service says none. Their English is here, keyed (the key is the
 catalog's ``msgctxt``); each language's is in ``locale/<language>/LC_MESSAGES/
 terminal.po``, read with Babel once per process. A sentence a catalog lacks, and a
 language the product has no catalog for, are said in English. The language is the
@@ -48,6 +49,23 @@ SENTENCES = {
     "failure_stream_ended": "The answer stopped before it was complete.",
     "failure_garbled": "The answer arrived garbled.",
     "failure_http": "The service answered HTTP {status}.",
+    "sources": "Sources",
+    "source_page": "page read",
+    "source_result": "search result",
+    "receipt_label": "Receipt",
+    "receipt_left": "Left this device.",
+    "receipt_may_have_left": "May have left this device (a call failed on the way).",
+    "receipt_nothing_left": "Nothing left this device: {why}.",
+    "receipt_stayed": "Stayed on this device.",
+    "why_search_service": "the device's search service is not running",
+    "why_connection": "the connection failed first",
+    "receipt_ran_here": "{name}: ran on this device",
+    "receipt_not_sent": "{name}: failed before anything left this device ({why})",
+    "receipt_executed": "{name}: sent outside this device",
+    "receipt_failed": "{name}: tried to go outside this device and failed ({code})",
+    "receipt_denied": "{name}: denied by you; nothing was sent",
+    "receipt_expired": "{name}: approval expired; nothing was sent",
+    "receipt_refused": "{name}: refused ({code}); nothing was sent",
 }
 """Every sentence of the chat's own by its key (its catalog context); ``{...}`` is
 filled when it is said. ``leave_word`` and ``yes_word``/``yes_key`` are also read: what

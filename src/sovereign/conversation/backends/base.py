@@ -68,7 +68,16 @@ class ModelReply:
 
 
 class ModelUnavailable(Exception):
-    """The model backend cannot be reached or loaded (the service answers 503 MODEL_UNAVAILABLE)."""
+    """The model backend cannot be reached or loaded (the service answers 503 MODEL_UNAVAILABLE).
+
+    ``key`` names the backend's own sentence for it and ``values`` what fills it, where
+    the backend keys its sentences (the openai backend's ``UNAVAILABLE``); else ``None``.
+    """
+
+    def __init__(self, message: str, *, key: str | None = None, **values: str) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values
 
 
 class ModelError(Exception):

@@ -36,6 +36,14 @@ logger = logging.getLogger(__name__)
 LOG_EXCERPT_CHARS = 200
 """How much of a server's error text the log keeps."""
 NOT_READY = frozenset({429, 503})
+UNAVAILABLE = {
+    "broke_off": "the model server broke off its reply",
+    "timeout": "the model server at {url} did not answer in time",
+    "unreachable": "the model server at {url} cannot be reached",
+    "not_ready": "the model server is not ready (HTTP {status})",
+}
+"""Why the model server is unavailable, by key, in English (``sovereign doctor`` says
+each from its catalog, context ``model_server:<key>``)."""
 """Statuses by which a server says "not now": unavailable, not an error of ours."""
 
 
@@ -93,7 +101,7 @@ class ChatClient:
                     yield chunk
             except httpx.HTTPError as exc:
                 if response.status_code != 200:
-                    raise ModelUnavailable("the model server broke off its reply") from exc
+                    raise _unavailable("broke_off") from exc
                 # The reply ends here, without its terminal event: the reader of the
                 # chunks (:class:`~.deltas.StreamAccumulator`) takes it as cut off.
                 logger.warning("model server broke off its streamed reply: %s", excerpt(str(exc)))
@@ -116,11 +124,10 @@ class ChatClient:
         try:
             return await client.send(request, stream=stream)
         except httpx.TimeoutException as exc:
-            message = f"the model server at {self.url} did not answer in time"
-            raise ModelUnavailable(message) from exc
+            raise _unavailable("timeout", url=self.url) from exc
         except httpx.HTTPError as exc:
             logger.warning("model server at %s: %s", self.url, excerpt(str(exc)))
-            raise ModelUnavailable(f"the model server at {self.url} cannot be reached") from exc
+            raise _unavailable("unreachable", url=self.url) from exc
 
 
 async def _chunks(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
@@ -171,12 +178,17 @@ def first_message(body: Any) -> dict[str, Any]:
     return message
 
 
+def _unavailable(key: str, **values: str) -> ModelUnavailable:
+    """The error whose sentence is ``UNAVAILABLE[key]`` filled with ``values``."""
+    return ModelUnavailable(UNAVAILABLE[key].format(**values), key=key, **values)
+
+
 def _check_status(status: int, body: str) -> None:
     if status == 200:
         return
     logger.warning("model server answered HTTP %d: %s", status, excerpt(error_text(body)))
     if status in NOT_READY:
-        raise ModelUnavailable(f"the model server is not ready (HTTP {status})")
+        raise _unavailable("not_ready", status=str(status))
     if is_context_overflow(error_text(body)):
         raise ContextTooLong(f"the model server found the conversation too long (HTTP {status})")
     raise ModelRejected(

@@ -21,6 +21,7 @@ constrained the output, a call must actually come back as ``tool_calls``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -62,6 +63,41 @@ calls may still answer in prose to one wording (Qwen2.5-1.5B under llama-cpp-pyt
 the second is tried before concluding that calls come back as text."""
 
 
+NOTES = {
+    "format_refused": "response_format {flavour}: refused ({error})",
+    "format_constrains": "response_format {flavour}: constrains the output",
+    "format_ignored": "response_format {flavour}: accepted but ignored",
+    "stream_refused": "streaming: refused ({error})",
+    "stream_events": "streaming: server-sent events",
+    "stream_whole": "streaming: one JSON reply",
+    "tools_refused": "tools: refused ({error})",
+    "tools_structured": "tools: the call came back as tool_calls",
+    "tools_text": "tools: accepted, the call came back as text",
+}
+"""What one probe showed, by key, in English (``{error}``: the server's refusal as it
+wrote it). ``sovereign doctor`` says each from its catalog (context ``probe:<key>``)."""
+REASONS = {
+    "constraint": "decisions constrained by response_format {flavour}",
+    "no_constraint": "no response_format constrained the output, so decisions are asked "
+    "for in words",
+    "calls_structured": "the server returns tool_calls",
+    "calls_text": "the model writes its calls as text, read only when the reply is nothing "
+    "else",
+    "calls_refused": "the server refused a request with tools",
+    "chose_schema": "schema mode was chosen by --tool-mode; {constraint}",
+    "chose_native": "native mode was chosen by --tool-mode; {calls}",
+    "auto_calls": "auto: {calls}",
+    "auto_constraint": "auto: {constraint} ({calls})",
+    "auto_calls_constraint": "auto: {calls}; {constraint}",
+}
+"""Why a plan was chosen, by key, in English: a case (``chose_*``, ``auto_*``) filled with
+what constrains decisions (``constraint``, ``no_constraint``) and how calls come back
+(``calls_*``). ``sovereign doctor`` says each from its catalog (context ``plan:<key>``)."""
+
+Probed = tuple[str, Mapping[str, str]]
+"""One probe's note: its key of :data:`NOTES` and what fills it."""
+
+
 @dataclass(frozen=True)
 class ServerFeatures:
     """What one server showed it can do.
@@ -73,13 +109,18 @@ class ServerFeatures:
         tool_calls: ``structured`` (calls come back as ``tool_calls``), ``text``
             (``tools`` accepted, but the call came back as content) or
             ``refused`` (the request with ``tools`` failed).
-        notes: one sentence per probe, for ``sovereign doctor``.
+        probed: one note per probe (:data:`Probed`), for ``sovereign doctor``.
     """
 
     response_format: ResponseFormat | None
     streams: bool
     tool_calls: ToolCallStyle
-    notes: tuple[str, ...] = ()
+    probed: tuple[Probed, ...] = ()
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """One English sentence per probe (:data:`NOTES`)."""
+        return tuple(NOTES[key].format(**values) for key, values in self.probed)
 
 
 @dataclass(frozen=True)
@@ -95,14 +136,25 @@ class ToolPlan:
             (structured ``tool_calls`` with JSON-string arguments) or ``text``
             (as the call text the model wrote; see ``text_call_messages``).
         stream: whether answers are requested with ``stream: true``.
-        reason: one sentence saying why, for ``sovereign doctor``.
+        why: the keys of :data:`REASONS` that say why, for ``sovereign doctor``: the
+            case, what constrains decisions and how calls come back.
     """
 
     mode: Literal["native", "schema"]
     response_format: ResponseFormat | None
     history: Literal["openai", "text"]
     stream: bool
-    reason: str
+    why: tuple[str, str, str]
+
+    @property
+    def reason(self) -> str:
+        """Why, in one English sentence (:data:`REASONS`)."""
+        case, constraint, calls = self.why
+        flavour = {"flavour": self.response_format or ""}
+        return REASONS[case].format(
+            constraint=REASONS[constraint].format(**flavour),
+            calls=REASONS[calls].format(**flavour),
+        )
 
 
 async def probe_server(client: ChatClient, model: str) -> ServerFeatures:
@@ -120,7 +172,7 @@ async def probe_server(client: ChatClient, model: str) -> ServerFeatures:
             is learnt; probe again later).
     """
     formats: list[ResponseFormat] = ["json_schema", "json_object"]
-    notes: list[str] = []
+    notes: list[Probed] = []
     chosen: ResponseFormat | None = None
     for flavour in formats:
         if await _constrains(client, model, flavour, notes):
@@ -141,79 +193,73 @@ def choose_plan(features: ServerFeatures, requested: RequestedMode = "auto") -> 
     when ``tools`` are accepted; else ``schema`` asked in words only.
     """
     history: Literal["openai", "text"] = "openai" if features.tool_calls == "structured" else "text"
-    mode, reason = _mode_and_reason(features, requested)
-    return ToolPlan(mode, features.response_format, history, features.streams, reason)
+    mode, case = _mode_and_case(features, requested)
+    constraint = "constraint" if features.response_format else "no_constraint"
+    why = (case, constraint, f"calls_{features.tool_calls}")
+    return ToolPlan(mode, features.response_format, history, features.streams, why)
 
 
-def _mode_and_reason(
+def _mode_and_case(
     features: ServerFeatures, requested: RequestedMode
 ) -> tuple[Literal["native", "schema"], str]:
-    constraint = (
-        f"decisions constrained by response_format {features.response_format}"
-        if features.response_format
-        else "no response_format constrained the output, so decisions are asked for in words"
-    )
-    calls = {
-        "structured": "the server returns tool_calls",
-        "text": "the model writes its calls as text, read only when the reply is nothing else",
-        "refused": "the server refused a request with tools",
-    }[features.tool_calls]
     if requested == "schema":
-        return "schema", f"schema mode was chosen by --tool-mode; {constraint}"
+        return "schema", "chose_schema"
     if requested == "native":
-        return "native", f"native mode was chosen by --tool-mode; {calls}"
+        return "native", "chose_native"
     if features.tool_calls == "structured":
-        return "native", f"auto: {calls}"
+        return "native", "auto_calls"
     if features.response_format:
-        return "schema", f"auto: {constraint} ({calls})"
+        return "schema", "auto_constraint"
     if features.tool_calls == "text":
-        return "native", f"auto: {calls}; {constraint}"
-    return "schema", f"auto: {calls}; {constraint}"
+        return "native", "auto_calls_constraint"
+    return "schema", "auto_calls_constraint"
 
 
 async def _constrains(
-    client: ChatClient, model: str, flavour: ResponseFormat, notes: list[str]
+    client: ChatClient, model: str, flavour: ResponseFormat, notes: list[Probed]
 ) -> bool:
     payload = _probe(model, _HELLO, max_tokens=24)
     payload["response_format"] = response_format(flavour, PROBE_SCHEMA)
     try:
         content = first_message(await client.post(payload)).get("content") or ""
     except ModelError as exc:  # includes ModelRejected: the server refused this flavour
-        notes.append(f"response_format {flavour}: refused ({exc})")
+        notes.append(("format_refused", {"flavour": flavour, "error": str(exc)}))
         return False
     if sole_json_objects(content) == [PROBE_ANSWER]:
-        notes.append(f"response_format {flavour}: constrains the output")
+        notes.append(("format_constrains", {"flavour": flavour}))
         return True
-    notes.append(f"response_format {flavour}: accepted but ignored")
+    notes.append(("format_ignored", {"flavour": flavour}))
     return False
 
 
-async def _streams(client: ChatClient, model: str, notes: list[str]) -> bool:
+async def _streams(client: ChatClient, model: str, notes: list[Probed]) -> bool:
     events = 0
     try:
         async for chunk in client.stream(_probe(model, _HELLO, max_tokens=4)):
             events += chunk.get("object") != "chat.completion"
     except ModelError as exc:
-        notes.append(f"streaming: refused ({exc})")
+        notes.append(("stream_refused", {"error": str(exc)}))
         return False
-    notes.append("streaming: server-sent events" if events else "streaming: one JSON reply")
+    notes.append(("stream_events" if events else "stream_whole", {}))
     return events > 0
 
 
-async def _tool_call_style(client: ChatClient, model: str, notes: list[str]) -> ToolCallStyle:
+async def _tool_call_style(
+    client: ChatClient, model: str, notes: list[Probed]
+) -> ToolCallStyle:
     for messages in CALL_IT_PHRASINGS:
         payload = _probe(model, messages, max_tokens=48)
         payload.update(tools=[PROBE_TOOL], tool_choice="auto")
         try:
             message = first_message(await client.post(payload))
         except ModelError as exc:
-            notes.append(f"tools: refused ({exc})")
+            notes.append(("tools_refused", {"error": str(exc)}))
             return "refused"
         names = [(c.get("function") or {}).get("name") for c in message.get("tool_calls") or []]
         if PROBE_TOOL["function"]["name"] in names:
-            notes.append("tools: the call came back as tool_calls")
+            notes.append(("tools_structured", {}))
             return "structured"
-    notes.append("tools: accepted, the call came back as text")
+    notes.append(("tools_text", {}))
     return "text"
 
 
