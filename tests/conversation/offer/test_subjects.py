@@ -291,6 +291,13 @@ async def test_a_question_naming_no_family_or_two_keeps_their_stand_ins(tmp_path
         ("nl", "Is er plek in de fietsenopslag?", set()),
         ("nl", "Mijn kortetermijngeheugen is slecht", set()),
         ("nl", "Waar is het koekjesdoosje?", set()),
+        # The internet router is another device of the household's.
+        ("en", "Should I restart the router every week?", set()),
+        ("de", "Muss ich die Fritzbox ab und zu neu starten?", set()),
+        ("fr", "Faut-il redémarrer la box internet de temps en temps ?", set()),
+        ("es", "¿Cada cuánto hay que reiniciar el router?", set()),
+        ("nl", "Moet ik de router af en toe herstarten?", set()),
+        ("it", "Il modem va riavviato ogni tanto?", set()),
         # Another thing of the household's, joined with the device's word.
         ("de", "Der Handyspeicher ist voll", set()),
         ("nl", "Het telefoongeheugen is vol", set()),
