@@ -27,7 +27,8 @@ never mistaken for keywords):
   executor; a small one is what keeps a choice short (one passage quoted), so it
   is kept.
 
-Everything else is dropped: ``pattern`` (its regex escapes are copied into
+Everything else is dropped: ``uniqueItems`` (no grammar holds it: a list of choices
+is bounded by ``maxItems`` instead), ``pattern`` (its regex escapes are copied into
 grammar literals), larger ``maxLength``/``maxItems``, ``format``, ``$ref`` (a remote one
 makes llama-cpp-python fetch it), ``minimum``/``maximum``, ``description`` and
 ``title`` (the model reads those in its instructions, not in the grammar).
