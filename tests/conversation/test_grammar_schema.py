@@ -162,9 +162,10 @@ def test_the_product_decision_schema_loses_only_what_the_grammar_cannot_hold(tmp
 
     cleaned = grammar_schema(schema)
 
-    # uniqueItems: a grammar cannot hold it; the facts' maxItems bounds their list.
-    dropped = {"pattern", "minimum", "maximum", "description", "uniqueItems"}
-    assert keywords(cleaned) - {"maxLength"} == keywords(schema) - dropped - {"maxLength"}
+    dropped = {"pattern", "minimum", "maximum", "description"}
+    bounds = {"maxLength", "maxItems"}  # cut to what a grammar holds, or added (choices)
+    assert keywords(cleaned) - bounds == keywords(schema) - dropped - bounds
+    assert "maxItems" in keywords(cleaned)  # the facts a question asks about
     assert max(_bounds(schema, "maxLength")) > LENGTH_LIMIT  # a page address: 8192
     assert all(v <= LENGTH_LIMIT for v in _bounds(cleaned, "maxLength"))
     assert json.loads(json.dumps(cleaned)) == cleaned
@@ -233,9 +234,10 @@ def test_any_schema_comes_out_loosened_with_no_literal_needing_an_escape(schema)
     assert keywords(cleaned) <= {
         "type", "properties", "required", "additionalProperties", "items",
         "anyOf", "oneOf", "allOf", "const", "enum", "minLength", "minItems", "maxLength",
+        "maxItems",
     }  # fmt: skip
     assert all(literal_safe(value) for value in _values(cleaned))
-    for key in ("minLength", "minItems"):
+    for key in ("minLength", "minItems", "maxItems"):
         assert all(v <= REPETITION_LIMIT for v in _bounds(cleaned, key))
     assert all(v <= LENGTH_LIMIT for v in _bounds(cleaned, "maxLength"))
     jsonschema.Draft202012Validator.check_schema(cleaned)
@@ -285,3 +287,33 @@ def test_llama_cpp_compiles_every_hostile_schema_once_made_safe(schema):
         "required": ["action", "arguments"],
     }
     assert llama_grammar_accepts(grammar_schema(wrapped))
+
+
+def test_a_list_of_choices_holds_at_most_as_many_items_as_there_are_choices():
+    # Unbounded, the model wrote one fact until its token limit: a reply with no call.
+    facts = {"type": "array", "items": {"enum": ["queries", "blocked", "blocklist"]}}
+    assert grammar_schema(facts)["maxItems"] == 3
+    assert grammar_schema({**facts, "maxItems": 2})["maxItems"] == 2  # a tighter bound kept
+    assert grammar_schema({**facts, "maxItems": 9})["maxItems"] == 3
+    many = {"type": "array", "items": {"enum": [str(n) for n in range(40)]}}
+    assert "maxItems" not in grammar_schema(many)  # past what a grammar holds: left open
+    assert "maxItems" not in grammar_schema({"type": "array", "items": {"type": "string"}})
+    assert facts == {"type": "array", "items": {"enum": ["queries", "blocked", "blocklist"]}}
+
+
+def test_the_facts_of_every_household_read_are_bounded_in_the_decision_grammar(tmp_path):
+    from sovereign.capabilities import pihole, system
+    from sovereign.conversation import ToolCatalog
+    from sovereign.conversation.backends.decision import decision_schema
+    from sovereign.executor import Registry
+
+    registry = Registry()
+    system.register(registry, disk_path=tmp_path)
+    pihole.register(registry, data_dir=tmp_path)
+    tools = ToolCatalog.from_registry(registry).tools()
+    for branch in grammar_schema(decision_schema(tools, required=True))["anyOf"]:
+        facts = branch["properties"]["arguments"]["properties"]["facts"]
+        assert facts["maxItems"] == len(facts["items"]["enum"])
+    # The instructions show the capability's own schema, unchanged.
+    for tool in tools:
+        assert "maxItems" not in tool["function"]["parameters"]["properties"]["facts"]

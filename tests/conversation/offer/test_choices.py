@@ -47,23 +47,6 @@ def test_a_capability_with_several_facts_offers_them_as_an_enum(tmp_path):
     assert "free and used memory" in facts["description"]
 
 
-def test_the_facts_list_is_bounded_in_the_grammar_the_model_writes_under(tmp_path):
-    # An unbounded list let the model write "blocked" until its token limit: a reply
-    # cut off with no call. The bound survives into the decision's grammar schema.
-    from sovereign.capabilities import pihole, system
-    from sovereign.conversation.backends.decision import decision_schema
-
-    registry = Registry()
-    system.register(registry, disk_path=tmp_path)
-    pihole.register(registry, data_dir=tmp_path)
-    for tool in ToolCatalog.from_registry(registry).tools():
-        facts = tool["function"]["parameters"]["properties"][FACTS]
-        assert facts["maxItems"] == len(facts["items"]["enum"]), tool["function"]["name"]
-        assert facts["uniqueItems"] is True
-        grammar = json.dumps(decision_schema([tool], required=True))
-        assert f'"maxItems": {len(facts["items"]["enum"])}' in grammar
-
-
 def test_the_facts_are_taken_out_before_the_executor_sees_the_call(tmp_path):
     registry = Registry()
     from sovereign.capabilities import system

@@ -27,8 +27,14 @@ never mistaken for keywords):
   executor; a small one is what keeps a choice short (one passage quoted), so it
   is kept.
 
-Everything else is dropped: ``uniqueItems`` (no grammar holds it: a list of choices
-is bounded by ``maxItems`` instead), ``pattern`` (its regex escapes are copied into
+One keyword is added: a list whose items are a choice (``enum``) holds at most as
+many items as there are choices (``maxItems``, where it has none or a larger one). A
+list of choices names each once, and a grammar cannot say "once": unbounded, a small
+model wrote the same fact until its token limit ("blocked", "blocked", …), a reply
+cut off with no call. The model's instructions show the schema as the capability
+wrote it.
+
+Everything else is dropped: ``pattern`` (its regex escapes are copied into
 grammar literals), larger ``maxLength``/``maxItems``, ``format``, ``$ref`` (a remote one
 makes llama-cpp-python fetch it), ``minimum``/``maximum``, ``description`` and
 ``title`` (the model reads those in its instructions, not in the grammar).
@@ -79,7 +85,17 @@ def grammar_schema(schema: Any) -> Any:
             kept[key] = value
     if schema and not kept:
         return dict(ANY_VALUE)
-    return kept
+    return _choices_bounded(kept)
+
+
+def _choices_bounded(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with ``maxItems`` at most the number of its items' choices, when it is
+    a list whose items are an ``enum``."""
+    items = schema.get("items")
+    if not isinstance(items, dict) or not isinstance(items.get("enum"), list):
+        return schema
+    bound = min(len(items["enum"]), schema.get("maxItems", len(items["enum"])))
+    return {**schema, "maxItems": bound} if bound <= REPETITION_LIMIT else schema
 
 
 def literal_safe(value: Any) -> bool:

@@ -52,14 +52,9 @@ def with_choices(parameters: dict[str, Any], capability: Capability | None) -> d
     sheet = capability.facts
     if sheet is not None and len(sheet.topics) > 1:
         listed = "; ".join(f"{topic.name}: {topic.means}" for topic in sheet.topics)
-        # Bounded: a grammar admits no uniqueness, and an unbounded list let the model
-        # write one topic until its token limit ("blocked", "blocked", …), a reply cut
-        # off with no call at all.
         properties[FACTS] = {
             "type": "array",
             "items": {"enum": [topic.name for topic in sheet.topics]},
-            "maxItems": len(sheet.topics),
-            "uniqueItems": True,
             "description": f"The facts the question asks about ({listed}). Empty for a "
             "general check.",
         }
