@@ -32,6 +32,7 @@ from sovereign.conversation.backends.openai.probe import NOTES, REASONS
 from sovereign.conversation.voice.activity import REPAIRS
 from sovereign.doctor import CHECKS, DoctorConfig
 from sovereign.file_problems import PROBLEMS
+from sovereign.model.assemble import STATUS as MODEL_STATUS
 from sovereign.model.errors import MESSAGES as MODEL_MESSAGES
 from sovereign.po_catalogs import translations
 
@@ -85,6 +86,7 @@ def _phrases() -> set[tuple[str, str]]:
     phrases |= {(f"searxng_fix:{problem}", english) for problem, english in FIXES.items()}
     phrases |= {(f"home_network:{key}", english) for key, english in HOME_NETWORK.items()}
     phrases |= {(f"model:{key}", english) for key, english in MODEL_MESSAGES.items()}
+    phrases |= {(f"model_status:{key}", english) for key, english in MODEL_STATUS.items()}
     phrases |= {(f"probe:{key}", english) for key, english in NOTES.items()}
     phrases |= {(f"plan:{key}", english) for key, english in REASONS.items()}
     phrases |= {(f"model_server:{key}", english) for key, english in UNAVAILABLE.items()}

@@ -336,3 +336,17 @@ def test_model_install_reports_a_download_failure_without_a_traceback(tmp_path, 
     assert result.exit_code == 1
     assert "exit status 2" in result.output
     assert "Traceback" not in result.output
+
+
+def test_model_install_says_its_steps_in_the_terminal_s_language(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOVEREIGN_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr("sovereign.model.fetch._run", lambda command: 2)
+    model = tmp_path / "none.gguf"
+    args = ["model", "install", "--path", str(model), "--parts-dir", str(tmp_path / "c")]
+    german = CliRunner().invoke(main, args, env={"LANG": "de_DE.UTF-8"})
+    assert german.exit_code == 1
+    assert f"Das Modell ist noch nicht installiert ({model})." in german.stdout
+    count = len(DEFAULT_MODEL.parts)
+    assert f"Die {count} Teilpakete werden nach {tmp_path / 'c'} heruntergeladen" in german.stdout
+    english = CliRunner().invoke(main, args, env={"LANG": "C"})
+    assert f"The model is not installed yet ({model})." in english.stdout

