@@ -209,3 +209,21 @@ def test_the_cli_shows_and_sets_the_search_settings(tmp_path):
     assert bad.exit_code == 1 and "not a SearXNG language code" in bad.output
     listing = run(tmp_path, "search-settings", "--list-languages")
     assert "de\tGerman" in listing.output and "pt-BR\tPortuguese (Brazil)" in listing.output
+
+
+def test_a_refused_site_or_search_language_is_said_in_the_terminal_s_language(tmp_path):
+    args = ["--data-dir", str(tmp_path)]
+    german = CliRunner().invoke(
+        main, ["sites", "allow", "example.org/path", *args], env={"LANG": "de_DE.UTF-8"}
+    )
+    assert german.exit_code == 1
+    assert german.output.startswith("Fehler: 'example.org/path' ist keine Seite: Schreiben Sie")
+    french = CliRunner().invoke(
+        main, ["search-settings", "--language", "english", *args], env={"LANG": "fr_FR.UTF-8"}
+    )
+    assert french.exit_code == 1 and "n\u2019est pas un code de langue de SearXNG" in french.output
+    english = CliRunner().invoke(
+        main, ["sites", "allow", "example.org/path", *args], env={"LANG": "C"}
+    )
+    assert "is not a site: write a host name" in english.output
+    assert not SiteListStore(tmp_path).path.exists()  # nothing saved

@@ -54,6 +54,18 @@ def command_words(option: Path | None = None) -> CliWords:
     return CliWords(command_language(lambda: store.read(log=False).value.language))
 
 
+def said_refusal(words: CliWords, refused: ValueError) -> str:
+    """A refused setting (a site, a search language) in the command's language: the
+    sentence the Console says for it (:func:`.console_words.say_refusal`, context
+    ``refused_<key>``, addressed as formally as the commands are); a refusal without
+    a key keeps its English sentence."""
+    from sovereign.conversation.voice.catalogs import Voice
+
+    from .console_words import CATALOG, DOMAIN, say_refusal
+
+    return say_refusal(Voice(words.language, CATALOG, DOMAIN), refused)
+
+
 def not_written(words: CliWords, path: Path, error: OSError) -> click.ClickException:
     """The error for a settings file the data directory refused to write."""
     return words.error(words.say("not_written", path=path, reason=error.strerror))

@@ -27,7 +27,7 @@ from sovereign.egress import (
     language_name,
 )
 
-from .commands import DATA_DIR_OPTION, _data_dir, command_words, not_written
+from .commands import DATA_DIR_OPTION, _data_dir, command_words, not_written, said_refusal
 from .egress_settings import SearchSettingsStore, SiteListStore
 from .settings_store import SettingsUnreadable, say_problem
 
@@ -135,7 +135,7 @@ def _edit(
     try:
         rules = [parse_rule(text) for text in texts]
     except ValueError as exc:
-        raise words.error(str(exc)) from exc
+        raise words.error(said_refusal(words, exc)) from exc
     try:
         updated = store.update(lambda current: change(current, rules))
     except SettingsUnreadable as exc:
@@ -176,7 +176,7 @@ def search_settings(
     try:
         chosen = _set_search_settings(store, language, safesearch, words)
     except ValueError as exc:  # a bad language, or a corrupt file and half a change
-        raise words.error(str(exc)) from exc
+        raise words.error(said_refusal(words, exc)) from exc
     except OSError as exc:
         raise not_written(words, store.path, exc) from exc
     click.echo(words.say("search_saved", **_search_values(chosen, words)))
