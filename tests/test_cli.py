@@ -236,24 +236,13 @@ def test_search_languages_are_named_by_cldr_in_the_terminal_s_language(tmp_path)
 
 
 def _failed_searches(data_dir, times):
-    from sovereign.executor import (
-        AuditLog,
-        Capability,
-        Effect,
-        ErrorCode,
-        Locality,
-        OutcomeKind,
-        Stage,
-    )
+    from sovereign.executor import AuditLog, ErrorCode, OutcomeKind, Stage
+    from tests.service.test_audit_summary import SEARCH
 
     log = AuditLog(data_dir)
-    search = Capability(name="web.search", version=1, description="d",
-                        arguments_schema={"type": "object"}, result_schema={"type": "object"},
-                        effect=Effect.READ_ONLY, locality=Locality.EXTERNAL,
-                        execute=lambda arguments: {})  # fmt: skip
     for _ in range(times):
-        started = log.begin(search, version=1)
-        log.record(search, version=1, stage=Stage.EXECUTE, outcome=OutcomeKind.FAILED,
+        started = log.begin(SEARCH, version=1)
+        log.record(SEARCH, version=1, stage=Stage.EXECUTE, outcome=OutcomeKind.FAILED,
                    error_code=ErrorCode.EXECUTION_FAILED, started=started,
                    reason="searxng: unreachable", sent=False)  # fmt: skip
 
