@@ -192,7 +192,8 @@ def names_subject(question: str, subjects: Mapping[str, Iterable[str]], language
     """Whether ``question`` names one of ``subjects`` (language → phrases), matched as
     the module docstring says, a compound being made of these phrases' words alone;
     ``language`` is the question's (ISO 639-1)."""
-    return _names(_question_tokens(question, language), subjects, language, [subjects])
+    tokens = _question_tokens(question, language)
+    return _names(tokens, subjects, language, _joinable([subjects], language))
 
 
 def _question_tokens(question: str, language: str) -> list[_Token]:
@@ -201,16 +202,25 @@ def _question_tokens(question: str, language: str) -> list[_Token]:
     return _tokens(question, language)
 
 
+def _joinable(
+    family: Iterable[Mapping[str, Iterable[str]]], language: str
+) -> _Parts | None:
+    """The words a compound of ``family`` (every list of it) may join in ``language``;
+    ``None`` where the language writes no compounds as one word."""
+    return _parts_of(family, language) if _compounding(language) is not None else None
+
+
 def _names(
     tokens: list[_Token],
     subjects: Mapping[str, Iterable[str]],
     language: str,
-    family: Iterable[Mapping[str, Iterable[str]]],
+    joinable: _Parts | None,
     compound_parts: Mapping[str, Iterable[str]] | None = None,
 ) -> bool:
-    """Whether ``tokens`` name one of ``subjects``; ``family``: every list of the
-    subjects' family, whose words a compound may join; ``compound_parts``: words that count as
-    ``subjects`` inside a compound only (:attr:`~sovereign.executor.facts.Phrases.parts`)."""
+    """Whether ``tokens`` name one of ``subjects``; ``joinable``: the words of the
+    subjects' family a compound may join (:func:`_joinable`); ``compound_parts``: words
+    that count as ``subjects`` inside a compound only
+    (:attr:`~sovereign.executor.facts.Phrases.parts`)."""
     for subject_language, phrases in subjects.items():
         for phrase in phrases:
             parts = _words_of(phrase)
@@ -222,10 +232,9 @@ def _names(
                     for i, part in enumerate(parts)
                 ):
                     return True
-    if _compounding(language) is None or language not in subjects:
+    if joinable is None or language not in subjects:
         return False
     own = _parts_of([subjects, compound_parts or {}], language)
-    joinable = _parts_of(family, language)
     return any(_is_compound_of(token.whole, own, joinable, language) for token in tokens)
 
 
@@ -258,11 +267,12 @@ def named_families(
         phrases = capability.phrases
         assert phrases is not None  # family_of said it has subjects
         lists = [phrases.subjects, phrases.places, phrases.others, phrases.parts]
-        if phrases.others and _names(tokens, phrases.others, language, lists):
+        joinable = _joinable(lists, language)  # once per family, for all three lists
+        if phrases.others and _names(tokens, phrases.others, language, joinable):
             continue  # another thing of the household's ("mein Handy"), not this family's
-        if _names(tokens, phrases.subjects, language, lists, phrases.parts):
+        if _names(tokens, phrases.subjects, language, joinable, phrases.parts):
             named.add(family)
-        elif phrases.places and _names(tokens, phrases.places, language, lists):
+        elif phrases.places and _names(tokens, phrases.places, language, joinable):
             placed.add(family)
     # A place names its family only when no other family's subject is named: where the
     # box stands ("im Flur") is not what is asked about it.
