@@ -184,6 +184,12 @@ class Phrases:
             its words, in the languages that write compounds as one word ("Filter"
             in "Werbefilter", not in "Kaffeefilter"; "Werbe", how "Werbung" begins
             one). Read as :attr:`subjects` are.
+        itself: words per language for what the family reads as a household asks the
+            assistant about itself ("are you running *hot*?", "hast du noch *Platz*?"):
+            the assistant runs on the device, so such a question names the device's
+            family. They name it only beside an address to the assistant
+            (:mod:`sovereign.conversation.offer.subjects`), where no family's
+            :attr:`subjects` are named. Read as :attr:`subjects` are.
         catalog, domain: where the translations are.
     """
 
@@ -203,6 +209,7 @@ class Phrases:
     places: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     others: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     parts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    itself: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def read_subjects(path: Path) -> dict[str, tuple[str, ...]]:

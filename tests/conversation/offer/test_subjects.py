@@ -325,3 +325,68 @@ def test_an_aspect_alone_names_no_family(language):
     assert len(own) >= 10  # "Auslastung" is also the device's subject, so named by it
     for aspect in own:
         assert named(f"Wie ist die {aspect}?", language) == set(), aspect
+
+
+ITSELF = system.PHRASES.itself
+"""What the device's read serves, as a household asks the assistant about itself."""
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "families"),
+    [
+        # The assistant runs on the device: asked about itself, it is asked about the device.
+        ("en", "are you running a bit hot today?", {"system"}),
+        ("en", "How much room is left on you for music?", {"system"}),
+        ("en", "you seem slow, is your memory full?", {"system"}),
+        ("de", "Bist du heute überlastet?", {"system"}),
+        ("de", "Hast du noch genug Platz für die Musik?", {"system"}),
+        ("fr", "Tu n'as pas trop chaud aujourd'hui ?", {"system"}),
+        ("fr", "Il te reste de l'espace pour mes photos ?", {"system"}),
+        ("es", "¿Estás muy ocupado ahora mismo?", {"system"}),
+        ("es", "¿Te queda espacio para la música?", {"system"}),
+        ("nl", "Ben je erg traag vandaag?", {"system"}),
+        ("nl", "Heb jij nog ruimte voor mijn foto's?", {"system"}),
+        ("it", "Sei surriscaldato?", {"system"}),
+        ("it", "Ti è rimasto spazio per la musica?", {"system"}),
+        # Where it stands is not what is asked about it.
+        ("en", "are you warm enough in the hallway cupboard?", {"system"}),
+        ("nl", "Word je niet te warm in de meterkast?", {"system"}),
+        # A request is no question about the assistant itself.
+        ("en", "Can you tell me how hot it gets in Lisbon in July?", set()),
+        ("en", "could you remind me that the bin is full", set()),
+        ("de", "Kannst du mir sagen, ob es morgen warm wird?", set()),
+        ("fr", "Tu peux me dire s'il fera chaud demain ?", set()),
+        ("es", "¿Te importaría decirme qué temperatura hará mañana?", set()),
+        ("nl", "Kun je me zeggen hoe warm het morgen wordt?", set()),
+        ("it", "Sei capace di dirmi se domani farà caldo?", set()),
+        # Its words with no address, or an address with none of them, or far apart.
+        ("en", "It's so hot today, what should I cook?", set()),
+        ("en", "Are you a robot?", set()),
+        ("en", "you know, my grandmother always said the attic gets warm", {"home_assistant"}),
+        ("fr", "J'ai trop chaud, que faire ?", set()),  # French "je" is no address
+        ("nl", "Wat doe je als het buiten heel erg warm wordt?", set()),
+        # Another device of the household's keeps its words; another family's subject wins.
+        ("en", "Is your phone full again?", set()),
+        ("de", "Hast du heute viel Werbung blockiert?", {"pihole"}),
+    ],
+)
+def test_the_assistant_asked_about_itself_names_the_device(language, question, families):
+    assert named(question, language) == families
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_word_of_itself_names_the_device_beside_an_address_alone(language):
+    address = {"en": "you", "de": "du", "fr": "tu", "es": "tú", "nl": "jij", "it": "tu"}[language]
+    assert len(ITSELF[language]) >= 20
+    for phrase in ITSELF[language]:
+        assert named(f"{address} {phrase}", language) == {"system"}, phrase
+        if not names_subject(phrase, FAMILIES["system"], language):
+            alone = named(f"— {phrase} —", language)
+            assert "system" not in alone, f"{phrase!r} names the device with no address"
+
+
+def test_itself_lists_the_six_languages_without_repeats():
+    assert set(ITSELF) == set(LANGUAGES)
+    for language, phrases in ITSELF.items():
+        spelled = [letters(p) for p in phrases]
+        assert len(spelled) == len(set(spelled)), language

@@ -58,7 +58,7 @@ from pathlib import Path
 from sovereign.executor import Capability, Effect, Locality
 
 from ..backends.base import ToolDefinition
-from ..voice.words import Word, fold, letters, stem, words
+from ..voice.words import Word, fold, letters, stem, stop_words, words
 from .catalog import ToolCatalog
 from .choices import ALSO_ASKED, FACTS
 from .guidance import addresses_in
@@ -76,6 +76,14 @@ __all__ = [
 
 WEB_REQUESTS = Path(__file__).resolve().parent / "web_requests.json"
 """The words with which a question asks for the web itself, per language."""
+ADDRESSED = Path(__file__).resolve().parent / "addressed.json"
+"""How a question speaks to the assistant, per language: the words that address it and
+the requests in which an address asks it to do something else."""
+NEAR = 2
+"""The most words, stop words aside, between an address to the assistant and a word of
+what a family reads, for the two to ask the assistant about itself ("are you still
+running hot?", "tu as encore de la place ?"; "can you tell me how warm the sea is" is
+a request, not such a question)."""
 COMPOUNDS = Path(__file__).resolve().parent / "compounds.json"
 """How the languages that write compounds as one word join them: linking letters and
 aspect words, per language."""
@@ -238,6 +246,60 @@ def _names(
     return any(_is_compound_of(token.whole, own, joinable, language) for token in tokens)
 
 
+@dataclass(frozen=True)
+class _Address:
+    """How one language speaks to the assistant (``addressed.json``)."""
+
+    forms: tuple[str, ...]
+    requests: tuple[str, ...]
+
+
+@functools.cache
+def _address(language: str) -> _Address | None:
+    entry = json.loads(ADDRESSED.read_text(encoding="utf-8")).get(language)
+    if entry is None:
+        return None
+    return _Address(tuple(entry["forms"]), tuple(entry["requests"]))
+
+
+def _spans(tokens: list[_Token], phrases: Iterable[str], language: str) -> set[int]:
+    """The indices of ``tokens`` covered by any of ``phrases`` (words of ``language``)."""
+    covered = set()
+    for phrase in phrases:
+        parts = _words_of(phrase)
+        for start in range(len(tokens) - len(parts) + 1):
+            if parts and all(
+                _matches_word(tokens[start + i], part, language, language)
+                for i, part in enumerate(parts)
+            ):
+                covered.update(range(start, start + len(parts)))
+    return covered
+
+
+def _asks_itself(tokens: list[_Token], itself: Mapping[str, Iterable[str]], language: str) -> bool:
+    """Whether ``tokens`` ask the assistant about itself in words of ``itself``
+    (:attr:`~sovereign.executor.facts.Phrases.itself`): one of them stands within
+    :data:`NEAR` words (stop words aside) of an address to the assistant that is not
+    part of a request ("can you tell me …"), both in the question's ``language``."""
+    address = _address(language)
+    if address is None or language not in itself:
+        return False
+    addressed = _spans(tokens, address.forms, language) - _spans(
+        tokens, address.requests, language
+    )
+    if not addressed:
+        return False
+    stops = stop_words(language)
+    asked = sorted(_spans(tokens, itself[language], language) - addressed)
+    for index in addressed:
+        for other in asked:
+            low, high = sorted((index, other))
+            between = [t for t in tokens[low + 1 : high] if t.whole not in stops]
+            if len(between) <= NEAR:
+                return True
+    return False
+
+
 def family_of(capability: Capability | None) -> str | None:
     """The household family ``capability`` belongs to (its phrases' catalog domain,
     shared by Home Assistant's two reads), or ``None`` when it declares no subjects."""
@@ -262,6 +324,7 @@ def named_families(
         if family is not None:
             families.setdefault(family, capability)
     named = set()
+    itself = set()
     placed = set()
     for family, capability in families.items():
         phrases = capability.phrases
@@ -272,11 +335,14 @@ def named_families(
             continue  # another thing of the household's ("mein Handy"), not this family's
         if _names(tokens, phrases.subjects, language, joinable, phrases.parts):
             named.add(family)
+        elif phrases.itself and _asks_itself(tokens, phrases.itself, language):
+            itself.add(family)
         elif phrases.places and _names(tokens, phrases.places, language, joinable):
             placed.add(family)
-    # A place names its family only when no other family's subject is named: where the
-    # box stands ("im Flur") is not what is asked about it.
-    return frozenset(named or placed)
+    # The assistant asked about itself names its device when no family's subject is
+    # named; a place names its family only when neither is: where the box stands
+    # ("im Flur", "dans ton placard") is not what is asked about it.
+    return frozenset(named or itself or placed)
 
 
 def family_offered(named: frozenset[str], family: str | None) -> bool:
