@@ -293,3 +293,78 @@ def test_a_settings_file_s_problem_the_store_found_is_said_in_the_language(tmp_p
     )
     english = _run(tmp_path, None, "policy", "show")
     assert f"problem: {policy} is not valid JSON. It counts as off." in english.stderr
+
+
+REFUSED_WORD = {
+    "de": "Fehler: 'x' nicht geändert: Ein privates Wort braucht mindestens zwei Buchstaben "
+    "oder Ziffern.",
+    "fr": "Erreur : 'x' non modifié : Un mot privé doit compter au moins deux lettres ou "
+    "chiffres.",
+    "es": "Error: 'x' no se ha cambiado: Una palabra privada necesita al menos dos letras "
+    "o cifras.",
+    "nl": "Fout: 'x' niet gewijzigd: Een privéwoord moet minstens twee letters of cijfers "
+    "bevatten.",
+    "it": "Errore: 'x' non modificata: Una parola privata deve contenere almeno due lettere o "
+    "cifre.",
+    "en": "Error: 'x' not changed: A private word needs at least two letters or digits.",
+}
+
+
+@pytest.mark.parametrize("language", list(REFUSED_WORD))
+def test_a_refused_private_word_is_said_in_the_terminal_s_language(tmp_path, language):
+    result = _run(tmp_path, {"LANG": LOCALES[language]}, "private-words", "add", "x")
+    assert result.exit_code == 1
+    assert result.stderr == REFUSED_WORD[language] + "\n"
+
+
+def test_a_word_refused_for_its_invisible_character_names_it_in_the_language(tmp_path):
+    result = _run(tmp_path, {"LANG": "nl_NL.UTF-8"}, "private-words", "add", "a\u200bb c")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Fout: 'a\\u200bb c' niet gewijzigd: Het privéwoord bevat op positie 2 een teken dat "
+        "niet getoond kan worden (U+200B ZERO WIDTH SPACE).\n"
+    )
+
+
+def test_a_change_to_a_broken_settings_file_is_refused_in_the_language(tmp_path):
+    words = tmp_path / "private-words.json"
+    words.write_text("{")
+    refused = _run(tmp_path, GERMAN, "private-words", "add", "Juniper")
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        f"Fehler: 'Juniper' nicht geändert: {words} ist kein gültiges JSON. Beheben Sie das "
+        "zuerst oder entfernen Sie die Datei; sie bleibt, wie sie ist, damit nichts darin "
+        "verloren geht.\n"
+    )
+    assert words.read_text() == "{"
+    (tmp_path / "capabilities").mkdir()
+    sites = tmp_path / "capabilities" / "sites.json"
+    sites.write_text("[]")
+    blocked = _run(tmp_path, {"LANG": "es_ES.UTF-8"}, "sites", "block", "example.org")
+    assert blocked.exit_code == 1
+    assert blocked.stderr.endswith(
+        "Corrija o elimine primero el archivo; se deja tal cual para que no se pierda nada de "
+        "su contenido.\n"
+    )
+
+
+PASSWORD_RULE = {
+    "de": "Fehler: Das Passwort braucht mindestens 8 Zeichen.",
+    "fr": "Erreur : Le mot de passe doit compter au moins 8 caractères.",
+    "es": "Error: La contraseña necesita al menos 8 caracteres.",
+    "nl": "Fout: Het wachtwoord moet minstens 8 tekens hebben.",
+    "it": "Errore: La password deve avere almeno 8 caratteri.",
+    "en": "Error: The password needs at least 8 characters.",
+}
+
+
+@pytest.mark.parametrize("language", list(PASSWORD_RULE))
+def test_a_rejected_password_is_said_in_the_terminal_s_language(tmp_path, language):
+    env = {"LANG": LOCALES[language]}
+    result = _sovereign(env, "passwd", "--data-dir", tmp_path, input="short\nshort\n")
+    assert result.exit_code == 1
+    assert result.stderr == PASSWORD_RULE[language] + "\n"
+    assert not (tmp_path / "console-auth.json").exists()
+    long = "p" * 1025
+    too_long = _sovereign(GERMAN, "passwd", "--data-dir", tmp_path, input=f"{long}\n{long}\n")
+    assert too_long.stderr == "Fehler: Das Passwort darf höchstens 1.024 Zeichen haben.\n"

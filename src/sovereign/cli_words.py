@@ -50,6 +50,8 @@ CLICK = "click"
 SENTENCES = {
     "problem": "problem: {problem}",
     "not_written": "{path} could not be written: {reason}",
+    "settings_left_alone": "{problem} Fix or remove it first; it is left as it is so nothing "
+    "in it is lost.",
     "household_problem": "problem: {problem} English applies.",
     "household_language": "language: {language}",
     "household_saved": "language: {language}; from the next question on, a question too "

@@ -66,6 +66,17 @@ def said_refusal(words: CliWords, refused: ValueError) -> str:
     return say_refusal(Voice(words.language, CATALOG, DOMAIN), refused)
 
 
+def said_password_rule(words: CliWords, rejected: PasswordRejected) -> str:
+    """A password rule the new password breaks, in the command's language: the sentence
+    the Console says for it (the ``console`` catalog, context: the rule's key)."""
+    from sovereign.conversation.voice.catalogs import Voice
+
+    from .console_words import CATALOG, DOMAIN
+
+    voice = Voice(words.language, CATALOG, DOMAIN)
+    return voice.say(rejected.key, rejected.english, count=words.number(rejected.count))
+
+
 def not_written(words: CliWords, path: Path, error: OSError) -> click.ClickException:
     """The error for a settings file the data directory refused to write."""
     return words.error(words.say("not_written", path=path, reason=error.strerror))
@@ -341,7 +352,7 @@ def passwd(data_dir: Path | None) -> None:
     try:
         owner.set_password(password)
     except PasswordRejected as exc:
-        raise words.error(str(exc)) from exc
+        raise words.error(said_password_rule(words, exc)) from exc
     except OSError as exc:
         raise not_written(words, owner.path, exc) from exc
     click.echo(words.say("password_set", path=owner.path))

@@ -62,8 +62,18 @@ def say_problem(problem: str, words: CliWords) -> str:
 class SettingsUnreadable(ValueError):
     """The file exists but cannot be used; changing it is refused so nothing in it is lost.
 
-    The message is the problem sentence followed by what to do.
+    The message is the problem sentence followed by what to do, in English (the commands'
+    sentence ``settings_left_alone``); ``problem`` is the problem alone, as read.
     """
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(CliWords().say("settings_left_alone", problem=problem))
+        self.problem = problem
+
+
+def say_unreadable(refused: SettingsUnreadable, words: CliWords) -> str:
+    """A change refused because the file must be fixed first, in ``words``' language."""
+    return words.say("settings_left_alone", problem=say_problem(refused.problem, words))
 
 
 @dataclass(frozen=True)
@@ -146,10 +156,7 @@ class SettingsFile(Generic[T]):
         with self._exclusive():
             reading = self._read()
             if not reading.usable:
-                raise SettingsUnreadable(
-                    f"{reading.problem} Fix or remove it first; it is left as it is so "
-                    "nothing in it is lost."
-                )
+                raise SettingsUnreadable(reading.problem or "")
             value = change(reading.value)
             write_json_atomic(self.path, self.kind.dump(value))
         return value
