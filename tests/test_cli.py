@@ -368,3 +368,33 @@ def test_a_rejected_password_is_said_in_the_terminal_s_language(tmp_path, langua
     long = "p" * 1025
     too_long = _sovereign(GERMAN, "passwd", "--data-dir", tmp_path, input=f"{long}\n{long}\n")
     assert too_long.stderr == "Fehler: Das Passwort darf höchstens 1.024 Zeichen haben.\n"
+
+
+def test_the_system_s_reason_a_write_failed_is_said_in_the_language(tmp_path, monkeypatch):
+    import errno
+
+    def full(path, value, **options):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("sovereign.service.settings_store.write_json_atomic", full)
+    refused = _run(tmp_path, GERMAN, "policy", "enable-web-search")
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        f"Fehler: {tmp_path / 'capabilities' / 'policy.json'} konnte nicht geschrieben werden: "
+        "Auf dem Gerät ist kein Speicherplatz mehr frei\n"
+    )
+
+
+def test_the_system_s_reason_a_settings_file_is_unreadable_is_said_in_the_language(tmp_path):
+    import errno
+
+    from sovereign.cli_words import CliWords
+    from sovereign.file_problems import FileProblem
+    from sovereign.service.settings_store import say_problem
+
+    path = tmp_path / "sites.json"
+    problem = FileProblem("unreadable", path=path, reason="Permission denied", errno=errno.EACCES)
+    assert problem == f"{path} cannot be read (Permission denied)."
+    assert say_problem(problem, CliWords("es")) == (
+        f"{path} no se puede leer (Permiso denegado)."
+    )

@@ -24,8 +24,9 @@ PROBLEMS = {
     "not_object": "{path} must hold a JSON object.",
 }
 """The problems found in a settings file itself, whatever it holds, by key, in English
-(the commands say each from their catalog, context ``settings:<key>``). What is wrong
-with a file's content is its reader's own sentence."""
+(the commands say each from their catalog, context ``settings:<key>``; an ``unreadable``
+file's ``reason`` is the system's ``strerror``, said from its ``errno`` value). What is
+wrong with a file's content is its reader's own sentence."""
 
 
 class FileProblem(str):

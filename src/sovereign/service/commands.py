@@ -79,7 +79,7 @@ def said_password_rule(words: CliWords, rejected: PasswordRejected) -> str:
 
 def not_written(words: CliWords, path: Path, error: OSError) -> click.ClickException:
     """The error for a settings file the data directory refused to write."""
-    return words.error(words.say("not_written", path=path, reason=error.strerror))
+    return words.error(words.say("not_written", path=path, reason=words.os_reason(error)))
 
 
 @click.command(short_help="Run the Conversation Service.")
@@ -282,7 +282,7 @@ def audit(days: int, as_json: bool, data_dir: Path | None) -> None:
     try:
         summary = summarize(audit_path(_data_dir(data_dir)), days=days)
     except OSError as exc:
-        raise words.error(words.say("audit_unreadable", reason=exc.strerror)) from exc
+        raise words.error(words.say("audit_unreadable", reason=words.os_reason(exc))) from exc
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return

@@ -56,7 +56,10 @@ def say_problem(problem: str, words: CliWords) -> str:
     ``settings:<key>``; one about its content's shape as its kind wrote it."""
     if not isinstance(problem, FileProblem):
         return problem
-    return words.phrase(f"settings:{problem.key}", PROBLEMS[problem.key], **problem.values)
+    values = dict(problem.values)
+    if "errno" in values:  # the system's reason, said as the commands say it
+        values["reason"] = words.os_reason(OSError(values["errno"], values["reason"]))
+    return words.phrase(f"settings:{problem.key}", PROBLEMS[problem.key], **values)
 
 
 class SettingsUnreadable(ValueError):
@@ -239,7 +242,7 @@ def _read_small_file(path: Path) -> tuple[bytes, int]:
     except FileNotFoundError:
         raise
     except OSError as exc:
-        raise _Unusable("unreadable", reason=exc.strerror) from exc
+        raise _Unusable("unreadable", reason=exc.strerror, errno=exc.errno) from exc
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):  # checked before fdopen, which refuses a directory
         os.close(fd)
@@ -248,7 +251,7 @@ def _read_small_file(path: Path) -> tuple[bytes, int]:
         try:
             raw = handle.read(MAX_FILE_BYTES + 1)
         except OSError as exc:
-            raise _Unusable("unreadable", reason=exc.strerror) from exc
+            raise _Unusable("unreadable", reason=exc.strerror, errno=exc.errno) from exc
     if len(raw) > MAX_FILE_BYTES:
         raise _Unusable("too_large", limit=MAX_FILE_BYTES)
     return raw, stat.S_IMODE(info.st_mode)
