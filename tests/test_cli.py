@@ -398,3 +398,28 @@ def test_the_system_s_reason_a_settings_file_is_unreadable_is_said_in_the_langua
     assert say_problem(problem, CliWords("es")) == (
         f"{path} no se puede leer (Permiso denegado)."
     )
+
+
+def test_what_is_wrong_in_a_settings_file_s_content_is_said_in_the_language(tmp_path):
+    (tmp_path / "capabilities").mkdir()
+    sites = tmp_path / "capabilities" / "sites.json"
+    sites.write_text('{"mode": "block", "block": ["example.org", "*.co.uk"]}')
+    listed = _run(tmp_path, GERMAN, "sites", "list")
+    assert listed.exit_code == 1
+    assert (
+        f"Problem: {sites}: Eintrag 2 von block ist keine Seite: *.co.uk würde jede Seite "
+        "umfassen, die unter dem öffentlichen Suffix co.uk registriert ist; nennen Sie eine "
+        "Seite darunter. Keine Liste gilt.\n"
+    ) in listed.stderr
+    policy = tmp_path / "capabilities" / "policy.json"
+    policy.write_text('{"web_search_enabled": "yes"}')
+    shown = _run(tmp_path, {"LANG": "fr_FR.UTF-8"}, "policy", "show")
+    assert shown.stderr == (
+        f"Problème : {policy} : doit contenir exactement {{\"web_search_enabled\": "
+        "true|false}. Elle compte comme désactivée.\n"
+    )
+    english = _run(tmp_path, {"LC_ALL": "C"}, "policy", "show")
+    assert english.stderr == (
+        f'problem: {policy}: must hold exactly {{"web_search_enabled": true|false}}. It '
+        "counts as off.\n"
+    )

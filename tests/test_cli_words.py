@@ -40,7 +40,7 @@ from sovereign.po_catalogs import translations
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
 SPELLED_ALIKE = {"Error: {message}", "total", "Options", "auto: {calls}",
                  "auto: {constraint} ({calls})", "auto: {calls}; {constraint}",
-                 "{path}: {reason}"}  # fmt: skip
+                 "{path}: {reason}", "{path}: {problem}"}  # fmt: skip
 """Written as in English in some language (Spanish "Error: ", French "Options", the
 typed ``auto`` before what it found, a path and the system's reason)."""
 CLICK_LEFT_OUT = {

@@ -14,10 +14,13 @@ from babel.messages.pofile import read_po
 from sovereign.capabilities.site_rules import parse_rule
 from sovereign.egress import SearchSettings, SettingRefused
 from sovereign.service.console_words import CATALOG, DOMAIN
-from sovereign.service.household_settings import HouseholdSettings
+from sovereign.service.egress_settings import SEARCH_FILE, SITES_FILE
+from sovereign.service.household_settings import HOUSEHOLD_FILE, HouseholdSettings
 from sovereign.service.owner import TOO_LONG, TOO_SHORT
+from sovereign.service.policy import POLICY_FILE
 from sovereign.service.private_words import (
     MAX_WORDS,
+    PRIVATE_WORDS_FILE,
     REFUSALS,
     PrivateWordsError,
     PrivateWordsStore,
@@ -51,7 +54,32 @@ def refusals() -> list[SettingRefused]:
     with pytest.raises(SettingRefused) as refused:
         HouseholdSettings("tlh")
     found.append(refused.value)
-    return found + private_word_refusals()
+    return found + private_word_refusals() + content_refusals()
+
+
+CONTENTS = [
+    (POLICY_FILE, {"web_search_enabled": "yes"}),
+    (HOUSEHOLD_FILE, {"language": "de", "extra": 1}),
+    (PRIVATE_WORDS_FILE, {"words": "Juniper Lane"}),
+    (SITES_FILE, []),
+    (SITES_FILE, {"mode": "sometimes"}),
+    (SITES_FILE, {"allow": "example.org"}),
+    (SITES_FILE, {"allow": ["a.example"] * 1001}),
+    (SITES_FILE, {"block": ["example.org", "*.co.uk"]}),
+    (SEARCH_FILE, ["de", 1]),
+    (SEARCH_FILE, {"language": "de", "safesearch": 1, "region": "ch"}),
+    (SEARCH_FILE, {"language": "de"}),
+]
+"""One content for each way a settings file's content is refused, by the file's kind."""
+
+
+def content_refusals() -> list[SettingRefused]:
+    found = []
+    for kind, content in CONTENTS:
+        with pytest.raises(SettingRefused) as refused:
+            kind.parse(content)
+        found.append(refused.value)
+    return found
 
 
 def private_word_refusals() -> list[SettingRefused]:
@@ -71,7 +99,7 @@ def placeholders(text: str) -> set[str]:
 
 def test_each_way_a_setting_is_refused_has_a_key_of_its_own():
     keys = [refused.key for refused in refusals()]
-    assert len(keys) == len(set(keys)) == len(REFUSED) + 3 + len(REFUSALS)
+    assert len(keys) == len(set(keys)) == len(REFUSED) + 3 + len(REFUSALS) + len(CONTENTS)
     assert {refused.key for refused in private_word_refusals()} == set(REFUSALS)
 
 

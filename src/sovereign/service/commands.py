@@ -59,11 +59,9 @@ def said_refusal(words: CliWords, refused: ValueError) -> str:
     sentence the Console says for it (:func:`.console_words.say_refusal`, context
     ``refused_<key>``, addressed as formally as the commands are); a refusal without
     a key keeps its English sentence."""
-    from sovereign.conversation.voice.catalogs import Voice
+    from .console_words import refusal_in
 
-    from .console_words import CATALOG, DOMAIN, say_refusal
-
-    return say_refusal(Voice(words.language, CATALOG, DOMAIN), refused)
+    return refusal_in(words.language, refused)
 
 
 def said_password_rule(words: CliWords, rejected: PasswordRejected) -> str:

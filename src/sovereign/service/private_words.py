@@ -84,17 +84,17 @@ def clean_word(word: object) -> str:
 
 
 def _parse(value: Any) -> tuple[str, ...]:
-    """The stored words; ``ValueError`` for a file that is not ``{"words": [text, …]}``."""
+    """The stored words; ``SettingRefused`` for a file that is not ``{"words": [text, …]}``."""
     if not isinstance(value, dict) or not isinstance(value.get("words"), list):
-        raise ValueError(_SHAPE)
+        raise SettingRefused("private_words_shape", _SHAPE)
     try:
         words = [clean_word(word) for word in value["words"]]
     except PrivateWordsError:
-        raise ValueError(_SHAPE) from None
+        raise SettingRefused("private_words_shape", _SHAPE) from None
     return tuple(words[:MAX_WORDS])
 
 
-_SHAPE = 'is not valid: it must hold {"words": ["…", …]}.'
+_SHAPE = 'is not valid: it must hold {{"words": ["…", …]}}.'
 PRIVATE_WORDS_FILE = SettingsKind(
     relative_path=FILENAME,
     default=(),

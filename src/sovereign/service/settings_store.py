@@ -51,14 +51,20 @@ MAX_FILE_BYTES = 256 * 1024
 
 
 def say_problem(problem: str, words: CliWords) -> str:
-    """A settings file's problem in ``words``' language: one found in the file itself
-    (:class:`~sovereign.file_problems.FileProblem`) from the catalog, context
-    ``settings:<key>``; one about its content's shape as its kind wrote it."""
+    """A settings file's problem in ``words``' language
+    (:class:`~sovereign.file_problems.FileProblem`, context ``settings:<key>``): the
+    system's reason for an unreadable file said too, and what is wrong with its content
+    as the Console says the refusal (:func:`.console_words.refusal_in`). A problem
+    given as a plain sentence stays as it was written."""
     if not isinstance(problem, FileProblem):
         return problem
     values = dict(problem.values)
     if "errno" in values:  # the system's reason, said as the commands say it
         values["reason"] = words.os_reason(OSError(values["errno"], values["reason"]))
+    if isinstance(values.get("problem"), ValueError):
+        from .console_words import refusal_in  # here: console_words imports this module
+
+        values["problem"] = refusal_in(words.language, values["problem"])
     return words.phrase(f"settings:{problem.key}", PROBLEMS[problem.key], **values)
 
 
@@ -216,7 +222,8 @@ class SettingsFile(Generic[T]):
         try:
             return Reading(self.kind.parse(value))
         except ValueError as exc:
-            return Reading(self.kind.default, f"{self.path}: {exc}", usable=False)
+            problem = FileProblem("content", path=self.path, problem=exc)
+            return Reading(self.kind.default, problem, usable=False)
 
 
 class _Unusable(Exception):
