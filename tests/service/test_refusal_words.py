@@ -14,14 +14,25 @@ from babel.messages.pofile import read_po
 from sovereign.capabilities.site_rules import parse_rule
 from sovereign.egress import SearchSettings, SettingRefused
 from sovereign.service.console_words import CATALOG, DOMAIN
-from sovereign.service.household_settings import HouseholdSettings
+from sovereign.service.egress_settings import SEARCH_FILE, SITES_FILE
+from sovereign.service.household_settings import HOUSEHOLD_FILE, HouseholdSettings
 from sovereign.service.owner import TOO_LONG, TOO_SHORT
+from sovereign.service.policy import POLICY_FILE
+from sovereign.service.private_words import (
+    MAX_WORDS,
+    PRIVATE_WORDS_FILE,
+    REFUSALS,
+    PrivateWordsError,
+    PrivateWordsStore,
+    clean_word,
+)
 from sovereign.service.routes.egress_settings import LISTS
 
 SETUP = "/api/v1/auth/setup"
 HOUSEHOLD = "/api/v1/settings/household"
 SITES = "/api/v1/settings/sites"
 SEARCH = "/api/v1/settings/search"
+PRIVATE_WORDS = "/api/v1/settings/private-words"
 
 REFUSED = [
     "", "\u200bexample.org", "https://", "example.org/path", "example.org:8080", "a..b",
@@ -43,7 +54,43 @@ def refusals() -> list[SettingRefused]:
     with pytest.raises(SettingRefused) as refused:
         HouseholdSettings("tlh")
     found.append(refused.value)
+    return found + private_word_refusals() + content_refusals()
+
+
+CONTENTS = [
+    (POLICY_FILE, {"web_search_enabled": "yes"}),
+    (HOUSEHOLD_FILE, {"language": "de", "extra": 1}),
+    (PRIVATE_WORDS_FILE, {"words": "Juniper Lane"}),
+    (SITES_FILE, []),
+    (SITES_FILE, {"mode": "sometimes"}),
+    (SITES_FILE, {"allow": "example.org"}),
+    (SITES_FILE, {"allow": ["a.example"] * 1001}),
+    (SITES_FILE, {"block": ["example.org", "*.co.uk"]}),
+    (SEARCH_FILE, ["de", 1]),
+    (SEARCH_FILE, {"language": "de", "safesearch": 1, "region": "ch"}),
+    (SEARCH_FILE, {"language": "de"}),
+]
+"""One content for each way a settings file's content is refused, by the file's kind."""
+
+
+def content_refusals() -> list[SettingRefused]:
+    found = []
+    for kind, content in CONTENTS:
+        with pytest.raises(SettingRefused) as refused:
+            kind.parse(content)
+        found.append(refused.value)
     return found
+
+
+def private_word_refusals() -> list[SettingRefused]:
+    """One refusal for each way a private word is refused: :func:`clean_word`'s, and a
+    full list's (made by the store: test_a_full_list_refuses_one_more_word)."""
+    found: list[SettingRefused] = []
+    for word in (3, "a\u200bb c", "y" * 101, "x"):
+        with pytest.raises(PrivateWordsError) as refused:
+            clean_word(word)
+        found.append(refused.value)
+    return [*found, PrivateWordsError("private_words_full", limit=MAX_WORDS)]
 
 
 def placeholders(text: str) -> set[str]:
@@ -52,7 +99,19 @@ def placeholders(text: str) -> set[str]:
 
 def test_each_way_a_setting_is_refused_has_a_key_of_its_own():
     keys = [refused.key for refused in refusals()]
-    assert len(keys) == len(set(keys)) == len(REFUSED) + 3
+    assert len(keys) == len(set(keys)) == len(REFUSED) + 3 + len(REFUSALS) + len(CONTENTS)
+    assert {refused.key for refused in private_word_refusals()} == set(REFUSALS)
+
+
+def test_a_full_list_refuses_one_more_word(tmp_path):
+    store = PrivateWordsStore(tmp_path)
+    path = tmp_path / "private-words.json"
+    path.write_text(json.dumps({"words": [f"word {n}" for n in range(MAX_WORDS)]}))
+    path.chmod(0o600)
+    with pytest.raises(PrivateWordsError) as refused:
+        store.add("one more")
+    assert refused.value.key == "private_words_full"
+    assert str(refused.value) == f"The list holds at most {MAX_WORDS} words."
 
 
 @pytest.mark.parametrize("language", ["de", "fr", "es", "nl", "it"])
@@ -110,6 +169,11 @@ async def test_a_weak_password_at_setup_is_told_in_the_browser_s_language(harnes
          "auto oder all)."),
         (SEARCH, {"language": "de", "safesearch": 3}, "INVALID_SEARCH_SETTINGS",
          "Sichere Suche: muss 0 (aus), 1 (moderat) oder 2 (streng) sein."),
+        (PRIVATE_WORDS, {"add": "x"}, "INVALID_PRIVATE_WORD",
+         "Ein privates Wort braucht mindestens zwei Buchstaben oder Ziffern."),
+        (PRIVATE_WORDS, {"add": "a\u200bb c"}, "INVALID_PRIVATE_WORD",
+         "Das private Wort enthält an Position 2 ein Zeichen, das nicht angezeigt werden "
+         "kann (U+200B ZERO WIDTH SPACE)."),
         (HOUSEHOLD, {"language": "tlh"}, "UNKNOWN_LANGUAGE",
          "Die Sprache 'tlh' ist keine, in der der Assistent antwortet; wählen Sie en "
          "(English), de (Deutsch), fr (Français), es (Español), nl (Nederlands) oder it "

@@ -53,7 +53,8 @@ def read_private_json(path: Path) -> dict[str, Any] | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise SettingsError(FileProblem("unreadable", path=path, reason=exc.strerror)) from exc
+        problem = FileProblem("unreadable", path=path, reason=exc.strerror, errno=exc.errno)
+        raise SettingsError(problem) from exc
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode):

@@ -200,17 +200,20 @@ def parse_search_settings(value: Any) -> SearchSettings:
     """The settings a JSON object holds; both keys required, nothing else allowed.
 
     Raises:
-        ValueError: not an object, a missing or unknown key, or a value SearXNG
-            does not accept (the sentence names which).
+        SettingRefused: not an object, a missing or unknown key, or a value SearXNG
+            does not accept (the sentence names which; keyed).
     """
     if not isinstance(value, Mapping):
-        raise ValueError('search settings must be {"language": ..., "safesearch": ...}.')
+        raise SettingRefused("search_shape", 'search settings must be {{"language": ..., '
+                             '"safesearch": ...}}.')  # fmt: skip
     extra = sorted(set(value) - {"language", "safesearch"})
     if extra:
-        raise ValueError(f"unknown search setting {str(extra[0])[:40]!r}.")
+        raise SettingRefused("search_unknown_setting", "unknown search setting {setting}.",
+                             setting=repr(str(extra[0])[:40]))  # fmt: skip
     missing = [key for key in ("language", "safesearch") if key not in value]
     if missing:
-        raise ValueError(f"the search setting {missing[0]} is missing.")
+        raise SettingRefused("search_missing_setting", "the search setting {setting} is missing.",
+                             setting=missing[0])  # fmt: skip
     return SearchSettings(value["language"], value["safesearch"])
 
 

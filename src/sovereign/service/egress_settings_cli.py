@@ -29,7 +29,7 @@ from sovereign.egress import (
 
 from .commands import DATA_DIR_OPTION, _data_dir, command_words, not_written, said_refusal
 from .egress_settings import SearchSettingsStore, SiteListStore
-from .settings_store import SettingsUnreadable, say_problem
+from .settings_store import SettingsUnreadable, say_problem, say_unreadable
 
 AUTO, ALL = "auto", "all"
 
@@ -139,7 +139,7 @@ def _edit(
     try:
         updated = store.update(lambda current: change(current, rules))
     except SettingsUnreadable as exc:
-        raise words.error(str(exc)) from exc
+        raise words.error(say_unreadable(exc, words)) from exc
     except OSError as exc:
         raise not_written(words, store.path, exc) from exc
     for rule in rules:
@@ -238,4 +238,5 @@ def _set_search_settings(
     try:
         return store.update(change)
     except SettingsUnreadable as exc:
-        raise ValueError(words.say("search_give_both", problem=exc)) from exc
+        problem = say_unreadable(exc, words)
+        raise ValueError(words.say("search_give_both", problem=problem)) from exc

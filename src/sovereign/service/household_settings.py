@@ -84,7 +84,7 @@ def parse_household_settings(value: Any) -> HouseholdSettings:
         ValueError: not that object, or a language the product does not speak.
     """
     if not isinstance(value, dict) or value.keys() != {LANGUAGE_KEY}:
-        raise ValueError(f'must hold exactly {{"{LANGUAGE_KEY}": code}}.')
+        raise SettingRefused("household_shape", 'must hold exactly {{"language": code}}.')
     return HouseholdSettings(value[LANGUAGE_KEY])
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sovereign.cli_words import CliWords
+from sovereign.egress import SettingRefused
 
 from .settings_store import SettingsFile, SettingsKind, say_problem
 
@@ -25,10 +26,10 @@ WEB_SEARCH_KEY = "web_search_enabled"
 
 
 def _parse(value: Any) -> bool:
-    if not isinstance(value, dict) or value.keys() != {WEB_SEARCH_KEY}:
-        raise ValueError(f'must hold exactly {{"{WEB_SEARCH_KEY}": true|false}}.')
-    if not isinstance(value[WEB_SEARCH_KEY], bool):
-        raise ValueError(f'must hold exactly {{"{WEB_SEARCH_KEY}": true|false}}.')
+    if (not isinstance(value, dict) or value.keys() != {WEB_SEARCH_KEY}
+            or not isinstance(value[WEB_SEARCH_KEY], bool)):  # fmt: skip
+        raise SettingRefused("policy_shape", 'must hold exactly {{"web_search_enabled": '
+                             "true|false}}.")  # fmt: skip
     return value[WEB_SEARCH_KEY]
 
 

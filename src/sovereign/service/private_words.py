@@ -18,17 +18,36 @@ from pathlib import Path
 from typing import Any
 
 from sovereign.cli_words import CliWords
-from sovereign.egress import require_visible
+from sovereign.egress import SettingRefused, find_invisible
 
-from .settings_store import SettingsFile, SettingsKind, SettingsUnreadable, say_problem
+from .settings_store import SettingsFile, SettingsKind, say_problem
 
 FILENAME = "private-words.json"
 MAX_WORDS = 500
 MAX_WORD_CHARS = 100
 
 
-class PrivateWordsError(ValueError):
-    """A word the list cannot take, or a file that must be fixed first; one sentence."""
+REFUSALS = {
+    "private_word_not_text": "A private word must be text.",
+    "private_word_invisible": "The private word contains {kind} ({character}) at position "
+    "{position}.",
+    "private_word_too_long": "A private word can be at most {limit} characters.",
+    "private_word_too_few_letters": "A private word needs at least two letters or digits.",
+    "private_words_full": "The list holds at most {limit} words.",
+}
+"""Why a word is refused, by key, in English (said from the ``console`` catalog, context
+``refused_<key>``, by the Console and the commands alike)."""
+
+
+class PrivateWordsError(SettingRefused):
+    """A word the list cannot take: a keyed refusal (``str()`` is its English sentence).
+
+    Args:
+        key: one of :data:`REFUSALS`. values: what fills its sentence.
+    """
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        super().__init__(key, REFUSALS[key], **values)
 
 
 @dataclass(frozen=True)
@@ -51,31 +70,31 @@ def clean_word(word: object) -> str:
             fewer than two letters or digits, or holding an invisible character.
     """
     if not isinstance(word, str):
-        raise PrivateWordsError("A private word must be text.")
-    try:
-        require_visible(word, "private word")
-    except ValueError as exc:
-        raise PrivateWordsError(str(exc)) from exc
+        raise PrivateWordsError("private_word_not_text")
+    invisible = find_invisible(word)
+    if invisible is not None:
+        raise PrivateWordsError("private_word_invisible", kind=invisible.kind,
+                                character=invisible.label, position=invisible.position)  # fmt: skip
     cleaned = " ".join(unicodedata.normalize("NFC", word).split())
     if len(cleaned) > MAX_WORD_CHARS:
-        raise PrivateWordsError(f"A private word can be at most {MAX_WORD_CHARS} characters.")
+        raise PrivateWordsError("private_word_too_long", limit=MAX_WORD_CHARS)
     if sum(character.isalnum() for character in cleaned) < 2:
-        raise PrivateWordsError("A private word needs at least two letters or digits.")
+        raise PrivateWordsError("private_word_too_few_letters")
     return cleaned
 
 
 def _parse(value: Any) -> tuple[str, ...]:
-    """The stored words; ``ValueError`` for a file that is not ``{"words": [text, …]}``."""
+    """The stored words; ``SettingRefused`` for a file that is not ``{"words": [text, …]}``."""
     if not isinstance(value, dict) or not isinstance(value.get("words"), list):
-        raise ValueError(_SHAPE)
+        raise SettingRefused("private_words_shape", _SHAPE)
     try:
         words = [clean_word(word) for word in value["words"]]
     except PrivateWordsError:
-        raise ValueError(_SHAPE) from None
+        raise SettingRefused("private_words_shape", _SHAPE) from None
     return tuple(words[:MAX_WORDS])
 
 
-_SHAPE = 'is not valid: it must hold {"words": ["…", …]}.'
+_SHAPE = 'is not valid: it must hold {{"words": ["…", …]}}.'
 PRIVATE_WORDS_FILE = SettingsKind(
     relative_path=FILENAME,
     default=(),
@@ -108,7 +127,8 @@ class PrivateWordsStore:
         """Add ``word`` (no-op when it is there already, ignoring case).
 
         Raises:
-            PrivateWordsError: a bad word, a full list, or a file that must be fixed first.
+            PrivateWordsError: a bad word or a full list.
+            SettingsUnreadable: the file must be fixed or removed first (it is left as it is).
             OSError: the data directory cannot be written (the old file is untouched).
         """
         cleaned = clean_word(word)
@@ -117,7 +137,7 @@ class PrivateWordsStore:
             if cleaned.casefold() in {w.casefold() for w in words}:
                 return words
             if len(words) >= MAX_WORDS:
-                raise PrivateWordsError(f"The list holds at most {MAX_WORDS} words.")
+                raise PrivateWordsError("private_words_full", limit=MAX_WORDS)
             return (*words, cleaned)
 
         return self._change(added)
@@ -126,19 +146,17 @@ class PrivateWordsStore:
         """Remove ``word`` (ignoring case); removing a word not on the list is a no-op.
 
         Raises:
-            PrivateWordsError: ``word`` is not text, or the file must be fixed first.
+            PrivateWordsError: ``word`` is not text.
+            SettingsUnreadable: as for :meth:`add`.
             OSError: as for :meth:`add`.
         """
         if not isinstance(word, str):
-            raise PrivateWordsError("A private word must be text.")
+            raise PrivateWordsError("private_word_not_text")
         wanted = " ".join(word.split()).casefold()
         return self._change(lambda words: tuple(w for w in words if w.casefold() != wanted))
 
     def _change(self, change: Callable[[tuple[str, ...]], tuple[str, ...]]) -> PrivateWordsReading:
-        try:
-            self._file.update(change)
-        except SettingsUnreadable as exc:
-            raise PrivateWordsError(str(exc)) from exc
+        self._file.update(change)
         return self.read(log=False)
 
 

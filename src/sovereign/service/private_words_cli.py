@@ -13,9 +13,9 @@ import click
 
 from sovereign.cli_words import CliWords
 
-from .commands import DATA_DIR_OPTION, _data_dir, command_words, not_written
+from .commands import DATA_DIR_OPTION, _data_dir, command_words, not_written, said_refusal
 from .private_words import PrivateWordsError, PrivateWordsReading, PrivateWordsStore
-from .settings_store import say_problem
+from .settings_store import SettingsUnreadable, say_problem, say_unreadable
 
 
 @click.group(
@@ -82,6 +82,10 @@ def _change(
     try:
         return change(word)
     except PrivateWordsError as exc:
-        raise said.error(said.say("word_not_changed", word=repr(word), reason=exc)) from exc
+        reason = said_refusal(said, exc)
+        raise said.error(said.say("word_not_changed", word=repr(word), reason=reason)) from exc
+    except SettingsUnreadable as exc:
+        reason = say_unreadable(exc, said)
+        raise said.error(said.say("word_not_changed", word=repr(word), reason=reason)) from exc
     except OSError as exc:
         raise not_written(said, store.path, exc) from exc

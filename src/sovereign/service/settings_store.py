@@ -51,19 +51,38 @@ MAX_FILE_BYTES = 256 * 1024
 
 
 def say_problem(problem: str, words: CliWords) -> str:
-    """A settings file's problem in ``words``' language: one found in the file itself
-    (:class:`~sovereign.file_problems.FileProblem`) from the catalog, context
-    ``settings:<key>``; one about its content's shape as its kind wrote it."""
+    """A settings file's problem in ``words``' language
+    (:class:`~sovereign.file_problems.FileProblem`, context ``settings:<key>``): the
+    system's reason for an unreadable file said too, and what is wrong with its content
+    as the Console says the refusal (:func:`.console_words.refusal_in`). A problem
+    given as a plain sentence stays as it was written."""
     if not isinstance(problem, FileProblem):
         return problem
-    return words.phrase(f"settings:{problem.key}", PROBLEMS[problem.key], **problem.values)
+    values = dict(problem.values)
+    if "errno" in values:  # the system's reason, said as the commands say it
+        values["reason"] = words.os_reason(OSError(values["errno"], values["reason"]))
+    if isinstance(values.get("problem"), ValueError):
+        from .console_words import refusal_in  # here: console_words imports this module
+
+        values["problem"] = refusal_in(words.language, values["problem"])
+    return words.phrase(f"settings:{problem.key}", PROBLEMS[problem.key], **values)
 
 
 class SettingsUnreadable(ValueError):
     """The file exists but cannot be used; changing it is refused so nothing in it is lost.
 
-    The message is the problem sentence followed by what to do.
+    The message is the problem sentence followed by what to do, in English (the commands'
+    sentence ``settings_left_alone``); ``problem`` is the problem alone, as read.
     """
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(CliWords().say("settings_left_alone", problem=problem))
+        self.problem = problem
+
+
+def say_unreadable(refused: SettingsUnreadable, words: CliWords) -> str:
+    """A change refused because the file must be fixed first, in ``words``' language."""
+    return words.say("settings_left_alone", problem=say_problem(refused.problem, words))
 
 
 @dataclass(frozen=True)
@@ -146,10 +165,7 @@ class SettingsFile(Generic[T]):
         with self._exclusive():
             reading = self._read()
             if not reading.usable:
-                raise SettingsUnreadable(
-                    f"{reading.problem} Fix or remove it first; it is left as it is so "
-                    "nothing in it is lost."
-                )
+                raise SettingsUnreadable(reading.problem or "")
             value = change(reading.value)
             write_json_atomic(self.path, self.kind.dump(value))
         return value
@@ -206,7 +222,8 @@ class SettingsFile(Generic[T]):
         try:
             return Reading(self.kind.parse(value))
         except ValueError as exc:
-            return Reading(self.kind.default, f"{self.path}: {exc}", usable=False)
+            problem = FileProblem("content", path=self.path, problem=exc)
+            return Reading(self.kind.default, problem, usable=False)
 
 
 class _Unusable(Exception):
@@ -232,7 +249,7 @@ def _read_small_file(path: Path) -> tuple[bytes, int]:
     except FileNotFoundError:
         raise
     except OSError as exc:
-        raise _Unusable("unreadable", reason=exc.strerror) from exc
+        raise _Unusable("unreadable", reason=exc.strerror, errno=exc.errno) from exc
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):  # checked before fdopen, which refuses a directory
         os.close(fd)
@@ -241,7 +258,7 @@ def _read_small_file(path: Path) -> tuple[bytes, int]:
         try:
             raw = handle.read(MAX_FILE_BYTES + 1)
         except OSError as exc:
-            raise _Unusable("unreadable", reason=exc.strerror) from exc
+            raise _Unusable("unreadable", reason=exc.strerror, errno=exc.errno) from exc
     if len(raw) > MAX_FILE_BYTES:
         raise _Unusable("too_large", limit=MAX_FILE_BYTES)
     return raw, stat.S_IMODE(info.st_mode)

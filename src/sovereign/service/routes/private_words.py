@@ -16,8 +16,10 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..bodies import ValidTextRoute
+from ..console_words import household_voice, say_refusal
 from ..errors import ServiceError, storage_error
 from ..private_words import MAX_WORD_CHARS, PrivateWordsError, PrivateWordsReading
+from ..settings_store import SettingsUnreadable
 from ..state import Services, services
 
 logger = logging.getLogger(__name__)
@@ -79,18 +81,20 @@ async def change_private_words(body: PrivateWordsChange, deps: Deps) -> PrivateW
     """Add or remove one word; it applies to the next card.
 
     Errors: 422 INVALID_PRIVATE_WORD (empty, too long, fewer than two letters or
-    digits, an invisible character), 409 PRIVATE_WORDS_UNREADABLE (the file must be
-    fixed or removed first; it is never written over), 503 PRIVATE_WORDS_NOT_SAVED
-    (the data directory refused the write; the old list stays).
+    digits, an invisible character, a full list; said in the household's language),
+    409 PRIVATE_WORDS_UNREADABLE (the file must be fixed or removed first; it is never
+    written over), 503 PRIVATE_WORDS_NOT_SAVED (the data directory refused the write;
+    the old list stays).
     """
     store = deps.household.words
     change = store.add if body.add is not None else store.remove
     try:
         reading = await asyncio.to_thread(change, body.add if body.add is not None else body.remove)
     except PrivateWordsError as exc:
-        unreadable = not store.read(log=False).writable
-        code = "PRIVATE_WORDS_UNREADABLE" if unreadable else "INVALID_PRIVATE_WORD"
-        raise ServiceError(409 if unreadable else 422, code, str(exc)) from exc
+        voice = await asyncio.to_thread(household_voice, deps.settings.data_dir)
+        raise ServiceError(422, "INVALID_PRIVATE_WORD", say_refusal(voice, exc)) from exc
+    except SettingsUnreadable as exc:
+        raise ServiceError(409, "PRIVATE_WORDS_UNREADABLE", str(exc)) from exc
     except OSError as exc:
         logger.error("private words not saved to %s: %s", store.path, exc)
         what = "The private words could not be saved and the old list still applies"
