@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
+from sovereign.capabilities import home_assistant, pihole
+from sovereign.capabilities._settings import BASE_URL_REFUSALS
 from sovereign.capabilities.site_rules import parse_rule
 from sovereign.egress import SearchSettings, SettingRefused
+from sovereign.file_problems import FileProblem
 from sovereign.service.console_words import CATALOG, DOMAIN
 from sovereign.service.egress_settings import SEARCH_FILE, SITES_FILE
 from sovereign.service.household_settings import HOUSEHOLD_FILE, HouseholdSettings
@@ -54,7 +59,7 @@ def refusals() -> list[SettingRefused]:
     with pytest.raises(SettingRefused) as refused:
         HouseholdSettings("tlh")
     found.append(refused.value)
-    return found + private_word_refusals() + content_refusals()
+    return found + private_word_refusals() + content_refusals() + service_refusals()
 
 
 CONTENTS = [
@@ -82,6 +87,47 @@ def content_refusals() -> list[SettingRefused]:
     return found
 
 
+ENTITIES = [f"sensor.s{n}" for n in range(home_assistant.MAX_ALLOWLIST + 1)]
+HOME_ASSISTANT = {"enabled": True, "base_url": "http://h", "token": "t", "allowlist": []}
+SERVICE_CONTENTS = [
+    (home_assistant, {"enabled": True}),
+    (home_assistant, {**HOME_ASSISTANT, "extra": 1}),
+    (home_assistant, {**HOME_ASSISTANT, "enabled": "yes"}),
+    (home_assistant, {**HOME_ASSISTANT, "token": "a b"}),
+    (home_assistant, {**HOME_ASSISTANT, "token": "t" * 4097}),
+    (home_assistant, {**HOME_ASSISTANT, "allowlist": "sensor.x"}),
+    (home_assistant, {**HOME_ASSISTANT, "allowlist": ENTITIES}),
+    (home_assistant, {**HOME_ASSISTANT, "allowlist": ["sensor.x", "sensor.x"]}),
+    (home_assistant, {**HOME_ASSISTANT, "allowlist": ["bad id"]}),
+    (home_assistant, {**HOME_ASSISTANT, "base_url": 8123}),
+    (home_assistant, {**HOME_ASSISTANT, "base_url": "http://h:port"}),
+    (home_assistant, {**HOME_ASSISTANT, "base_url": "ftp://h"}),
+    (home_assistant, {**HOME_ASSISTANT, "base_url": "http://me:pw@h"}),
+    (home_assistant, {**HOME_ASSISTANT, "base_url": "http://h/?q=1"}),
+    (pihole, {"password": 1}),
+    (pihole, {"password": "p", "base_url": "http://192.168.1.2"}),
+]
+"""One ``home-assistant.json`` or ``pihole.json`` for each way its content is refused."""
+
+
+def service_refusals() -> list[SettingRefused]:
+    """The refusals of :data:`SERVICE_CONTENTS`, each read from its file."""
+    found = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for module, content in SERVICE_CONTENTS:
+            path = Path(scratch) / module.SETTINGS_FILENAME
+            path.write_text(json.dumps(content))
+            path.chmod(0o600)
+            problem = module.settings_problem(Path(scratch))
+            assert isinstance(problem, FileProblem) and problem.key == "content", content
+            found.append(problem.values["problem"])
+    return found
+
+
+SERVICE_REFUSALS = home_assistant.REFUSALS | pihole.REFUSALS | BASE_URL_REFUSALS
+"""Every way the content of ``home-assistant.json`` or ``pihole.json`` is refused."""
+
+
 def private_word_refusals() -> list[SettingRefused]:
     """One refusal for each way a private word is refused: :func:`clean_word`'s, and a
     full list's (made by the store: test_a_full_list_refuses_one_more_word)."""
@@ -99,8 +145,11 @@ def placeholders(text: str) -> set[str]:
 
 def test_each_way_a_setting_is_refused_has_a_key_of_its_own():
     keys = [refused.key for refused in refusals()]
-    assert len(keys) == len(set(keys)) == len(REFUSED) + 3 + len(REFUSALS) + len(CONTENTS)
+    assert len(keys) == len(set(keys)) == (
+        len(REFUSED) + 3 + len(REFUSALS) + len(CONTENTS) + len(SERVICE_CONTENTS)
+    )
     assert {refused.key for refused in private_word_refusals()} == set(REFUSALS)
+    assert {refused.key for refused in service_refusals()} == set(SERVICE_REFUSALS)
 
 
 def test_a_full_list_refuses_one_more_word(tmp_path):
@@ -119,6 +168,7 @@ def test_every_refusal_and_password_rule_is_translated(language):
     with (CATALOG / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as source:
         catalog = read_po(source, locale=language)
     said = [(f"refused_{r.key}", r.english) for r in refusals()]
+    said += [(f"refused_{key}", english) for key, english in SERVICE_REFUSALS.items()]
     said += [TOO_SHORT, TOO_LONG, *LISTS.values()]
     for context, english in said:
         message = catalog.get(english, context=context)
