@@ -16,9 +16,10 @@ from babel.messages.pofile import read_po
 from sovereign.capabilities import home_assistant, pihole
 from sovereign.capabilities._settings import BASE_URL_REFUSALS
 from sovereign.capabilities.site_rules import parse_rule
+from sovereign.conversation.voice.catalogs import Voice
 from sovereign.egress import SearchSettings, SettingRefused
-from sovereign.file_problems import FileProblem
-from sovereign.service.console_words import CATALOG, DOMAIN
+from sovereign.file_problems import PROBLEMS, FileProblem
+from sovereign.service.console_words import CATALOG, DOMAIN, say_file_problem
 from sovereign.service.egress_settings import SEARCH_FILE, SITES_FILE
 from sovereign.service.household_settings import HOUSEHOLD_FILE, HouseholdSettings
 from sovereign.service.owner import TOO_LONG, TOO_SHORT
@@ -254,4 +255,71 @@ async def test_a_refused_setting_s_english_is_as_before(signed_in):
     assert language.json()["error"]["message"] == (
         "The language 'tlh' is not one the assistant answers in; choose en (English), "
         "de (Deutsch), fr (Français), es (Español), nl (Nederlands), or it (Italiano)."
+    )
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es", "nl", "it"])
+def test_every_problem_of_a_settings_file_is_translated_for_the_console(language):
+    with (CATALOG / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as source:
+        catalog = read_po(source, locale=language)
+    for key, english in PROBLEMS.items():
+        message = catalog.get(english, context=f"file_problem_{key}")
+        assert message is not None and message.string, (language, key)
+        assert message.string != english or english == "{path}: {problem}", (language, key)
+        assert placeholders(message.string) == placeholders(english), (language, key)
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(0o600)
+    return path
+
+
+async def _problem(harness, path: str) -> str | None:
+    return (await harness.client.get(path, headers=harness.headers())).json()["problem"]
+
+
+async def test_a_broken_settings_file_s_problem_is_told_in_the_household_s_language(signed_in):
+    harness = signed_in
+    capabilities = harness.data_dir / "capabilities"
+    sites = _write(capabilities / "sites.json", '{"mode": "block", "block": ["*.co.uk"]}')
+    search = _write(capabilities / "search.json", '{"language": "de"')
+    words = _write(harness.data_dir / "private-words.json", '{"words": "Juniper Lane"}')
+    english = await _problem(harness, SITES)
+    assert english == (
+        f"{sites}: block entry 1 is not a site: *.co.uk would cover every site registered "
+        "under the public suffix co.uk; name a site below it."
+    )
+    assert (await harness.post(HOUSEHOLD, {"language": "fr"})).status_code == 200
+    assert await _problem(harness, SITES) == (
+        f"{sites} : l\u2019entrée 1 de block n\u2019est pas un site : *.co.uk couvrirait tous "
+        "les sites enregistrés sous le suffixe public co.uk ; indiquez un site en dessous."
+    )
+    assert await _problem(harness, SEARCH) == f"{search} n\u2019est pas du JSON valide."
+    assert await _problem(harness, PRIVATE_WORDS) == (
+        f"{words} : n\u2019est pas valide : il doit contenir {{\"words\": [\"…\", …]}}."
+    )
+    _write(words, '{"words": ["Juniper Lane"]}').chmod(0o644)
+    assert (await harness.post(HOUSEHOLD, {"language": "es"})).status_code == 200
+    assert await _problem(harness, PRIVATE_WORDS) == (
+        f"Otros usuarios pueden leer {words} (modo 0644); ejecuta: chmod 600 {words}"
+    )
+
+
+async def test_a_household_file_the_service_cannot_read_is_told_in_english(signed_in):
+    harness = signed_in
+    household = _write(harness.data_dir / "household.json", '{"language": "de", "x": 1}')
+    assert await _problem(harness, HOUSEHOLD) == (
+        f'{household}: must hold exactly {{"language": code}}.'
+    )  # a household whose language cannot be read is spoken to in English
+
+
+def test_the_console_writes_a_problem_s_numbers_as_the_language_does():
+    problem = FileProblem("too_large", path="/data/sites.json", limit=262144)
+    assert say_file_problem(Voice("de", CATALOG, DOMAIN), problem) == (
+        "/data/sites.json ist größer als 262.144 Bytes."
+    )
+    assert say_file_problem(Voice("en", CATALOG, DOMAIN), problem) == (
+        "/data/sites.json is larger than 262,144 bytes."
     )
