@@ -423,3 +423,37 @@ def test_what_is_wrong_in_a_settings_file_s_content_is_said_in_the_language(tmp_
         f'problem: {policy}: must hold exactly {{"web_search_enabled": true|false}}. It '
         "counts as off.\n"
     )
+
+
+def test_doctor_says_what_is_wrong_in_home_assistant_s_and_pi_hole_s_settings(tmp_path):
+    home_assistant = tmp_path / "home-assistant.json"
+    home_assistant.write_text(
+        '{"enabled": true, "base_url": "ftp://h", "token": "t", "allowlist": []}'
+    )
+    pihole = tmp_path / "pihole.json"
+    pihole.write_text('{"password": "p", "base_url": "http://192.168.1.2"}')
+    for path in (home_assistant, pihole):
+        path.chmod(0o600)
+    env = {"SOVEREIGN_DATA_DIR": str(tmp_path)}
+    args = ["doctor", "--searxng-url", "http://127.0.0.1:9"]
+    german = CliRunner().invoke(main, args, env={**env, **LOCALE_SILENT, "LANGUAGE": "de"})
+    assert german.exit_code == 1
+    assert (
+        f"[FAIL] Einstellungen für Home Assistant: {home_assistant}: base_url muss mit http:// "
+        "oder https:// beginnen und einen Host nennen.\n"
+    ) in german.output
+    assert (
+        f"[FAIL] Einstellungen für Pi-hole: {pihole}: base_url muss auf dieses Gerät zeigen "
+        "(127.0.0.1, ::1 oder localhost).\n       Abhilfe: korrigieren Sie die Datei (siehe "
+        "README: Einstellungen für Pi-hole und Home Assistant); bis dahin kann der Assistent "
+        "die Pi-hole-Zahlen nicht abrufen\n"
+    ) in german.output
+    english = CliRunner().invoke(main, args, env={**env, "LC_ALL": "C"})
+    assert (
+        f"[FAIL] home assistant settings: {home_assistant}: base_url must start with http:// "
+        "or https:// and name a host.\n"
+    ) in english.output
+    assert (
+        f"[FAIL] Pi-hole settings: {pihole}: base_url must point at this device (127.0.0.1, "
+        "::1 or localhost).\n"
+    ) in english.output

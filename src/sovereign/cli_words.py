@@ -155,6 +155,8 @@ SENTENCES = {
     "doctor_model_ok": "{path} is installed and verified",
     "doctor_home_assistant_fix": "correct the file (see README: Pi-hole and Home Assistant "
     "settings); until then it counts as off",
+    "doctor_pihole_fix": "correct the file (see README: Pi-hole and Home Assistant settings); "
+    "until then the assistant cannot read Pi-hole's totals",
     "doctor_absent_or_usable": "absent or usable",
     "doctor_private_words_fix": "fix or remove the file, then: sovereign private-words add "
     "WORD; or chmod 600 it",
@@ -340,6 +342,7 @@ DOCTOR_CHECKS = (
     "data filesystem space",
     "embedded model",
     "home assistant settings",
+    "Pi-hole settings",
     "private words",
     "model server",
     "model server CORS",

@@ -5,8 +5,8 @@ Console's port (``127.0.0.1`` and ``[::1]``: browsers open ``sovereign.localhost
 ``::1`` first), SearXNG (for web.search) and the engines it dropped at start-up, the
 policy file, the household's site list, search settings and language, the home IPv6 prefix
 web.fetch refuses, the audit log (writable,
-readable, room on the data filesystem), the embedded model file, Home Assistant's
-settings file, the household's private-words file, and for the openai backend the
+readable, room on the data filesystem), the embedded model file, Home Assistant's and
+Pi-hole's settings files, the household's private-words file, and for the openai backend the
 model server (which server and build answers, and whether a web page or another machine
 could use it: its CORS answer and the addresses it listens on) and how the model chooses
 tools (what its server showed it supports, probed the way the service does).
@@ -30,7 +30,7 @@ import httpx
 import psutil
 from babel.lists import format_list
 
-from sovereign.capabilities.home_assistant import settings_problem
+from sovereign.capabilities import home_assistant, pihole
 from sovereign.capabilities.searxng import (
     DEFAULT_BASE_URL,
     MESSAGES,
@@ -278,12 +278,21 @@ async def check_model(config: DoctorConfig) -> list[Finding]:
 
 async def check_home_assistant(config: DoctorConfig) -> list[Finding]:
     """``<data>/home-assistant.json``: absent (Home Assistant off) or usable; else why not."""
-    problem = settings_problem(config.data_dir or data_dir())
+    problem = home_assistant.settings_problem(config.data_dir or data_dir())
+    return [_service_settings("home assistant settings", problem, "doctor_home_assistant_fix",
+                              config.words)]  # fmt: skip
+
+
+async def check_pihole(config: DoctorConfig) -> list[Finding]:
+    """``<data>/pihole.json``: absent (Pi-hole not set up) or usable; else why not."""
+    problem = pihole.settings_problem(config.data_dir or data_dir())
+    return [_service_settings("Pi-hole settings", problem, "doctor_pihole_fix", config.words)]
+
+
+def _service_settings(check: str, problem: str | None, fix: str, words: CliWords) -> Finding:
     if problem is not None:
-        fix = config.words.say("doctor_home_assistant_fix")
-        detail = say_problem(problem, config.words)
-        return [Finding("home assistant settings", False, detail, fix)]
-    return [Finding("home assistant settings", True, config.words.say("doctor_absent_or_usable"))]
+        return Finding(check, False, say_problem(problem, words), words.say(fix))
+    return Finding(check, True, words.say("doctor_absent_or_usable"))
 
 
 async def check_audit(config: DoctorConfig) -> list[Finding]:
@@ -457,6 +466,7 @@ CHECKS: list[Check] = [
     check_audit,
     check_model,
     check_home_assistant,
+    check_pihole,
     check_private_words,
     check_model_server,
     check_tool_mode,

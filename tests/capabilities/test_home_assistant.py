@@ -276,6 +276,22 @@ def test_a_corrupt_or_invalid_file_counts_as_disabled_and_is_reported(tmp_path, 
     assert "home-assistant.json" in settings_problem(tmp_path)
 
 
+def test_every_field_s_refusal_is_keyed_and_names_no_value(tmp_path):
+    from sovereign.capabilities._settings import BASE_URL_REFUSALS
+
+    assert set(home_assistant.FIELD_REFUSALS) == set(home_assistant.SETTINGS_SCHEMA["properties"])
+    said = {key for refusals in home_assistant.FIELD_REFUSALS.values() for key in refusals.values()}
+    assert said <= set(home_assistant.REFUSALS) | set(BASE_URL_REFUSALS)
+    path = write_settings(tmp_path, token="secret token", allowlist=["sensor.x", "sensor.x"])
+    problem = settings_problem(tmp_path)
+    assert problem == f"{path}: token must be visible ASCII without spaces."
+    assert problem.values["problem"].key == "home_assistant_token"
+    write_settings(tmp_path, allowlist=["sensor.x", "sensor.x"])
+    assert settings_problem(tmp_path) == (
+        f"{path}: allowlist names an entity id more than once."
+    )
+
+
 def test_a_file_others_can_read_counts_as_disabled(tmp_path, caplog):
     write_settings(tmp_path, mode=0o644)
     with caplog.at_level(logging.WARNING):

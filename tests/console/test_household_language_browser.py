@@ -168,3 +168,15 @@ def test_a_language_chosen_while_the_saved_one_is_read_again_is_kept(page, servi
     page.locator(SAVE).click()
     expect(page.locator("#household-settings-status")).to_contain_text("Deutsch")
     assert stored(service)["language"] == "de"
+
+
+def test_a_broken_settings_file_s_problem_is_shown_in_the_household_s_language(page, service):
+    (service.data_dir / "household.json").write_text('{"language": "fr"}')
+    sites = service.data_dir / "capabilities" / "sites.json"
+    sites.parent.mkdir(parents=True, exist_ok=True)
+    sites.write_text('{"mode": "sometimes"}')
+    first_run(page, service)
+    open_settings(page)
+    problem = page.locator("#site-list-problem")
+    expect(problem).to_have_text(f"{sites} : mode doit valoir off, allow-only ou block.")
+    expect(problem).to_have_attribute("lang", "fr")

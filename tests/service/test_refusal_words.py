@@ -7,13 +7,19 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
+from sovereign.capabilities import home_assistant, pihole
+from sovereign.capabilities._settings import BASE_URL_REFUSALS
 from sovereign.capabilities.site_rules import parse_rule
+from sovereign.conversation.voice.catalogs import Voice
 from sovereign.egress import SearchSettings, SettingRefused
-from sovereign.service.console_words import CATALOG, DOMAIN
+from sovereign.file_problems import PROBLEMS, FileProblem
+from sovereign.service.console_words import CATALOG, DOMAIN, say_file_problem
 from sovereign.service.egress_settings import SEARCH_FILE, SITES_FILE
 from sovereign.service.household_settings import HOUSEHOLD_FILE, HouseholdSettings
 from sovereign.service.owner import TOO_LONG, TOO_SHORT
@@ -54,7 +60,7 @@ def refusals() -> list[SettingRefused]:
     with pytest.raises(SettingRefused) as refused:
         HouseholdSettings("tlh")
     found.append(refused.value)
-    return found + private_word_refusals() + content_refusals()
+    return found + private_word_refusals() + content_refusals() + service_refusals()
 
 
 CONTENTS = [
@@ -82,6 +88,47 @@ def content_refusals() -> list[SettingRefused]:
     return found
 
 
+ENTITIES = [f"sensor.s{n}" for n in range(home_assistant.MAX_ALLOWLIST + 1)]
+HOME_ASSISTANT = {"enabled": True, "base_url": "http://h", "token": "t", "allowlist": []}
+SERVICE_CONTENTS = [
+    (home_assistant, {"enabled": True}),
+    (home_assistant, {**HOME_ASSISTANT, "extra": 1}),
+    (home_assistant, {**HOME_ASSISTANT, "enabled": "yes"}),
+    (home_assistant, {**HOME_ASSISTANT, "token": "a b"}),
+    (home_assistant, {**HOME_ASSISTANT, "token": "t" * 4097}),
+    (home_assistant, {**HOME_ASSISTANT, "allowlist": "sensor.x"}),
+    (home_assistant, {**HOME_ASSISTANT, "allowlist": ENTITIES}),
+    (home_assistant, {**HOME_ASSISTANT, "allowlist": ["sensor.x", "sensor.x"]}),
+    (home_assistant, {**HOME_ASSISTANT, "allowlist": ["bad id"]}),
+    (home_assistant, {**HOME_ASSISTANT, "base_url": 8123}),
+    (home_assistant, {**HOME_ASSISTANT, "base_url": "http://h:port"}),
+    (home_assistant, {**HOME_ASSISTANT, "base_url": "ftp://h"}),
+    (home_assistant, {**HOME_ASSISTANT, "base_url": "http://me:pw@h"}),
+    (home_assistant, {**HOME_ASSISTANT, "base_url": "http://h/?q=1"}),
+    (pihole, {"password": 1}),
+    (pihole, {"password": "p", "base_url": "http://192.168.1.2"}),
+]
+"""One ``home-assistant.json`` or ``pihole.json`` for each way its content is refused."""
+
+
+def service_refusals() -> list[SettingRefused]:
+    """The refusals of :data:`SERVICE_CONTENTS`, each read from its file."""
+    found = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for module, content in SERVICE_CONTENTS:
+            path = Path(scratch) / module.SETTINGS_FILENAME
+            path.write_text(json.dumps(content))
+            path.chmod(0o600)
+            problem = module.settings_problem(Path(scratch))
+            assert isinstance(problem, FileProblem) and problem.key == "content", content
+            found.append(problem.values["problem"])
+    return found
+
+
+SERVICE_REFUSALS = home_assistant.REFUSALS | pihole.REFUSALS | BASE_URL_REFUSALS
+"""Every way the content of ``home-assistant.json`` or ``pihole.json`` is refused."""
+
+
 def private_word_refusals() -> list[SettingRefused]:
     """One refusal for each way a private word is refused: :func:`clean_word`'s, and a
     full list's (made by the store: test_a_full_list_refuses_one_more_word)."""
@@ -99,8 +146,11 @@ def placeholders(text: str) -> set[str]:
 
 def test_each_way_a_setting_is_refused_has_a_key_of_its_own():
     keys = [refused.key for refused in refusals()]
-    assert len(keys) == len(set(keys)) == len(REFUSED) + 3 + len(REFUSALS) + len(CONTENTS)
+    assert len(keys) == len(set(keys)) == (
+        len(REFUSED) + 3 + len(REFUSALS) + len(CONTENTS) + len(SERVICE_CONTENTS)
+    )
     assert {refused.key for refused in private_word_refusals()} == set(REFUSALS)
+    assert {refused.key for refused in service_refusals()} == set(SERVICE_REFUSALS)
 
 
 def test_a_full_list_refuses_one_more_word(tmp_path):
@@ -119,6 +169,7 @@ def test_every_refusal_and_password_rule_is_translated(language):
     with (CATALOG / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as source:
         catalog = read_po(source, locale=language)
     said = [(f"refused_{r.key}", r.english) for r in refusals()]
+    said += [(f"refused_{key}", english) for key, english in SERVICE_REFUSALS.items()]
     said += [TOO_SHORT, TOO_LONG, *LISTS.values()]
     for context, english in said:
         message = catalog.get(english, context=context)
@@ -204,4 +255,71 @@ async def test_a_refused_setting_s_english_is_as_before(signed_in):
     assert language.json()["error"]["message"] == (
         "The language 'tlh' is not one the assistant answers in; choose en (English), "
         "de (Deutsch), fr (Français), es (Español), nl (Nederlands), or it (Italiano)."
+    )
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es", "nl", "it"])
+def test_every_problem_of_a_settings_file_is_translated_for_the_console(language):
+    with (CATALOG / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as source:
+        catalog = read_po(source, locale=language)
+    for key, english in PROBLEMS.items():
+        message = catalog.get(english, context=f"file_problem_{key}")
+        assert message is not None and message.string, (language, key)
+        assert message.string != english or english == "{path}: {problem}", (language, key)
+        assert placeholders(message.string) == placeholders(english), (language, key)
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(0o600)
+    return path
+
+
+async def _problem(harness, path: str) -> str | None:
+    return (await harness.client.get(path, headers=harness.headers())).json()["problem"]
+
+
+async def test_a_broken_settings_file_s_problem_is_told_in_the_household_s_language(signed_in):
+    harness = signed_in
+    capabilities = harness.data_dir / "capabilities"
+    sites = _write(capabilities / "sites.json", '{"mode": "block", "block": ["*.co.uk"]}')
+    search = _write(capabilities / "search.json", '{"language": "de"')
+    words = _write(harness.data_dir / "private-words.json", '{"words": "Juniper Lane"}')
+    english = await _problem(harness, SITES)
+    assert english == (
+        f"{sites}: block entry 1 is not a site: *.co.uk would cover every site registered "
+        "under the public suffix co.uk; name a site below it."
+    )
+    assert (await harness.post(HOUSEHOLD, {"language": "fr"})).status_code == 200
+    assert await _problem(harness, SITES) == (
+        f"{sites} : l\u2019entrée 1 de block n\u2019est pas un site : *.co.uk couvrirait tous "
+        "les sites enregistrés sous le suffixe public co.uk ; indiquez un site en dessous."
+    )
+    assert await _problem(harness, SEARCH) == f"{search} n\u2019est pas du JSON valide."
+    assert await _problem(harness, PRIVATE_WORDS) == (
+        f"{words} : n\u2019est pas valide : il doit contenir {{\"words\": [\"…\", …]}}."
+    )
+    _write(words, '{"words": ["Juniper Lane"]}').chmod(0o644)
+    assert (await harness.post(HOUSEHOLD, {"language": "es"})).status_code == 200
+    assert await _problem(harness, PRIVATE_WORDS) == (
+        f"Otros usuarios pueden leer {words} (modo 0644); ejecuta: chmod 600 {words}"
+    )
+
+
+async def test_a_household_file_the_service_cannot_read_is_told_in_english(signed_in):
+    harness = signed_in
+    household = _write(harness.data_dir / "household.json", '{"language": "de", "x": 1}')
+    assert await _problem(harness, HOUSEHOLD) == (
+        f'{household}: must hold exactly {{"language": code}}.'
+    )  # a household whose language cannot be read is spoken to in English
+
+
+def test_the_console_writes_a_problem_s_numbers_as_the_language_does():
+    problem = FileProblem("too_large", path="/data/sites.json", limit=262144)
+    assert say_file_problem(Voice("de", CATALOG, DOMAIN), problem) == (
+        "/data/sites.json ist größer als 262.144 Bytes."
+    )
+    assert say_file_problem(Voice("en", CATALOG, DOMAIN), problem) == (
+        "/data/sites.json is larger than 262,144 bytes."
     )

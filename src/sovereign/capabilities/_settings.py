@@ -2,7 +2,9 @@
 
 These files hold secrets (an app password, an access token), so they are read
 only when private to their owner (mode 0600 or stricter), and nothing read from
-them is ever put into an error message.
+them is ever put into an error message. What is wrong with a file's content is a
+keyed refusal (:func:`content_refused`), so the commands and the Console can say it
+in their language, as they say the other settings files' (context ``refused_<key>``).
 """
 
 from __future__ import annotations
@@ -10,15 +12,28 @@ from __future__ import annotations
 import ipaddress
 import os
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from sovereign.egress import SettingRefused
 from sovereign.file_problems import FileProblem
 from sovereign.strict_json import StrictJSONError, loads_strict
 
 MAX_SETTINGS_BYTES = 65536
 """Largest settings file read, in bytes; a bigger one is reported as corrupt."""
+
+BASE_URL_REFUSALS = {
+    "base_url_not_a_url": "base_url must be a URL such as http://127.0.0.1:8080.",
+    "base_url_invalid": "base_url is not a valid URL.",
+    "base_url_scheme": "base_url must start with http:// or https:// and name a host.",
+    "base_url_credentials": "base_url must not carry a user name or password.",
+    "base_url_query": "base_url must not have a query or fragment.",
+    "base_url_not_local": "base_url must point at this device (127.0.0.1, ::1 or localhost).",
+}
+"""Why a settings file's ``base_url`` is refused, by key, in English (said from the
+``console`` catalog, context ``refused_<key>``)."""
 
 
 class SettingsError(Exception):
@@ -32,6 +47,20 @@ class SettingsError(Exception):
     def __init__(self, problem: str) -> None:
         super().__init__(problem)
         self.problem = problem
+
+
+def content_refused(
+    path: Path, refusals: Mapping[str, str], key: str, /, **values: object
+) -> SettingsError:
+    """What is wrong with the content of the settings file ``path``: the refusal ``key``
+    of ``refusals`` (its English), filled with ``values``, kept as the file's
+    ``content`` problem (its English: ``"<path>: <sentence>"``).
+
+    Raises:
+        KeyError: ``key`` is not one of ``refusals``.
+    """
+    problem = SettingRefused(key, refusals[key], **values)
+    return SettingsError(FileProblem("content", path=path, problem=problem))
 
 
 def read_private_json(path: Path) -> dict[str, Any] | None:
@@ -91,26 +120,26 @@ def check_base_url(value: Any, *, path: Path, loopback_only: bool) -> str:
             password, a query or a fragment; or not loopback when required.
     """
     if not isinstance(value, str) or not value:
-        raise SettingsError(f"{path}: base_url must be a URL such as http://127.0.0.1:8080.")
+        raise _refused(path, "base_url_not_a_url")
     try:
         parts = urlsplit(value)
         host = parts.hostname
         parts.port  # noqa: B018 - raises ValueError for a bad port
     except ValueError as exc:
-        raise SettingsError(f"{path}: base_url is not a valid URL.") from exc
+        raise _refused(path, "base_url_invalid") from exc
     if parts.scheme not in ("http", "https") or not host:
-        raise SettingsError(
-            f"{path}: base_url must start with http:// or https:// and name a host."
-        )
+        raise _refused(path, "base_url_scheme")
     if parts.username is not None or parts.password is not None:
-        raise SettingsError(f"{path}: base_url must not carry a user name or password.")
+        raise _refused(path, "base_url_credentials")
     if parts.query or parts.fragment:
-        raise SettingsError(f"{path}: base_url must not have a query or fragment.")
+        raise _refused(path, "base_url_query")
     if loopback_only and not is_loopback_host(host):
-        raise SettingsError(
-            f"{path}: base_url must point at this device (127.0.0.1, ::1 or localhost)."
-        )
+        raise _refused(path, "base_url_not_local")
     return value.rstrip("/")
+
+
+def _refused(path: Path, key: str) -> SettingsError:
+    return content_refused(path, BASE_URL_REFUSALS, key)
 
 
 def is_loopback_host(host: str) -> bool:

@@ -45,7 +45,13 @@ from sovereign.executor import (
 
 from ._household_http import make_client, request_json
 from ._refusals import require_visible_argument
-from ._settings import SettingsError, check_base_url, read_private_json
+from ._settings import (
+    BASE_URL_REFUSALS,
+    SettingsError,
+    check_base_url,
+    content_refused,
+    read_private_json,
+)
 from .home_assistant_facts import GET_STATE_FACTS, LIST_FACTS, PHRASES
 
 logger = logging.getLogger(__name__)
@@ -101,6 +107,35 @@ class HomeAssistantSettings:
     allowlist: frozenset[str]
 
 
+REFUSALS = {
+    "home_assistant_missing": "the setting {setting} is missing.",
+    "home_assistant_unknown": "unknown setting {setting}.",
+    "home_assistant_enabled": "enabled must be true or false.",
+    "home_assistant_token": "token must be visible ASCII without spaces.",
+    "home_assistant_token_too_long": "token is longer than {limit} characters.",
+    "home_assistant_allowlist": "allowlist must be a list of entity ids.",
+    "home_assistant_allowlist_too_long": "allowlist holds more than {limit} entity ids.",
+    "home_assistant_allowlist_repeated": "allowlist names an entity id more than once.",
+    "home_assistant_entity_id": "allowlist entries must be entity ids like sensor.x.",
+}
+"""Why ``home-assistant.json``'s content is refused, by key, in English (said from the
+``console`` catalog, context ``refused_<key>``; a ``base_url`` is refused as
+:data:`._settings.BASE_URL_REFUSALS` says). None quotes a value, which may be the token."""
+
+FIELD_REFUSALS: dict[str, dict[str | None, str]] = {
+    "enabled": {None: "home_assistant_enabled"},
+    "base_url": {None: "base_url_not_a_url"},
+    "token": {"maxLength": "home_assistant_token_too_long", None: "home_assistant_token"},
+    "allowlist": {
+        "maxItems": "home_assistant_allowlist_too_long",
+        "uniqueItems": "home_assistant_allowlist_repeated",
+        None: "home_assistant_allowlist",
+    },
+}
+"""Each field of :data:`SETTINGS_SCHEMA` → the refusal of each JSON Schema keyword it
+fails (``None``: any other); an allowlist entry that fails is ``home_assistant_entity_id``."""
+
+
 def load_settings(data_dir: Path) -> HomeAssistantSettings | None:
     """Read ``<data_dir>/home-assistant.json``.
 
@@ -109,7 +144,7 @@ def load_settings(data_dir: Path) -> HomeAssistantSettings | None:
 
     Raises:
         SettingsError: the file is readable by others, corrupt, or does not match
-            :data:`SETTINGS_SCHEMA` (the message names the field, never its value).
+            :data:`SETTINGS_SCHEMA` (a keyed refusal naming the field, never its value).
     """
     path = Path(data_dir) / SETTINGS_FILENAME
     raw = read_private_json(path)
@@ -117,12 +152,12 @@ def load_settings(data_dir: Path) -> HomeAssistantSettings | None:
         return None
     error = best_match(Draft202012Validator(SETTINGS_SCHEMA).iter_errors(raw))
     if error is not None:
-        raise SettingsError(f"{path}: {_describe(error)}.")
+        raise _schema_refusal(path, error)
     # JSON Schema's "$" lets one trailing newline through; these must match whole.
     if not _TOKEN.fullmatch(raw["token"]):
-        raise SettingsError(f"{path}: token must be visible ASCII without spaces.")
+        raise _refused(path, "home_assistant_token")
     if not all(_ENTITY_ID.fullmatch(entity_id) for entity_id in raw["allowlist"]):
-        raise SettingsError(f"{path}: allowlist entries must be entity ids like sensor.x.")
+        raise _refused(path, "home_assistant_entity_id")
     return HomeAssistantSettings(
         enabled=raw["enabled"],
         base_url=check_base_url(raw["base_url"], path=path, loopback_only=False),
@@ -131,13 +166,26 @@ def load_settings(data_dir: Path) -> HomeAssistantSettings | None:
     )
 
 
-def _describe(error: Any) -> str:
-    # Messages for required/additionalProperties quote only field names; the
-    # others would quote the offending value, which may be the token.
-    if error.validator in ("required", "additionalProperties"):
-        return error.message
-    where = "/".join(str(part) for part in error.absolute_path) or "the settings"
-    return f"{where} has the wrong form (expected: {error.validator} {error.validator_value!r})"
+def _schema_refusal(path: Path, error: Any) -> SettingsError:
+    """The refusal for the JSON Schema ``error`` (:data:`FIELD_REFUSALS`); it names a
+    field or a limit, never a value, which may be the token."""
+    if error.validator == "required":
+        missing = [name for name in error.validator_value if name not in error.instance]
+        return _refused(path, "home_assistant_missing", setting=missing[0])
+    if error.validator == "additionalProperties":
+        unknown = sorted(set(error.instance) - set(SETTINGS_SCHEMA["properties"]))
+        return _refused(path, "home_assistant_unknown", setting=repr(unknown[0][:40]))
+    field, *inside = error.absolute_path
+    if field == "allowlist" and inside:
+        return _refused(path, "home_assistant_entity_id")
+    by_keyword = FIELD_REFUSALS[field]
+    key = by_keyword.get(error.validator, by_keyword[None])
+    limits = {"limit": error.validator_value} if error.validator.startswith("max") else {}
+    return content_refused(path, REFUSALS | BASE_URL_REFUSALS, key, **limits)
+
+
+def _refused(path: Path, key: str, /, **values: object) -> SettingsError:
+    return content_refused(path, REFUSALS, key, **values)
 
 
 def settings_problem(data_dir: Path) -> str | None:

@@ -39,7 +39,7 @@ from sovereign.executor import (
 )
 
 from ._household_http import make_client
-from ._settings import SettingsError, check_base_url, read_private_json
+from ._settings import SettingsError, check_base_url, content_refused, read_private_json
 from .pihole_session import SEATS_REASON, PiholeSession
 
 SETTINGS_FILENAME = "pihole.json"
@@ -114,39 +114,69 @@ class PiholeSettings:
     password: str = field(repr=False)
 
 
-def load_settings(data_dir: Path) -> PiholeSettings:
+REFUSALS = {"pihole_password": "password must be a string."}
+"""Why ``pihole.json``'s content is refused, by key, in English (said from the
+``console`` catalog, context ``refused_<key>``; a ``base_url`` is refused as
+:data:`._settings.BASE_URL_REFUSALS` says)."""
+
+
+def read_settings(data_dir: Path) -> PiholeSettings | None:
     """Read ``<data_dir>/pihole.json``.
+
+    Returns:
+        The settings, or ``None`` when the file does not exist.
+
+    Raises:
+        SettingsError: the file is too open, corrupt or invalid (a keyed refusal
+            naming the field, never its value).
+    """
+    path = Path(data_dir) / SETTINGS_FILENAME
+    raw = read_private_json(path)
+    if raw is None:
+        return None
+    password = raw.get("password")
+    if not isinstance(password, str):
+        raise content_refused(path, REFUSALS, "pihole_password")
+    base_url = check_base_url(raw.get("base_url", DEFAULT_BASE_URL), path=path, loopback_only=True)
+    return PiholeSettings(base_url=base_url, password=password)
+
+
+def load_settings(data_dir: Path) -> PiholeSettings:
+    """Read ``<data_dir>/pihole.json`` for an invocation.
 
     Raises:
         CapabilityError: EXECUTION_FAILED when the file is absent (the message says
             how to configure Pi-hole), too open, corrupt or invalid.
     """
-    path = Path(data_dir) / SETTINGS_FILENAME
     try:
-        raw = read_private_json(path)
-        if raw is None:
-            raise CapabilityError(
-                "Pi-hole is not configured: " + _HOW_TO_CONFIGURE.format(path=path) + "."
-            )
-        password = raw.get("password")
-        if not isinstance(password, str):
-            raise SettingsError(f"{path}: password must be a string.")
-        base_url = check_base_url(
-            raw.get("base_url", DEFAULT_BASE_URL), path=path, loopback_only=True
-        )
+        settings = read_settings(data_dir)
     except SettingsError as exc:
         raise CapabilityError(f"Pi-hole settings are unusable: {exc}") from exc
-    return PiholeSettings(base_url=base_url, password=password)
+    if settings is None:
+        path = Path(data_dir) / SETTINGS_FILENAME
+        raise CapabilityError(
+            "Pi-hole is not configured: " + _HOW_TO_CONFIGURE.format(path=path) + "."
+        )
+    return settings
+
+
+def settings_problem(data_dir: Path) -> str | None:
+    """Why ``pihole.json`` is unusable, as one sentence (a
+    :class:`~sovereign.file_problems.FileProblem`), or None when usable or absent."""
+    try:
+        read_settings(data_dir)
+    except SettingsError as exc:
+        return exc.problem
+    return None
 
 
 def is_configured(data_dir: Path) -> bool:
     """Whether ``<data_dir>/pihole.json`` exists and is usable (private, valid), so
     ``pihole.summary`` can run; read fresh on every call, never raises."""
     try:
-        load_settings(data_dir)
-    except CapabilityError:
+        return read_settings(data_dir) is not None
+    except SettingsError:
         return False
-    return True
 
 
 async def read_summary(

@@ -68,7 +68,8 @@ export class HouseholdSettingsSection {
         el("option", { value: code, lang: code }, name)));
     }
     if (!this.changed) this.language.value = state.language;
-    this.problem.textContent = state.problem || "";
+    this.problem.textContent = state.problem || ""; // in the household's language
+    this.problem.lang = wordsLanguage();
     this.problem.hidden = !state.problem;
   }
 

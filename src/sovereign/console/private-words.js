@@ -2,7 +2,7 @@
 // before anything leaves (GET|POST /api/v1/settings/private-words).
 
 import { loadSection, request } from "./api.js";
-import { say } from "./console-words.js";
+import { say, wordsLanguage } from "./console-words.js";
 import { byId, el } from "./dom.js";
 
 const PATH = "/settings/private-words";
@@ -65,7 +65,8 @@ export class PrivateWordsSection {
     if (!words.length) {
       this.list.append(el("li", { className: "empty" }, say("private_words_none")));
     }
-    this.problem.textContent = (state && state.problem) || "";
+    this.problem.textContent = (state && state.problem) || ""; // in the household's language
+    this.problem.lang = wordsLanguage();
     this.problem.hidden = !(state && state.problem);
     this.automatic.textContent = automaticSentence(state && state.automatic);
   }

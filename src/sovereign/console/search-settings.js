@@ -126,7 +126,8 @@ export class SearchSettingsSection {
     }
     this.language.value = state.language;
     this.safesearch.value = String(state.safesearch);
-    this.problem.textContent = state.problem || "";
+    this.problem.textContent = state.problem || ""; // in the household's language
+    this.problem.lang = wordsLanguage();
     this.problem.hidden = !state.problem;
   }
 

@@ -116,7 +116,8 @@ export class SiteListSection {
       if (!sites.length) this.lists[name].append(el("li", { className: "empty" }, say("sites_none")));
     }
     if ("problem" in state) {
-      this.problem.textContent = state.problem || "";
+      this.problem.textContent = state.problem || ""; // in the household's language
+      this.problem.lang = wordsLanguage();
       this.problem.hidden = !state.problem;
     }
   }

@@ -23,9 +23,12 @@ from pathlib import Path
 
 from babel.core import negotiate_locale
 from babel.lists import format_list
+from babel.numbers import format_decimal
 
+from sovereign.cli_words import CliWords
 from sovereign.conversation.voice.catalogs import DEFAULT_LANGUAGE, LANGUAGES, Voice
 from sovereign.egress import SettingRefused
+from sovereign.file_problems import PROBLEMS, FileProblem
 
 from .household_settings import HouseholdSettingsStore
 
@@ -296,6 +299,43 @@ def say_refusal(voice: Voice, refused: ValueError) -> str:
 def refusal_in(language: str, refused: ValueError) -> str:
     """:func:`say_refusal` in ``language``, from the ``console`` catalog."""
     return say_refusal(Voice(language, CATALOG, DOMAIN), refused)
+
+
+def say_file_problem(voice: Voice, problem: str | None) -> str | None:
+    """A settings file's problem as the Console shows it, said by ``voice``: a
+    :class:`~sovereign.file_problems.FileProblem` from the ``console`` catalog (context
+    ``file_problem_<key>``) with :func:`file_problem_values`, a whole number written as
+    this language writes it; a plain sentence (or ``None``) as given."""
+    if not isinstance(problem, FileProblem):
+        return problem
+    values = {
+        name: format_decimal(value, locale=voice.language)
+        if isinstance(value, int) and not isinstance(value, bool)
+        else value
+        for name, value in file_problem_values(problem, voice.language).items()
+    }
+    return voice.say(f"file_problem_{problem.key}", PROBLEMS[problem.key], **values)
+
+
+def household_problem(data_dir: Path, problem: str | None) -> str | None:
+    """A settings file's problem (or ``None``) as the Console shows it, in the
+    household's language as it is set now (:func:`household_voice`, read only when
+    there is a problem)."""
+    return None if problem is None else say_file_problem(household_voice(data_dir), problem)
+
+
+def file_problem_values(problem: FileProblem, language: str) -> dict[str, object]:
+    """The values ``problem`` was made from, said in ``language`` where they are words:
+    the system's reason a file is unreadable as the commands say it
+    (:meth:`~sovereign.cli_words.CliWords.os_reason`) and what is wrong with its content
+    as the Console says the refusal (:func:`refusal_in`)."""
+    values = dict(problem.values)
+    if "errno" in values:
+        refused = OSError(values["errno"], values["reason"])
+        values["reason"] = CliWords(language).os_reason(refused)
+    if isinstance(values.get("problem"), ValueError):
+        values["problem"] = refusal_in(language, values["problem"])
+    return values
 
 
 def _said_value(voice: Voice, value: object) -> object:

@@ -52,19 +52,15 @@ MAX_FILE_BYTES = 256 * 1024
 
 def say_problem(problem: str, words: CliWords) -> str:
     """A settings file's problem in ``words``' language
-    (:class:`~sovereign.file_problems.FileProblem`, context ``settings:<key>``): the
-    system's reason for an unreadable file said too, and what is wrong with its content
-    as the Console says the refusal (:func:`.console_words.refusal_in`). A problem
-    given as a plain sentence stays as it was written."""
+    (:class:`~sovereign.file_problems.FileProblem`, context ``settings:<key>``), its
+    values said as :func:`.console_words.file_problem_values` says them (the system's
+    reason for an unreadable file, what is wrong with its content). A problem given as a
+    plain sentence stays as it was written."""
     if not isinstance(problem, FileProblem):
         return problem
-    values = dict(problem.values)
-    if "errno" in values:  # the system's reason, said as the commands say it
-        values["reason"] = words.os_reason(OSError(values["errno"], values["reason"]))
-    if isinstance(values.get("problem"), ValueError):
-        from .console_words import refusal_in  # here: console_words imports this module
+    from .console_words import file_problem_values  # here: console_words imports this module
 
-        values["problem"] = refusal_in(words.language, values["problem"])
+    values = file_problem_values(problem, words.language)
     return words.phrase(f"settings:{problem.key}", PROBLEMS[problem.key], **values)
 
 

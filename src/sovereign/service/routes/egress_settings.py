@@ -26,7 +26,7 @@ from sovereign.egress import (
 )
 
 from ..bodies import ValidTextRoute
-from ..console_words import household_voice, say_refusal
+from ..console_words import household_problem, household_voice, say_refusal
 from ..egress_settings import (
     MAX_RULES,
     SearchSettingsStore,
@@ -52,7 +52,8 @@ class Sites(BaseModel):
 
 
 class SitesReading(Sites):
-    """The list in effect, canonical, and the file's problem (``null`` when none)."""
+    """The list in effect, canonical, and the file's problem (``null`` when none; in the
+    household's language)."""
 
     problem: str | None = None
 
@@ -66,7 +67,8 @@ class Search(BaseModel):
 
 
 class SearchReading(Search):
-    """The settings in effect, the choices, and the file's problem (``null`` when none)."""
+    """The settings in effect, the choices, and the file's problem (``null`` when none; in
+    the household's language)."""
 
     problem: str | None = None
     languages: list[dict[str, str]]
@@ -76,8 +78,10 @@ class SearchReading(Search):
 @router.get("/sites")
 async def read_sites(deps: Deps) -> SitesReading:
     """The site list in effect now (a corrupt file reads as no list, with its problem)."""
-    reading = SiteListStore(deps.settings.data_dir).read()
-    return SitesReading(**sites_to_json(reading.value), problem=reading.problem)
+    data_dir = deps.settings.data_dir
+    reading = SiteListStore(data_dir).read()
+    problem = await asyncio.to_thread(household_problem, data_dir, reading.problem)
+    return SitesReading(**sites_to_json(reading.value), problem=problem)
 
 
 @router.post("/sites")
@@ -98,8 +102,10 @@ async def write_sites(body: Sites, deps: Deps) -> SitesReading:
 @router.get("/search")
 async def read_search(deps: Deps) -> SearchReading:
     """The search settings in effect now, with every language and level to choose from."""
-    reading = SearchSettingsStore(deps.settings.data_dir).read()
-    return _search_reading(reading.value, reading.problem)
+    data_dir = deps.settings.data_dir
+    reading = SearchSettingsStore(data_dir).read()
+    problem = await asyncio.to_thread(household_problem, data_dir, reading.problem)
+    return _search_reading(reading.value, problem)
 
 
 @router.post("/search")

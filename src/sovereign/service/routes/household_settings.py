@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..bodies import ValidTextRoute
-from ..console_words import household_voice, say_refusal
+from ..console_words import household_problem, household_voice, say_refusal
 from ..errors import ServiceError, storage_error
 from ..household_settings import HouseholdSettings, HouseholdSettingsStore, language_names
 from ..state import Services, services
@@ -44,8 +44,9 @@ class HouseholdReading(Household):
     """The settings in effect, the languages to choose from, and the file's problem."""
 
     problem: str | None = Field(
-        description="Why the file cannot be used, or null. While set, English applies; "
-        "saving a language writes over the file."
+        description="Why the file cannot be used (in the household's language, which is "
+        "English while it is set), or null. While set, English applies; saving a language "
+        "writes over the file."
     )
     languages: list[LanguageChoice]
 
@@ -55,7 +56,8 @@ async def read_household(deps: Deps) -> HouseholdReading:
     """The household's settings in effect now (a corrupt file reads as English)."""
     store = HouseholdSettingsStore(deps.settings.data_dir)
     reading = await asyncio.to_thread(store.read)
-    return _reading(reading.value, reading.problem)
+    problem = await asyncio.to_thread(household_problem, deps.settings.data_dir, reading.problem)
+    return _reading(reading.value, problem)
 
 
 @router.post("/household")

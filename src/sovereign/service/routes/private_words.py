@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..bodies import ValidTextRoute
-from ..console_words import household_voice, say_refusal
+from ..console_words import household_problem, household_voice, say_refusal
 from ..errors import ServiceError, storage_error
 from ..private_words import MAX_WORD_CHARS, PrivateWordsError, PrivateWordsReading
 from ..settings_store import SettingsUnreadable
@@ -32,8 +32,9 @@ class PrivateWords(BaseModel):
 
     words: list[str]
     problem: str | None = Field(
-        description="Why the file cannot be used, or null. While set, the check runs "
-        "without private words (if the file is unreadable) and changes are refused."
+        description="Why the file cannot be used (in the household's language), or null. "
+        "While set, the check runs without private words (if the file is unreadable) and "
+        "changes are refused."
     )
     automatic: dict[str, int] = Field(
         description="How many names each automatic source gives the check: "
@@ -56,9 +57,8 @@ class PrivateWordsChange(BaseModel):
 
 
 def _wire(deps: Services, reading: PrivateWordsReading) -> PrivateWords:
-    return PrivateWords(
-        words=list(reading.words), problem=reading.problem, automatic=_automatic(deps)
-    )
+    problem = household_problem(deps.settings.data_dir, reading.problem)
+    return PrivateWords(words=list(reading.words), problem=problem, automatic=_automatic(deps))
 
 
 def _automatic(deps: Services) -> dict[str, Any]:
