@@ -41,14 +41,14 @@ def _after_words(text: str) -> str:
 def shipped_before() -> Iterator[None]:
     """Inside this block :func:`sovereign.net.read_html` is the 2026-12-05 extractor."""
     saved = (choose_module.TRIM_TO_AGREED_EXTENT, choose_module.SURPLUS_MAY_BE_ARTICLE,
-             render_module._placed, render_module._spells)
+             render_module._placed, render_module._names)
     choose_module.TRIM_TO_AGREED_EXTENT, choose_module.SURPLUS_MAY_BE_ARTICLE = False, True
-    render_module._placed, render_module._spells = _after_words, lambda label, address: False
+    render_module._placed, render_module._names = _after_words, lambda label, address: False
     try:
         yield
     finally:
         (choose_module.TRIM_TO_AGREED_EXTENT, choose_module.SURPLUS_MAY_BE_ARTICLE,
-         render_module._placed, render_module._spells) = saved
+         render_module._placed, render_module._names) = saved
 
 
 def before_read_html(html: str, url: str | None = None) -> PageText:

@@ -242,3 +242,38 @@ def test_a_link_whose_text_is_not_its_address_is_cited() -> None:
                     "www.ascom.example</a>.</p>")
     assert rendered.text == "visit www.ascom.example.[1]"
     assert rendered.links == ("https://www.ascom.example/products",)
+
+
+@pytest.mark.parametrize(
+    ("markup", "address"),
+    [("by <a href='/author/jane-doe/'>Jane Doe</a>", "an author's page"),
+     ("filed under <a href='/tag/space+travel/'>space travel</a>", "a tag"),
+     ("in <a href='/news/'>News</a>", "a section"),
+     ("<a href='/topics/country/united-states.html'>United States</a> said", "a topic"),
+     ("<a href='/tennis/players/rafael-nadal/184442'>Rafael Nadal</a> won", "a player, by id"),
+     ("<a href='https://www.foxbusiness.example/'>Fox Business</a> says", "a site's home"),
+     ("ask <a href='https://twitter.example/JaneDoe'>@janedoe</a>", "an account")],
+)
+def test_a_navigation_link_that_only_names_its_text_is_not_listed(
+    markup: str, address: str
+) -> None:
+    rendered = html(f"<p>The news, {markup}, and more words.</p>")
+    assert rendered.links == (), address
+    assert "[" not in rendered.text
+
+
+@pytest.mark.parametrize(
+    ("markup", "address"),
+    [("as <a href='/2019/11/18/rain-study'>the study</a> shows",
+      "https://news.example/2019/11/18/rain-study"),
+     ("in <a href='/reviews/pokemon-sword-and-shield-review'>Pokemon Sword and Shield "
+      "review</a>", "https://news.example/reviews/pokemon-sword-and-shield-review"),
+     ("<a href='https://www.foxbusiness.example/markets/q3'>Fox Business</a> says",
+      "https://www.foxbusiness.example/markets/q3"),
+     ("<a href='https://data.example/'>the figures</a> show",
+      "https://data.example/")],
+)
+def test_a_content_link_is_listed(markup: str, address: str) -> None:
+    rendered = html(f"<p>The news, {markup}, and more words.</p>")
+    assert rendered.links == (address,)
+    assert rendered.text.endswith("and more words.[1]")

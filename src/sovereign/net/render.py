@@ -17,8 +17,12 @@ them; at most :data:`MAX_LINKS`, and only while their reference lines fit
 :data:`LINK_BUDGET_SHARE` of the text (or :data:`LINK_BUDGET_FLOOR` characters on a
 short page). A marker never splits a word or a sentence: it stands after the sentence
 that holds its link (or at the end of its line or table cell), the way a citation does,
-and each address is cited once, where the text first uses it. A link whose text is its
-own address (``www.example.com``) needs no citation.
+and each address is cited once, where the text first uses it. A link whose address only
+names its text needs no citation: the text is the address (``www.example.com``), or a
+name of at most :data:`MAX_NAME_WORDS` words spelled by the address's last path segment
+or, for a home page, by its site (``/tag/space-travel``, ``/author/jane-doe``, ``/news/``,
+``https://www.foxbusiness.com/`` for "Fox Business"): the site's page for that name,
+navigation, not a source of what the sentence says.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import unquote_plus, urljoin, urlsplit, urlunsplit
 
 import lxml.html
 
@@ -42,6 +46,9 @@ LINK_BUDGET_FLOOR = 80
 """... or this many characters on a short page (one reference line to a short address),
 so a page that is mostly a link keeps it."""
 MAX_URL_CHARACTERS = 2048
+MAX_NAME_WORDS = 3
+"""A link text of at most this many words is a name (a person, a place, a topic, a
+section); a longer one is a title, and an address that spells a title is a document's."""
 
 MAX_CANDIDATE_LINKS = 1000
 """Addresses remembered while rendering, before the budget picks the few that are kept."""
@@ -55,6 +62,9 @@ _PRIVATE = re.compile(f"[{MARK_OPEN}{MARK_CLOSE}]")
 _SPACES = re.compile(r"[ \t\n\r\f\v\u00a0]+")
 _ADDRESS_DECORATION = re.compile(r"^(?:https?://)?(?:www\.)?", re.IGNORECASE)
 _URL_UNSAFE = re.compile(r"[\x00-\x20\x7f]")
+_WORDS = re.compile(r"[^\W_]+")
+_ADDRESS_WORDS = re.compile(r"[\W_]+")
+_EXTENSION = re.compile(r"\.(?:s?html?|php|aspx?|jsp|cfm)$")
 
 _DROPPED = frozenset(
     {"script", "style", "noscript", "template", "svg", "math", "button", "select", "option",
@@ -270,8 +280,8 @@ class _Writer:
         self._children(element, depth)
         label = "".join(element.itertext()).strip()
         address = absolute_http_url(element.get("href") or element.get("target"), self.base_url)
-        if not label or address is None or _spells(label, address):
-            return  # nothing to cite, or the text already reads the address
+        if not label or address is None or _names(label, address):
+            return  # nothing to cite, or the address only names what the text says
         number = self._number(address)
         if number is not None:
             self.inline.append(f"{MARK_OPEN}{number}{MARK_CLOSE}")
@@ -477,10 +487,32 @@ def absolute_http_url(target: str | None, base_url: str | None) -> str | None:
     return urlunsplit((parts.scheme.lower(), parts.netloc, parts.path or "/", parts.query, ""))
 
 
-def _spells(label: str, address: str) -> bool:
-    """Whether a link's text is its address (``www.example.com`` for
-    ``https://www.example.com/``): the text already gives the model what to fetch."""
-    return _bare_address(label) == _bare_address(address)
+def _names(label: str, address: str) -> bool:
+    """Whether ``address`` only names what the link's text says, so citing it tells the
+    model nothing the text does not: the text is the address (``www.example.com``), the
+    words of its last path segment (``/tag/space-travel`` for "space travel",
+    ``/author/jane-doe/`` for "Jane Doe", ``/news/`` for "News"), or, for a site's home
+    page, the site's name (``https://www.foxbusiness.com/`` for "Fox Business"). Such an
+    address is the site's page *for* that name (a topic, tag, author, section or home
+    page): navigation, not the source of what the sentence says, and the name alone finds
+    it again."""
+    if _bare_address(label) == _bare_address(address):
+        return True
+    words = _WORDS.findall(label.casefold())
+    said = "".join(words)
+    if not said:
+        return False
+    parts = urlsplit(address)
+    if parts.path.strip("/") == "" and not parts.query:
+        return said in (parts.hostname or "").split(".")
+    if len(words) > MAX_NAME_WORDS:
+        return False  # a title: the address of one document, not the page for a name
+    segments = [s for s in unquote_plus(parts.path).split("/") if s.strip()]
+    while segments and not _ADDRESS_WORDS.sub("", segments[-1]).strip("0123456789"):
+        segments.pop()  # a trailing number (an id) names nothing
+    if not segments:
+        return False
+    return said == _ADDRESS_WORDS.sub("", _EXTENSION.sub("", segments[-1].casefold()))
 
 
 def _bare_address(text: str) -> str:
