@@ -162,7 +162,11 @@ def test_a_marker_never_splits_a_word(markup: str, expected: str) -> None:
      ("It said “<a href='/q'>no</a>.” Then more.", "It said “no.”[1] Then more."),
      ("Is it <a href='/a'>so</a>? And <a href='/b'>why</a>! Fine",
       "Is it so?[1] And why![2] Fine"),
-     ("Version 2.5 of <a href='/v'>the tool</a> is out", "Version 2.5 of the tool is out[1]")],
+     ("Version 2.5 of <a href='/v'>the tool</a> is out", "Version 2.5 of the tool is out[1]"),
+     ("On Nov. 14 <a href='/d'>it</a> said so, e.g. here. Then more.",
+      "On Nov. 14 it said so, e.g. here.[1] Then more."),
+     ("It fell <a href='/f'>sharply</a>\u2026 but rose. Later",
+      "It fell sharply\u2026 but rose.[1] Later")],
 )
 def test_a_marker_stands_after_the_sentence_that_holds_its_link(
     markup: str, expected: str

@@ -55,7 +55,7 @@ MAX_CANDIDATE_LINKS = 1000
 
 MARK_OPEN, MARK_CLOSE = "\ue001", "\ue002"  # private use: a marker while lines are built
 _MARKERS = re.compile(f"{MARK_OPEN}(\\d+){MARK_CLOSE}")
-_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"')\]\u201d\u2019]*(?=\s)")
+_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"')\]\u201d\u2019]*(?=\s+(\S))")
 _CELL_END = re.compile(r"\s\|(?=\s|$)")
 _STRUCTURE_LINE = re.compile(r"\s*(?:[-#|>]|\d+\. )")  # items, headings, rows, quotes
 _PRIVATE = re.compile(f"[{MARK_OPEN}{MARK_CLOSE}]")
@@ -399,9 +399,10 @@ def _after_sentences(text: str) -> str:
     """Every mark moved to the end of the sentence that holds its link.
 
     A sentence ends at ``.``, ``!``, ``?`` or ``…`` (with any closing quote or bracket)
-    before a space, or with its line (a paragraph, item, heading or row); a table cell
-    ends at its ``|``. So no word and no sentence is split, a sentence's links read as
-    one citation (``… the study shows.[1][2]``).
+    before a space and a word that may start one (not a digit or a lower-case letter,
+    which follow an abbreviation: ``Nov. 14``, ``e.g. this``), or with its line (a
+    paragraph, item, heading or row); a table cell ends at its ``|``. So no word and no
+    sentence is split, a sentence's links read as one citation (``… the study shows.[1][2]``).
     """
     if MARK_OPEN not in text:
         return text
@@ -419,7 +420,8 @@ def _line_after_sentences(line: str) -> str:
         cited.append((length, match.group(0)))
         last = match.end()
     bare = "".join(bare_pieces) + line[last:]
-    ends = {m.end() for m in _SENTENCE_END.finditer(bare)} | {len(bare.rstrip())}
+    ends = {m.end() for m in _SENTENCE_END.finditer(bare) if _may_start_sentence(m.group(1))}
+    ends.add(len(bare.rstrip()))
     if bare.lstrip().startswith("|"):  # a table row: a cell ends at its bar
         ends |= {m.start() for m in _CELL_END.finditer(bare)}
     ordered = sorted(ends)
@@ -433,6 +435,10 @@ def _line_after_sentences(line: str) -> str:
         pieces += [bare[last:end], *by_end[end]]
         last = end
     return "".join(pieces) + bare[last:]
+
+
+def _may_start_sentence(character: str) -> bool:
+    return not (character.isdigit() or character.islower())
 
 
 def _kept_links(text: str, links: tuple[str, ...], page: str | None) -> dict[int, int]:
