@@ -281,3 +281,13 @@ def test_a_content_link_is_listed(markup: str, address: str) -> None:
     rendered = html(f"<p>The news, {markup}, and more words.</p>")
     assert rendered.links == (address,)
     assert rendered.text.endswith("and more words.[1]")
+
+
+def test_a_link_that_acts_on_the_page_itself_is_not_listed() -> None:
+    share = ("https://social.example/share?text=Quote&url="
+             "https%3A%2F%2Fnews.example%2Fsection%2Fstory.html%3Futm_source%3Dx")
+    rendered = html(f"<p>A quote worth sharing. <a href='{share}'>Click to share</a></p>"
+                    "<p>And <a href='https://social.example/share?url=https://else.example/'>"
+                    "this</a>.</p>")
+    assert rendered.links == ("https://social.example/share?url=https://else.example/",)
+    assert "Click to share\n" in rendered.text

@@ -22,7 +22,8 @@ names its text needs no citation: the text is the address (``www.example.com``),
 name of at most :data:`MAX_NAME_WORDS` words spelled by the address's last path segment
 or, for a home page, by its site (``/tag/space-travel``, ``/author/jane-doe``, ``/news/``,
 ``https://www.foxbusiness.com/`` for "Fox Business"): the site's page for that name,
-navigation, not a source of what the sentence says.
+navigation, not a source of what the sentence says. Nor does a link whose address carries
+the page's own (a share, print or sign-in link): it acts on this page.
 """
 
 from __future__ import annotations
@@ -280,8 +281,9 @@ class _Writer:
         self._children(element, depth)
         label = "".join(element.itertext()).strip()
         address = absolute_http_url(element.get("href") or element.get("target"), self.base_url)
-        if not label or address is None or _names(label, address):
-            return  # nothing to cite, or the address only names what the text says
+        if (not label or address is None or _names(label, address)
+                or _acts_on_page(address, self.base_url)):
+            return  # nothing to cite: no document other than the page the text names
         number = self._number(address)
         if number is not None:
             self.inline.append(f"{MARK_OPEN}{number}{MARK_CLOSE}")
@@ -519,6 +521,13 @@ def _names(label: str, address: str) -> bool:
     if not segments:
         return False
     return said == _ADDRESS_WORDS.sub("", _EXTENSION.sub("", segments[-1].casefold()))
+
+
+def _acts_on_page(address: str, page: str | None) -> bool:
+    """Whether ``address`` carries the page's own address as a parameter (``share?url=``,
+    ``print?page=``, ``login?return=``): an action on this page, not another document."""
+    own = _bare_address(page) if page else ""
+    return bool(own) and own in unquote_plus(urlsplit(address).query).casefold()
 
 
 def _bare_address(text: str) -> str:
