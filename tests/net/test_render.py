@@ -101,8 +101,8 @@ def test_links_to_other_schemes_keep_their_text_but_get_no_number(href: str) -> 
 
 
 def test_no_base_keeps_only_absolute_links() -> None:
-    rendered = html("<p><a href='/rel'>rel</a> <a href='https://x.example/'>abs</a></p>", None)
-    assert rendered.text == "rel abs[1]" and rendered.links == ("https://x.example/",)
+    rendered = html("<p><a href='/rel'>rel</a> <a href='https://x.example/d'>abs</a></p>", None)
+    assert rendered.text == "rel abs[1]" and rendered.links == ("https://x.example/d",)
 
 
 def test_a_link_without_text_gets_no_marker() -> None:
@@ -256,6 +256,7 @@ def test_a_link_whose_text_is_not_its_address_is_cited() -> None:
      ("<a href='/topics/country/united-states.html'>United States</a> said", "a topic"),
      ("<a href='/tennis/players/rafael-nadal/184442'>Rafael Nadal</a> won", "a player, by id"),
      ("<a href='https://www.foxbusiness.example/'>Fox Business</a> says", "a site's home"),
+     ("<a href='https://news.example/'>Return to top</a>", "the logo's home page"),
      ("ask <a href='https://twitter.example/JaneDoe'>@janedoe</a>", "an account")],
 )
 def test_a_navigation_link_that_only_names_its_text_is_not_listed(
@@ -274,8 +275,8 @@ def test_a_navigation_link_that_only_names_its_text_is_not_listed(
       "review</a>", "https://news.example/reviews/pokemon-sword-and-shield-review"),
      ("<a href='https://www.foxbusiness.example/markets/q3'>Fox Business</a> says",
       "https://www.foxbusiness.example/markets/q3"),
-     ("<a href='https://data.example/'>the figures</a> show",
-      "https://data.example/")],
+     ("<a href='https://data.example/?year=2019'>the figures</a> show",
+      "https://data.example/?year=2019")],
 )
 def test_a_content_link_is_listed(markup: str, address: str) -> None:
     rendered = html(f"<p>The news, {markup}, and more words.</p>")

@@ -20,10 +20,10 @@ that holds its link (or at the end of its line or table cell), the way a citatio
 and each address is cited once, where the text first uses it. A link whose address only
 names its text needs no citation: the text is the address (``www.example.com``), or a
 name of at most :data:`MAX_NAME_WORDS` words spelled by the address's last path segment
-or, for a home page, by its site (``/tag/space-travel``, ``/author/jane-doe``, ``/news/``,
-``https://www.foxbusiness.com/`` for "Fox Business"): the site's page for that name,
-navigation, not a source of what the sentence says. Nor does a link whose address carries
-the page's own (a share, print or sign-in link): it acts on this page.
+(``/tag/space-travel``, ``/author/jane-doe``, ``/news/``), or it is a site's home page:
+the site's page for a name, navigation, not a source of what the sentence says. Nor does
+a link whose address carries the page's own (a share, print or sign-in link): it acts on
+this page.
 """
 
 from __future__ import annotations
@@ -496,25 +496,22 @@ def absolute_http_url(target: str | None, base_url: str | None) -> str | None:
 
 
 def _names(label: str, address: str) -> bool:
-    """Whether ``address`` only names what the link's text says, so citing it tells the
-    model nothing the text does not: the text is the address (``www.example.com``), the
-    words of its last path segment (``/tag/space-travel`` for "space travel",
-    ``/author/jane-doe/`` for "Jane Doe", ``/news/`` for "News"), or, for a site's home
-    page, the site's name (``https://www.foxbusiness.com/`` for "Fox Business"). Such an
-    address is the site's page *for* that name (a topic, tag, author, section or home
-    page): navigation, not the source of what the sentence says, and the name alone finds
-    it again."""
+    """Whether ``address`` is only the page for a name, so citing it tells the model
+    nothing the text does not: the text is the address (``www.example.com``), a name's
+    words are its last path segment (``/tag/space-travel`` for "space travel",
+    ``/author/jane-doe/`` for "Jane Doe", ``/news/`` for "News"), or it is a site's home
+    page (the logo, "Home", "Fox Business"). Such an address is a topic, tag, author,
+    section or home page: navigation, not the source of what the sentence says, and the
+    name alone finds it again."""
     if _bare_address(label) == _bare_address(address):
         return True
     words = _WORDS.findall(label.casefold())
     said = "".join(words)
-    if not said:
-        return False
     parts = urlsplit(address)
     if parts.path.strip("/") == "" and not parts.query:
-        return said in (parts.hostname or "").split(".")
-    if len(words) > MAX_NAME_WORDS:
-        return False  # a title: the address of one document, not the page for a name
+        return True  # a site's home page: where its name leads, whatever the link says
+    if not said or len(words) > MAX_NAME_WORDS:
+        return False  # no name, or a title: the address of one document
     segments = [s for s in unquote_plus(parts.path).split("/") if s.strip()]
     while segments and not _ADDRESS_WORDS.sub("", segments[-1]).strip("0123456789"):
         segments.pop()  # a trailing number (an id) names nothing
