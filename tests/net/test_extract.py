@@ -217,3 +217,18 @@ def test_the_agreed_extent_of_a_candidate_is_what_comes_back(
     assert "Teaser" not in page.body
     assert page.links == ("https://news.example/source",)
     assert [page.body[s:e] for s, e, _ in page.markers] == ["[1]"]
+
+
+def test_a_page_without_semantic_markup_cites_its_source_and_not_its_navigation() -> None:
+    """Where navigation looks like content (plain ``div``s), the byline's author page, the
+    logo's home page, a tag and a share link keep their text and get no number; the study
+    the article cites does."""
+    html = ("<html><body><div><a href='/'>Daily News</a></div><div>"
+            "<div>By <a href='/author/jane-doe/'>Jane Doe</a> in <a href='/tag/weather/'>"
+            "Weather</a></div><p>Rain fell all week, as <a href='https://lab.example/2019/"
+            "rain-study.pdf'>the study</a> predicted.</p>" + ARTICLE * 3 +
+            "<p><a href='https://social.example/share?url=https://news.example/a'>Share this "
+            "story</a></p></div></body></html>")
+    page = read_html(html, "https://news.example/a")
+    assert page.links == ("https://lab.example/2019/rain-study.pdf",)
+    assert "as the study predicted.[1]" in page.body
