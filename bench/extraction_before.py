@@ -1,11 +1,11 @@
-"""The extractor web.fetch shipped on 2026-12-05 (commit 74dab67), kept to measure against.
+"""The extractor web.fetch shipped before links that only name their text were left out.
 
-Same parser, extractors, choice rule and renderer as today, with the steps added since
-turned off: when the markup-following candidate is the larger and contains the other, the
-smaller is kept unless the surplus reads like the article (instead of the agreed extent),
-and a link's marker stands right after the word that ends the link, at every use, even
-when the link's text is its address (instead of after its sentence, once per address,
-and not for a link that spells its address).
+That is the extractor of the second 2026-12-05 change (commit f2e5acd): the same parser,
+extractors, choice rule and renderer as today, with the link rules added since turned
+off: every link whose text is not its own address is cited (today a link to a tag,
+topic, author, section or home page, or one that acts on the page itself, is not), and a
+citation stops at any full stop before a space (today not before a digit or a lower-case
+letter, which follow an abbreviation).
 
 Used by ``bench/fetch.py`` for the "before" figures (F1, tokens the links add, time).
 """
@@ -13,45 +13,36 @@ Used by ``bench/fetch.py`` for the "before" figures (F1, tokens the links add, t
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Iterator
 
-import sovereign.net.choose as choose_module
 import sovereign.net.render as render_module
 from sovereign.net import PageText
 from sovereign.net import extract as today
 
 __all__ = ["before_read_html", "shipped_before"]
 
-_MARKER_IN_WORD = re.compile(
-    f"({render_module.MARK_OPEN}\\d+{render_module.MARK_CLOSE})(\\w+)")
 
-
-def _after_words(text: str) -> str:
-    """Every mark moved past the word characters that follow it (``Wiki▮pedia``)."""
-    for _ in range(text.count(render_module.MARK_OPEN)):
-        moved = _MARKER_IN_WORD.sub(r"\2\1", text)
-        if moved == text:
-            break
-        text = moved
-    return text
+def _spells(label: str, address: str) -> bool:
+    """The rule before: a link is left uncited only when its text is its address."""
+    return render_module._bare_address(label) == render_module._bare_address(address)
 
 
 @contextlib.contextmanager
 def shipped_before() -> Iterator[None]:
-    """Inside this block :func:`sovereign.net.read_html` is the 2026-12-05 extractor."""
-    saved = (choose_module.TRIM_TO_AGREED_EXTENT, choose_module.SURPLUS_MAY_BE_ARTICLE,
-             render_module._placed, render_module._spells)
-    choose_module.TRIM_TO_AGREED_EXTENT, choose_module.SURPLUS_MAY_BE_ARTICLE = False, True
-    render_module._placed, render_module._spells = _after_words, lambda label, address: False
+    """Inside this block :func:`sovereign.net.read_html` is the extractor shipped before."""
+    saved = (render_module._names, render_module._acts_on_page,
+             render_module._may_start_sentence)
+    render_module._names = _spells
+    render_module._acts_on_page = lambda address, page: False
+    render_module._may_start_sentence = lambda character: True
     try:
         yield
     finally:
-        (choose_module.TRIM_TO_AGREED_EXTENT, choose_module.SURPLUS_MAY_BE_ARTICLE,
-         render_module._placed, render_module._spells) = saved
+        (render_module._names, render_module._acts_on_page,
+         render_module._may_start_sentence) = saved
 
 
 def before_read_html(html: str, url: str | None = None) -> PageText:
-    """:func:`sovereign.net.read_html` as shipped on 2026-12-05."""
+    """:func:`sovereign.net.read_html` as shipped before (see the module docstring)."""
     with shipped_before():
         return today.read_html(html, url)

@@ -3,7 +3,7 @@
 Prints, all measured in this run (pages from tests/fixtures/extraction, or ``--data DIR``
 holding ``ground-truth.json`` and ``html/<id>.html.gz``):
 1. extraction precision / recall / F1 with the benchmark's own method
-   (bench/extraction_score.py) for the shipped extractor, the one shipped on 2026-12-05
+   (bench/extraction_score.py) for the shipped extractor, the one shipped before
    (bench/extraction_before.py) and the alternatives, on the pages as published and
    rewritten the three ways unseen pages differ (bench/extraction_variants.py); F1 is of
    the *body text*: the reference list and the ``[n]`` link markers are taken out first;
@@ -106,7 +106,7 @@ def readability_fork(html: str) -> str:
 
 EXTRACTORS: dict[str, Callable[[str], str]] = {
     "shipped": lambda html: body_text(read_html(html)),
-    "before: shipped 2026-12-05": lambda html: body_text(before_read_html(html)),
+    "before: links of 2026-12-05": lambda html: body_text(before_read_html(html)),
     "previous: trafilatura precision, fast": previous,
     "trafilatura defaults": lambda html: _or_page(trafilatura.extract(html), html),
     "trafilatura precision, full": lambda html: _or_page(trafilatura.extract(

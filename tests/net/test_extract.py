@@ -217,3 +217,19 @@ def test_the_agreed_extent_of_a_candidate_is_what_comes_back(
     assert "Teaser" not in page.body
     assert page.links == ("https://news.example/source",)
     assert [page.body[s:e] for s, e, _ in page.markers] == ["[1]"]
+
+
+def test_a_page_without_semantic_markup_cites_its_source_and_not_its_navigation() -> None:
+    """Where navigation reads like content (plain ``div``s, a byline in the first
+    paragraph), the author's page, the site's home page, a tag and a share link keep
+    their text and get no number; the study the article cites does."""
+    html = ("<html><body><div><div><p>By <a href='/author/jane-doe/'>Jane Doe</a> for "
+            "<a href='/'>Daily News</a>, in <a href='/tag/weather/'>Weather</a>. Rain fell "
+            "all week, as <a href='https://lab.example/2019/rain-study.pdf'>the study</a> "
+            "predicted.</p>" + ARTICLE * 3 + "<p>Tell a friend: <a href='https://social."
+            "example/share?url=https://news.example/a'>share this story</a>.</p></div>"
+            "</div></body></html>")
+    page = read_html(html, "https://news.example/a")
+    assert page.body.startswith("By Jane Doe for Daily News, in Weather.")
+    assert page.links == ("https://lab.example/2019/rain-study.pdf",)
+    assert "as the study predicted.[1]" in page.body

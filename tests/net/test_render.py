@@ -101,8 +101,8 @@ def test_links_to_other_schemes_keep_their_text_but_get_no_number(href: str) -> 
 
 
 def test_no_base_keeps_only_absolute_links() -> None:
-    rendered = html("<p><a href='/rel'>rel</a> <a href='https://x.example/'>abs</a></p>", None)
-    assert rendered.text == "rel abs[1]" and rendered.links == ("https://x.example/",)
+    rendered = html("<p><a href='/rel'>rel</a> <a href='https://x.example/d'>abs</a></p>", None)
+    assert rendered.text == "rel abs[1]" and rendered.links == ("https://x.example/d",)
 
 
 def test_a_link_without_text_gets_no_marker() -> None:
@@ -162,7 +162,11 @@ def test_a_marker_never_splits_a_word(markup: str, expected: str) -> None:
      ("It said “<a href='/q'>no</a>.” Then more.", "It said “no.”[1] Then more."),
      ("Is it <a href='/a'>so</a>? And <a href='/b'>why</a>! Fine",
       "Is it so?[1] And why![2] Fine"),
-     ("Version 2.5 of <a href='/v'>the tool</a> is out", "Version 2.5 of the tool is out[1]")],
+     ("Version 2.5 of <a href='/v'>the tool</a> is out", "Version 2.5 of the tool is out[1]"),
+     ("On Nov. 14 <a href='/d'>it</a> said so, e.g. here. Then more.",
+      "On Nov. 14 it said so, e.g. here.[1] Then more."),
+     ("It fell <a href='/f'>sharply</a>\u2026 but rose. Later",
+      "It fell sharply\u2026 but rose.[1] Later")],
 )
 def test_a_marker_stands_after_the_sentence_that_holds_its_link(
     markup: str, expected: str
@@ -242,3 +246,49 @@ def test_a_link_whose_text_is_not_its_address_is_cited() -> None:
                     "www.ascom.example</a>.</p>")
     assert rendered.text == "visit www.ascom.example.[1]"
     assert rendered.links == ("https://www.ascom.example/products",)
+
+
+@pytest.mark.parametrize(
+    ("markup", "address"),
+    [("by <a href='/author/jane-doe/'>Jane Doe</a>", "an author's page"),
+     ("filed under <a href='/tag/space+travel/'>space travel</a>", "a tag"),
+     ("in <a href='/news/'>News</a>", "a section"),
+     ("<a href='/topics/country/united-states.html'>United States</a> said", "a topic"),
+     ("<a href='/tennis/players/rafael-nadal/184442'>Rafael Nadal</a> won", "a player, by id"),
+     ("<a href='https://www.foxbusiness.example/'>Fox Business</a> says", "a site's home"),
+     ("<a href='https://news.example/'>Return to top</a>", "the logo's home page"),
+     ("ask <a href='https://twitter.example/JaneDoe'>@janedoe</a>", "an account")],
+)
+def test_a_navigation_link_that_only_names_its_text_is_not_listed(
+    markup: str, address: str
+) -> None:
+    rendered = html(f"<p>The news, {markup}, and more words.</p>")
+    assert rendered.links == (), address
+    assert "[" not in rendered.text
+
+
+@pytest.mark.parametrize(
+    ("markup", "address"),
+    [("as <a href='/2019/11/18/rain-study'>the study</a> shows",
+      "https://news.example/2019/11/18/rain-study"),
+     ("in <a href='/reviews/pokemon-sword-and-shield-review'>Pokemon Sword and Shield "
+      "review</a>", "https://news.example/reviews/pokemon-sword-and-shield-review"),
+     ("<a href='https://www.foxbusiness.example/markets/q3'>Fox Business</a> says",
+      "https://www.foxbusiness.example/markets/q3"),
+     ("<a href='https://data.example/?year=2019'>the figures</a> show",
+      "https://data.example/?year=2019")],
+)
+def test_a_content_link_is_listed(markup: str, address: str) -> None:
+    rendered = html(f"<p>The news, {markup}, and more words.</p>")
+    assert rendered.links == (address,)
+    assert rendered.text.endswith("and more words.[1]")
+
+
+def test_a_link_that_acts_on_the_page_itself_is_not_listed() -> None:
+    share = ("https://social.example/share?text=Quote&url="
+             "https%3A%2F%2Fnews.example%2Fsection%2Fstory.html%3Futm_source%3Dx")
+    rendered = html(f"<p>A quote worth sharing. <a href='{share}'>Click to share</a></p>"
+                    "<p>And <a href='https://social.example/share?url=https://else.example/'>"
+                    "this</a>.</p>")
+    assert rendered.links == ("https://social.example/share?url=https://else.example/",)
+    assert "Click to share\n" in rendered.text

@@ -17,8 +17,13 @@ them; at most :data:`MAX_LINKS`, and only while their reference lines fit
 :data:`LINK_BUDGET_SHARE` of the text (or :data:`LINK_BUDGET_FLOOR` characters on a
 short page). A marker never splits a word or a sentence: it stands after the sentence
 that holds its link (or at the end of its line or table cell), the way a citation does,
-and each address is cited once, where the text first uses it. A link whose text is its
-own address (``www.example.com``) needs no citation.
+and each address is cited once, where the text first uses it. A link whose address only
+names its text needs no citation: the text is the address (``www.example.com``), or a
+name of at most :data:`MAX_NAME_WORDS` words spelled by the address's last path segment
+(``/tag/space-travel``, ``/author/jane-doe``, ``/news/``), or it is a site's home page:
+the site's page for a name, navigation, not a source of what the sentence says. Nor does
+a link whose address carries the page's own (a share, print or sign-in link): it acts on
+this page.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import unquote_plus, urljoin, urlsplit, urlunsplit
 
 import lxml.html
 
@@ -42,19 +47,25 @@ LINK_BUDGET_FLOOR = 80
 """... or this many characters on a short page (one reference line to a short address),
 so a page that is mostly a link keeps it."""
 MAX_URL_CHARACTERS = 2048
+MAX_NAME_WORDS = 3
+"""A link text of at most this many words is a name (a person, a place, a topic, a
+section); a longer one is a title, and an address that spells a title is a document's."""
 
 MAX_CANDIDATE_LINKS = 1000
 """Addresses remembered while rendering, before the budget picks the few that are kept."""
 
 MARK_OPEN, MARK_CLOSE = "\ue001", "\ue002"  # private use: a marker while lines are built
 _MARKERS = re.compile(f"{MARK_OPEN}(\\d+){MARK_CLOSE}")
-_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"')\]\u201d\u2019]*(?=\s)")
+_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"')\]\u201d\u2019]*(?=\s+(\S))")
 _CELL_END = re.compile(r"\s\|(?=\s|$)")
 _STRUCTURE_LINE = re.compile(r"\s*(?:[-#|>]|\d+\. )")  # items, headings, rows, quotes
 _PRIVATE = re.compile(f"[{MARK_OPEN}{MARK_CLOSE}]")
 _SPACES = re.compile(r"[ \t\n\r\f\v\u00a0]+")
 _ADDRESS_DECORATION = re.compile(r"^(?:https?://)?(?:www\.)?", re.IGNORECASE)
 _URL_UNSAFE = re.compile(r"[\x00-\x20\x7f]")
+_WORDS = re.compile(r"[^\W_]+")
+_ADDRESS_WORDS = re.compile(r"[\W_]+")
+_EXTENSION = re.compile(r"\.(?:s?html?|php|aspx?|jsp|cfm)$")
 
 _DROPPED = frozenset(
     {"script", "style", "noscript", "template", "svg", "math", "button", "select", "option",
@@ -270,8 +281,9 @@ class _Writer:
         self._children(element, depth)
         label = "".join(element.itertext()).strip()
         address = absolute_http_url(element.get("href") or element.get("target"), self.base_url)
-        if not label or address is None or _spells(label, address):
-            return  # nothing to cite, or the text already reads the address
+        if (not label or address is None or _names(label, address)
+                or _acts_on_page(address, self.base_url)):
+            return  # nothing to cite: no document other than the page the text names
         number = self._number(address)
         if number is not None:
             self.inline.append(f"{MARK_OPEN}{number}{MARK_CLOSE}")
@@ -389,9 +401,10 @@ def _after_sentences(text: str) -> str:
     """Every mark moved to the end of the sentence that holds its link.
 
     A sentence ends at ``.``, ``!``, ``?`` or ``…`` (with any closing quote or bracket)
-    before a space, or with its line (a paragraph, item, heading or row); a table cell
-    ends at its ``|``. So no word and no sentence is split, a sentence's links read as
-    one citation (``… the study shows.[1][2]``).
+    before a space and a word that may start one (not a digit or a lower-case letter,
+    which follow an abbreviation: ``Nov. 14``, ``e.g. this``), or with its line (a
+    paragraph, item, heading or row); a table cell ends at its ``|``. So no word and no
+    sentence is split, a sentence's links read as one citation (``… the study shows.[1][2]``).
     """
     if MARK_OPEN not in text:
         return text
@@ -409,7 +422,8 @@ def _line_after_sentences(line: str) -> str:
         cited.append((length, match.group(0)))
         last = match.end()
     bare = "".join(bare_pieces) + line[last:]
-    ends = {m.end() for m in _SENTENCE_END.finditer(bare)} | {len(bare.rstrip())}
+    ends = {m.end() for m in _SENTENCE_END.finditer(bare) if _may_start_sentence(m.group(1))}
+    ends.add(len(bare.rstrip()))
     if bare.lstrip().startswith("|"):  # a table row: a cell ends at its bar
         ends |= {m.start() for m in _CELL_END.finditer(bare)}
     ordered = sorted(ends)
@@ -423,6 +437,10 @@ def _line_after_sentences(line: str) -> str:
         pieces += [bare[last:end], *by_end[end]]
         last = end
     return "".join(pieces) + bare[last:]
+
+
+def _may_start_sentence(character: str) -> bool:
+    return not (character.isdigit() or character.islower())
 
 
 def _kept_links(text: str, links: tuple[str, ...], page: str | None) -> dict[int, int]:
@@ -477,10 +495,36 @@ def absolute_http_url(target: str | None, base_url: str | None) -> str | None:
     return urlunsplit((parts.scheme.lower(), parts.netloc, parts.path or "/", parts.query, ""))
 
 
-def _spells(label: str, address: str) -> bool:
-    """Whether a link's text is its address (``www.example.com`` for
-    ``https://www.example.com/``): the text already gives the model what to fetch."""
-    return _bare_address(label) == _bare_address(address)
+def _names(label: str, address: str) -> bool:
+    """Whether ``address`` is only the page for a name, so citing it tells the model
+    nothing the text does not: the text is the address (``www.example.com``), a name's
+    words are its last path segment (``/tag/space-travel`` for "space travel",
+    ``/author/jane-doe/`` for "Jane Doe", ``/news/`` for "News"), or it is a site's home
+    page (the logo, "Home", "Fox Business"). Such an address is a topic, tag, author,
+    section or home page: navigation, not the source of what the sentence says, and the
+    name alone finds it again."""
+    if _bare_address(label) == _bare_address(address):
+        return True
+    words = _WORDS.findall(label.casefold())
+    said = "".join(words)
+    parts = urlsplit(address)
+    if parts.path.strip("/") == "" and not parts.query:
+        return True  # a site's home page: where its name leads, whatever the link says
+    if not said or len(words) > MAX_NAME_WORDS:
+        return False  # no name, or a title: the address of one document
+    segments = [s for s in unquote_plus(parts.path).split("/") if s.strip()]
+    while segments and not _ADDRESS_WORDS.sub("", segments[-1]).strip("0123456789"):
+        segments.pop()  # a trailing number (an id) names nothing
+    if not segments:
+        return False
+    return said == _ADDRESS_WORDS.sub("", _EXTENSION.sub("", segments[-1].casefold()))
+
+
+def _acts_on_page(address: str, page: str | None) -> bool:
+    """Whether ``address`` carries the page's own address as a parameter (``share?url=``,
+    ``print?page=``, ``login?return=``): an action on this page, not another document."""
+    own = _bare_address(page) if page else ""
+    return bool(own) and own in unquote_plus(urlsplit(address).query).casefold()
 
 
 def _bare_address(text: str) -> str:
