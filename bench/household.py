@@ -107,6 +107,8 @@ from household_score import (  # noqa: E402
 from household_web import quotes_shown, score_web, web_findings  # noqa: E402
 from household_world import DecisionMade, Scenario, World  # noqa: E402
 
+from sovereign.capabilities import pihole, system  # noqa: E402
+from sovereign.capabilities.home_assistant_facts import GET_STATE_FACTS, LIST_FACTS  # noqa: E402
 from sovereign.conversation import ModelUnavailable, ToolCatalog, TurnResult  # noqa: E402
 from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling  # noqa: E402
 from sovereign.conversation.sources import QUOTE  # noqa: E402
@@ -270,6 +272,28 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
     score(prompt, record)
 
 
+DURATIONS = frozenset(
+    path
+    for sheet in (system.FACTS, pihole.FACTS, GET_STATE_FACTS, LIST_FACTS)
+    for path, kind in sheet.kinds.items()
+    if kind == "hours"
+)
+"""The result fields that hold a duration in hours (``uptime_hours``)."""
+
+
+def durations_said(facts: list[dict[str, Any]]) -> list[float]:
+    """The numbers a duration in hours is also said with: minutes (0.9 hours are 54
+    minutes), and whole days and the hours left (50 hours are 2 days and 2 hours)."""
+    found: list[float] = []
+    for fact in facts:
+        for path in DURATIONS:
+            value = fact.get(path)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                days, rest = divmod(round(value), 24)
+                found += [float(round(value * 60)), float(days), float(rest)]
+    return found
+
+
 def _reply(reply: Any) -> str:
     """A model reply in one short line: ``calls: name {arguments}`` or ``prose: …``."""
     if reply.tool_calls:
@@ -291,7 +315,12 @@ def score(prompt: dict[str, Any], record: TurnRecord) -> None:
     record.figures = bind_figures(record.answer, record.facts, lang, asked)
     record.wrong_names = wrongly_named(record.answer, record.facts, lang, asked)
     read = bool(record.facts)
-    sources = [*(record.sources or []), *result_numbers(asked), *record.own_numbers]
+    sources = [
+        *(record.sources or []),
+        *durations_said(record.facts),
+        *result_numbers(asked),
+        *record.own_numbers,
+    ]
     if record.sources is not None:
         record.unsupported = unsupported_numbers(record.answer, sources, lang) if proposed else []
     numbers = (
