@@ -47,37 +47,66 @@ async def turn(question, script, tmp_path, *, registry=None):
     return result, backend
 
 
+FILLED = propose("system_health", {"facts": ["memory"], "also_asked": "nothing_else"})
+"""The model's fill of the read the product proposes: the facts asked about, nothing else."""
+
+
 @pytest.mark.parametrize(
     ("question", "decision"),
     [
         ("¿Cuánta memoria le queda al servidor?", ModelReply()),
         ("il serverino è bollente, è normale?", propose("general_knowledge")),
         ("Is the box alright?", ModelReply()),
+        ("Il te reste de la mémoire ?", propose("general_knowledge")),  # asked about itself
     ],
 )
 async def test_a_device_question_answered_from_nothing_is_read_by_the_product(
     question, decision, tmp_path
 ):
-    result, backend = await turn(question, [decision, ModelReply()], tmp_path)
+    result, backend = await turn(question, [decision, FILLED], tmp_path)
     assert [(r.capability, r.outcome) for r in result.receipts] == [("system.health", "executed")]
     assert [f.capability for f in result.facts] == ["system.health"]
     assert "5.3" in result.text or "5,3" in result.text  # the free memory, from the result
-    # After the facts the model is asked for the rest, with the choice to add nothing.
+    # The model fills the read with that tool alone admitted, and its "nothing else"
+    # ends the turn with the product's sentences: no prose of the model's.
     assert len(backend.requests) == 2
-    assert "answer_the_rest" in [t["function"]["name"] for t in backend.requests[1].tools]
+    assert backend.requests[1].tool_choice != "auto"
+    assert backend.requests[1].messages == backend.requests[0].messages  # the prefix cached
+    assert "CPU" not in result.text  # the fact asked about, not every key fact
+
+
+async def test_a_fill_that_says_something_else_is_asked_leaves_the_rest_to_the_model(tmp_path):
+    filled = propose("system_health", {"facts": ["memory"], "also_asked": "something_else"})
+    script = [propose("general_knowledge"), filled, propose("answer_the_rest"), "A card game."]
+    result, backend = await turn("Is memory on the server a card game?", script, tmp_path)
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert "answer_the_rest" in [t["function"]["name"] for t in backend.requests[2].tools]
+    assert result.text.endswith("A card game.")
+
+
+async def test_a_backend_that_does_not_fill_the_read_gets_the_general_check(tmp_path):
+    script = [ModelReply(), ModelReply(), ModelReply()]
+    result, backend = await turn("How is the server doing?", script, tmp_path)
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    # all key facts, briefly, and the model asked for the rest after them
+    assert "answer_the_rest" in [t["function"]["name"] for t in backend.requests[2].tools]
 
 
 async def test_what_else_the_question_asks_is_still_answered_by_the_model(tmp_path):
-    script = [propose("general_knowledge"), propose("answer_the_rest"), "Memory is a card game."]
+    script = [
+        propose("general_knowledge"),
+        ModelReply(),  # no fill: the product's general check
+        propose("answer_the_rest"),
+        "Memory is a card game.",
+    ]
     result, _ = await turn("What are the rules of memory, the card game?", script, tmp_path)
     assert [r.capability for r in result.receipts] == ["system.health"]
     assert result.text.endswith("Memory is a card game.")
 
 
 async def test_the_facts_are_said_in_the_questions_language(tmp_path):
-    result, _ = await turn(
-        "¿Cuánta memoria le queda al servidor?", [ModelReply(), ModelReply()], tmp_path
-    )
+    question = "¿Cuánta memoria le queda al servidor?"
+    result, _ = await turn(question, [ModelReply(), FILLED], tmp_path)
     assert "5,3" in result.text  # HEALTH's available memory, written the Spanish way
 
 

@@ -438,11 +438,13 @@ class TurnLoop:
                 reply = replace(reply, tool_calls=calls)
             # A question naming one household family that the model would answer from
             # nothing is read by the product: a local read that needs no argument costs
-            # nothing, and an answer without it could only guess.
+            # nothing, and an answer without it could only guess. The model fills it as
+            # it fills a read that comes first: the facts asked about, and whether
+            # anything else is asked ("Tu chauffes pas trop ?" asks nothing else, and
+            # the prose asked for after a general check restated the facts wrongly).
             read = named_read(named, tools, progress.catalog) if nothing_ran else None
             if read is not None and not reply.tool_calls and not reply.content.strip():
-                call = ToolCall(NAMED_READ_ID, read["function"]["name"], general_check(read))
-                reply = replace(reply, tool_calls=(call,))
+                reply = await self._read_first(progress, context, offered, (read, ()), reply)
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None
                 note = guide.unreadable_note()
