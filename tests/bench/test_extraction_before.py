@@ -1,4 +1,5 @@
-"""The "before" extractor of bench/fetch.py: the earlier steps inside its block, today's after."""
+"""The "before" extractor of bench/fetch.py: the extractor as it stood before the link
+rules of 2026-12-05 (afternoon), today's read_html after them."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from sovereign.net import read_html
 
 PAGE = ("<html><body><p>As <a href='https://a.example/study'>the study</a> shows, and "
         "<a href='https://a.example/study'>again</a>, see "
-        "<a href='https://www.b.example/'>www.b.example</a>. Next.</p></body></html>")
+        "<a href='https://a.example/tag/space-travel'>space travel</a>. Next.</p></body></html>")
 
 
-def test_before_cites_after_the_word_at_every_use_and_today_after_the_sentence() -> None:
+def test_before_cites_a_tag_page_and_today_only_the_study() -> None:
     before = before_read_html(PAGE)
-    assert "the study[1] shows, and again[1], see www.b.example[2]. Next." in before.body
+    assert "the study shows, and again, see space travel.[1][2] Next." in before.body
+    assert before.links == ("https://a.example/study", "https://a.example/tag/space-travel")
     today = read_html(PAGE)
-    assert "the study shows, and again, see www.b.example.[1] Next." in today.body
+    assert "the study shows, and again, see space travel.[1] Next." in today.body
     assert today.links == ("https://a.example/study",)

@@ -171,6 +171,7 @@ def test_a_language_chosen_while_the_saved_one_is_read_again_is_kept(page, servi
 
 
 def test_a_broken_settings_file_s_problem_is_shown_in_the_household_s_language(page, service):
+    service.data_dir.mkdir(parents=True, exist_ok=True)
     (service.data_dir / "household.json").write_text('{"language": "fr"}')
     sites = service.data_dir / "capabilities" / "sites.json"
     sites.parent.mkdir(parents=True, exist_ok=True)
