@@ -229,17 +229,9 @@ def _names(
     subjects' family a compound may join (:func:`_joinable`); ``compound_parts``: words
     that count as ``subjects`` inside a compound only
     (:attr:`~sovereign.executor.facts.Phrases.parts`)."""
-    for subject_language, phrases in subjects.items():
-        for phrase in phrases:
-            parts = _words_of(phrase)
-            if not parts:
-                continue
-            for start in range(len(tokens) - len(parts) + 1):
-                if all(
-                    _matches_word(tokens[start + i], part, subject_language, language)
-                    for i, part in enumerate(parts)
-                ):
-                    return True
+    if any(_spans(tokens, phrases, subject_language, language)
+           for subject_language, phrases in subjects.items()):  # fmt: skip
+        return True
     if joinable is None or language not in subjects:
         return False
     own = _parts_of([subjects, compound_parts or {}], language)
@@ -262,14 +254,18 @@ def _address(language: str) -> _Address | None:
     return _Address(tuple(entry["forms"]), tuple(entry["requests"]))
 
 
-def _spans(tokens: list[_Token], phrases: Iterable[str], language: str) -> set[int]:
-    """The indices of ``tokens`` covered by any of ``phrases`` (words of ``language``)."""
+def _spans(
+    tokens: list[_Token], phrases: Iterable[str], phrase_language: str, language: str
+) -> set[int]:
+    """The indices of ``tokens`` (a question in ``language``) covered by any of
+    ``phrases`` (words of ``phrase_language``), each word matched as
+    :func:`_matches_word` says."""
     covered = set()
     for phrase in phrases:
         parts = _words_of(phrase)
         for start in range(len(tokens) - len(parts) + 1):
             if parts and all(
-                _matches_word(tokens[start + i], part, language, language)
+                _matches_word(tokens[start + i], part, phrase_language, language)
                 for i, part in enumerate(parts)
             ):
                 covered.update(range(start, start + len(parts)))
@@ -284,13 +280,13 @@ def _asks_itself(tokens: list[_Token], itself: Mapping[str, Iterable[str]], lang
     address = _address(language)
     if address is None or language not in itself:
         return False
-    addressed = _spans(tokens, address.forms, language) - _spans(
-        tokens, address.requests, language
+    addressed = _spans(tokens, address.forms, language, language) - _spans(
+        tokens, address.requests, language, language
     )
     if not addressed:
         return False
     stops = stop_words(language)
-    asked = sorted(_spans(tokens, itself[language], language) - addressed)
+    asked = sorted(_spans(tokens, itself[language], language, language) - addressed)
     for index in addressed:
         for other in asked:
             low, high = sorted((index, other))
