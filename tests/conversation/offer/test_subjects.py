@@ -4,12 +4,15 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from sovereign.capabilities import home_assistant_facts, pihole, system
 from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.offer import subjects
 from sovereign.conversation.offer.subjects import family_offered, named_families, names_subject
 from sovereign.conversation.voice.words import letters, stem
 from sovereign.executor import Locality
@@ -390,3 +393,55 @@ def test_itself_lists_the_six_languages_without_repeats():
     for language, phrases in ITSELF.items():
         spelled = [letters(p) for p in phrases]
         assert len(spelled) == len(set(spelled)), language
+
+
+LANDMARK_WORDS = json.loads(
+    (Path(subjects.__file__).parent / "landmarks.json").read_text(encoding="utf-8")
+)
+BOX = {"en": "box", "de": "Kästchen", "fr": "boîtier", "es": "cajita", "nl": "kastje"}
+BOX["it"] = "scatoletta"
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "families"),
+    [
+        ("en", "How long has the little box by the router been up without a restart?", {"system"}),
+        ("en", "Is the box next to the router running hot?", {"system"}),
+        ("de", "wie viel platz ist auf dem kästchen neben dem router noch frei", {"system"}),
+        ("nl", "Is het kastje bij de tv nog een beetje fit, of wordt het overbelast?", {"system"}),
+        ("fr", "Le boîtier à côté de la télé chauffe ?", {"system"}),
+        ("es", "¿La cajita al lado de la tele tiene espacio?", {"system"}),
+        ("it", "La scatoletta accanto alla tv è surriscaldata?", {"system"}),
+        # the other thing is what is asked about: the place word comes first, or none
+        ("de", "Bei meinem Handy ist der Speicher voll", set()),
+        ("nl", "Bij mijn laptop is de schijf vol", set()),
+        ("en", "My phone next to the box says storage full", set()),
+        ("en", "Is there enough space on my phone?", set()),
+        ("de", "Ist auf dem Handy neben dem Sofa noch Speicher frei?", set()),
+        ("fr", "Il reste de la mémoire sur mon téléphone ?", set()),
+    ],
+)
+def test_a_landmark_is_not_the_subject(language, question, families):
+    assert named(question, language) == families
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_word_of_place_makes_every_other_thing_a_landmark_after_a_subject(language):
+    for place in LANDMARK_WORDS[language]:
+        for other in OTHERS["system"][language]:
+            question = f"{BOX[language]} {place} {other}"
+            assert named(question, language) == {"system"}, question
+            assert named(f"{place} {other} {BOX[language]}", language) == set(), (place, other)
+
+
+def test_landmarks_list_the_six_languages_without_repeats():
+    assert set(LANDMARK_WORDS) - {"_about"} == set(LANGUAGES)
+    for language in LANGUAGES:
+        spelled = [letters(p) for p in LANDMARK_WORDS[language]]
+        assert len(spelled) == len(set(spelled)), language
+
+
+def test_a_driveway_is_no_disk():
+    question = "can you write a note asking the neighbours to keep their bins off our drive?"
+    assert named(question, "en") == set()
+    assert named("Is the hard drive full?", "en") == {"system"}

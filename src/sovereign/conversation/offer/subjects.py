@@ -20,7 +20,9 @@ place names its family only when no family's subject is named, since where the b
 stands ("die Kiste im Flur") is not what is asked about it. A family may declare other
 things that share its words (the household's phone or laptop for the device,
 :attr:`~sovereign.executor.facts.Phrases.others`): a question naming one does not name
-that family ("Mein Handy meldet Speicher voll").
+that family ("Mein Handy meldet Speicher voll"), unless it only says where the
+family's subject, named before it, stands: after a word of place (``landmarks.json``:
+"das Kästchen neben dem Router", "het kastje bij de tv").
 
 The same families decide one thing the product does itself (:func:`named_read`): a
 question naming exactly one family, which the model would answer without a call, is
@@ -77,6 +79,7 @@ __all__ = [
 WEB_REQUESTS = Path(__file__).resolve().parent / "web_requests.json"
 """The words with which a question asks for the web itself, per language."""
 ADDRESSED = Path(__file__).resolve().parent / "addressed.json"
+LANDMARKS = Path(__file__).resolve().parent / "landmarks.json"
 """How a question speaks to the assistant, per language: the words that address it and
 the requests in which an address asks it to do something else."""
 NEAR = 2
@@ -225,17 +228,33 @@ def _names(
     joinable: _Parts | None,
     compound_parts: Mapping[str, Iterable[str]] | None = None,
 ) -> bool:
-    """Whether ``tokens`` name one of ``subjects``; ``joinable``: the words of the
-    subjects' family a compound may join (:func:`_joinable`); ``compound_parts``: words
-    that count as ``subjects`` inside a compound only
+    """Whether ``tokens`` name one of ``subjects`` (:func:`_named_at`)."""
+    return bool(_named_at(tokens, subjects, language, joinable, compound_parts))
+
+
+def _named_at(
+    tokens: list[_Token],
+    subjects: Mapping[str, Iterable[str]],
+    language: str,
+    joinable: _Parts | None,
+    compound_parts: Mapping[str, Iterable[str]] | None = None,
+) -> set[int]:
+    """The indices of ``tokens`` that name one of ``subjects``; ``joinable``: the words
+    of the subjects' family a compound may join (:func:`_joinable`); ``compound_parts``:
+    words that count as ``subjects`` inside a compound only
     (:attr:`~sovereign.executor.facts.Phrases.parts`)."""
-    if any(_spans(tokens, phrases, subject_language, language)
-           for subject_language, phrases in subjects.items()):  # fmt: skip
-        return True
+    found = set()
+    for subject_language, phrases in subjects.items():
+        found |= _spans(tokens, phrases, subject_language, language)
     if joinable is None or language not in subjects:
-        return False
+        return found
     own = _parts_of([subjects, compound_parts or {}], language)
-    return any(_is_compound_of(token.whole, own, joinable, language) for token in tokens)
+    found.update(
+        index
+        for index, token in enumerate(tokens)
+        if _is_compound_of(token.whole, own, joinable, language)
+    )
+    return found
 
 
 @dataclass(frozen=True)
@@ -261,6 +280,16 @@ def _spans(
     ``phrases`` (words of ``phrase_language``), each word matched as
     :func:`_matches_word` says."""
     covered = set()
+    for start, end in _phrase_spans(tokens, phrases, phrase_language, language):
+        covered.update(range(start, end))
+    return covered
+
+
+def _phrase_spans(
+    tokens: list[_Token], phrases: Iterable[str], phrase_language: str, language: str
+) -> list[tuple[int, int]]:
+    """Where ``phrases`` occur in ``tokens``: (first index, index after the last)."""
+    found = []
     for phrase in phrases:
         parts = _words_of(phrase)
         for start in range(len(tokens) - len(parts) + 1):
@@ -268,8 +297,39 @@ def _spans(
                 _matches_word(tokens[start + i], part, phrase_language, language)
                 for i, part in enumerate(parts)
             ):
-                covered.update(range(start, start + len(parts)))
-    return covered
+                found.append((start, start + len(parts)))
+    return found
+
+
+def _landmarks(
+    tokens: list[_Token], others: set[int], subjects: set[int], language: str
+) -> set[int]:
+    """The indices among ``others`` (another thing of the household's) that only say
+    where a subject named before them stands: right after a word of place
+    (``landmarks.json``; stop words between them aside) that comes after one of
+    ``subjects`` ("das Kästchen neben dem Router", "het kastje bij de tv")."""
+    places = _places(language)
+    if not others or not subjects or not places:
+        return set()
+    ends = {end: start for start, end in _phrase_spans(tokens, places, language, language)}
+    stops = stop_words(language)
+    landmarks = set()
+    for index in sorted(others):
+        if index - 1 in others:
+            if index - 1 in landmarks:
+                landmarks.add(index)  # the rest of the same thing
+            continue
+        end = index
+        while end not in ends and end > 0 and tokens[end - 1].whole in stops:
+            end -= 1
+        if end in ends and min(subjects) < ends[end]:
+            landmarks.add(index)
+    return landmarks
+
+
+@functools.cache
+def _places(language: str) -> tuple[str, ...]:
+    return tuple(json.loads(LANDMARKS.read_text(encoding="utf-8")).get(language, ()))
 
 
 def _asks_itself(tokens: list[_Token], itself: Mapping[str, Iterable[str]], language: str) -> bool:
@@ -309,7 +369,8 @@ def named_families(
 ) -> frozenset[str]:
     """The families (:func:`family_of`) among ``capabilities`` whose subjects
     ``question`` names, unless it names one of the family's other things ("mein Handy"
-    for the device's); or, when it names no family's subject, those whose places it
+    for the device's) other than as a landmark (:func:`_landmarks`); or, when it names
+    no family's subject, those whose places it
     names ("how warm is the hallway?"); empty when it names neither. The question's
     words are read once, and each family is checked once (Home Assistant's two reads
     share one)."""
@@ -327,9 +388,11 @@ def named_families(
         assert phrases is not None  # family_of said it has subjects
         lists = [phrases.subjects, phrases.places, phrases.others, phrases.parts]
         joinable = _joinable(lists, language)  # once per family, for all three lists
-        if phrases.others and _names(tokens, phrases.others, language, joinable):
+        subjects = _named_at(tokens, phrases.subjects, language, joinable, phrases.parts)
+        others = _named_at(tokens, phrases.others, language, joinable) if phrases.others else set()
+        if others - _landmarks(tokens, others, subjects, language):
             continue  # another thing of the household's ("mein Handy"), not this family's
-        if _names(tokens, phrases.subjects, language, joinable, phrases.parts):
+        if subjects:
             named.add(family)
         elif phrases.itself and _asks_itself(tokens, phrases.itself, language):
             itself.add(family)
