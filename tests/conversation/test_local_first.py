@@ -184,3 +184,55 @@ async def test_a_search_the_question_asks_for_in_words_is_proposed_as_asked(
 )
 def test_a_question_that_names_no_search_does_not_ask_for_the_web(question, language):
     assert not asks_for_the_web(question, language)
+
+
+HA_NOT_SET_UP_NL = (
+    "Home Assistant is niet ingesteld op dit apparaat, dus ik kan de sensoren, lampen en "
+    "sloten van je huis niet uitlezen."
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Staat de verwarming boven nog aan?",
+        "Quanti gradi ci sono in camera da letto adesso?",
+        "What's the temperature in the kitchen?",
+    ],
+)
+async def test_a_read_of_another_family_gives_way_to_the_named_one_s_stand_in(question, tmp_path):
+    result, backend = await turn(question, [health_read("temperature")], tmp_path)
+    assert result.receipts == []  # the device's temperature is not the home's: nothing ran
+    assert len(backend.requests) == 1
+    if question.startswith("Staat"):
+        assert result.text == HA_NOT_SET_UP_NL
+    else:
+        assert "Home Assistant" in result.text
+
+
+async def test_a_read_of_another_family_gives_way_to_the_named_one_s_read(tmp_path):
+    hallway = propose("home_assistant_get_state", {"entity_id": "sensor.hallway"})
+    result, backend = await turn(
+        "How warm is it in the hallway?",
+        [health_read("temperature"), hallway, ModelReply(), "It is warm."],
+        tmp_path,
+        registry=household(home_assistant=True),
+    )
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+    forced = backend.requests[1].tool_choice
+    assert forced == {"type": "function", "function": {"name": "home_assistant_get_state"}}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How warm is the box in the hallway?",  # the device, placed in the hallway
+        "Is the kitchen warm, and how hot is the device?",  # both named
+        "How hot is it?",  # nothing named: the model's choice stands
+    ],
+)
+async def test_a_read_of_a_family_the_question_names_or_of_any_when_none_is_stands(
+    question, tmp_path
+):
+    result, _ = await turn(question, [health_read("temperature")], tmp_path)
+    assert [r.capability for r in result.receipts] == ["system.health"]

@@ -153,7 +153,9 @@ async def test_a_stand_in_after_a_result_leaves_the_answer_to_the_model(tmp_path
     answer = "The device itself is fine."
     script = [propose("system_health"), propose("smart_home_not_set_up"), answer]
     loop, backend, _ = loop_for(household(), script, tmp_path)
-    result = await loop.process_turn(ASK_KITCHEN, policy=OFF, owner="o")
+    # (A question naming the kitchen alone would not read the device: test_local_first.)
+    ask = [{"role": "user", "content": "How warm is it here?"}]
+    result = await loop.process_turn(ask, policy=OFF, owner="o")
     # What is missing is said in the product's words first; the model's answer follows.
     assert result.text == f"{HA_NOT_SET_UP}\n\n{answer}" and backend.remaining == 0
 

@@ -42,6 +42,7 @@ from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import CHANGE, StandIn, chosen_stand_ins, stand_ins
 from .offer.subjects import (
     asks_for_the_web,
+    family_of,
     family_offered,
     local_read,
     named_families,
@@ -415,6 +416,18 @@ class TurnLoop:
             if progress.stated and not reply.tool_calls and not reply.content.strip():
                 # The facts the product stated answer the question: no prose of the model's.
                 return await self._finish(progress, on_token, Ending(done=True))
+            if nothing_ran and not chosen and self._reads_another(progress, reply, named):
+                # The question names one household family and the model would read
+                # another: "Staat de verwarming boven nog aan?" (the home, not set up)
+                # and "Quanti gradi ci sono in camera da letto?" went to the device's
+                # temperature. The named family is read instead, or, where it cannot
+                # be read, its stand-in says so.
+                local = local_read(named, tools, progress.catalog)
+                owner = next((s for s in standing if s.family in named), None)
+                if local is not None:
+                    reply = await self._read_first(progress, context, offered, local, reply)
+                elif owner is not None:
+                    chosen, reply = [owner], replace(reply, tool_calls=())
             if nothing_ran and reader is None and self._reads_first(progress, reply, chosen):
                 # The question names one part of the household and the model would send
                 # its words off the device ("our ad zapper", "unser Werbeschlucker" went
@@ -555,6 +568,21 @@ class TurnLoop:
         if not calls:
             calls = (ToolCall(NAMED_READ_ID, name, general_check(tool)),)
         return replace(reply, tool_calls=calls, content="")
+
+    def _reads_another(
+        self, progress: TurnProgress, reply: ModelReply, named: frozenset[str]
+    ) -> bool:
+        """Whether ``reply`` has calls and each reads a household family
+        (:func:`~.offer.subjects.family_of`) other than those the question ``named``."""
+        if not named or not reply.tool_calls:
+            return False
+        for call in reply.tool_calls:
+            target = progress.catalog.resolve(call.name)
+            capability = target and self._executor.registry.get(target.capability, target.version)
+            family = family_of(capability) if capability else None
+            if family is None or family in named:
+                return False
+        return True
 
     def _calls_outside(self, progress: TurnProgress, call: ToolCall) -> bool:
         """Whether ``call`` names a capability that crosses the device boundary (not a
