@@ -305,3 +305,14 @@ async def test_a_loop_whose_model_does_not_choose_quotes_the_first_ranked_at_onc
     assert chosen_by_model != result.text  # the model, asked, would have quoted another
     assert found_events(log) == []  # the answer itself comes at once, nothing before it
     assert result.citations and result.citations[0].url == MENU_URL
+
+
+async def test_a_loop_whose_model_does_not_choose_quotes_no_passage_unrelated_to_the_question(
+    loop_with,
+):
+    question = "How many millilitres are in a UK pint?"
+    log, result, _ = await approved_turn(loop_with, MENU_URL, question, model_chooses=False)
+    assert "model asked to quote" not in [kind for kind, _ in log]
+    # Nothing is quoted as the answer; what was found is listed.
+    assert result.text.startswith("Nothing I found answers that directly.")
+    assert "- School menu \u2014 school.example" in result.text and ">" not in result.text

@@ -52,7 +52,15 @@ from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
 from .results import PendingConfirmation, TurnFailed, TurnResult
-from .sources import MAX_QUOTES, QUOTE, found_passages, quote_note, quote_tool, selection
+from .sources import (
+    MAX_QUOTES,
+    QUOTE,
+    found_passages,
+    quote_note,
+    quote_tool,
+    related,
+    selection,
+)
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 from .voice.language import question_language
 from .voice.prompts import (
@@ -497,9 +505,14 @@ class TurnLoop:
         first at once, without asking: the default embedded model chose the first of
         the candidates shown in every measured answer (docs/decisions/
         answers-rendered-by-the-product.md), so asking it cost seconds and chose
-        nothing the ranking had not."""
+        nothing the ranking had not; a passage that shares no word with the question
+        (:func:`~.sources.related`) is not quoted, and what was found is listed."""
         if not self._model_chooses_passages:
-            picked = selection(progress.sources, {"passages": list(choices[:MAX_QUOTES])})
+            question, language = progress.question, progress.voice.language
+            first = [
+                c for c in choices[:MAX_QUOTES] if related(progress.sources, c, question, language)
+            ]
+            picked = selection(progress.sources, {"passages": first})
             return await self._finish(progress, on_token, Ending(quotes=picked))
         await progress.reporter.found(found_passages(progress.sources, choices))
         offered, hint = progress.decided_with
