@@ -502,9 +502,18 @@ def answer_language(answer: str) -> str | None:
 
 def own_words(answer: str) -> str:
     """The answer without the lines it quotes word for word (Markdown ``>`` lines, a web
-    source's passage and host); the whole answer when it is nothing but quotes."""
-    kept = [line for line in answer.splitlines() if not line.lstrip().startswith(">")]
+    source's passage and host) or that list what was found (``- <a source's title> —
+    <host>``, the title in the source's words); the whole answer when it is nothing but
+    those."""
+    kept = [line for line in answer.splitlines() if not _quoted(line.strip())]
     return "\n".join(kept) if "".join(kept).strip() else answer
+
+
+def _quoted(line: str) -> bool:
+    if line.startswith(">"):
+        return True
+    _title, dash, host = line.rpartition(" \u2014 ")
+    return line.startswith("- ") and bool(dash) and "." in host and " " not in host.strip()
 
 
 def score_language(prompt: Mapping[str, Any], answer: str) -> bool | None:

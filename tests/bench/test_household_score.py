@@ -33,6 +33,23 @@ def test_a_quote_word_for_word_does_not_count_against_the_answer_s_language():
     )
 
 
+def test_the_titles_of_what_was_found_do_not_count_against_the_answer_s_language():
+    from household_score import score_language
+
+    found = (
+        "- How to clean rooftop solar panels safely \u2014 example.org\n"
+        "- How much efficiency do dirty panels lose? \u2014 solar.example"
+    )
+    italian = {"lang": "it"}
+    said = "Niente di ciò che ho trovato risponde direttamente. Ecco cosa ho trovato:"
+    assert score_language(italian, f"{said}\n\n{found}")
+    assert score_language(italian, found) is False  # nothing in the household's language
+    english = "Nothing I found answers that directly. This is what I found:"
+    assert score_language(italian, f"{english}\n\n{found}") is False
+    # a list item of the answer's own words, without a host, still counts
+    assert score_language(italian, "- The disk is nearly full \u2014 clean it up soon") is False
+
+
 def test_a_read_the_product_proposed_counts_as_the_turns_choice():
     from household import TurnRecord, add_product_reads
 
