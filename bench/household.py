@@ -250,7 +250,13 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
     for number, call in enumerate(calls):
         # A first decision's search that the product replaced by a local read of the
         # family the question names was never proposed to the household: not the turn's.
-        replaced = number == 0 and _read_instead(call.reply.tool_calls, record.receipts, calls)
+        # So was a first decision's read of another household family than the one the
+        # question names: the named family's read or stand-in came instead, and the
+        # read the model chose never ran.
+        first = call.reply.tool_calls
+        replaced = number == 0 and (
+            _read_instead(first, record.receipts, calls) or _never_ran(first, record, world)
+        )
         for proposal in () if replaced else call.reply.tool_calls:
             if proposal.name == QUOTE:  # the passages chosen for a web answer
                 record.quotes.append(proposal.arguments)
@@ -363,6 +369,17 @@ def _read_instead(first: Any, receipts: list[dict[str, Any]], calls: Any) -> boo
     forced = len(calls) > 1 and calls[1].tool_choice != "auto"
     proposed = {c.name for call in calls for c in call.reply.tool_calls}
     return forced or name not in proposed
+
+
+def _never_ran(first: Any, record: TurnRecord, world: World) -> bool:
+    """Whether every call of the turn's first decision (``first``) names a capability
+    of which the turn has no receipt and no card: the product put something else in
+    their place (stand-ins, which run nothing, aside)."""
+    tools = [c for c in first if world.is_tool(c.name) and c.name != QUOTE]
+    if not tools:
+        return False
+    ran = {r["capability"] for r in record.receipts} | {c["capability"] for c in record.cards}
+    return all(world.capability(c.name) not in ran for c in tools)
 
 
 def add_product_reads(record: TurnRecord) -> None:

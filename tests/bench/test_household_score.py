@@ -91,3 +91,26 @@ def test_a_search_the_product_replaced_by_a_local_read_is_not_the_turns_choice()
     own = call("system_health")
     assert not _read_instead(own.reply.tool_calls, local, [own])
     assert not _read_instead((), local, [call()])
+
+
+def test_a_read_the_product_put_something_else_in_place_of_is_not_the_turns_choice():
+    from types import SimpleNamespace
+
+    from household import QUOTE, TurnRecord, _never_ran
+
+    from sovereign.conversation.backends.base import ToolCall
+
+    world = SimpleNamespace(
+        is_tool=lambda name: name in ("system_health", "web_search", QUOTE),
+        capability=lambda name: name.replace("_", "."),
+    )
+    read = [ToolCall("c1", "system_health", {"facts": ["temperature"]})]
+    record = TurnRecord(id="x", klass="ha_off", scenario="", half="holdout")
+    assert _never_ran(read, record, world)  # the home's stand-in came instead
+    record.receipts = [{"capability": "system.health", "locality": "local"}]
+    assert not _never_ran(read, record, world)  # it ran
+    searched = TurnRecord(id="y", klass="neighbour", scenario="", half="holdout")
+    searched.cards = [{"capability": "web.search"}]
+    assert not _never_ran([ToolCall("c2", "web_search", {"query": "q"})], searched, world)
+    stand_in = [ToolCall("c3", "smart_home_not_set_up", {})]
+    assert not _never_ran(stand_in, record, world)  # a stand-in is no read
