@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any
 
 from sovereign.executor import (
+    Capability,
     Confirmation,
     ErrorCode,
     Executor,
@@ -590,9 +591,7 @@ class TurnLoop:
         if not named or not reply.tool_calls:
             return False
         for call in reply.tool_calls:
-            target = progress.catalog.resolve(call.name)
-            capability = target and self._executor.registry.get(target.capability, target.version)
-            family = family_of(capability) if capability else None
+            family = family_of(self._capability(progress, call.name))
             if family is None or family in named:
                 return False
         return True
@@ -600,15 +599,19 @@ class TurnLoop:
     def _calls_outside(self, progress: TurnProgress, call: ToolCall) -> bool:
         """Whether ``call`` names a capability that crosses the device boundary (not a
         stand-in or the quote tool, which run nothing)."""
-        target = progress.catalog.resolve(call.name)
-        capability = target and self._executor.registry.get(target.capability, target.version)
-        return bool(capability) and capability.locality is Locality.EXTERNAL
+        capability = self._capability(progress, call.name)
+        return capability is not None and capability.locality is Locality.EXTERNAL
 
     def _reaches_out(self, progress: TurnProgress, tool: ToolDefinition) -> bool:
         """Whether the capability behind an offered ``tool`` crosses the device boundary."""
-        target = progress.catalog.resolve(tool["function"]["name"])
-        capability = target and self._executor.registry.get(target.capability, target.version)
+        capability = self._capability(progress, tool["function"]["name"])
         return capability is None or capability.locality is Locality.EXTERNAL
+
+    def _capability(self, progress: TurnProgress, name: str) -> Capability | None:
+        """The registered capability behind the model-safe tool ``name``, or ``None`` (a
+        stand-in, the quote tool, or a name the turn does not offer)."""
+        target = progress.catalog.resolve(name)
+        return target and self._executor.registry.get(target.capability, target.version)
 
     def _address_check(self, progress: TurnProgress) -> Callable[[str], bool] | None:
         """Whether the offered capability that reads addresses (a ``format: uri``
