@@ -204,7 +204,7 @@ def names_subject(question: str, subjects: Mapping[str, Iterable[str]], language
     the module docstring says, a compound being made of these phrases' words alone;
     ``language`` is the question's (ISO 639-1)."""
     tokens = _question_tokens(question, language)
-    return _names(tokens, subjects, language, _joinable([subjects], language))
+    return bool(_named_at(tokens, subjects, language, _joinable([subjects], language)))
 
 
 def _question_tokens(question: str, language: str) -> list[_Token]:
@@ -219,17 +219,6 @@ def _joinable(
     """The words a compound of ``family`` (every list of it) may join in ``language``;
     ``None`` where the language writes no compounds as one word."""
     return _parts_of(family, language) if _compounding(language) is not None else None
-
-
-def _names(
-    tokens: list[_Token],
-    subjects: Mapping[str, Iterable[str]],
-    language: str,
-    joinable: _Parts | None,
-    compound_parts: Mapping[str, Iterable[str]] | None = None,
-) -> bool:
-    """Whether ``tokens`` name one of ``subjects`` (:func:`_named_at`)."""
-    return bool(_named_at(tokens, subjects, language, joinable, compound_parts))
 
 
 def _named_at(
@@ -396,7 +385,7 @@ def named_families(
             named.add(family)
         elif phrases.itself and _asks_itself(tokens, phrases.itself, language):
             itself.add(family)
-        elif phrases.places and _names(tokens, phrases.places, language, joinable):
+        elif phrases.places and _named_at(tokens, phrases.places, language, joinable):
             placed.add(family)
     # The assistant asked about itself names its device when no family's subject is
     # named; a place names its family only when neither is: where the box stands
