@@ -6,10 +6,18 @@ from datetime import date
 
 import pytest
 
-from sovereign.conversation.days import asked_days, day_fit, stated_days, stated_years, year_fit
+from sovereign.conversation.days import (
+    asked_days,
+    compound_weekday,
+    day_fit,
+    stated_days,
+    stated_years,
+    year_fit,
+)
 from sovereign.conversation.offer.catalog import ToolCatalog
 from sovereign.conversation.pending import TurnProgress
 from sovereign.conversation.sources import Sources, candidates
+from sovereign.conversation.voice.words import words
 
 WEDNESDAY = date(2025, 12, 3)
 WEEKEND = {date(2025, 12, 6), date(2025, 12, 7)}
@@ -58,6 +66,9 @@ def test_on_a_sunday_the_weekend_is_the_one_under_way_and_next_is_a_week_on():
         ("es", "¿Abre mañana?", date(2025, 12, 4)),
         ("es", "¿Qué pasó esta mañana?", WEDNESDAY),  # this morning, not tomorrow
         ("fr", "Le marché du 20 décembre ?", date(2025, 12, 20)),
+        ("de", "Was läuft Freitagabend im Kino?", date(2025, 12, 5)),  # a part of the day
+        ("nl", "Is de markt zaterdagochtend open?", date(2025, 12, 6)),
+        ("de", "Hat die Bücherei Samstagvormittag offen?", date(2025, 12, 6)),
     ],
 )
 def test_a_named_day_is_the_next_such_day_from_today(language, question, day):
@@ -132,6 +143,53 @@ def test_a_passage_about_other_days_ranks_after_one_about_the_asked_days(
 ):
     assert first_of_two(question, language, other_weekend, this_weekend) == "1.1"  # more words
     assert first_of_two(question, language, other_weekend, this_weekend, WEDNESDAY) == "2.1"
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "other_day", "asked_day"),
+    [
+        (
+            "nl",
+            "Hoe laat is het geitjes voeren op woensdag?",
+            "- Zaterdag om 11.00 uur: geitjes voeren en borstelen.",
+            "- Woensdagmiddag om 14.30 uur: geitjes voeren in de wei.",
+        ),
+        (
+            "de",
+            "Wann ist am Mittwoch das Kinderturnen?",
+            "Kinderturnen: Freitag 15 Uhr.",
+            "Kinderturnen: Mittwochnachmittag 16 Uhr.",
+        ),
+        (
+            "nl",
+            "Wanneer is de bibliotheek op vrijdag open?",
+            "De bibliotheek is maandag open van 10 tot 17 uur.",
+            "De bibliotheek is vrijdagavond open van 18 tot 21 uur.",
+        ),
+    ],
+)
+def test_a_weekday_run_together_with_a_part_of_its_day_is_that_weekday(
+    language, question, other_day, asked_day
+):
+    assert first_of_two(question, language, other_day, asked_day) == "2.1"
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "weekday"),
+    [
+        ("de", "Sonntagabend", "sonntag"),
+        ("nl", "woensdagmiddag", "woensdag"),
+        ("fr", "samedisoir", "samedi"),
+        ("de", "Sonntags", None),  # an inflection: the weekday's stem meets it
+        ("de", "Montage", None),  # an ending of fewer than four letters is no part of a day
+        ("en", "Sunday", None),  # the name itself is no compound
+        ("en", "Monument", None),
+    ],
+)
+def test_a_compound_weekday_is_a_weekday_s_name_and_four_letters_or_more(
+    language, text, weekday
+):
+    assert compound_weekday(words(text)[0], language) == weekday
 
 
 def first_of_two(question, language, first, second, today=None):

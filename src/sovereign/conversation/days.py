@@ -10,12 +10,13 @@ asked days, keeps its place. A passage with no date of its own is dated by the
 heading it sits under ("Semana del 1 al 5 de diciembre" for "- Jueves: lentejas").
 
 The days a question names: a weekday ("on Sunday", "sonntags", by its Snowball stem,
-the next one from today, today included; a week later after "next" or before
-"prochain", "que viene"), the weekend
-(the coming Saturday and Sunday, or the one under way), today, tomorrow, and explicit
-dates. Weekday and month names come from Babel's CLDR data in the question's language
-and English; the phrases for the weekend, today and tomorrow, and the words that may
-stand between a day and its month, are data per language (``days.json``).
+or a word it begins with a part of the day, "Mittwochabend", "woensdagmiddag"; the next
+one from today, today included; a week later after "next" or before "prochain", "que
+viene"), the weekend (the coming Saturday and Sunday, or the one under way), today,
+tomorrow, and explicit dates. Weekday and month names come from Babel's CLDR data in the
+question's language and English; the phrases for the weekend, today and tomorrow, and
+the words that may stand between a day and its month, are data per language
+(``days.json``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ _YEAR = re.compile(r"(?<![\w,])(?:19|20)\d\d(?!\w)(?![.,]\d)")
 """A year: a number from 1900 to 2099 standing alone (not part of a longer number)."""
 _DAY_NUMBER = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|e|o|a|º|ª)?")
 _SATURDAY = 5
+MIN_COMPOUND_REST = 4
+"""Fewest letters after a weekday's name in a word that names the weekday with a part of
+its day ("-middag", "-abend", "-avond"); shorter endings are inflections, which the
+weekday's Snowball stem meets."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,10 @@ class DayWords:
     joins: frozenset[str]
     weekdays: dict[str, int]
     """A weekday name's Snowball stem → its number (Monday 0)."""
+    weekday_names: dict[str, int]
+    """A weekday's wide name, folded → its number (Monday 0): a word that begins with one
+    and goes on for :data:`MIN_COMPOUND_REST` letters or more names that weekday too
+    ("woensdagmiddag", "Sonntagabend")."""
     months: dict[str, int]
     """A month name's fold, wide or abbreviated (no final dot) → its number (January 1)."""
 
@@ -78,7 +87,7 @@ def asked_days(question: str, language: str, today: date) -> frozenset[date]:
                 saturday -= timedelta(days=7)
             saturday += timedelta(days=7 if later else 0)
             days.update({saturday, saturday + timedelta(days=1)})
-        elif (weekday := catalog.weekdays.get(stem(found[start].whole, language))) is not None:
+        elif (weekday := _weekday_of(found[start], catalog, language)) is not None:
             ahead = (weekday - today.weekday()) % 7 + (7 if later else 0)
             days.add(today + timedelta(days=ahead))
         start = after if kind or weekday is not None else end
@@ -118,6 +127,26 @@ def day_fit(
     return bool(dated & asked) if dated else None
 
 
+def compound_weekday(word: Word, language: str) -> str | None:
+    """The weekday's name (folded, in ``language`` or English) that ``word`` begins with
+    when it goes on with a part of the day ("woensdagmiddag" → "woensdag",
+    "Sonntagabend" → "sonntag"), else ``None``."""
+    for name in day_words(language).weekday_names:
+        if word.whole.startswith(name) and len(word.whole) - len(name) >= MIN_COMPOUND_REST:
+            return name
+    return None
+
+
+def _weekday_of(word: Word, catalog: DayWords, language: str) -> int | None:
+    """The weekday ``word`` names (Monday 0): by its Snowball stem ("sonntags"), or as a
+    weekday's name followed by a part of the day ("Mittwochabend"); else ``None``."""
+    number = catalog.weekdays.get(stem(word.whole, language))
+    if number is not None:
+        return number
+    name = compound_weekday(word, language)
+    return catalog.weekday_names[name] if name is not None else None
+
+
 def year_fit(passage: str, heading: str, question: str, today: date) -> bool | None:
     """How the years a passage names meet the years the question asks about: the
     question's own ("… in 2024"), else this year and later (a household asks about what
@@ -149,6 +178,7 @@ def day_words(language: str) -> DayWords:
         for phrase in data[code][kind]
     )
     weekdays: dict[str, int] = {}
+    weekday_names: dict[str, int] = {}
     months: dict[str, int] = {}
     for code in dict.fromkeys([language, "en"]):
         try:
@@ -158,6 +188,7 @@ def day_words(language: str) -> DayWords:
         for context in ("format", "stand-alone"):
             for number, name in locale.days[context]["wide"].items():
                 weekdays.setdefault(stem(fold(name), code), number)
+                weekday_names.setdefault(fold(name), number)
             for width in ("wide", "abbreviated"):
                 for number, name in locale.months[context][width].items():
                     months.setdefault(fold(name).rstrip("."), number)
@@ -169,6 +200,7 @@ def day_words(language: str) -> DayWords:
         ),
         joins=frozenset(fold(w) for code in languages for w in data[code]["joins"]),
         weekdays=weekdays,
+        weekday_names=weekday_names,
         months=months,
     )
 

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .days import asked_days, day_fit, year_fit
+from .days import asked_days, compound_weekday, day_fit, year_fit
 from .quantities import asked_quantities, quantity_fit
 from .voice.words import PhraseIndex, stem, stop_words, words
 
@@ -364,8 +364,10 @@ def terms(text: str, language: str) -> list[str]:
     """The words of ``text`` that say what it is about, as Snowball stems in
     ``language``: stop words (:func:`~.voice.words.stop_words`) left out, a word of
     several parts (``l'hôtel``, ``week-end``) counted by each part that is not a stop
-    word and, when two or more are, by those parts run together (``weekend``). A text
-    of stop words alone keeps them all (nothing else says what it asks)."""
+    word and, when two or more are, by those parts run together (``weekend``), and a
+    weekday run together with a part of its day by the weekday too ("Woensdagmiddag om
+    14.30 uur" holds the "woensdag" of "op woensdag", :func:`.days.compound_weekday`). A
+    text of stop words alone keeps them all (nothing else says what it asks)."""
     stops = stop_words(language)
     found: list[str] = []
     for word in words(text):
@@ -374,6 +376,8 @@ def terms(text: str, language: str) -> list[str]:
             found.extend(stem(part, language) for part in kept)
         if kept and (len(word.parts) == 1 or len(kept) > 1):
             found.append(stem("".join(kept), language))
+        if (weekday := compound_weekday(word, language)) is not None:
+            found.append(stem(weekday, language))
     if found or not text.strip():
         return found
     return [stem(word.whole, language) for word in words(text)]
