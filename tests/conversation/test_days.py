@@ -10,6 +10,7 @@ from sovereign.conversation.days import (
     asked_days,
     compound_weekday,
     day_fit,
+    named_months,
     stated_days,
     stated_years,
     year_fit,
@@ -190,6 +191,48 @@ def test_a_compound_weekday_is_a_weekday_s_name_and_four_letters_or_more(
     language, text, weekday
 ):
     assert compound_weekday(words(text)[0], language) == weekday
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "months"),
+    [
+        ("fr", "Combien coûte une semaine en février ?", {2}),
+        ("de", "Was kostet der Kurs im Januar?", {1}),
+        ("nl", "Is het zwembad in mei open?", {5}),
+        ("es", "| Enero 2026 | 480 € |", {1}),
+        ("fr", "| February 2026 (whole month) | €540 |", {2}),  # English's names too
+        ("it", "Chiuso dal 22 dicembre al 2 gennaio", {12, 1}),  # the months of its dates
+        ("en", "May I bring the dog?", set()),  # an everyday word: a month beside a number
+        ("en", "We may open later. Open 12 May to 3 June.", {5, 6}),
+        ("en", "What is on this weekend?", set()),
+    ],
+)
+def test_the_months_a_text_names(language, text, months):
+    assert named_months(text, language, WEDNESDAY) == months
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "other_month", "asked_month"),
+    [
+        (
+            "fr",
+            "Combien coûte une semaine au gîte en février ?",
+            "Le gîte : 480 € la semaine en janvier, ménage compris.",
+            "Février (vacances scolaires) : 540 €.",
+        ),
+        (
+            "de",
+            "Wie teuer ist der Schwimmkurs im März?",
+            "Swimming lessons for children: €60 in January and February.",
+            "In March: €75.",  # a page in English
+        ),
+    ],
+)
+def test_a_passage_naming_the_month_asked_counts_it_as_one_more_shared_term(
+    language, question, other_month, asked_month
+):
+    assert first_of_two(question, language, other_month, asked_month, WEDNESDAY) == "2.1"
+    assert first_of_two(question, language, other_month, asked_month) == "1.1"  # no today
 
 
 def first_of_two(question, language, first, second, today=None):

@@ -63,6 +63,11 @@ class DayWords:
     ("woensdagmiddag", "Sonntagabend")."""
     months: dict[str, int]
     """A month name's fold, wide or abbreviated (no final dot) → its number (January 1)."""
+    month_names: dict[str, int]
+    """A month's wide name, folded → its number (January 1)."""
+    everyday: frozenset[str]
+    """Month names that are everyday words too ("may", "march"): months only beside a
+    number ("May 2026", "12 March")."""
 
 
 def asked_days(question: str, language: str, today: date) -> frozenset[date]:
@@ -127,6 +132,36 @@ def day_fit(
     return bool(dated & asked) if dated else None
 
 
+def named_months(text: str, language: str, today: date) -> frozenset[int]:
+    """The months ``text`` names (January 1): by their wide names in ``language`` or
+    English ("en février", "im Januar", "| February 2026 |"; an everyday word such as
+    "may" only beside a number), and those of the dates it states."""
+    catalog = day_words(language)
+    found = words(text)
+    months = {day.month for day in stated_days(text, language, today)}
+    for index, word in enumerate(found):
+        month = catalog.month_names.get(word.whole)
+        if month is None:
+            continue
+        beside = found[max(index - 1, 0) : index + 2]
+        if word.whole not in catalog.everyday or any(w.whole.isdigit() for w in beside):
+            months.add(month)
+    return frozenset(months)
+
+
+def month_fit(
+    passage: str, heading: str, asked: frozenset[int], language: str, today: date
+) -> bool | None:
+    """Whether a passage names a month the question names (``asked``, January 1), by its
+    own words, else its heading's: ``True`` when it does; ``None`` when ``asked`` is
+    empty or it names none of them (a passage about "March to mid-June" may hold April
+    unnamed, so naming other months puts nothing after)."""
+    if not asked:
+        return None
+    named = named_months(passage, language, today) or named_months(heading, language, today)
+    return True if named & asked else None
+
+
 def compound_weekday(word: Word, language: str) -> str | None:
     """The weekday's name (folded, in ``language`` or English) that ``word`` begins with
     when it goes on with a part of the day ("woensdagmiddag" → "woensdag",
@@ -180,6 +215,7 @@ def day_words(language: str) -> DayWords:
     weekdays: dict[str, int] = {}
     weekday_names: dict[str, int] = {}
     months: dict[str, int] = {}
+    month_names: dict[str, int] = {}
     for code in dict.fromkeys([language, "en"]):
         try:
             locale = Locale.parse(code)
@@ -192,6 +228,8 @@ def day_words(language: str) -> DayWords:
             for width in ("wide", "abbreviated"):
                 for number, name in locale.months[context][width].items():
                     months.setdefault(fold(name).rstrip("."), number)
+            for number, name in locale.months[context]["wide"].items():
+                month_names.setdefault(fold(name), number)
     return DayWords(
         phrases=phrases,
         next=frozenset(fold(w) for code in languages for w in data[code]["next"]),
@@ -202,6 +240,8 @@ def day_words(language: str) -> DayWords:
         weekdays=weekdays,
         weekday_names=weekday_names,
         months=months,
+        month_names=month_names,
+        everyday=frozenset(fold(w) for code in languages for w in data[code].get("everyday", [])),
     )
 
 

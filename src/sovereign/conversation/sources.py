@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .days import asked_days, compound_weekday, day_fit, year_fit
+from .days import asked_days, compound_weekday, day_fit, month_fit, named_months, year_fit
 from .quantities import asked_quantities, quantity_fit
 from .voice.words import PhraseIndex, stem, stop_words, words
 
@@ -53,6 +53,7 @@ CANDIDATES = 5
 BM25_K1, BM25_B = 1.2, 0.75
 """Okapi BM25's usual term-saturation and length-normalisation constants."""
 ASKED_DAY = "\x00asked-day"
+ASKED_MONTH = "\x00asked-month"
 ASKED_QUANTITY = "\x00asked-quantity"
 """The ranking's term for "states a day the question names" (no word can spell it)."""
 MAX_PASSAGES = 160
@@ -238,7 +239,11 @@ def candidates(
     weighted by BM25 as a word is; a passage dated only on days the question does not
     name comes after every other (both by :func:`.days.day_fit`), and so does one that
     names only years the question does not ask about (a question naming none asks about
-    this year and later: last year's edition, :func:`.days.year_fit`). The quantities
+    this year and later: last year's edition, :func:`.days.year_fit`). The months the
+    question names ("une semaine en février") count as one more term too, held by a
+    passage naming one of them in the question's language or English ("| February 2026
+    | €540 |", :func:`.days.month_fit`); naming other months puts nothing after ("March
+    to mid-June" holds April unnamed). The quantities
     the question names ("un chilo", "1,75 meter") count and order alike: one more term
     held by a passage stating one of them, and a passage whose quantities in their units
     all miss comes after every other (:func:`.quantities.quantity_fit`), and so does a
@@ -270,6 +275,12 @@ def candidates(
         for bag, fit in zip(bags, fits, strict=True):
             if fit is True:
                 bag.append(ASKED_DAY)
+    months = named_months(own_words, language, today) if today is not None else frozenset()
+    if months:  # and so do the months asked ("en février": the "February 2026" row)
+        asked.add(ASKED_MONTH)
+        for bag, passage in zip(bags, quotable, strict=True):
+            if month_fit(passage.text, passage.context, months, language, today):
+                bag.append(ASKED_MONTH)
     amounts = asked_quantities(own_words, language)
     measured = [quantity_fit(p.text, p.context, amounts, language) for p in quotable]
     if amounts:  # and so do the quantities asked ("un chilo": the "1 kg" row)
