@@ -117,11 +117,9 @@ async def test_the_facts_are_said_in_the_questions_language(tmp_path):
         ("What is the capital of Peru?", [ModelReply(), "Lima."]),
         # another device of the household's, not this one
         ("Mein Handy meldet Speicher voll, was tun?", [ModelReply(), "Fotos löschen."]),
-        # two families named
-        ("Is the kitchen light on, and is the server hot?", [ModelReply(), "Maybe."]),
     ],
 )
-async def test_nothing_is_read_when_the_question_names_no_single_family(
+async def test_nothing_is_read_when_the_question_names_no_family_of_this_device(
     question, script, tmp_path
 ):
     result, _ = await turn(question, script, tmp_path)
@@ -150,6 +148,33 @@ async def test_a_read_that_leaves_the_device_or_needs_an_argument_is_never_propo
     assert named_read(named, catalog.tools(), catalog) is None  # an entity is needed
 
 
+async def test_of_two_families_named_only_the_one_that_can_be_read_here_is_read(tmp_path):
+    question = "Is the kitchen light on, and is the server hot?"
+    result, _ = await turn(question, [ModelReply(), FILLED], tmp_path)  # the home: not set up
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    set_up = ToolCatalog.for_turn(household(home_assistant=True), ON)
+    named = frozenset({"system", "home_assistant"})
+    assert named_read(named, set_up.tools(), set_up) is None  # both can: the model's choice
+    not_set_up = ToolCatalog.for_turn(household(), ON)
+    assert named_read(named, not_set_up.tools(), not_set_up)["function"]["name"] == (
+        "system_health"
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("Is the little box under the TV coping ok? Its light keeps blinking.", True),
+        ("Is the kitchen light on?", False),  # the home alone: its stand-in says it all
+    ],
+)
+async def test_a_stand_in_for_one_family_named_leaves_the_other_read(question, read, tmp_path):
+    script = [propose("smart_home_not_set_up"), FILLED, "unused"]
+    result, _ = await turn(question, script, tmp_path)
+    assert "Home Assistant is not set up" in result.text
+    assert [r.capability for r in result.receipts] == (["system.health"] if read else [])
+
+
 def test_the_general_check_names_no_topic_and_leaves_the_rest_to_the_model():
     catalog = ToolCatalog.for_turn(household(), ON)
     read = named_read(frozenset({"system"}), catalog.tools(), catalog)
@@ -160,7 +185,7 @@ def test_the_general_check_names_no_topic_and_leaves_the_rest_to_the_model():
     }
     web_search = next(t for t in catalog.tools() if t["function"]["name"] == "web_search")
     assert general_check(web_search) == {}
-    assert named_read(frozenset({"system", "pihole"}), catalog.tools(), catalog) is None
+    assert named_read(frozenset({"home_assistant"}), catalog.tools(), catalog) is None
     assert named_read(frozenset(), catalog.tools(), catalog) is None
 
 

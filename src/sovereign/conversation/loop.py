@@ -455,9 +455,16 @@ class TurnLoop:
                 progress.unrun.extend(dict.fromkeys(x for x in said if x not in progress.unrun))
                 names = {s.name for s in chosen}
                 calls = tuple(c for c in reply.tool_calls if c.name not in names)
-                if not calls:
-                    return await self._finish(progress, on_token, Ending())
                 reply = replace(reply, tool_calls=calls)
+                read = named_read(named, tools, progress.catalog) if nothing_ran else None
+                if not calls and read is not None and {s.family for s in chosen} < named:
+                    # The question names two families and only what one of them stands
+                    # for was said: "is the little box under the TV coping ok? its light
+                    # has been blinking" got "Home Assistant is not set up" alone. The
+                    # family that can be read here is read too.
+                    reply = await self._read_first(progress, context, offered, (read, ()), reply)
+                if not reply.tool_calls:
+                    return await self._finish(progress, on_token, Ending())
             # A question naming one household family that the model would answer from
             # nothing is read by the product: a local read that needs no argument costs
             # nothing, and an answer without it could only guess. The model fills it as

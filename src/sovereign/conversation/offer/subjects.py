@@ -402,8 +402,9 @@ def family_offered(named: frozenset[str], family: str | None) -> bool:
 def named_read(
     named: frozenset[str], tools: Iterable[ToolDefinition], catalog: ToolCatalog
 ) -> ToolDefinition | None:
-    """The offered tool that reads the one household family a question names, when the
-    product may run it without the model having chosen it; else ``None``.
+    """The offered tool that reads the one household family a question names that can be
+    read here, when the product may run it without the model having chosen it; else
+    ``None``.
 
     That is :func:`local_read`'s tool when it needs no argument of its own in this round
     (the product parameters ``facts`` and ``also_asked`` aside). Home Assistant's reads
@@ -417,27 +418,30 @@ def named_read(
 def local_read(
     named: frozenset[str], tools: Iterable[ToolDefinition], catalog: ToolCatalog
 ) -> tuple[ToolDefinition, tuple[str, ...]] | None:
-    """The offered tool that reads the one household family a question names, on this
-    device or its network, and the arguments of its own it requires; else ``None``.
+    """The offered tool that reads the one household family among those a question
+    names that can be read here, on this device or its network, and the arguments of
+    its own it requires; else ``None``.
 
-    That is when ``named`` (:func:`named_families`) is exactly one family, and one
-    offered tool (``tools``, OpenAI definitions named as ``catalog`` names them) reads
-    it: a capability of that family that only reads, locally
-    (:attr:`Locality.LOCAL`), and declares facts the product states.
+    A family can be read here when one offered tool (``tools``, OpenAI definitions named
+    as ``catalog`` names them) reads it: a capability of that family that only reads,
+    locally (:attr:`Locality.LOCAL`), and declares facts the product states. Of the
+    families ``named`` (:func:`named_families`), exactly one must be: "is the little box
+    under the TV coping ok? its light has been blinking" names the device and the home's
+    lights, and with Home Assistant not set up only the device can be read; a question
+    naming two families that can both be read ("is ad blocking on, and how long has the
+    device been running?") is the model's to fill.
 
     Returns:
         ``(tool, required)``: ``required`` holds the names of the parameters the tool
         requires in this round besides ``facts`` and ``also_asked`` (empty when the
         product can fill the call alone).
     """
-    if len(named) != 1:
-        return None
-    (family,) = named
-    found = []
+    readable: dict[str, list[tuple[ToolDefinition, tuple[str, ...]]]] = {}
     for tool in tools:
         target = catalog.resolve(tool["function"]["name"])
         capability = target and catalog.capabilities.get(target.capability)
-        if capability is None or family_of(capability) != family:
+        family = family_of(capability)
+        if capability is None or family not in named:
             continue
         required = tool["function"].get("parameters", {}).get("required", [])
         own = tuple(name for name in required if name not in (FACTS, ALSO_ASKED))
@@ -446,7 +450,10 @@ def local_read(
             and capability.locality is Locality.LOCAL
             and capability.facts is not None
         ):
-            found.append((tool, own))
+            readable.setdefault(family, []).append((tool, own))
+    if len(readable) != 1:
+        return None
+    (found,) = readable.values()
     return found[0] if len(found) == 1 else None
 
 
