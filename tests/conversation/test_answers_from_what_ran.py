@@ -234,7 +234,8 @@ async def test_a_question_s_address_is_a_hint_for_the_decision_only(world):
 
 
 async def test_after_a_result_the_result_is_read_last_not_the_address_note(world):
-    ask = [{"role": "user", "content": "How hot is it, and what does https://news.example/a say?"}]
+    question = "How hot is the server, and what does https://news.example/a say?"
+    ask = [{"role": "user", "content": question}]
     health = propose("system_health", {})
     loop, backend = world.loop([health, ModelReply(), "Done."])
     await loop.process_turn(ask, policy=ON, owner="o")

@@ -18,6 +18,7 @@ from sovereign.conversation.backends.base import (
     ModelError,
     ModelUnavailable,
     ToolCall,
+    allowed_choice,
     named_choice,
 )
 from sovereign.conversation.backends.embedded.backend import (
@@ -130,6 +131,29 @@ async def test_a_named_choice_admits_that_tool_alone_and_keeps_the_prompt_of_the
     assert forced["text"] == before["text"]  # the same instructions: its prefix is cached
     grammar_text = forced["grammar"]._grammar
     assert '\\"web_search\\"' in grammar_text
+    assert '\\"system_health\\"' not in grammar_text and '\\"answer\\"' not in grammar_text
+
+
+async def test_an_allowed_choice_admits_those_tools_and_keeps_the_same_prompt():
+    fake = FakeModel(
+        replies=[
+            '{"action": "system_health", "arguments": {}}',
+            '{"action": "general_knowledge", "arguments": {}}',
+        ]
+    )
+    backend, _ = backend_with(fake)
+    plain = {"type": "object", "properties": {}, "additionalProperties": False}
+    knowledge = {"name": "general_knowledge", "description": "Known.", "parameters": plain}
+    tools = [*TOOLS, {"type": "function", "function": knowledge}]
+    await backend.complete(ASK, tools=tools)  # the decision before: every tool
+    allowed = allowed_choice(["web_search", "general_knowledge"])
+    reply = await backend.complete(ASK, tools=tools, tool_choice=allowed)
+
+    assert reply.tool_calls == (ToolCall("call_0", "general_knowledge", {}),)
+    before, chosen_again = fake.prompts
+    assert chosen_again["text"] == before["text"]  # every tool still listed: cached
+    grammar_text = chosen_again["grammar"]._grammar
+    assert '\\"web_search\\"' in grammar_text and '\\"general_knowledge\\"' in grammar_text
     assert '\\"system_health\\"' not in grammar_text and '\\"answer\\"' not in grammar_text
 
 

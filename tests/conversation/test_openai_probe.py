@@ -12,7 +12,12 @@ import json
 
 import pytest
 
-from sovereign.conversation.backends.base import ModelRejected, ModelUnavailable, named_choice
+from sovereign.conversation.backends.base import (
+    ModelRejected,
+    ModelUnavailable,
+    allowed_choice,
+    named_choice,
+)
 from sovereign.conversation.backends.openai.backend import OpenAIBackend
 from sovereign.conversation.backends.openai.probe import (
     PROBE_SCHEMA,
@@ -241,6 +246,17 @@ async def test_a_named_choice_is_sent_as_that_tool_alone_required(server):
     sent = server.requests[-1]
     assert sent["tool_choice"] == "required"
     assert [t["function"]["name"] for t in sent["tools"]] == [name]
+
+
+async def test_an_allowed_choice_is_sent_as_those_tools_alone_required(server):
+    server.queue(*llama_server_probes(), completion("Paris"))
+    names = [t["function"]["name"] for t in TOOLS[1:]]
+    await backend(server, mode="native").complete(
+        ASK, tools=TOOLS, tool_choice=allowed_choice(names)
+    )
+    sent = server.requests[-1]
+    assert sent["tool_choice"] == "required"
+    assert [t["function"]["name"] for t in sent["tools"]] == names
 
 
 async def test_a_required_decision_in_schema_mode_leaves_answer_out_of_the_grammar(server):

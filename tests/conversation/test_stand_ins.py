@@ -8,7 +8,7 @@ import json
 import pytest
 
 from sovereign.conversation import ToolCatalog, TurnLoop
-from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.backends.base import ModelReply, allowed_choice
 from sovereign.conversation.backends.decision import decision_schema
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.conversation.offer.stand_ins import stand_ins
@@ -154,10 +154,52 @@ async def test_a_stand_in_after_a_result_leaves_the_answer_to_the_model(tmp_path
     script = [propose("system_health"), propose("smart_home_not_set_up"), answer]
     loop, backend, _ = loop_for(household(), script, tmp_path)
     # (A question naming the kitchen alone would not read the device: test_local_first.)
-    ask = [{"role": "user", "content": "How warm is it here?"}]
+    ask = [{"role": "user", "content": "Is the server warm, and is the heating on?"}]
     result = await loop.process_turn(ask, policy=OFF, owner="o")
     # What is missing is said in the product's words first; the model's answer follows.
     assert result.text == f"{HA_NOT_SET_UP}\n\n{answer}" and backend.remaining == 0
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [("whats the latest score in the Arsenal match", "en"), ("¿A qué hora cierra hoy?", "es")],
+)
+async def test_a_read_no_message_named_is_chosen_again_among_the_rest(
+    question, language, tmp_path
+):
+    script = [propose("system_health"), propose("web_switched_off"), "unused"]
+    loop, backend, _ = loop_for(household(), script, tmp_path)
+    ask = [{"role": "user", "content": question}]
+    result = await loop.process_turn(ask, policy=OFF, owner="o")
+    assert result.receipts == [] and backend.remaining == 1
+    first, again = backend.requests
+    offered = [t["function"]["name"] for t in first.tools]
+    rest = [name for name in offered if name != "system_health"]
+    assert again.tools == first.tools and again.tool_choice == allowed_choice(rest)
+    said = dict(names(ToolCatalog.for_turn(household(), OFF), language))["web_switched_off"]
+    assert result.text == said
+
+
+async def test_a_follow_up_keeps_the_family_named_before_and_is_not_asked_again(tmp_path):
+    script = [propose("system_health", {}), "It is fine."]
+    loop, backend, _ = loop_for(household(), script, tmp_path)
+    ask = [
+        {"role": "user", "content": "How is the server doing?"},
+        {"role": "assistant", "content": "It is running."},
+        {"role": "user", "content": "And right now?"},
+    ]
+    result = await loop.process_turn(ask, policy=OFF, owner="o")
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert backend.requests[0].tool_choice == "auto" and len(backend.requests) == 2
+
+
+async def test_a_read_of_a_thing_the_model_chose_is_not_asked_again(tmp_path):
+    script = [propose("home_assistant_get_state", {"entity_id": "sensor.outside"}), "Cold."]
+    loop, backend, _ = loop_for(household(home_assistant={}), script, tmp_path)
+    ask = [{"role": "user", "content": "What's it like outside?"}]
+    result = await loop.process_turn(ask, policy=OFF, owner="o")
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+    assert all(r.tool_choice == "auto" for r in backend.requests)
 
 
 @pytest.mark.parametrize("arguments", [{}, {"entity_id": "sensor.kitchen"}])

@@ -34,11 +34,12 @@ from .backends.base import (
     ToolCall,
     ToolChoice,
     ToolDefinition,
+    allowed_choice,
     latest_user_text,
     named_choice,
 )
 from .offer.catalog import ToolCatalog
-from .offer.choices import general_check
+from .offer.choices import ALSO_ASKED, FACTS, general_check
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import CHANGE, StandIn, chosen_stand_ins, stand_ins
 from .offer.subjects import (
@@ -412,6 +413,17 @@ class TurnLoop:
             progress.decided_with = (offered, hint)
             reply = await self._ask(progress, context, offered, sink)
             progress.rounds_used += 1
+            if nothing_ran and (unnamed := self._reads_unnamed(progress, reply)):
+                # Reads of household families no message of the conversation named, with
+                # nothing of their own to fill: with web search off, "whats the latest
+                # score in the Arsenal match" read Pi-hole and "¿A qué hora cierra hoy el
+                # supermercado?" the device. The model chooses again among the rest
+                # (the web's stand-in, general knowledge …), with the same prompt.
+                rest = [t["function"]["name"] for t in offered]
+                rest = [name for name in rest if name not in unnamed]
+                reply = await self._ask(
+                    progress, context, offered, None, None, allowed_choice(rest)
+                )
             if progress.sources.steered:  # never a call a source asked for, in this turn
                 kept = tuple(c for c in reply.tool_calls if not self._calls_outside(progress, c))
                 reply = replace(reply, tool_calls=kept)
@@ -602,6 +614,42 @@ class TurnLoop:
             if family is None or family in named:
                 return False
         return True
+
+    def _reads_unnamed(self, progress: TurnProgress, reply: ModelReply) -> set[str]:
+        """The tools ``reply`` calls when no user message of the conversation names a
+        household family (:func:`~.offer.subjects.named_families`: a follow-up, "and
+        over the last week?", keeps the family named before) and each call is a general
+        check of one (:func:`~.offer.subjects.family_of`): no argument of its own (a
+        read naming a thing of the household, such as Home Assistant's entity, was
+        chosen for that thing) and no fact singled out (all of them or none: "How hot
+        is it?" reading the device's temperature was chosen for it); else an empty set."""
+        if not reply.tool_calls:
+            return set()
+        capabilities = progress.catalog.capabilities.values()
+        language = progress.voice.language
+        named: set[str] = set()
+        for message in progress.context:
+            if message.get("role") == "user":
+                named |= named_families(str(message.get("content") or ""), capabilities, language)
+        if named:  # a read of another family than the one named: _reads_another's
+            return set()
+        for call in reply.tool_calls:
+            capability = self._capability(progress, call.name)
+            arguments = call.arguments or {}
+            topics = (
+                {t.name for t in capability.facts.topics}
+                if capability and capability.facts
+                else set()
+            )
+            asked = arguments.get(FACTS)
+            asked = set(asked) if isinstance(asked, list) else set()
+            if (
+                family_of(capability) is None
+                or set(arguments) - {FACTS, ALSO_ASKED}
+                or (asked and not topics <= asked)  # a fact it asks about: "How hot is it?"
+            ):
+                return set()
+        return {call.name for call in reply.tool_calls}
 
     def _calls_outside(self, progress: TurnProgress, call: ToolCall) -> bool:
         """Whether ``call`` names a capability that crosses the device boundary (not a

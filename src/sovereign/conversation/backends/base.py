@@ -115,7 +115,9 @@ ToolChoice = Literal["auto", "required"] | dict[str, Any]
 """OpenAI's ``tool_choice``: ``auto``, the model may call a tool or answer in prose;
 ``required``, its reply must call one of the tools offered; a named function
 (``{"type": "function", "function": {"name": …}}``, :func:`named_choice`), its reply
-must call that tool."""
+must call that tool; allowed tools (``{"type": "allowed_tools", "allowed_tools":
+{"mode": "required", "tools": [{"type": "function", "function": {"name": …}}, …]}}``,
+:func:`allowed_choice`), its reply must call one of those."""
 
 
 def named_choice(name: str) -> dict[str, Any]:
@@ -123,23 +125,38 @@ def named_choice(name: str) -> dict[str, Any]:
     return {"type": "function", "function": {"name": name}}
 
 
-def forced_tool(tool_choice: ToolChoice) -> str | None:
-    """The name of the tool ``tool_choice`` requires, or ``None`` for ``auto``/``required``."""
-    if isinstance(tool_choice, dict):
-        function = tool_choice.get("function")
-        return str(function.get("name")) if isinstance(function, dict) else None
-    return None
+def allowed_choice(names: Sequence[str]) -> dict[str, Any]:
+    """The ``tool_choice`` that requires a call of one of the tools ``names`` (OpenAI's
+    ``allowed_tools``, mode ``required``): the others offered stay in the prompt."""
+    listed = [{"type": "function", "function": {"name": name}} for name in names]
+    return {"type": "allowed_tools", "allowed_tools": {"mode": "required", "tools": listed}}
+
+
+def forced_tools(tool_choice: ToolChoice) -> tuple[str, ...] | None:
+    """The names of the tools ``tool_choice`` requires one of (a named choice: that one;
+    allowed tools: those), or ``None`` for ``auto``/``required``."""
+    if not isinstance(tool_choice, dict):
+        return None
+    allowed = tool_choice.get("allowed_tools")
+    entries = allowed.get("tools") if isinstance(allowed, dict) else [tool_choice]
+    names = []
+    for entry in entries if isinstance(entries, list) else []:
+        function = entry.get("function") if isinstance(entry, dict) else None
+        if isinstance(function, dict) and function.get("name"):
+            names.append(str(function["name"]))
+    return tuple(names)
 
 
 def only_forced(
     tools: list[ToolDefinition] | None, tool_choice: ToolChoice
 ) -> tuple[list[ToolDefinition] | None, ToolChoice]:
-    """``tools`` and ``tool_choice`` with a named choice made plain: the named tool alone,
-    ``required`` (for a backend that lists to the model only what it may call)."""
-    name = forced_tool(tool_choice)
-    if name is None or tools is None:
+    """``tools`` and ``tool_choice`` with a named or allowed choice made plain: those
+    tools alone, ``required`` (for a backend that lists to the model only what it may
+    call)."""
+    names = forced_tools(tool_choice)
+    if names is None or tools is None:
         return tools, tool_choice
-    return [t for t in tools if t["function"]["name"] == name], "required"
+    return [t for t in tools if t["function"]["name"] in names], "required"
 
 
 class ModelBackend(Protocol):

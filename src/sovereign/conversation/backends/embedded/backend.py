@@ -49,7 +49,7 @@ from ..base import (
     TokenSink,
     ToolChoice,
     ToolDefinition,
-    forced_tool,
+    forced_tools,
     is_context_overflow,
     only_forced,
 )
@@ -174,7 +174,7 @@ class EmbeddedBackend:
                     job = functools.partial(
                         self._decide,
                         required=tool_choice == "required",
-                        forced=forced_tool(tool_choice),
+                        forced=forced_tools(tool_choice),
                     )
                 else:
                     job, (tools, _) = self._native, only_forced(tools, tool_choice)
@@ -229,17 +229,19 @@ class EmbeddedBackend:
         tools: list[ToolDefinition],
         *,
         required: bool = False,
-        forced: str | None = None,
+        forced: tuple[str, ...] | None = None,
     ) -> ModelReply:
-        """One decision under the grammar of ``tools``. With ``forced`` (a tool's name),
-        the grammar admits a call of that tool alone, and the instructions list the
-        other tools, as the decision before did: the prompt up to the new messages is
-        the one already evaluated (the prefix cache serves it), and the grammar writes
-        the forced call's name and shape (what to choose is said in the messages)."""
+        """One decision under the grammar of ``tools``. With ``forced`` (tools' names),
+        the grammar admits a call of one of those tools alone. One forced tool is
+        written by the grammar, name and shape (what to choose is said in the messages),
+        and the instructions list the other tools, as the decision before did: the
+        prompt up to the new messages is the one already evaluated (the prefix cache
+        serves it). Among several the model chooses, so every tool stays listed."""
         listed = tools
         if forced is not None:
-            listed = [t for t in tools if t["function"]["name"] != forced]
-            tools, required = [t for t in tools if t["function"]["name"] == forced], True
+            if len(forced) == 1:
+                listed = [t for t in tools if t["function"]["name"] not in forced]
+            tools, required = [t for t in tools if t["function"]["name"] in forced], True
         schema_json = json.dumps(decision_schema(tools, required=required), sort_keys=True)
         request = Generation(
             messages=decision_messages(messages, listed),
