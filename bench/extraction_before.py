@@ -1,11 +1,10 @@
-"""The extractor web.fetch shipped before links that only name their text were left out.
+"""The extractor web.fetch shipped before layout tables were read as blocks.
 
-That is the extractor of the second 2026-12-05 change (commit f2e5acd): the same parser,
-extractors, choice rule and renderer as today, with the link rules added since turned
-off: every link whose text is not its own address is cited (today a link to a tag,
-topic, author, section or home page, or one that acts on the page itself, is not), and a
-citation stops at any full stop before a space (today not before a digit or a lower-case
-letter, which follow an abbreviation).
+That is the extractor of the third 2026-12-05 change (commit b974a7b): the same parser,
+extractors, choice rule and renderer as today, with the density extractor (readability)
+reading a layout table as it is written, a row and a table around each cell (today
+:func:`sovereign.net.markup.layout_tables_as_blocks` makes such tables ``<div>`` blocks
+first).
 
 Used by ``bench/fetch.py`` for the "before" figures (F1, tokens the links add, time).
 """
@@ -15,31 +14,21 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-import sovereign.net.render as render_module
 from sovereign.net import PageText
 from sovereign.net import extract as today
 
 __all__ = ["before_read_html", "shipped_before"]
 
 
-def _spells(label: str, address: str) -> bool:
-    """The rule before: a link is left uncited only when its text is its address."""
-    return render_module._bare_address(label) == render_module._bare_address(address)
-
-
 @contextlib.contextmanager
 def shipped_before() -> Iterator[None]:
     """Inside this block :func:`sovereign.net.read_html` is the extractor shipped before."""
-    saved = (render_module._names, render_module._acts_on_page,
-             render_module._may_start_sentence)
-    render_module._names = _spells
-    render_module._acts_on_page = lambda address, page: False
-    render_module._may_start_sentence = lambda character: True
+    saved = today.layout_tables_as_blocks
+    today.layout_tables_as_blocks = lambda root: root
     try:
         yield
     finally:
-        (render_module._names, render_module._acts_on_page,
-         render_module._may_start_sentence) = saved
+        today.layout_tables_as_blocks = saved
 
 
 def before_read_html(html: str, url: str | None = None) -> PageText:

@@ -4,7 +4,8 @@ The rule's two thresholds (:data:`sovereign.net.choose.CONTAINMENT` and
 :data:`~sovereign.net.choose.SUBSTANTIAL_SHARE`) were set as round numbers from what they
 mean, its two switches (:data:`~sovereign.net.choose.TRIM_TO_AGREED_EXTENT`,
 :data:`~sovereign.net.choose.SURPLUS_MAY_BE_ARTICLE`) are on or off, and so is each step
-added to the extraction since (``STEPS``: paragraphs made from ``<br><br>`` text); this
+added to the extraction since (``STEPS``: paragraphs made from ``<br><br>`` text, layout
+tables read as blocks by the density extractor); this
 checks them the way a held-out half would: the pages are split into k folds (each page
 with all its rewritten forms in the same fold, so nothing of a test page is seen), the
 best setting is picked on the other folds by the mean F1 over the published and
@@ -30,18 +31,23 @@ __all__ = ["GRID", "rule_cross_validation"]
 
 GRID = {"CONTAINMENT": (0.8, 0.9), "SUBSTANTIAL_SHARE": (0.0, 0.25, 0.5),
         "TRIM_TO_AGREED_EXTENT": (True, False), "SURPLUS_MAY_BE_ARTICLE": (False, True)}
-STEPS = (True, False)
-"""``<br><br>`` paragraphs on (shipped) or off (as on 2026-12-03)."""
 
 
 @contextlib.contextmanager
-def _without_break_paragraphs() -> Iterator[None]:
-    saved = today.paragraphs_from_breaks
-    today.paragraphs_from_breaks = lambda root: root
+def _without(name: str) -> Iterator[None]:
+    """The extraction with the tree rewrite ``name`` of :mod:`sovereign.net.extract` off."""
+    saved = getattr(today, name)
+    setattr(today, name, lambda root: root)
     try:
         yield
     finally:
-        today.paragraphs_from_breaks = saved
+        setattr(today, name, saved)
+
+
+STEPS = {"<br><br> paragraphs": "paragraphs_from_breaks",
+         "layout tables as blocks": "layout_tables_as_blocks"}
+"""Each step on (shipped) or off: ``<br><br>`` paragraphs (off as on 2026-12-03), layout
+tables read as blocks by the density extractor (off before the fourth 2026-12-05 change)."""
 
 
 def _counts(pages: list[Page], sets: dict[str, list[str]],
@@ -49,11 +55,14 @@ def _counts(pages: list[Page], sets: dict[str, list[str]],
     shipped = tuple(getattr(choose_module, name) for name in GRID)
     results = {}
     try:
-        for *setting, breaks in itertools.product(*GRID.values(), STEPS):
-            for name, value in zip(GRID, setting, strict=True):
+        for setting in itertools.product(*GRID.values(), *((True, False) for _ in STEPS)):
+            for name, value in zip(GRID, setting[:len(GRID)], strict=True):
                 setattr(choose_module, name, value)
-            with contextlib.nullcontext() if breaks else _without_break_paragraphs():
-                results[(*setting, breaks)] = {
+            with contextlib.ExitStack() as stack:
+                for on, function in zip(setting[len(GRID):], STEPS.values(), strict=True):
+                    if not on:
+                        stack.enter_context(_without(function))
+                results[setting] = {
                     label: [page_counts(page.truth, extract(html))
                             for page, html in zip(pages, htmls, strict=True)]
                     for label, htmls in sets.items()}
@@ -73,7 +82,7 @@ def rule_cross_validation(pages: list[Page], sets: dict[str, list[str]],
                           rounds: int = 20) -> None:
     """Print the k-fold figures described in the module docstring."""
     results = _counts(pages, sets, extract)
-    shipped = (*(getattr(choose_module, name) for name in GRID), STEPS[0])
+    shipped = (*(getattr(choose_module, name) for name in GRID), *(True for _ in STEPS))
     held_out, own, picked = [], [], Counter()
     for seed in range(rounds):
         order = list(range(len(pages)))
@@ -85,7 +94,7 @@ def rule_cross_validation(pages: list[Page], sets: dict[str, list[str]],
             picked[best] += 1
             held_out.append(_mean_f1(results[best], test))
             own.append(_mean_f1(results[shipped], test))
-    names = ", ".join([*GRID, "<br><br> paragraphs"])
+    names = ", ".join([*GRID, *STEPS])
     print(f"choice rule, {folds}-fold cross-validation x {rounds} shuffles over {len(pages)} "
           f"pages (each with its {len(sets)} forms; F1 = mean over the forms):")
     print(f"  picked on the other folds, scored on the held-out fold: F1 "

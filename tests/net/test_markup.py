@@ -1,4 +1,4 @@
-"""Paragraphs from ``<br><br>`` text: what a browser shows as paragraphs becomes ``<p>``."""
+"""Markup made as a browser shows it: paragraphs from `<br><br>` text, layout tables as blocks."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 import sovereign.net.extract as extract_module
 from sovereign.net import read_html
-from sovereign.net.markup import paragraphs_from_breaks, parse_html
+from sovereign.net.markup import layout_tables_as_blocks, paragraphs_from_breaks, parse_html
 
 
 def _body(html: str) -> lxml.html.HtmlElement:
@@ -76,3 +76,39 @@ def test_a_page_too_large_to_analyse_keeps_its_break_text_as_lines(
     html = f"<html><body><div>{lines}</div></body></html>"
     text = read_html(html).body
     assert [line for line in text.split("\n") if line] == [f"line {n}" for n in range(60)]
+
+
+def _tables(html: str) -> lxml.html.HtmlElement:
+    return layout_tables_as_blocks(parse_html(html)).find("body")
+
+
+def test_a_table_of_boxes_becomes_blocks_its_paragraphs_siblings() -> None:
+    body = _tables("<table><tr><td>One box.</td></tr><tr><td>Two box.</td></tr></table>"
+                   "<table><tr><td><p>First.</p><p>Second.</p></td><td>Menu</td></tr></table>")
+    assert body.find(".//table") is None and body.find(".//tr") is None
+    assert [" ".join(div.text_content().split()) for div in body] == [
+        "One box.Two box.", "First.Second.Menu"]
+    second = body[1]
+    assert [child.tag for child in second] == ["div", "div"]  # the cells, side by side
+    assert [p.getparent() for p in second.iter("p")] == [second[0], second[0]]
+
+
+def test_a_data_table_stays_a_table_inside_a_layout_table() -> None:
+    body = _tables("<table><tr><td><p>Prices:</p><table><tr><th>Item</th><th>Price</th></tr>"
+                   "<tr><td>Tea</td><td>2</td></tr></table></td></tr></table>")
+    data = body.find(".//table")
+    assert data is not None and [row.tag for row in data] == ["tr", "tr"]
+    assert [cell.tag for cell in data[1]] == ["td", "td"]
+    assert body[0].tag == "div"
+
+
+def test_the_density_extractor_reads_a_layout_table_article_whole() -> None:
+    sentence = "This is a sentence of the article, long enough to read as prose, and more. "
+    boxes = "".join(f"<table><tr><td>Paragraph {n}. {sentence * 3}</td></tr></table>"
+                    for n in range(10))
+    html = (f"<html><body><div><a href='/a'>Home</a> <a href='/b'>News</a></div>"
+            f"<div><h1>Title</h1>{boxes}</div></body></html>")
+    candidate = extract_module._readability(paragraphs_from_breaks(parse_html(html)))
+    assert candidate is not None
+    text = " ".join(candidate.text_content().split())
+    assert all(f"Paragraph {n}." in text for n in range(10))

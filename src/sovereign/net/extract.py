@@ -9,7 +9,10 @@ extractors of different kinds:
    follows the markup (``<article>``, ``<p>``, tables, ``<br>`` text) and would
    rather keep a paragraph too many than lose one;
 2. the readability algorithm (the fork trafilatura ships): it scores text density
-   and picks one region, so it does not depend on semantic markup.
+   and picks one region, so it does not depend on semantic markup. It reads layout
+   tables as the blocks they show (:func:`sovereign.net.markup.layout_tables_as_blocks`):
+   it credits a paragraph to its parent and grandparent, in a layout table a row and a
+   table of its own, so each paragraph would score alone.
 
 Each proposal is rendered and measured, and :func:`sovereign.net.choose.choose` picks
 one by principle: a whole-page dump is no candidate unless it is as free of links as an
@@ -45,7 +48,7 @@ from trafilatura.readability_lxml import Document as Readability
 
 from .charset import decode_body
 from .choose import Candidate, choose
-from .markup import page_title, paragraphs_from_breaks, parse_html
+from .markup import layout_tables_as_blocks, page_title, paragraphs_from_breaks, parse_html
 from .render import Rendered, absolute_http_url, render, rendered_lines
 
 __all__ = ["LINKS_HEADING", "PageText", "extract_text", "main_text", "page_text", "read_html"]
@@ -273,7 +276,8 @@ def _trafilatura(root: lxml.html.HtmlElement, url: str | None) -> lxml.etree._El
 
 def _readability(root: lxml.html.HtmlElement) -> lxml.etree._Element | None:
     try:
-        summary = Readability(root, min_text_length=25).summary()  # works in place
+        layout_tables_as_blocks(root)  # in place, as readability works
+        summary = Readability(root, min_text_length=25).summary()
         element = lxml.html.fromstring(summary) if summary.strip() else None
     except (ValueError, TypeError, RecursionError, lxml.etree.LxmlError):
         return None

@@ -19,7 +19,9 @@ from itertools import pairwise
 import lxml.etree
 import lxml.html
 
-__all__ = ["MAX_DEPTH", "page_title", "paragraphs_from_breaks", "parse_html"]
+__all__ = [
+    "MAX_DEPTH", "layout_tables_as_blocks", "page_title", "paragraphs_from_breaks", "parse_html",
+]
 
 MAX_DEPTH = 128
 """Elements nested deeper than this are flattened into their ancestor (their text stays)."""
@@ -43,6 +45,9 @@ _BLOCK_CHILDREN = frozenset(
      "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "main", "nav", "ol",
      "p", "pre", "section", "table", "ul"}
 )
+
+_CELLS = frozenset({"td", "th"})
+_ROW_PARTS = ("thead", "tbody", "tfoot", "tr")
 
 
 def parse_html(html: str) -> lxml.html.HtmlElement:
@@ -213,3 +218,37 @@ def _split_at_double_breaks(parent: lxml.etree._Element) -> None:
 
 def _has_words(element: lxml.etree._Element) -> bool:
     return any(text.strip() for text in element.itertext())
+
+
+def layout_tables_as_blocks(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
+    """``root`` with every layout table made ``<div>`` blocks, data tables left alone.
+
+    A table lays a page out, rather than holding data, when one of its own cells holds a
+    block (a paragraph, list, heading, table...: :data:`_BLOCK_CHILDREN`) or when none of
+    its own rows has more than one cell (a box, or a column of boxes): a data table has
+    columns of inline values. Such a table becomes a ``<div>``, each of its cells a
+    ``<div>``, and its rows and row groups are dropped, so the cells' paragraphs are
+    siblings under one container, as the page shows them. Density scoring needs that:
+    it credits a paragraph to its parent and grandparent, which in a layout table are a
+    row and a table of its own, so each paragraph scores alone and the article falls apart.
+    Nested tables are decided first (innermost first). Changes the tree in place and
+    returns it.
+    """
+    for table in reversed(list(root.iter("table"))):
+        rows = [row for row in table.iter("tr") if _nearest_table(row) is table]
+        cells = [[cell for cell in row if _tag(cell) in _CELLS] for row in rows]
+        holds_blocks = any(_tag(node) in _BLOCK_CHILDREN for row in cells for cell in row
+                           for node in cell.iterdescendants())
+        if not rows or not (holds_blocks or all(len(row) <= 1 for row in cells)):
+            continue
+        for row in cells:
+            for cell in row:
+                cell.tag = "div"
+        for part in [e for e in table.iter(*_ROW_PARTS) if _nearest_table(e) is table]:
+            part.drop_tag()
+        table.tag = "div"
+    return root
+
+
+def _nearest_table(element: lxml.etree._Element) -> lxml.etree._Element | None:
+    return next(element.iterancestors("table"), None)
