@@ -41,6 +41,21 @@ def test_the_weekend_is_the_coming_saturday_and_sunday(language, question):
     assert asked_days(question, language, WEDNESDAY) == WEEKEND
 
 
+@pytest.mark.parametrize(
+    ("language", "question"),
+    [
+        ("en", "What was on last weekend?"),
+        ("de", "Was war am vergangenen Wochenende?"),
+        ("fr", "Qu'est-ce qu'il y avait le week-end dernier ?"),
+        ("nl", "Wat was er afgelopen weekend?"),
+    ],
+)
+def test_last_weekend_is_the_one_before_the_coming_or_the_one_under_way(language, question):
+    days = {date(2025, 11, 29), date(2025, 11, 30)}
+    assert asked_days(question, language, WEDNESDAY) == days
+    assert asked_days(question, language, date(2025, 12, 7)) == days  # on a Sunday
+
+
 def test_on_a_sunday_the_weekend_is_the_one_under_way_and_next_is_a_week_on():
     sunday = date(2025, 12, 7)
     assert asked_days("this weekend", "en", sunday) == WEEKEND
@@ -70,6 +85,13 @@ def test_on_a_sunday_the_weekend_is_the_one_under_way_and_next_is_a_week_on():
         ("de", "Was läuft Freitagabend im Kino?", date(2025, 12, 5)),  # a part of the day
         ("nl", "Is de markt zaterdagochtend open?", date(2025, 12, 6)),
         ("de", "Hat die Bücherei Samstagvormittag offen?", date(2025, 12, 6)),
+        ("en", "Who won the match last Sunday?", date(2025, 11, 30)),  # the one before
+        ("de", "Wer hat letzten Sonntag gewonnen?", date(2025, 11, 30)),
+        ("fr", "Qui a gagné dimanche dernier ?", date(2025, 11, 30)),
+        ("es", "¿Quién ganó el domingo pasado?", date(2025, 11, 30)),
+        ("nl", "Wie won er afgelopen zondag?", date(2025, 11, 30)),
+        ("it", "Chi ha vinto domenica scorsa?", date(2025, 11, 30)),
+        ("en", "Was it open last Wednesday?", date(2025, 11, 26)),  # today's: a week back
     ],
 )
 def test_a_named_day_is_the_next_such_day_from_today(language, question, day):

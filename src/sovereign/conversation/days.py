@@ -12,11 +12,12 @@ heading it sits under ("Semana del 1 al 5 de diciembre" for "- Jueves: lentejas"
 The days a question names: a weekday ("on Sunday", "sonntags", by its Snowball stem,
 or a word it begins with a part of the day, "Mittwochabend", "woensdagmiddag"; the next
 one from today, today included; a week later after "next" or before "prochain", "que
-viene"), the weekend (the coming Saturday and Sunday, or the one under way), today,
-tomorrow, and explicit dates. Weekday and month names come from Babel's CLDR data in the
-question's language and English; the phrases for the weekend, today and tomorrow, and
-the words that may stand between a day and its month, are data per language
-(``days.json``).
+viene"; the last one before today after "last" or before "dernier", "pasado"), the
+weekend (the coming Saturday and Sunday, or the one under way; the one before after
+"last"), today, tomorrow, and explicit dates. Weekday and month names come from Babel's
+CLDR data in the question's language and English; the phrases for the weekend, today
+and tomorrow, the words that move a day a week on or back, and the words that may stand
+between a day and its month, are data per language (``days.json``).
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ class DayWords:
     next: frozenset[str]
     next_after: PhraseIndex[bool]
     """The phrases that move the day named before them a week on."""
+    last: frozenset[str]
+    last_after: PhraseIndex[bool]
+    """The phrases that name the weekday or weekend before them as the one past."""
     joins: frozenset[str]
     weekdays: dict[str, int]
     """A weekday name's Snowball stem → its number (Monday 0)."""
@@ -80,8 +84,11 @@ def asked_days(question: str, language: str, today: date) -> frozenset[date]:
     while start < len(found):
         kind, end = catalog.phrases.longest_at(found, start)
         end = max(end, start + 1)
+        before = found[start - 1].whole if start > 0 else ""
         after = catalog.next_after.longest_at(found, end)[1]
-        later = (start > 0 and found[start - 1].whole in catalog.next) or after > end
+        later = before in catalog.next or after > end
+        past = catalog.last_after.longest_at(found, end)[1]
+        earlier = not later and (before in catalog.last or past > end)
         if kind == "today":
             days.add(today)
         elif kind == "tomorrow":
@@ -90,12 +97,15 @@ def asked_days(question: str, language: str, today: date) -> frozenset[date]:
             saturday = today + timedelta(days=(_SATURDAY - today.weekday()) % 7)
             if today.weekday() == 6:  # Sunday: the weekend under way
                 saturday -= timedelta(days=7)
-            saturday += timedelta(days=7 if later else 0)
+            saturday += timedelta(days=7 if later else -7 if earlier else 0)
             days.update({saturday, saturday + timedelta(days=1)})
         elif (weekday := _weekday_of(found[start], catalog, language)) is not None:
-            ahead = (weekday - today.weekday()) % 7 + (7 if later else 0)
-            days.add(today + timedelta(days=ahead))
-        start = after if kind or weekday is not None else end
+            if earlier:  # the last such day before today
+                days.add(today - timedelta(days=(today.weekday() - weekday) % 7 or 7))
+            else:
+                ahead = (weekday - today.weekday()) % 7 + (7 if later else 0)
+                days.add(today + timedelta(days=ahead))
+        start = max(after, past) if kind or weekday is not None else end
     return frozenset(days)
 
 
@@ -235,6 +245,10 @@ def day_words(language: str) -> DayWords:
         next=frozenset(fold(w) for code in languages for w in data[code]["next"]),
         next_after=PhraseIndex.of(
             (phrase, True) for code in languages for phrase in data[code]["next_after"]
+        ),
+        last=frozenset(fold(w) for code in languages for w in data[code]["last"]),
+        last_after=PhraseIndex.of(
+            (phrase, True) for code in languages for phrase in data[code]["last_after"]
         ),
         joins=frozenset(fold(w) for code in languages for w in data[code]["joins"]),
         weekdays=weekdays,
