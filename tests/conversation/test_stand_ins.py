@@ -160,6 +160,33 @@ async def test_a_stand_in_after_a_result_leaves_the_answer_to_the_model(tmp_path
     assert result.text == f"{HA_NOT_SET_UP}\n\n{answer}" and backend.remaining == 0
 
 
+CANNOT_CHANGE = "I can only read things here; I can't switch, lock, set or change anything."
+
+
+@pytest.mark.parametrize(
+    ("question", "chosen", "home_assistant", "said"),
+    [
+        # A family the question names is withheld: its stand-in says so.
+        ("Is the ad blocker on?", "web_switched_off", None, PIHOLE_NOT_SET_UP),
+        ("Is the heating upstairs still on?", "change_something", None, HA_NOT_SET_UP),
+        ("Switch off the kitchen light", "change_something", None, HA_NOT_SET_UP),
+        # The web asked for in words, no family named, a family set up: as chosen.
+        ("Search the web for the best ad blocker", "web_switched_off", None, WEB_OFF),
+        ("Who won the match yesterday?", "web_switched_off", None, WEB_OFF),
+        ("Switch off the kitchen light", "change_something", {}, CANNOT_CHANGE),
+    ],
+)
+async def test_a_stand_in_for_no_family_named_gives_way_to_the_named_family_s(
+    question, chosen, home_assistant, said, tmp_path
+):
+    script = [propose(chosen), "unused"]
+    loop, _, _ = loop_for(household(home_assistant=home_assistant), script, tmp_path)
+    ask = [{"role": "user", "content": question}]
+    policy = {**OFF, "home_assistant_enabled": True}
+    result = await loop.process_turn(ask, policy=policy, owner="o")
+    assert result.text == said and result.receipts == []
+
+
 @pytest.mark.parametrize(
     ("question", "language"),
     [("whats the latest score in the Arsenal match", "en"), ("¿A qué hora cierra hoy?", "es")],

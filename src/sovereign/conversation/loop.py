@@ -434,6 +434,15 @@ class TurnLoop:
                 chosen.remove(GENERAL_KNOWLEDGE)
                 calls = tuple(c for c in reply.tool_calls if c.name != GENERAL_KNOWLEDGE.name)
                 reply = replace(reply, tool_calls=calls)
+            if nothing_ran and chosen and self._stands_for_another(chosen, reply, named):
+                # The question names a family withheld here and the model chose what stands
+                # for none it names: "Is the ad blocker on?" (Pi-hole not set up) was told
+                # that web search is off, "Is the heating upstairs still on?" (the home not
+                # set up) that nothing can be changed. The named family's stand-in says
+                # what is missing; a question that asks for the web in words keeps its.
+                owners = [s for s in standing if s.family in named]
+                if owners and not asks_for_the_web(question, progress.voice.language):
+                    chosen, reply = owners, replace(reply, tool_calls=())
             if progress.stated and not reply.tool_calls and not reply.content.strip():
                 # The facts the product stated answer the question: no prose of the model's.
                 return await self._finish(progress, on_token, Ending(done=True))
@@ -614,6 +623,20 @@ class TurnLoop:
             if family is None or family in named:
                 return False
         return True
+
+    @staticmethod
+    def _stands_for_another(
+        chosen: list[StandIn], reply: ModelReply, named: frozenset[str]
+    ) -> bool:
+        """Whether the question ``named`` household families and ``reply`` calls only the
+        stand-ins ``chosen``, none of which stands for a named family (the web's, the
+        change one, another family's)."""
+        names = {s.name for s in chosen}
+        return (
+            bool(named)
+            and all(call.name in names for call in reply.tool_calls)
+            and all(s.family not in named for s in chosen)
+        )
 
     def _reads_unnamed(self, progress: TurnProgress, reply: ModelReply) -> set[str]:
         """The tools ``reply`` calls when no user message of the conversation names a
