@@ -39,7 +39,7 @@ from .backends.base import (
     named_choice,
 )
 from .offer.catalog import ToolCatalog
-from .offer.choices import ALSO_ASKED, FACTS, general_check
+from .offer.choices import general_check, split_product_parameters
 from .offer.guidance import ArgumentGuide
 from .offer.stand_ins import CHANGE, StandIn, chosen_stand_ins, stand_ins
 from .offer.subjects import (
@@ -413,7 +413,7 @@ class TurnLoop:
             progress.decided_with = (offered, hint)
             reply = await self._ask(progress, context, offered, sink)
             progress.rounds_used += 1
-            if nothing_ran and (unnamed := self._reads_unnamed(progress, reply)):
+            if nothing_ran and (unnamed := self._reads_unnamed(progress, reply, named)):
                 # Reads of household families no message of the conversation named, with
                 # nothing of their own to fill: with web search off, "whats the latest
                 # score in the Arsenal match" read Pi-hole and "¿A qué hora cierra hoy el
@@ -638,39 +638,34 @@ class TurnLoop:
             and all(s.family not in named for s in chosen)
         )
 
-    def _reads_unnamed(self, progress: TurnProgress, reply: ModelReply) -> set[str]:
+    def _reads_unnamed(
+        self, progress: TurnProgress, reply: ModelReply, named: frozenset[str]
+    ) -> set[str]:
         """The tools ``reply`` calls when no user message of the conversation names a
-        household family (:func:`~.offer.subjects.named_families`: a follow-up, "and
-        over the last week?", keeps the family named before) and each call is a general
+        household family (``named``: the question's; a follow-up, "and over the last
+        week?", keeps the family an earlier message named) and each call is a general
         check of one (:func:`~.offer.subjects.family_of`): no argument of its own (a
         read naming a thing of the household, such as Home Assistant's entity, was
         chosen for that thing) and no fact singled out (all of them or none: "How hot
         is it?" reading the device's temperature was chosen for it); else an empty set."""
-        if not reply.tool_calls:
-            return set()
-        capabilities = progress.catalog.capabilities.values()
-        language = progress.voice.language
-        named: set[str] = set()
-        for message in progress.context:
-            if message.get("role") == "user":
-                named |= named_families(str(message.get("content") or ""), capabilities, language)
-        if named:  # a read of another family than the one named: _reads_another's
+        if named or not reply.tool_calls:  # a read of another family: _reads_another's
             return set()
         for call in reply.tool_calls:
             capability = self._capability(progress, call.name)
-            arguments = call.arguments or {}
-            topics = (
-                {t.name for t in capability.facts.topics}
-                if capability and capability.facts
-                else set()
-            )
-            asked = arguments.get(FACTS)
-            asked = set(asked) if isinstance(asked, list) else set()
+            chosen = split_product_parameters(capability, call.arguments)
+            sheet = capability.facts if capability is not None else None
+            every = {topic.name for topic in sheet.topics} if sheet is not None else set()
             if (
                 family_of(capability) is None
-                or set(arguments) - {FACTS, ALSO_ASKED}
-                or (asked and not topics <= asked)  # a fact it asks about: "How hot is it?"
+                or chosen.arguments
+                or (chosen.topics and set(chosen.topics) != every)
             ):
+                return set()
+        capabilities = progress.catalog.capabilities.values()
+        earlier = [m for m in progress.context if m.get("role") == "user"][:-1]
+        for message in earlier:
+            text = str(message.get("content") or "")
+            if named_families(text, capabilities, progress.voice.language):
                 return set()
         return {call.name for call in reply.tool_calls}
 
