@@ -55,7 +55,8 @@ BM25_K1, BM25_B = 1.2, 0.75
 ASKED_DAY = "\x00asked-day"
 ASKED_MONTH = "\x00asked-month"
 ASKED_QUANTITY = "\x00asked-quantity"
-"""The ranking's term for "states a day the question names" (no word can spell it)."""
+"""The ranking's terms for "states a day, names a month, states a quantity the question
+names" (no word can spell them)."""
 MAX_PASSAGES = 160
 """Most passages numbered per source (a long page's tail is not offered)."""
 MAX_PASSAGE_CHARS = 600
@@ -271,23 +272,15 @@ def candidates(
         for p in quotable
     ]
     if days:  # the days asked count as one more term of the question
-        asked.add(ASKED_DAY)
-        for bag, fit in zip(bags, fits, strict=True):
-            if fit is True:
-                bag.append(ASKED_DAY)
+        _count_as_term(ASKED_DAY, fits, asked, bags)
     months = named_months(own_words, language, today) if today is not None else frozenset()
     if months:  # and so do the months asked ("en février": the "February 2026" row)
-        asked.add(ASKED_MONTH)
-        for bag, passage in zip(bags, quotable, strict=True):
-            if month_fit(passage.text, passage.context, months, language, today):
-                bag.append(ASKED_MONTH)
+        named = [month_fit(p.text, p.context, months, language, today) for p in quotable]
+        _count_as_term(ASKED_MONTH, named, asked, bags)
     amounts = asked_quantities(own_words, language)
     measured = [quantity_fit(p.text, p.context, amounts, language) for p in quotable]
     if amounts:  # and so do the quantities asked ("un chilo": the "1 kg" row)
-        asked.add(ASKED_QUANTITY)
-        for bag, fit in zip(bags, measured, strict=True):
-            if fit is True:
-                bag.append(ASKED_QUANTITY)
+        _count_as_term(ASKED_QUANTITY, measured, asked, bags)
     titles = {p.id: s.title for s in sources.items for p in s.passages}
     above = [f"{p.context}\n{titles[p.id]}" for p in quotable]  # its heading and title
     headed = [asked.intersection(terms(text, language)) for text in above]
@@ -317,6 +310,17 @@ def candidates(
         }
     ranked = sorted(scores, key=lambda x: (x[1] in late, x[0]))  # stable: reading order
     return [number for _, number in ranked[:CANDIDATES]]
+
+
+def _count_as_term(
+    term: str, fits: Sequence[bool | None], asked: set[str], bags: list[list[str]]
+) -> None:
+    """Add ``term`` to the question's terms ``asked`` and to the bag of each passage
+    whose fit (in the order of ``bags``) is ``True``."""
+    asked.add(term)
+    for bag, fit in zip(bags, fits, strict=True):
+        if fit is True:
+            bag.append(term)
 
 
 def related(sources: Sources, passage_id: str, question: str, language: str) -> bool:
