@@ -477,8 +477,8 @@ class TurnLoop:
                 names = {s.name for s in chosen}
                 calls = tuple(c for c in reply.tool_calls if c.name not in names)
                 reply = replace(reply, tool_calls=calls)
-                read = named_read(named, tools, progress.catalog) if nothing_ran else None
-                if not calls and read is not None and {s.family for s in chosen} < named:
+                others = not calls and nothing_ran and {s.family for s in chosen} < named
+                if others and (read := named_read(named, tools, progress.catalog)):
                     # The question names two families and only what one of them stands
                     # for was said: "is the little box under the TV coping ok? its light
                     # has been blinking" got "Home Assistant is not set up" alone. The
