@@ -308,6 +308,7 @@ PHRASES = Phrases(
     "either.",
     subjects=read_subjects(CATALOG.parent / "subjects" / "system.json"),
     others=read_subjects(CATALOG.parent / "subjects" / "system_others.json"),
+    names=read_subjects(CATALOG.parent / "subjects" / "system_names.json"),
     itself=read_subjects(CATALOG.parent / "subjects" / "system_itself.json"),
     catalog=CATALOG,
     domain="system",

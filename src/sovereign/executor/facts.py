@@ -180,6 +180,10 @@ class Phrases:
             words (the household's phone or laptop for the device's): a question
             naming one does not name the family by its :attr:`subjects` ("Mein Handy
             meldet Speicher voll"). Read as :attr:`subjects` are.
+        names: the words among :attr:`subjects` that name the family's thing itself,
+            not one of its parts or figures ("the server", "das Kästchen"): a sentence
+            naming one and none of :attr:`others` names the family even when another
+            sentence names another thing. Read as :attr:`subjects` are.
         parts: words per language that name the family only inside a compound of
             its words, in the languages that write compounds as one word ("Filter"
             in "Werbefilter", not in "Kaffeefilter"; "Werbe", how "Werbung" begins
@@ -208,6 +212,7 @@ class Phrases:
     subjects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     places: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     others: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     parts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     itself: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 

@@ -445,3 +445,59 @@ def test_a_driveway_is_no_disk():
     question = "can you write a note asking the neighbours to keep their bins off our drive?"
     assert named(question, "en") == set()
     assert named("Is the hard drive full?", "en") == {"system"}
+
+
+NAMES = system.PHRASES.names
+
+
+def test_the_device_s_names_are_its_subjects_in_the_six_languages():
+    assert set(NAMES) == set(LANGUAGES)
+    for language in LANGUAGES:
+        subjects = {letters(p) for p in FAMILIES["system"][language]}
+        assert {letters(p) for p in NAMES[language]} <= subjects, language
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "families"),
+    [
+        # A sentence naming the device itself and no other thing: the device is named.
+        (
+            "en",
+            "are we running out of disk space on the server? "
+            "I've been backing my laptop up to it all week",
+            {"system"},
+        ),
+        ("de", "Mein Handy ist voll. Passt noch was auf den Server?", {"system"}),
+        ("fr", "Mon portable est plein. Il reste de la place sur le serveur ?", {"system"}),
+        ("es", "El móvil está lleno. ¿Queda sitio en el servidor?", {"system"}),
+        ("nl", "Mijn telefoon zit vol.\nIs er nog ruimte op de server?", {"system"}),
+        ("it", "Il telefono è pieno! C'è ancora spazio sul server?", {"system"}),
+        # A part or a figure beside another thing stays that thing's.
+        ("en", "My laptop is slow. Is the memory the problem?", set()),
+        ("de", "Mein Laptop ist langsam. Liegt es am Arbeitsspeicher?", set()),
+        ("es", "Mi móvil va lento. ¿Es por la memoria?", set()),
+        # The device's name in the same sentence as another thing: that thing's.
+        ("en", "My phone says the device storage is almost full", set()),
+        ("en", "Is my laptop faster than the server?", set()),
+        ("fr", "Mon téléphone dit que l'appareil n'a plus de stockage", set()),
+        # The name inside another thing's own words is that thing's.
+        ("en", "The set-top box is slow. What can I do?", set()),
+        ("de", "Die Kiste Bier ist leer. Wo ist der Kasten Wasser?", set()),
+        ("fr", "J'ai un appareil photo. Combien de stockage faut-il ?", set()),
+        # A decimal point or an abbreviation is no end of a sentence.
+        ("en", "My phone has 1.5 GB left, e.g.the server?", set()),
+    ],
+)
+def test_a_sentence_naming_the_device_itself_names_it_beside_another_thing(
+    language, question, families
+):
+    assert named(question, language) == families
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_name_of_the_device_names_it_in_a_sentence_of_its_own(language):
+    for other in OTHERS["system"][language]:
+        for name in NAMES[language]:
+            question = f"{other}. {name}?"
+            assert named(question, language) == {"system"}, question
+            assert named(f"{other} {name}?", language) == set(), (other, name)

@@ -22,7 +22,9 @@ things that share its words (the household's phone or laptop for the device,
 :attr:`~sovereign.executor.facts.Phrases.others`): a question naming one does not name
 that family ("Mein Handy meldet Speicher voll"), unless it only says where the
 family's subject, named before it, stands: after a word of place (``landmarks.json``:
-"das Kästchen neben dem Router", "het kastje bij de tv").
+"das Kästchen neben dem Router", "het kastje bij de tv"), or unless a sentence of it
+names the family's thing itself and no other thing (:attr:`~sovereign.executor.facts.
+Phrases.names`: "… disk space on the server? I've been backing my laptop up to it").
 
 The same families decide one thing the product does itself (:func:`named_read`): a
 question naming exactly one family, which the model would answer without a call, is
@@ -53,11 +55,12 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from sovereign.executor import Capability, Effect, Locality
+from sovereign.executor import Capability, Effect, Locality, Phrases
 
 from ..backends.base import ToolDefinition
 from ..voice.words import Word, fold, letters, stem, stop_words, words
@@ -379,7 +382,9 @@ def named_families(
         joinable = _joinable(lists, language)  # once per family, for all three lists
         subjects = _named_at(tokens, phrases.subjects, language, joinable, phrases.parts)
         others = _named_at(tokens, phrases.others, language, joinable) if phrases.others else set()
-        if others - _landmarks(tokens, others, subjects, language):
+        if others - _landmarks(tokens, others, subjects, language) and not _named_alone(
+            question, phrases, language, joinable
+        ):
             continue  # another thing of the household's ("mein Handy"), not this family's
         if subjects:
             named.add(family)
@@ -391,6 +396,32 @@ def named_families(
     # named; a place names its family only when neither is: where the box stands
     # ("im Flur", "dans ton placard") is not what is asked about it.
     return frozenset(named or itself or placed)
+
+
+SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+"""Where one sentence of a question ends and the next begins: its closing punctuation
+and the space after it, or a line break ("1.5 GB" and "e.g." followed by no space are
+not ends)."""
+
+
+def _named_alone(
+    question: str, phrases: Phrases, language: str, joinable: _Parts | None
+) -> bool:
+    """Whether a sentence of ``question`` names the family's thing itself
+    (:attr:`~sovereign.executor.facts.Phrases.names`: "the server") and none of its
+    other things: "are we running out of disk space on the server? I've been backing my
+    laptop up to it" asks about the device, though it names a laptop. A part or figure
+    ("memory") named beside another thing anywhere in the question stays that thing's:
+    "My laptop is slow. Is the memory the problem?"."""
+    if not phrases.names:
+        return False
+    for sentence in SENTENCE_END.split(question):
+        tokens = _question_tokens(sentence, language)
+        if _named_at(tokens, phrases.names, language, joinable) and not _named_at(
+            tokens, phrases.others, language, joinable
+        ):
+            return True
+    return False
 
 
 def family_offered(named: frozenset[str], family: str | None) -> bool:
