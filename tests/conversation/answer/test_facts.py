@@ -64,7 +64,7 @@ def entity(state, domain="sensor", unit=None, device_class=None, name="Kitchen")
 
 def test_a_memory_question_is_answered_with_the_free_memory_field_not_the_free_disk():
     said = render(system.FACTS, HEALTH, ["memory"], Voice("en"))
-    assert said == ["5.3 GB of memory is free, of 8 GB in all (33.8% in use)."]
+    assert said == ["5.3 GB of memory is free, of 8.0 GB in all (33.8% in use)."]
     assert "41.2" not in " ".join(said)
 
 
