@@ -1,7 +1,7 @@
-"""Settings > Language of answers in real chromium: the household chooses the language for questions
-too short to tell, each language named in itself; the service keeps exactly what the page
-shows, the next short question is answered in it, and refusals and a broken file are
-shown, never hidden."""
+"""Settings > Language of the Console and of answers in real chromium: the household chooses
+the Console's language, also the one for questions too short to tell, each language named in
+itself; the service keeps exactly what the page shows, the next short question is answered in
+it, and refusals and a broken file are shown, never hidden."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from sovereign.service.household_settings import language_names
 
 from .console_steps import first_run, send
 
-LABEL = "Language for answers when a question is too short to tell"
+LABEL = "Language of the Console, and of answers when a question is too short to tell"
 SELECT = "#household-language"  # its label is said in the language chosen
 SAVE = "#household-language-save"
 
@@ -39,7 +39,8 @@ def test_the_household_chooses_a_language_and_the_next_short_question_is_answere
     language.select_option(label="Nederlands")
     page.locator(SAVE).click()
     expect(page.locator("#household-settings-status")).to_have_text(
-        "Opgeslagen. Taal voor vragen die te kort zijn om dat te zien: Nederlands."
+        "Opgeslagen. Taal van de console, en van de antwoorden op vragen die te kort zijn om "
+        "dat te zien: Nederlands."
     )
     assert stored(service) == {"language": "nl"}
 

@@ -39,7 +39,8 @@ export const RUN_TIME_WORDS = {
   passwords_differ: "The two passwords are not the same.",
   pause_ends: "{message} The pause ends at {time}.",
   household_unread: "The language setting could not be read: {reason}",
-  household_saved: "Saved: a question too short to tell is answered in {language}.",
+  household_saved: "Saved: the Console is shown in {language}, and a question too short to "
+    + "tell is answered in it.",
   private_words_unread: "The private words could not be read: {reason}",
   private_words_none: "No private words yet.",
   automatic: "Also checked automatically: {list}.",

@@ -68,10 +68,13 @@ CONSOLE_WORDS = {
     "Nothing leaves this device unless you approve that exact request.",
     "composer_placeholder": "Ask something…",
     "composer_keys": "Enter sends; Shift+Enter starts a new line.",
-    "household_title": "Language of answers",
-    "household_intro": "The assistant answers in the language you ask in. When a question is "
-    "too short to tell, such as \u201cRAM info\u201d, it answers in this language.",
-    "household_label": "Language for answers when a question is too short to tell",
+    "household_title": "Language of the Console and of answers",
+    "household_intro": "Once you are signed in, the Console is shown in this language (sign-in "
+    "itself follows your browser's language). The assistant answers in the language you ask "
+    "in; when a question is too short to tell, such as \u201cRAM info\u201d, it answers in "
+    "this language too.",
+    "household_label": "Language of the Console, and of answers when a question is too short "
+    "to tell",
     "household_save": "Save language",
     "sites_title": "Sites the assistant may read",
     "sites_intro": "Sites are names such as example.org, wildcards such as *.example.org (the "
@@ -136,7 +139,8 @@ RUN_TIME_WORDS: dict[str, str | tuple[str, str]] = {
     "passwords_differ": "The two passwords are not the same.",
     "pause_ends": "{message} The pause ends at {time}.",
     "household_unread": "The language setting could not be read: {reason}",
-    "household_saved": "Saved: a question too short to tell is answered in {language}.",
+    "household_saved": "Saved: the Console is shown in {language}, and a question too short "
+    "to tell is answered in it.",
     "private_words_unread": "The private words could not be read: {reason}",
     "private_words_none": "No private words yet.",
     "automatic": "Also checked automatically: {list}.",
