@@ -108,12 +108,14 @@ def test_a_save_the_device_cannot_write_is_shown_as_not_saved(page, service):
 def test_the_console_s_own_words_follow_the_household_s_language(page, service):
     first_run(page, service)
     nav = page.locator("#main-nav")
-    expect(nav.get_by_role("button")).to_have_text(["Chat", "Activity", "Settings", "Sign out"])
+    expect(nav.get_by_role("button")).to_have_text(
+        ["Chat", "Activity", "Settings", "About", "Sign out"]
+    )
     open_settings(page)
     page.locator(SELECT).select_option("de")
     page.locator(SAVE).click()
     expect(nav.get_by_role("button")).to_have_text(
-        ["Unterhaltung", "Aktivität", "Einstellungen", "Abmelden"]
+        ["Unterhaltung", "Aktivität", "Einstellungen", "Über", "Abmelden"]
     )
     expect(page.locator("#nav-chat")).to_have_attribute("lang", "de")
     expect(page.get_by_role("navigation", name="Hauptmenü")).to_be_visible()
@@ -129,7 +131,9 @@ def test_the_console_s_own_words_follow_the_household_s_language(page, service):
     page.get_by_role("button", name="Einstellungen").click()  # and back to English
     page.locator(SELECT).select_option("en")
     page.locator(SAVE).click()
-    expect(nav.get_by_role("button")).to_have_text(["Chat", "Activity", "Settings", "Sign out"])
+    expect(nav.get_by_role("button")).to_have_text(
+        ["Chat", "Activity", "Settings", "About", "Sign out"]
+    )
     expect(page.locator("#nav-chat")).to_have_attribute("lang", "en")
 
 
