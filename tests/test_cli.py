@@ -62,8 +62,9 @@ def test_household_settings_confirms_in_the_terminal_s_language(tmp_path):
     result = _run(tmp_path, GERMAN, "household-settings", "--language", "de")
     assert result.exit_code == 0, result.output
     assert result.output == (
-        "Sprache: de (Deutsch); ab der nächsten Frage wird eine Frage, die zu kurz ist, um "
-        "ihre Sprache zu erkennen, in dieser Sprache beantwortet\n"
+        "Sprache: de (Deutsch); die Konsole erscheint darin ab ihrem nächsten Laden, und ab "
+        "der nächsten Frage wird eine Frage, die zu kurz ist, um ihre Sprache zu erkennen, in "
+        "dieser Sprache beantwortet\n"
     )
     shown = _run(tmp_path, {"LANGUAGE": "nl", "LANG": "de_DE.UTF-8"}, "household-settings")
     assert shown.output == "taal: de (Deutsch)\n"
@@ -74,6 +75,21 @@ def test_an_error_is_said_in_each_language_and_keeps_its_exit_code(tmp_path, lan
     result = _run(tmp_path, {"LANG": LOCALES[language]}, "sites", "remove", "nothing.example")
     assert result.exit_code == 1
     assert result.output == SAID_IN[language] + "\n"
+
+
+def test_the_household_s_language_is_said_to_be_the_console_s_too(tmp_path):
+    helped = CliRunner().invoke(main, ["household-settings", "--help"])
+    assert "The Console is shown in it" in " ".join(helped.output.split())
+    listing = CliRunner().invoke(main, ["--help"], env={"LANG": "de_DE.UTF-8"})
+    assert "Konsole" in listing.output
+    saved = _run(tmp_path, {"LANG": "C.UTF-8"}, "household-settings", "--language", "it")
+    assert "the Console" in saved.output
+    from sovereign.cli_words import CliWords
+    from sovereign.doctor import DoctorConfig, check_household
+
+    config = DoctorConfig(data_dir=tmp_path, words=CliWords("fr"))
+    (finding,) = asyncio.run(check_household(config))
+    assert finding.detail.startswith("Italiano (it) pour la console")
 
 
 def test_without_a_locale_the_household_s_language_speaks_and_c_says_english(tmp_path):
@@ -211,8 +227,8 @@ def test_doctor_says_its_findings_in_the_language_and_keeps_its_marks(tmp_path):
     config = DoctorConfig(data_dir=tmp_path, words=CliWords("de"))
     (household,) = asyncio.run(check_household(config))
     assert format_finding(household, config.words) == (
-        "[ ok ] Sprache des Haushalts: Nederlands (nl) für Fragen, die zu kurz sind, um ihre "
-        "Sprache zu erkennen"
+        "[ ok ] Sprache des Haushalts: Nederlands (nl) für die Konsole und für Fragen, die zu "
+        "kurz sind, um ihre Sprache zu erkennen"
     )
     (policy,) = asyncio.run(check_policy(config))
     first, fix = format_finding(policy, config.words).splitlines()

@@ -56,8 +56,9 @@ SENTENCES = {
     "in it is lost.",
     "household_problem": "problem: {problem} English applies.",
     "household_language": "language: {language}",
-    "household_saved": "language: {language}; from the next question on, a question too "
-    "short to tell its language is answered in it",
+    "household_saved": "language: {language}; the Console is shown in it from its next page "
+    "load, and from the next question on, a question too short to tell its language is "
+    "answered in it",
     "web_search_on": "web search: on",
     "web_search_off": "web search: off",
     "web_search_now_on": "web search: on (from the next message on)",
@@ -200,7 +201,8 @@ SENTENCES = {
     "check_household_bad": "{problem} Short questions are answered in English.",
     "check_household_fix": "set it again: sovereign household-settings --language CODE (or "
     "in the Console)",
-    "check_household": "{name} ({code}) for questions too short to tell their language",
+    "check_household": "{name} ({code}) for the Console and for questions too short to tell "
+    "their language",
     "check_audit_unwritable": "{path} cannot be written: {reason}. Until it can, no "
     "capability runs (each call is refused with AUDIT_UNAVAILABLE).",
     "check_audit_unwritable_fix": "free space on the data filesystem, remount it read-write, "

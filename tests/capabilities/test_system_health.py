@@ -149,3 +149,43 @@ def test_the_load_figure_and_its_verdict_agree_at_every_boundary(
     health = system.read_health(tmp_path)
     shown = health["load_average_1m"]
     assert health["cpu_load_verdict"] == system.load_verdict(shown, cores)
+
+
+class ReservedDisk:
+    """psutil's reading of a disk with space reserved (this is the household's trial disk):
+    its ``percent`` is used / (used + free), 24.2, not a share of the 270.6 GB."""
+
+    total, used, free, percent = 270_553_174_016, 26_368_274_432, 82_576_019_456, 24.2
+
+
+def test_a_disk_s_used_and_free_add_up_and_its_share_is_of_the_whole_disk(monkeypatch, tmp_path):
+    monkeypatch.setattr(system.psutil, "disk_usage", lambda path: ReservedDisk)
+    health = system.read_health(tmp_path)
+    for disk in ("disk", "data_disk"):
+        total, free = health[f"{disk}_total_gb"], health[f"{disk}_free_gb"]
+        assert (total, free) == (270.6, 82.6)
+        assert health[f"{disk}_used_gb"] == 188.0 == round(total - free, 1)
+        assert health[f"{disk}_used_percent"] == 69.5  # 188.0 of 270.6; never 24.2
+        assert health[f"{disk}_reserved_gb"] == 161.6  # of the used, not in files: 188.0 - 26.4
+    assert health["disk_space_low"] is False
+
+
+def test_a_disk_without_reserved_space_has_none_to_report(monkeypatch, tmp_path):
+    class Disk:
+        total, used, free, percent = 64_000_000_000, 22_800_000_000, 41_200_000_000, 35.6
+
+    monkeypatch.setattr(system.psutil, "disk_usage", lambda path: Disk)
+    health = system.read_health(tmp_path)
+    assert (health["disk_used_gb"], health["disk_used_percent"]) == (22.8, 35.6)
+    assert health["disk_reserved_gb"] == 0.0
+
+
+def test_the_share_of_memory_in_use_is_that_of_the_figures_shown(monkeypatch, tmp_path):
+    class Memory:  # a platform whose percent is not (total - available) / total
+        total, available, percent = 25_324_961_792, 23_310_667_776, 12.0
+
+    monkeypatch.setattr(system.psutil, "virtual_memory", lambda: Memory)
+    health = system.read_health(tmp_path)
+    total, available = health["memory_total_gb"], health["memory_available_gb"]
+    assert (total, available, health["memory_used_gb"]) == (25.3, 23.3, 2.0)
+    assert health["memory_used_percent"] == round(100 * 2.0 / 25.3, 1) == 7.9

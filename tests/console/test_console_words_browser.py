@@ -48,10 +48,12 @@ def test_the_settings_sections_are_said_in_german_after_the_household_chose_germ
     expect(page.locator("#site-list-title")).to_have_text("Sites the assistant may read")
     choose_language(page, "de")
     expect(page.locator("#household-settings-status")).to_have_text(
-        "Gespeichert: Eine Frage, die zu kurz ist, um es zu erkennen, wird auf Deutsch "
-        "beantwortet."
+        "Gespeichert: Die Konsole erscheint auf Deutsch, und eine Frage, die zu kurz ist, um "
+        "es zu erkennen, wird in dieser Sprache beantwortet."
     )
-    expect(page.locator("#household-settings-title")).to_have_text("Sprache der Antworten")
+    expect(page.locator("#household-settings-title")).to_have_text(
+        "Sprache der Konsole und der Antworten"
+    )
     expect(page.locator("#site-list-title")).to_have_text("Seiten, die der Assistent lesen darf")
     expect(page.locator("#site-list-title")).to_have_attribute("lang", "de")
     expect(page.get_by_label("Nur die erlaubten Seiten")).to_be_visible()

@@ -1,7 +1,7 @@
-"""Settings > Language of answers in real chromium: the household chooses the language for questions
-too short to tell, each language named in itself; the service keeps exactly what the page
-shows, the next short question is answered in it, and refusals and a broken file are
-shown, never hidden."""
+"""Settings > Language of the Console and of answers in real chromium: the household chooses
+the Console's language, also the one for questions too short to tell, each language named in
+itself; the service keeps exactly what the page shows, the next short question is answered in
+it, and refusals and a broken file are shown, never hidden."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from sovereign.service.household_settings import language_names
 
 from .console_steps import first_run, send
 
-LABEL = "Language for answers when a question is too short to tell"
+LABEL = "Language of the Console, and of answers when a question is too short to tell"
 SELECT = "#household-language"  # its label is said in the language chosen
 SAVE = "#household-language-save"
 
@@ -39,7 +39,8 @@ def test_the_household_chooses_a_language_and_the_next_short_question_is_answere
     language.select_option(label="Nederlands")
     page.locator(SAVE).click()
     expect(page.locator("#household-settings-status")).to_have_text(
-        "Opgeslagen. Taal voor vragen die te kort zijn om dat te zien: Nederlands."
+        "Opgeslagen. Taal van de console, en van de antwoorden op vragen die te kort zijn om "
+        "dat te zien: Nederlands."
     )
     assert stored(service) == {"language": "nl"}
 
@@ -107,12 +108,14 @@ def test_a_save_the_device_cannot_write_is_shown_as_not_saved(page, service):
 def test_the_console_s_own_words_follow_the_household_s_language(page, service):
     first_run(page, service)
     nav = page.locator("#main-nav")
-    expect(nav.get_by_role("button")).to_have_text(["Chat", "Activity", "Settings", "Sign out"])
+    expect(nav.get_by_role("button")).to_have_text(
+        ["Chat", "Activity", "Settings", "About", "Sign out"]
+    )
     open_settings(page)
     page.locator(SELECT).select_option("de")
     page.locator(SAVE).click()
     expect(nav.get_by_role("button")).to_have_text(
-        ["Unterhaltung", "Aktivität", "Einstellungen", "Abmelden"]
+        ["Unterhaltung", "Aktivität", "Einstellungen", "Über", "Abmelden"]
     )
     expect(page.locator("#nav-chat")).to_have_attribute("lang", "de")
     expect(page.get_by_role("navigation", name="Hauptmenü")).to_be_visible()
@@ -128,7 +131,9 @@ def test_the_console_s_own_words_follow_the_household_s_language(page, service):
     page.get_by_role("button", name="Einstellungen").click()  # and back to English
     page.locator(SELECT).select_option("en")
     page.locator(SAVE).click()
-    expect(nav.get_by_role("button")).to_have_text(["Chat", "Activity", "Settings", "Sign out"])
+    expect(nav.get_by_role("button")).to_have_text(
+        ["Chat", "Activity", "Settings", "About", "Sign out"]
+    )
     expect(page.locator("#nav-chat")).to_have_attribute("lang", "en")
 
 

@@ -147,7 +147,9 @@ def test_the_household_path(household, service):
     # Settings
     page.get_by_role("button", name="Settings").click()
     expect(
-        page.get_by_label("Language for answers when a question is too short to tell")
+        page.get_by_label(
+            "Language of the Console, and of answers when a question is too short to tell"
+        )
     ).to_have_value("en")
     expect(page.get_by_label("Safe search", exact=True)).to_have_value("1")
     expect(

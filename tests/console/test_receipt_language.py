@@ -135,9 +135,9 @@ def expect_receipt(message, headline: str, lines: list[str], where: str | None =
 
 def choose_language(page, language: str, name: str) -> None:
     page.get_by_role("button", name="Settings").click()
-    page.get_by_label("Language for answers when a question is too short to tell").select_option(
-        language
-    )
+    page.get_by_label(
+        "Language of the Console, and of answers when a question is too short to tell"
+    ).select_option(language)
     page.get_by_role("button", name="Save language").click()
     expect(page.locator("#household-settings-status")).to_contain_text(name)
     page.locator("#nav-chat").click()  # named in the household's language from now on

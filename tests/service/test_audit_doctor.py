@@ -80,3 +80,14 @@ def test_doctor_runs_the_audit_check(tmp_path):
     config = doctor.DoctorConfig(data_dir=tmp_path, probe=False)
     names = [finding.check for finding in asyncio.run(doctor.check_audit(config))]
     assert names == ["audit log writable", "audit log readable", "data filesystem space"]
+
+
+def test_the_space_line_s_share_is_of_the_whole_filesystem(monkeypatch, tmp_path):
+    import shutil
+
+    class Reserved:  # 161.6 GB kept back: free and files leave it out of both
+        total, used, free = 270_553_174_016, 26_368_274_432, 82_576_019_456
+
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: Reserved)
+    detail = findings(tmp_path)["data filesystem space"][1]
+    assert detail.startswith("82.6 GB free of 270.6 GB (70% used)")  # 188.0 of 270.6

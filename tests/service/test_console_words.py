@@ -189,3 +189,23 @@ async def test_the_first_line_and_the_address_warning_come_with_the_sign_in_word
     )
     english = (await harness.client.get(SIGN_IN_WORDS)).json()
     assert english["console"]["connecting"] == "Connecting to the appliance\u2026"
+
+
+CONSOLE_NAMED = {
+    "en": "Console", "de": "Konsole", "fr": "console", "es": "consola", "nl": "console",
+    "it": "console",
+}  # fmt: skip
+"""What each language calls the Console (as its catalog already says elsewhere)."""
+
+
+@pytest.mark.parametrize("language", list(CONSOLE_NAMED))
+def test_the_language_setting_says_it_is_also_the_console_s_language(language):
+    # The Console's own words follow the setting: its title, introduction, label and the
+    # sentence once saved say so, not only "answers when a question is too short to tell".
+    from sovereign.service.console_words import console_words
+
+    said = console_words(language)
+    named = CONSOLE_NAMED[language]
+    for key in ("household_title", "household_intro", "household_label"):
+        assert named in said[key], (language, key, said[key])
+    assert named in run_time_words(language)["household_saved"]

@@ -90,7 +90,8 @@ def test_each_language_is_named_in_itself_by_babel():
 def test_doctor_says_the_language_in_effect(tmp_path):
     HouseholdSettingsStore(tmp_path).save(HouseholdSettings("nl"))
     (finding,) = asyncio.run(check_household(DoctorConfig(data_dir=tmp_path)))
-    assert finding.ok and finding.detail.startswith("Nederlands (nl) for questions too short")
+    assert finding.ok
+    assert finding.detail.startswith("Nederlands (nl) for the Console and for questions")
     assert check_household in CHECKS
 
 

@@ -27,7 +27,8 @@ _NUMBER_OR_NULL = {"type": ["number", "null"]}
 _NUMBER = {"type": "number"}
 _GB_FIELDS = [
     "memory_total_gb", "memory_available_gb", "memory_used_gb", "disk_total_gb", "disk_free_gb",
-    "disk_used_gb", "data_disk_total_gb", "data_disk_used_gb", "data_disk_free_gb",
+    "disk_used_gb", "disk_reserved_gb", "data_disk_total_gb", "data_disk_used_gb",
+    "data_disk_free_gb", "data_disk_reserved_gb",
 ]  # fmt: skip
 _PERCENT_FIELDS = ["memory_used_percent", "disk_used_percent", "data_disk_used_percent"]
 _LOADS = ["load_average_1m", "load_average_5m", "load_average_15m"]
@@ -108,9 +109,56 @@ def _gigabytes(size_bytes: int) -> float:
     return round(size_bytes / 1e9, 1)
 
 
-def _space(usage: Any) -> tuple[float, float, float]:
-    """A ``psutil.disk_usage`` result as (total GB, free GB, used %)."""
-    return _gigabytes(usage.total), _gigabytes(usage.free), usage.percent
+def _share(part_gb: float, whole_gb: float, part: int, whole: int) -> float:
+    """``part_gb`` as a percentage of ``whole_gb``, to one decimal: the share of the figures
+    shown, so a reader's own sum gives it; from the bytes (``part`` of ``whole``) when the
+    whole rounds to 0 GB."""
+    if whole_gb > 0:
+        return round(100 * part_gb / whole_gb, 1)
+    return round(100 * part / whole, 1) if whole > 0 else 0.0
+
+
+def disk_space(usage: Any) -> dict[str, float]:
+    """A ``psutil.disk_usage`` result in figures that agree with each other.
+
+    ``total_gb`` and ``free_gb`` (what can still be written) as psutil reads them;
+    ``used_gb`` is the rest of the disk, ``total_gb - free_gb``, so used and free add up;
+    ``used_percent`` is that share of the whole disk, from the same figures; and
+    ``reserved_gb`` is the part of the used space that holds no files: blocks the
+    filesystem keeps back (ext4 keeps 5 % for the system) or that an overlay or a quota
+    withholds. psutil's own ``percent`` is ``used / (used + free)`` with only the files
+    as used: on a disk with reserved space, "82.6 GB free of 270.6 GB (24.2 % used)"
+    read as a contradiction.
+    """
+    total, free = _gigabytes(usage.total), _gigabytes(usage.free)
+    used = round(max(total - free, 0.0), 1)
+    in_files = min(_gigabytes(usage.used), used)
+    return {
+        "total_gb": total,
+        "free_gb": free,
+        "used_gb": used,
+        "reserved_gb": round(used - in_files, 1),
+        "used_percent": _share(used, total, usage.total - usage.free, usage.total),
+    }
+
+
+def memory_space(memory: Any) -> dict[str, float]:
+    """A ``psutil.virtual_memory`` result as the ``memory_*`` fields: ``available_gb`` and
+    ``used_gb`` add up to ``total_gb``, and ``used_percent`` is the share of the figures
+    shown (psutil's ``percent`` is the platform's own)."""
+    total, available = _gigabytes(memory.total), _gigabytes(memory.available)
+    used = round(max(total - available, 0.0), 1)
+    exact = memory.total - memory.available
+    return {
+        "total_gb": total,
+        "available_gb": available,
+        "used_gb": used,
+        "used_percent": _share(used, total, exact, memory.total),
+    }
+
+
+def _fields(prefix: str, figures: dict[str, float]) -> dict[str, float]:
+    return {f"{prefix}_{name}": value for name, value in figures.items()}
 
 
 def existing_ancestor(path: Path) -> Path:
@@ -125,7 +173,8 @@ def read_health(disk_path: Path, data_path: Path | None = None) -> dict[str, Any
     """Collect one health snapshot; units are in the field names (GB = 10^9 bytes, hours,
     °C, %), rounded to what a person would say.
 
-    ``disk_*`` describe the filesystem of ``disk_path`` (``/``), ``data_disk_*`` the one
+    ``disk_*`` describe the filesystem of ``disk_path`` (``/``) as :func:`disk_space` says
+    it (used and free add up; the share used is of the whole disk), ``data_disk_*`` the one
     holding ``data_path`` (the data directory: audit log, settings, model), which may be
     another disk (``data_disk_separate``) and may be full while ``/`` is not. Where no
     sensor exists, ``cpu_temperature_celsius`` is null and there is no temperature
@@ -136,16 +185,16 @@ def read_health(disk_path: Path, data_path: Path | None = None) -> dict[str, Any
     # Rounded once: the verdict and the figure read the same number (1.3996 on 2 cores
     # is "busy" at the 1.4 the household is shown).
     load_1, load_5, load_15 = (round(load, 2) for load in os.getloadavg())
-    memory = psutil.virtual_memory()
     data_at = existing_ancestor(data_path or disk_path)
-    disk, data = psutil.disk_usage(str(disk_path)), psutil.disk_usage(str(data_at))
+    disk = disk_space(psutil.disk_usage(str(disk_path)))
+    data = disk_space(psutil.disk_usage(str(data_at)))
     temperature = cpu_temperature_celsius()
     verdict = {} if temperature is None else {
         "cpu_temperature_verdict": temperature_verdict(temperature)
     }
     cpu_count = psutil.cpu_count() or 1
     separate = os.stat(data_at).st_dev != os.stat(disk_path).st_dev
-    disks = [_space(disk), *([_space(data)] if separate else [])]
+    disks = [disk, *([data] if separate else [])]
     return {
         "cpu_temperature_celsius": temperature,
         **verdict,
@@ -154,19 +203,12 @@ def read_health(disk_path: Path, data_path: Path | None = None) -> dict[str, Any
         "load_average_15m": load_15,
         "cpu_count": cpu_count,
         "cpu_load_verdict": load_verdict(load_1, cpu_count),
-        "memory_total_gb": _gigabytes(memory.total),
-        "memory_available_gb": _gigabytes(memory.available),
-        "memory_used_gb": _gigabytes(memory.total - memory.available),
-        "memory_used_percent": memory.percent,
-        "disk_total_gb": _gigabytes(disk.total),
-        "disk_free_gb": _gigabytes(disk.free),
-        "disk_used_gb": _gigabytes(disk.used),
-        "disk_used_percent": disk.percent,
-        "data_disk_total_gb": _gigabytes(data.total),
-        "data_disk_used_gb": _gigabytes(data.used),
-        "data_disk_free_gb": _gigabytes(data.free),
-        "data_disk_used_percent": data.percent,
-        "disk_space_low": any(is_low_on_space(*space[1:]) for space in disks),
+        **_fields("memory", memory_space(psutil.virtual_memory())),
+        **_fields("disk", disk),
+        **_fields("data_disk", data),
+        "disk_space_low": any(
+            is_low_on_space(space["free_gb"], space["used_percent"]) for space in disks
+        ),
         "data_disk_separate": separate,
         "uptime_hours": round((time.time() - psutil.boot_time()) / 3600, 1),
     }
@@ -174,6 +216,8 @@ def read_health(disk_path: Path, data_path: Path | None = None) -> dict[str, Any
 
 CATALOG = Path(__file__).resolve().parent / "locale"
 """This family's translations: ``locale/<language>/LC_MESSAGES/<domain>.po``."""
+RESERVE = "Of the used space, {reserved} is kept in reserve by the system."
+"""Said after a disk's sentence when part of its used space holds no files."""
 
 FACTS = FactSheet(
     kinds={
@@ -188,9 +232,11 @@ FACTS = FactSheet(
         "disk_free_gb": "gigabytes",
         "disk_total_gb": "gigabytes",
         "disk_used_percent": "percent",
+        "disk_reserved_gb": "gigabytes",
         "data_disk_free_gb": "gigabytes",
         "data_disk_total_gb": "gigabytes",
         "data_disk_used_percent": "percent",
+        "data_disk_reserved_gb": "gigabytes",
         "uptime_hours": "hours",
     },
     topics=(
@@ -258,6 +304,11 @@ FACTS = FactSheet(
                     },
                 ),
                 Statement(
+                    text=RESERVE,
+                    values={"reserved": "disk_reserved_gb"},
+                    unless={"disk_reserved_gb": 0.0},
+                ),
+                Statement(
                     text="The disk holding my data has {free} free of {total} ({used} used).",
                     values={
                         "free": "data_disk_free_gb",
@@ -265,6 +316,12 @@ FACTS = FactSheet(
                         "used": "data_disk_used_percent",
                     },
                     when={"data_disk_separate": True},
+                ),
+                Statement(
+                    text=RESERVE,
+                    values={"reserved": "data_disk_reserved_gb"},
+                    when={"data_disk_separate": True},
+                    unless={"data_disk_reserved_gb": 0.0},
                 ),
                 Statement(text="That is running low.", when={"disk_space_low": True}),
                 Statement(text="That is plenty of space.", when={"disk_space_low": False}),

@@ -39,7 +39,8 @@ export const RUN_TIME_WORDS = {
   passwords_differ: "The two passwords are not the same.",
   pause_ends: "{message} The pause ends at {time}.",
   household_unread: "The language setting could not be read: {reason}",
-  household_saved: "Saved: a question too short to tell is answered in {language}.",
+  household_saved: "Saved: the Console is shown in {language}, and a question too short to "
+    + "tell is answered in it.",
   private_words_unread: "The private words could not be read: {reason}",
   private_words_none: "No private words yet.",
   automatic: "Also checked automatically: {list}.",
@@ -122,6 +123,13 @@ export const RUN_TIME_WORDS = {
   activity_withdrawing: "Withdrawing it…",
   activity_ran: "It ran.",
   activity_withdrawn: "Withdrawn: nothing was sent.",
+  about_unread: "The About page could not be loaded: {reason}",
+  about_model_here: "Your questions and the assistant's answers stay on this device: the language "
+    + "model runs here.",
+  about_model_server: "Your questions and the conversation so far go to the model server at "
+    + "{host}, which this assistant was set up to use: they leave this device to be answered.",
+  about_data: "Everything the assistant keeps, such as its settings, the password's hash and the "
+    + "audit log, is in one folder on this device: {path}",
 };
 
 const current = { language: "en", runTime: {} };

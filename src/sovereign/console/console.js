@@ -1,6 +1,7 @@
 // The Console's entry point: which view shows, sign-in, first-run setup,
 // sign-out. Loaded as an ES module by index.html; no build step.
 
+import { AboutView } from "./about.js";
 import { ApiError, request, session } from "./api.js";
 import { Chat } from "./chat.js";
 import { applyConsoleWords, say } from "./console-words.js";
@@ -20,12 +21,15 @@ const views = {
   chat: byId("chat-view"),
   activity: byId("activity-view"),
   settings: byId("settings-view"),
+  about: byId("about-view"),
 };
+const SIGNED_IN_VIEWS = ["chat", "activity", "settings", "about"];
 const nav = byId("main-nav");
 const onUnauthorized = () => sessionEnded();
 const chat = new Chat({ onUnauthorized });
 const policy = new PolicySwitch({ onUnauthorized });
 const activity = new ActivityView({ onUnauthorized });
+const about = new AboutView({ onUnauthorized });
 // The household's language was saved: the Console's own words follow it, and Settings is
 // shown again in them (what its sections wrote at run time, such as "No sites.").
 const settings = new SettingsView({
@@ -38,9 +42,8 @@ const settings = new SettingsView({
 
 function show(name) {
   showOnly(views[name], Object.values(views));
-  const signedIn = name === "chat" || name === "activity" || name === "settings";
-  nav.hidden = !signedIn;
-  for (const page of ["chat", "activity", "settings"]) {
+  nav.hidden = !SIGNED_IN_VIEWS.includes(name);
+  for (const page of SIGNED_IN_VIEWS) {
     byId(`nav-${page}`).setAttribute("aria-current", name === page ? "page" : "false");
   }
 }
@@ -203,6 +206,7 @@ function forgetEverything() {
   policy.reset();
   activity.clear();
   settings.clear();
+  about.clear();
   session.csrfToken = null;
 }
 
@@ -226,6 +230,10 @@ byId("nav-activity").addEventListener("click", () => {
 byId("nav-settings").addEventListener("click", () => {
   show("settings");
   settings.load();
+});
+byId("nav-about").addEventListener("click", () => {
+  show("about");
+  about.load();
 });
 // A card's "Change" opens Settings at that section, one tap from the card.
 settingsLink.open = (sectionId) => {

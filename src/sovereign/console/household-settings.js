@@ -1,7 +1,8 @@
-// Settings > Language of answers (GET|POST /api/v1/settings/household): the language the
-// assistant answers in when a question is too short to tell its own ("RAM info",
-// "ok"). Each language is named in itself ("Deutsch"), as the service gives it
-// (CLDR's names, through Babel); the page keeps no list of its own.
+// Settings > Language of the Console and of answers (GET|POST /api/v1/settings/household):
+// the language the signed-in Console is shown in, and the one the assistant answers in
+// when a question is too short to tell its own ("RAM info", "ok"). Each language is named
+// in itself ("Deutsch"), as the service gives it (CLDR's names, through Babel); the page
+// keeps no list of its own.
 
 import { loadSection, request } from "./api.js";
 import { say, wordsLanguage } from "./console-words.js";
@@ -23,12 +24,14 @@ export class HouseholdSettingsSection {
     this.changed = false;
     this.language.addEventListener("change", () => { this.changed = true; });
     Object.assign(this, settingsSection("household-settings", {
-      title: ["household_title", "Language of answers"],
-      intro: ["household_intro", "The assistant answers in the language you ask in. When a "
-        + "question is too short to tell, such as \u201cRAM info\u201d, it answers in this "
-        + "language."],
-      fields: [[["household_label", "Language for answers when a question is too short to tell"],
-        this.language]],
+      title: ["household_title", "Language of the Console and of answers"],
+      intro: ["household_intro", "Once you are signed in, the Console is shown in this "
+        + "language (sign-in itself follows your browser's language). The assistant answers "
+        + "in the language you ask in; when a question is too short to tell, such as "
+        + "\u201cRAM info\u201d, it answers in this language too."],
+      fields: [[["household_label",
+        "Language of the Console, and of answers when a question is too short to tell"],
+      this.language]],
       save: this.save,
       onSubmit: () => this.store(),
     }));

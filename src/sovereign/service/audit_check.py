@@ -12,7 +12,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from sovereign.capabilities.system import existing_ancestor
+from sovereign.capabilities.system import disk_space, existing_ancestor
 from sovereign.cli_words import CliWords
 from sovereign.executor.audit_file import corrupt_path, count_lines, read_records, storage_problem
 
@@ -117,12 +117,13 @@ def _room(data_dir: Path, words: CliWords) -> CheckResult:
     name = "data filesystem space"
     where = existing_ancestor(Path(data_dir))
     usage = shutil.disk_usage(where)
+    space = disk_space(usage)  # as system.health says it: the share is of the whole disk
     detail = (
         words.say(
             "check_audit_room",
-            free=words.decimal(usage.free / 1e9),
-            total=words.decimal(usage.total / 1e9),
-            used=words.percent(usage.used / usage.total),
+            free=words.decimal(space["free_gb"]),
+            total=words.decimal(space["total_gb"]),
+            used=words.percent(space["used_percent"] / 100),
             where=where,
         )
         if usage.total

@@ -44,6 +44,7 @@ CONSOLE_WORDS = {
     "nav_activity": "Activity",
     "nav_settings": "Settings",
     "nav_sign_out": "Sign out",
+    "nav_about": "About",
     "web_search": "Web search",
     "your_message": "Your message",
     "send": "Send",
@@ -62,16 +63,40 @@ CONSOLE_WORDS = {
     "activity_last_day": "Last day",
     "activity_last_7_days": "Last 7 days",
     "activity_last_30_days": "Last 30 days",
+    "about_title": "About Sovereign",
+    "about_intro": "A private household assistant that runs on this device. It answers your "
+    "household's questions and can read this device's health and Pi-hole, and, with your approval "
+    "each time, Home Assistant and the web.",
+    "about_version": "Version",
+    "about_licence": "Licence",
+    "about_licence_note": "Free software: you may use, study, share and change it under this "
+    "licence, whose text comes with it in the file LICENSE.",
+    "about_leaves_title": "What leaves this device, and when",
+    "about_leaves_web": "Web search is off until you switch it on. Even then, nothing leaves "
+    "until you approve that one request on its card, after seeing the exact search or page "
+    "address: a search goes to search engines through the search service (SearXNG), a page is read "
+    "from its own site.",
+    "about_leaves_home": "Reading Home Assistant also needs your approval each time, and goes "
+    "only to the Home Assistant it was set up with. This device's health and Pi-hole are read "
+    "without leaving it.",
+    "about_leaves_log": "The audit log on this device counts what ran; it never holds your "
+    "questions, searches or addresses.",
+    "about_data_title": "Where your data is",
+    "about_conversations": "Conversations are not saved on this device: a conversation lives in "
+    "the open page, and signing out clears it.",
     "conversation": "Conversation",
     "messages": "Messages",
     "web_search_help": "When on, the assistant may ask to search the web or read a page. "
     "Nothing leaves this device unless you approve that exact request.",
     "composer_placeholder": "Ask something…",
     "composer_keys": "Enter sends; Shift+Enter starts a new line.",
-    "household_title": "Language of answers",
-    "household_intro": "The assistant answers in the language you ask in. When a question is "
-    "too short to tell, such as \u201cRAM info\u201d, it answers in this language.",
-    "household_label": "Language for answers when a question is too short to tell",
+    "household_title": "Language of the Console and of answers",
+    "household_intro": "Once you are signed in, the Console is shown in this language (sign-in "
+    "itself follows your browser's language). The assistant answers in the language you ask "
+    "in; when a question is too short to tell, such as \u201cRAM info\u201d, it answers in "
+    "this language too.",
+    "household_label": "Language of the Console, and of answers when a question is too short "
+    "to tell",
     "household_save": "Save language",
     "sites_title": "Sites the assistant may read",
     "sites_intro": "Sites are names such as example.org, wildcards such as *.example.org (the "
@@ -136,7 +161,8 @@ RUN_TIME_WORDS: dict[str, str | tuple[str, str]] = {
     "passwords_differ": "The two passwords are not the same.",
     "pause_ends": "{message} The pause ends at {time}.",
     "household_unread": "The language setting could not be read: {reason}",
-    "household_saved": "Saved: a question too short to tell is answered in {language}.",
+    "household_saved": "Saved: the Console is shown in {language}, and a question too short "
+    "to tell is answered in it.",
     "private_words_unread": "The private words could not be read: {reason}",
     "private_words_none": "No private words yet.",
     "automatic": "Also checked automatically: {list}.",
@@ -209,6 +235,13 @@ RUN_TIME_WORDS: dict[str, str | tuple[str, str]] = {
     "activity_withdrawing": "Withdrawing it…",
     "activity_ran": "It ran.",
     "activity_withdrawn": "Withdrawn: nothing was sent.",
+    "about_unread": "The About page could not be loaded: {reason}",
+    "about_model_here": "Your questions and the assistant's answers stay on this device: the "
+    "language model runs here.",
+    "about_model_server": "Your questions and the conversation so far go to the model server at "
+    "{host}, which this assistant was set up to use: they leave this device to be answered.",
+    "about_data": "Everything the assistant keeps, such as its settings, the password's hash and "
+    "the audit log, is in one folder on this device: {path}",
 }
 """The sentences the Console writes at run time, by key, in English as
 ``console/console-words.js`` holds them (a test holds the two equal): ``{placeholders}``

@@ -1,7 +1,9 @@
 """``sovereign household-settings``: show or set the household's language.
 
-The same file and check as the Console's setting (:mod:`.household_settings`); a
-change applies to the next question, without a restart.
+The same file and check as the Console's setting (:mod:`.household_settings`): the
+language the signed-in Console is shown in, and the one questions too short to tell
+their own are answered in. A change applies to the next question, and to the Console
+when it next loads, without a restart.
 """
 
 from __future__ import annotations
@@ -18,17 +20,22 @@ from .settings_store import say_problem
 
 
 @click.command(
-    "household-settings", short_help="Show or set the language for questions too short to tell."
+    "household-settings",
+    short_help="Show or set the household's language (the Console's too).",
 )
 @click.option(
     "--language",
     type=click.Choice(LANGUAGES),
     default=None,
-    help="The language answers fall back to when a question does not tell its own.",
+    help="The Console's language, and the one answers fall back to when a question does not "
+    "tell its own.",
 )
 @DATA_DIR_OPTION
 def household_settings(language: str | None, data_dir: Path | None) -> None:
-    """Show the household's language, or set it (exit 1 when the file is unusable)."""
+    """Show the household's language, or set it (exit 1 when the file is unusable).
+
+    The Console is shown in it, and questions too short to tell their own are answered in it.
+    """
     words = command_words(data_dir)
     store = HouseholdSettingsStore(_data_dir(data_dir))
     if language is None:

@@ -64,7 +64,7 @@ def entity(state, domain="sensor", unit=None, device_class=None, name="Kitchen")
 
 def test_a_memory_question_is_answered_with_the_free_memory_field_not_the_free_disk():
     said = render(system.FACTS, HEALTH, ["memory"], Voice("en"))
-    assert said == ["5.3 GB of memory is free, of 8 GB in all (33.8% in use)."]
+    assert said == ["5.3 GB of memory is free, of 8.0 GB in all (33.8% in use)."]
     assert "41.2" not in " ".join(said)
 
 
@@ -72,6 +72,35 @@ def test_without_named_facts_the_summary_topics_are_said():
     said = " ".join(render(system.FACTS, HEALTH, [], Voice("en")))
     assert "no temperature sensor" in said and "lightly loaded" in said
     assert "5.3 GB" in said and "41.2 GB" in said and "2 days and 5 hours" in said
+
+
+RESERVED_DISK = {
+    **HEALTH,
+    "disk_total_gb": 270.6,
+    "disk_free_gb": 82.6,
+    "disk_used_gb": 188.0,
+    "disk_reserved_gb": 161.6,
+    "disk_used_percent": 69.5,
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_disk_s_sentences_state_figures_that_agree_with_each_other(language):
+    # psutil's 24.2 % beside "82.6 GB free of 270.6 GB" read as a contradiction: the
+    # share said is the one of the whole disk, and the space reserved is said.
+    voice = Voice(language)
+    comma = "." if language == "en" else ","
+    free, total, used, reserved = (
+        figure.replace(".", comma) for figure in ("82.6", "270.6", "69.5", "161.6")
+    )
+    said = render(system.FACTS, RESERVED_DISK, ["disk"], voice)
+    assert len(said) == 3, said  # the disk, its reserve, whether that is low
+    assert free in said[0] and total in said[0] and used in said[0]
+    assert reserved in said[1] and "24" + comma + "2" not in " ".join(said)
+    panel = panel_lines(system.FACTS, RESERVED_DISK, voice)  # the facts panel says the same
+    assert said[0] in panel and said[1] in panel
+    without = render(system.FACTS, {**HEALTH, "disk_reserved_gb": 0.0}, ["disk"], voice)
+    assert len(without) == 2  # no reserve: nothing said of one
 
 
 def test_unknown_topics_are_ignored_and_only_known_ones_are_said():

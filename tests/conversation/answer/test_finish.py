@@ -18,7 +18,7 @@ from sovereign.executor import (
 
 from .test_facts import HEALTH, entity
 
-MEMORY = "5.3 GB of memory is free, of 8 GB in all (33.8% in use)."
+MEMORY = "5.3 GB of memory is free, of 8.0 GB in all (33.8% in use)."
 
 
 def loop_over(script, tmp_path, *capabilities):
@@ -99,7 +99,7 @@ async def test_the_facts_are_said_in_the_questions_language(tmp_path):
         ask("Wie viel Arbeitsspeicher ist gerade frei?"), policy={}, owner="o"
     )
     assert result.text == (
-        "5,3\u00a0GB Arbeitsspeicher sind frei, von insgesamt 8\u00a0GB (33,8\u00a0% belegt)."
+        "5,3\u00a0GB Arbeitsspeicher sind frei, von insgesamt 8,0\u00a0GB (33,8\u00a0% belegt)."
     )
 
 

@@ -2,19 +2,29 @@
 
 Each :data:`~sovereign.executor.facts.Kind` of a result field has one formatter
 here; none writes a separator, unit or plural of its own (Babel's CLDR data does).
+A figure the product rounds to one decimal (gigabytes, °C, percent) is said with
+exactly that decimal, also when it is 0 ("23.0 GB", "23,0 Go"): an optional decimal
+made a figure's precision depend on its value, so two readings (23.0 and 23.1) read
+as "23 GB" and "23,1 Go", as if the languages rounded differently.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 from collections.abc import Callable
 from decimal import Decimal
 
+from babel import Locale
 from babel.lists import format_list
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import NumberPattern, format_decimal, format_percent
 from babel.units import format_unit
 
 from .catalogs import Voice
+
+ONE_DECIMAL = "#,##0.0"
+"""A figure to exactly one decimal, grouped as the language groups (Babel's pattern)."""
 
 
 def count(value: float, voice: Voice) -> str:
@@ -28,23 +38,33 @@ def number(value: float, voice: Voice) -> str:
 
 
 def percent(value: float, voice: Voice) -> str:
-    """A value given in percent, to one decimal, in the language's own pattern: ``46.2`` →
-    "46.2%" (en), "46,2 %" (de, fr)."""
+    """A value given in percent, to exactly one decimal, in the language's own pattern:
+    ``46.2`` → "46.2%" (en), "46,2 %" (de, fr); ``30`` → "30.0%"."""
     share = Decimal(str(round(value, 1))) / 100
-    return format_percent(share, locale=voice.language, decimal_quantization=False)
+    return format_percent(share, format=_percent_pattern(voice.language), locale=voice.language)
+
+
+@functools.cache
+def _percent_pattern(language: str) -> NumberPattern:
+    """The language's percent pattern (CLDR: "#,##0 %" in German) with one decimal."""
+    pattern = copy.copy(Locale.parse(language).percent_formats[None])
+    pattern.frac_prec = (1, 1)
+    return pattern
 
 
 def gigabytes(value: float, voice: Voice) -> str:
-    """Decimal gigabytes, to one decimal: ``21.9`` → "21.9 GB" (en), "21,9 GB" (de)."""
+    """Decimal gigabytes, to exactly one decimal: ``21.9`` → "21.9 GB" (en), "21,9 GB" (de);
+    ``8`` → "8.0 GB"."""
     return format_unit(
-        value, "digital-gigabyte", length="short", format="#,##0.#", locale=voice.language
+        value, "digital-gigabyte", length="short", format=ONE_DECIMAL, locale=voice.language
     )
 
 
 def celsius(value: float, voice: Voice) -> str:
-    """Degrees Celsius, to one decimal: ``47.25`` → "47.2°C" (en), "47,2 °C" (de)."""
+    """Degrees Celsius, to exactly one decimal: ``47.25`` → "47.2°C" (en), "47,2 °C" (de);
+    ``48`` → "48.0°C"."""
     return format_unit(
-        value, "temperature-celsius", length="short", format="#,##0.#", locale=voice.language
+        value, "temperature-celsius", length="short", format=ONE_DECIMAL, locale=voice.language
     )
 
 

@@ -1,4 +1,5 @@
-"""Operations routes: ``/healthz`` for the service itself and the audit summary."""
+"""Operations routes: ``/healthz`` for the service itself, the About view's facts and the audit
+summary."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from sovereign import __version__
 from sovereign.conversation.voice.activity import say_activity
 from sovereign.conversation.voice.catalogs import Voice
 
+from ..about import about
 from ..audit_summary import MAX_DAYS, audit_path, summarize
 from ..bodies import ValidTextRoute
 from ..errors import ServiceError
@@ -25,6 +27,14 @@ Deps = Annotated[Services, Depends(services)]
 async def healthz() -> dict[str, str]:
     """``{"status": "ok", "version": ...}`` while the service answers; needs no sign-in."""
     return {"status": "ok", "version": __version__}
+
+
+@router.get("/api/v1/about")
+async def about_appliance(deps: Deps) -> dict[str, Any]:
+    """What the Console's About view shows: ``{"product", "version", "licence", "model":
+    {"on_device", "host"}, "data_dir"}`` (:func:`sovereign.service.about.about`). Signed in
+    only; it holds nothing secret (a model server elsewhere is named by its host alone)."""
+    return about(deps.settings)
 
 
 @router.get("/api/v1/audit/summary")
