@@ -166,18 +166,16 @@ def test_a_disk_s_used_and_free_add_up_and_its_share_is_of_the_whole_disk(monkey
         assert (total, free) == (270.6, 82.6)
         assert health[f"{disk}_used_gb"] == 188.0 == round(total - free, 1)
         assert health[f"{disk}_used_percent"] == 69.5  # 188.0 of 270.6; never 24.2
-        assert health[f"{disk}_reserved_gb"] == 161.6  # of the used, not in files: 188.0 - 26.4
     assert health["disk_space_low"] is False
 
 
-def test_a_disk_without_reserved_space_has_none_to_report(monkeypatch, tmp_path):
+def test_a_disk_without_reserved_space_keeps_psutil_s_share(monkeypatch, tmp_path):
     class Disk:
         total, used, free, percent = 64_000_000_000, 22_800_000_000, 41_200_000_000, 35.6
 
     monkeypatch.setattr(system.psutil, "disk_usage", lambda path: Disk)
     health = system.read_health(tmp_path)
     assert (health["disk_used_gb"], health["disk_used_percent"]) == (22.8, 35.6)
-    assert health["disk_reserved_gb"] == 0.0
 
 
 def test_the_share_of_memory_in_use_is_that_of_the_figures_shown(monkeypatch, tmp_path):

@@ -27,8 +27,7 @@ _NUMBER_OR_NULL = {"type": ["number", "null"]}
 _NUMBER = {"type": "number"}
 _GB_FIELDS = [
     "memory_total_gb", "memory_available_gb", "memory_used_gb", "disk_total_gb", "disk_free_gb",
-    "disk_used_gb", "disk_reserved_gb", "data_disk_total_gb", "data_disk_used_gb",
-    "data_disk_free_gb", "data_disk_reserved_gb",
+    "disk_used_gb", "data_disk_total_gb", "data_disk_used_gb", "data_disk_free_gb",
 ]  # fmt: skip
 _PERCENT_FIELDS = ["memory_used_percent", "disk_used_percent", "data_disk_used_percent"]
 _LOADS = ["load_average_1m", "load_average_5m", "load_average_15m"]
@@ -123,21 +122,19 @@ def disk_space(usage: Any) -> dict[str, float]:
 
     ``total_gb`` and ``free_gb`` (what can still be written) as psutil reads them;
     ``used_gb`` is the rest of the disk, ``total_gb - free_gb``, so used and free add up;
-    ``used_percent`` is that share of the whole disk, from the same figures; and
-    ``reserved_gb`` is the part of the used space that holds no files: blocks the
-    filesystem keeps back (ext4 keeps 5 % for the system) or that an overlay or a quota
-    withholds. psutil's own ``percent`` is ``used / (used + free)`` with only the files
-    as used: on a disk with reserved space, "82.6 GB free of 270.6 GB (24.2 % used)"
-    read as a contradiction.
+    ``used_percent`` is that share of the whole disk, from the same figures. psutil's
+    own ``percent`` is ``used / (used + free)`` with only the files as used: on a disk
+    with space held back (ext4 keeps 5 % for the system; an overlay or a quota may
+    withhold more), "82.6 GB free of 270.6 GB (24.2 % used)" read as a contradiction.
+    What is held back is counted as used, not said: a household asking how much room
+    is left is told what can still be written.
     """
     total, free = _gigabytes(usage.total), _gigabytes(usage.free)
     used = round(max(total - free, 0.0), 1)
-    in_files = min(_gigabytes(usage.used), used)
     return {
         "total_gb": total,
         "free_gb": free,
         "used_gb": used,
-        "reserved_gb": round(used - in_files, 1),
         "used_percent": _share(used, total, usage.total - usage.free, usage.total),
     }
 
@@ -216,8 +213,6 @@ def read_health(disk_path: Path, data_path: Path | None = None) -> dict[str, Any
 
 CATALOG = Path(__file__).resolve().parent / "locale"
 """This family's translations: ``locale/<language>/LC_MESSAGES/<domain>.po``."""
-RESERVE = "Of the used space, {reserved} is kept in reserve by the system."
-"""Said after a disk's sentence when part of its used space holds no files."""
 
 FACTS = FactSheet(
     kinds={
@@ -232,11 +227,9 @@ FACTS = FactSheet(
         "disk_free_gb": "gigabytes",
         "disk_total_gb": "gigabytes",
         "disk_used_percent": "percent",
-        "disk_reserved_gb": "gigabytes",
         "data_disk_free_gb": "gigabytes",
         "data_disk_total_gb": "gigabytes",
         "data_disk_used_percent": "percent",
-        "data_disk_reserved_gb": "gigabytes",
         "uptime_hours": "hours",
     },
     topics=(
@@ -304,11 +297,6 @@ FACTS = FactSheet(
                     },
                 ),
                 Statement(
-                    text=RESERVE,
-                    values={"reserved": "disk_reserved_gb"},
-                    unless={"disk_reserved_gb": 0.0},
-                ),
-                Statement(
                     text="The disk holding my data has {free} free of {total} ({used} used).",
                     values={
                         "free": "data_disk_free_gb",
@@ -316,12 +304,6 @@ FACTS = FactSheet(
                         "used": "data_disk_used_percent",
                     },
                     when={"data_disk_separate": True},
-                ),
-                Statement(
-                    text=RESERVE,
-                    values={"reserved": "data_disk_reserved_gb"},
-                    when={"data_disk_separate": True},
-                    unless={"data_disk_reserved_gb": 0.0},
                 ),
                 Statement(text="That is running low.", when={"disk_space_low": True}),
                 Statement(text="That is plenty of space.", when={"disk_space_low": False}),

@@ -79,7 +79,6 @@ RESERVED_DISK = {
     "disk_total_gb": 270.6,
     "disk_free_gb": 82.6,
     "disk_used_gb": 188.0,
-    "disk_reserved_gb": 161.6,
     "disk_used_percent": 69.5,
 }
 
@@ -87,20 +86,16 @@ RESERVED_DISK = {
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_disk_s_sentences_state_figures_that_agree_with_each_other(language):
     # psutil's 24.2 % beside "82.6 GB free of 270.6 GB" read as a contradiction: the
-    # share said is the one of the whole disk, and the space reserved is said.
+    # share said is the one of the whole disk, what is held back counted as used.
     voice = Voice(language)
     comma = "." if language == "en" else ","
-    free, total, used, reserved = (
-        figure.replace(".", comma) for figure in ("82.6", "270.6", "69.5", "161.6")
-    )
+    free, total, used = (figure.replace(".", comma) for figure in ("82.6", "270.6", "69.5"))
     said = render(system.FACTS, RESERVED_DISK, ["disk"], voice)
-    assert len(said) == 3, said  # the disk, its reserve, whether that is low
+    assert len(said) == 2, said  # the disk, whether that is low
     assert free in said[0] and total in said[0] and used in said[0]
-    assert reserved in said[1] and "24" + comma + "2" not in " ".join(said)
+    assert "24" + comma + "2" not in " ".join(said)
     panel = panel_lines(system.FACTS, RESERVED_DISK, voice)  # the facts panel says the same
-    assert said[0] in panel and said[1] in panel
-    without = render(system.FACTS, {**HEALTH, "disk_reserved_gb": 0.0}, ["disk"], voice)
-    assert len(without) == 2  # no reserve: nothing said of one
+    assert said[0] in panel
 
 
 def test_unknown_topics_are_ignored_and_only_known_ones_are_said():
