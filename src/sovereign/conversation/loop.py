@@ -458,6 +458,12 @@ class TurnLoop:
                     reply = await self._read_first(progress, context, offered, local, reply)
                 elif owner is not None:
                     chosen, reply = [owner], replace(reply, tool_calls=())
+            if nothing_ran and not chosen:
+                # The question names two families and the model reads one: "Is Pi-hole set
+                # up on this box?" (Pi-hole not set up) was answered with the device's
+                # health alone. What the other family's stand-in says is said too, as it
+                # is when the model chose that stand-in and the product read the first.
+                chosen = self._withheld_beside(progress, reply, named, standing)
             if nothing_ran and reader is None and self._reads_first(progress, reply, chosen):
                 # The question names one part of the household and the model would send
                 # its words off the device ("our ad zapper", "unser Werbeschlucker" went
@@ -623,6 +629,20 @@ class TurnLoop:
             if family is None or family in named:
                 return False
         return True
+
+    def _withheld_beside(
+        self,
+        progress: TurnProgress,
+        reply: ModelReply,
+        named: frozenset[str],
+        standing: tuple[StandIn, ...],
+    ) -> list[StandIn]:
+        """The offered stand-ins (``standing``) of the families the question ``named``
+        that ``reply`` does not read, when it reads one of them; else none."""
+        read = {family_of(self._capability(progress, c.name)) for c in reply.tool_calls}
+        if not read & named:
+            return []
+        return [s for s in standing if s.family in named - read]
 
     @staticmethod
     def _stands_for_another(
