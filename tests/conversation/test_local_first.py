@@ -254,3 +254,38 @@ async def test_a_read_of_a_family_the_question_names_or_of_any_when_none_is_stan
 ):
     result, _ = await turn(question, [health_read("temperature")], tmp_path)
     assert [r.capability for r in result.receipts] == ["system.health"]
+
+
+def pihole_not_set_up():
+    """The device's read, Pi-hole's (not set up) and a web search."""
+    absent = replace(
+        health(), name="pihole.summary", phrases=pihole.PHRASES, available=lambda: False
+    )
+    web = capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL)
+    return registry_of(health(), absent, web)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is Pi-hole set up on this box?",
+        "How many ads did the server block today?",
+        "¿Cuántos anuncios ha bloqueado hoy el servidor?",
+        "Hoeveel advertenties heeft de server vandaag geblokkeerd?",
+    ],
+)
+async def test_a_family_named_beside_the_one_read_is_said_to_be_missing(question, tmp_path):
+    # The model reads the device; Pi-hole, named too, is not set up: both are said.
+    result, _ = await turn(question, [health_read()], tmp_path, registry=pihole_not_set_up())
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    stated, missing = result.text.rsplit(". ", 1)
+    assert "Pi-hole" in missing and "Pi-hole" not in stated, result.text
+    assert "5.3" in stated or "5,3" in stated  # the device's free memory, from its result
+
+
+async def test_a_question_naming_the_read_family_alone_is_told_nothing_missing(tmp_path):
+    question = "How much memory does the server have left?"
+    registry = pihole_not_set_up()
+    result, _ = await turn(question, [health_read("memory")], tmp_path, registry=registry)
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert "Pi-hole" not in result.text

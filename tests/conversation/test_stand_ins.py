@@ -207,6 +207,22 @@ async def test_a_read_no_message_named_is_chosen_again_among_the_rest(
     assert result.text == said
 
 
+async def test_a_time_window_the_question_chose_is_no_thing_of_the_household(tmp_path):
+    # "hoy" offers Pi-hole's window; reading its last 24 hours names no thing of the home.
+    from sovereign.capabilities import pihole
+
+    registry = registry_of(
+        capability("pihole.summary", schema=pihole.ARGUMENTS_SCHEMA),
+        capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL),
+    )
+    read = propose("pihole_summary", {"period": "last_24_hours"})
+    loop, backend, _ = loop_for(registry, [read, propose("web_switched_off"), "unused"], tmp_path)
+    ask = [{"role": "user", "content": "a cuánto está hoy el euro frente al dólar"}]
+    result = await loop.process_turn(ask, policy=OFF, owner="o")
+    assert result.receipts == [] and backend.remaining == 1
+    assert backend.requests[1].tool_choice != "auto"  # chosen again, without the read
+
+
 async def test_a_follow_up_keeps_the_family_named_before_and_is_not_asked_again(tmp_path):
     script = [propose("system_health", {}), "It is fine."]
     loop, backend, _ = loop_for(household(), script, tmp_path)

@@ -36,6 +36,7 @@ from sovereign.executor import (
     Statement,
     Topic,
     read_subjects,
+    read_topic_words,
 )
 
 from ._household_http import make_client
@@ -331,6 +332,7 @@ FACTS = FactSheet(
         ),
     ),
     summary=("status", "blocked", "share_blocked"),
+    asked_by=read_topic_words(CATALOG.parent / "subjects" / "pihole_topics.json"),
     words={
         "blocking": {"enabled": "on", "disabled": "switched off"},
         "period": {

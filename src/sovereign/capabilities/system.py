@@ -21,6 +21,7 @@ from sovereign.executor import (
     Statement,
     Topic,
     read_subjects,
+    read_topic_words,
 )
 
 _NUMBER_OR_NULL = {"type": ["number", "null"]}
@@ -321,6 +322,7 @@ FACTS = FactSheet(
         ),
     ),
     summary=("temperature", "load", "memory", "disk", "uptime"),
+    asked_by=read_topic_words(CATALOG.parent / "subjects" / "system_topics.json"),
     words={
         "temperature_verdict": {
             "normal": "a normal temperature",

@@ -40,7 +40,7 @@ from .backends.base import (
 )
 from .offer.catalog import ToolCatalog
 from .offer.choices import general_check, split_product_parameters
-from .offer.guidance import ArgumentGuide
+from .offer.guidance import TIME_WINDOW, ArgumentGuide
 from .offer.stand_ins import CHANGE, StandIn, chosen_stand_ins, stand_ins
 from .offer.subjects import (
     asks_for_the_web,
@@ -458,6 +458,12 @@ class TurnLoop:
                     reply = await self._read_first(progress, context, offered, local, reply)
                 elif owner is not None:
                     chosen, reply = [owner], replace(reply, tool_calls=())
+            if nothing_ran and not chosen:
+                # The question names two families and the model reads one: "Is Pi-hole set
+                # up on this box?" (Pi-hole not set up) was answered with the device's
+                # health alone. What the other family's stand-in says is said too, as it
+                # is when the model chose that stand-in and the product read the first.
+                chosen = self._withheld_beside(progress, reply, named, standing)
             if nothing_ran and reader is None and self._reads_first(progress, reply, chosen):
                 # The question names one part of the household and the model would send
                 # its words off the device ("our ad zapper", "unser Werbeschlucker" went
@@ -624,6 +630,20 @@ class TurnLoop:
                 return False
         return True
 
+    def _withheld_beside(
+        self,
+        progress: TurnProgress,
+        reply: ModelReply,
+        named: frozenset[str],
+        standing: tuple[StandIn, ...],
+    ) -> list[StandIn]:
+        """The offered stand-ins (``standing``) of the families the question ``named``
+        that ``reply`` does not read, when it reads one of them; else none."""
+        read = {family_of(self._capability(progress, c.name)) for c in reply.tool_calls}
+        if not read & named:
+            return []
+        return [s for s in standing if s.family in named - read]
+
     @staticmethod
     def _stands_for_another(
         chosen: list[StandIn], reply: ModelReply, named: frozenset[str]
@@ -644,10 +664,12 @@ class TurnLoop:
         """The tools ``reply`` calls when no user message of the conversation names a
         household family (``named``: the question's; a follow-up, "and over the last
         week?", keeps the family an earlier message named) and each call is a general
-        check of one (:func:`~.offer.subjects.family_of`): no argument of its own (a
-        read naming a thing of the household, such as Home Assistant's entity, was
-        chosen for that thing) and no fact singled out (all of them or none: "How hot
-        is it?" reading the device's temperature was chosen for it); else an empty set."""
+        check of one (:func:`~.offer.subjects.family_of`): no argument of its own but a
+        time window, which the question's words chose (a read naming a thing of the
+        household, such as Home Assistant's entity, was chosen for that thing; "a cuánto
+        está *hoy* el euro" read Pi-hole's last 24 hours), and no fact singled out (all
+        of them or none: "How hot is it?" reading the device's temperature was chosen
+        for it); else an empty set."""
         if named or not reply.tool_calls:  # a read of another family: _reads_another's
             return set()
         for call in reply.tool_calls:
@@ -656,8 +678,9 @@ class TurnLoop:
             sheet = capability.facts if capability is not None else None
             every = {topic.name for topic in sheet.topics} if sheet is not None else set()
             if (
-                family_of(capability) is None
-                or chosen.arguments
+                capability is None
+                or family_of(capability) is None
+                or _own_arguments(capability, chosen.arguments)
                 or (chosen.topics and set(chosen.topics) != every)
             ):
                 return set()
@@ -821,6 +844,17 @@ class TurnLoop:
             receipts=list(progress.receipts),
             language=progress.voice.language,
         )
+
+
+def _own_arguments(capability: Capability, arguments: Mapping[str, Any] | None) -> list[str]:
+    """The names of ``arguments`` that name a thing of the household: every one but a
+    time window (:data:`~.offer.guidance.TIME_WINDOW`)."""
+    properties = capability.arguments_schema.get("properties", {})
+    return [
+        name
+        for name in arguments or {}
+        if not (isinstance(properties.get(name), Mapping) and TIME_WINDOW in properties[name])
+    ]
 
 
 def _failed(progress: TurnProgress, error: Exception) -> TurnFailed:

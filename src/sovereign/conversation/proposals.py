@@ -8,25 +8,36 @@ from .approval.card_words import own_words
 from .backends.base import ModelReply
 from .offer.catalog import model_safe_name
 from .offer.choices import split_product_parameters
+from .offer.subjects import conversation_topics, topics_to_state
 from .pending import Proposal, TurnProgress
 
 
 def adopt(progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
     """The reply's calls as proposals with our own ids (``call_1`` …), their product
     parameters (``facts``, ``also_asked``) taken out of the arguments the executor will
-    see and a search's query given the household's words (:func:`~.approval.card_words.own_words`);
+    see (the facts read against those the question names in their words,
+    :func:`~.offer.subjects.topics_to_state`) and a search's query given the
+    household's words (:func:`~.approval.card_words.own_words`);
     the reply is appended to ``progress.context`` as the assistant's message.
 
     Arguments that were not JSON are written back as ``{}``: the raw text
     never goes back to a server (llama-server answers it with a 500).
     """
     proposals, calls = [], []
+    questions = [str(m.get("content") or "") for m in progress.context if m.get("role") == "user"]
+    capabilities = list(progress.catalog.capabilities.values())
     for call in reply.tool_calls:
         progress.calls_made += 1
         target = progress.catalog.resolve(call.name)
         name = model_safe_name(target.capability if target else call.name)
         capability = progress.catalog.capabilities.get(target.capability if target else "")
         chosen = split_product_parameters(capability, call.arguments)
+        topics = chosen.topics
+        if capability is not None and capability.facts is not None:
+            asked = conversation_topics(
+                questions, capability.facts, capabilities, progress.voice.language
+            )
+            topics = topics_to_state(topics, asked, capability.facts)
         arguments, written = own_words(progress, capability, chosen.arguments, call.arguments)
         proposal = Proposal(
             f"call_{progress.calls_made}",
@@ -34,7 +45,7 @@ def adopt(progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
             target,
             arguments,
             call.parse_error,
-            topics=chosen.topics,
+            topics=topics,
             rest_asked=chosen.rest_asked,
         )
         proposals.append(proposal)

@@ -30,6 +30,7 @@ from .facts import (
     Statement,
     Topic,
     read_subjects,
+    read_topic_words,
 )
 from .invoke import EDIT_REASON, Executor, FlagCheck, Outcome, TurnState, Validation
 from .registry import Registry
@@ -71,6 +72,7 @@ __all__ = [
     "canonical_arguments",
     "map_strings",
     "read_subjects",
+    "read_topic_words",
     "valid_text",
     "valid_value",
 ]

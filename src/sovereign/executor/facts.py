@@ -118,6 +118,12 @@ class FactSheet:
             (``{"lock": {"locked": "locked"}, "load_verdict": {"light": "lightly
             loaded"}}``), translated through the catalog under that context; a value
             without words is shown as it is.
+        asked_by: for each topic, the words per language (ISO 639-1 → phrases) that
+            name it in a question ("schijf", "liste noire"): the facts a question names
+            in them are said even when the model chose others
+            (:func:`sovereign.conversation.offer.subjects.asked_topics`). Read from a JSON
+            file beside the capability by :func:`read_topic_words`; empty: the model's
+            choice alone.
     """
 
     kinds: Mapping[str, Kind]
@@ -127,11 +133,14 @@ class FactSheet:
     domain: str
     units: Mapping[str, str] = field(default_factory=dict)
     words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    asked_by: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         names = [topic.name for topic in self.topics]
         if len(set(names)) != len(names) or not set(self.summary) <= set(names):
             raise ValueError("topics must be unique and the summary must name topics")
+        if not set(self.asked_by) <= set(names):
+            raise ValueError(f"words for unknown topics {sorted(set(self.asked_by) - set(names))}")
         for topic in self.topics:
             for statement in topic.statements:
                 declared = {p for p, path in statement.values.items() if path in self.kinds}
@@ -234,6 +243,30 @@ def read_subjects(path: Path) -> dict[str, tuple[str, ...]]:
             raise ValueError(f"{path.name}: {language} must list phrases")
         subjects[language] = tuple(phrases)
     return subjects
+
+
+def read_topic_words(path: Path) -> dict[str, dict[str, tuple[str, ...]]]:
+    """The words naming each topic, from a JSON file ``{"<topic>": {"<language>":
+    ["phrase", …]}, "_about": …}`` (keys starting with ``_`` are comments), for
+    :attr:`FactSheet.asked_by`.
+
+    Raises:
+        OSError, ValueError: the file is missing or not such an object (a packaging
+            mistake, caught when the capability module is imported).
+    """
+    catalog = json.loads(path.read_text(encoding="utf-8"))
+    topics = {}
+    for topic, languages in catalog.items():
+        if topic.startswith("_"):
+            continue
+        if not isinstance(languages, dict):
+            raise ValueError(f"{path.name}: {topic} must map languages to phrases")
+        topics[topic] = {}
+        for language, phrases in languages.items():
+            if not isinstance(phrases, list) or not all(isinstance(p, str) and p for p in phrases):
+                raise ValueError(f"{path.name}: {topic}/{language} must list phrases")
+            topics[topic][language] = tuple(phrases)
+    return topics
 
 
 @dataclass(frozen=True, kw_only=True)

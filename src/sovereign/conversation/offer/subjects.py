@@ -60,7 +60,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from sovereign.executor import Capability, Effect, Locality, Phrases
+from sovereign.executor import Capability, Effect, FactSheet, Locality, Phrases
 
 from ..backends.base import ToolDefinition
 from ..voice.words import Word, fold, letters, stem, stop_words, words
@@ -70,13 +70,16 @@ from .guidance import addresses_in
 
 __all__ = [
     "COMPOUNDS",
+    "asked_topics",
     "asks_for_the_web",
+    "conversation_topics",
     "family_of",
     "family_offered",
     "local_read",
     "named_families",
     "named_read",
     "names_subject",
+    "topics_to_state",
 ]
 
 WEB_REQUESTS = Path(__file__).resolve().parent / "web_requests.json"
@@ -500,3 +503,50 @@ def asks_for_the_web(question: str, language: str) -> bool:
     languages, matched as family words are; ``language`` is the question's (ISO 639-1).
     Such a question asked for what leaves the device, so its read does not come first."""
     return names_subject(question, _web_requests(), language)
+
+
+def asked_topics(question: str, sheet: FactSheet, language: str) -> tuple[str, ...]:
+    """The topics of ``sheet`` that ``question`` names in their words
+    (:attr:`~sovereign.executor.facts.FactSheet.asked_by`, matched as subjects are),
+    in the sheet's order; ``language`` is the question's (ISO 639-1)."""
+    words = sheet.asked_by
+    return tuple(
+        topic.name
+        for topic in sheet.topics
+        if topic.name in words and names_subject(question, words[topic.name], language)
+    )
+
+
+def conversation_topics(
+    questions: list[str],
+    sheet: FactSheet,
+    capabilities: Iterable[Capability],
+    language: str,
+) -> tuple[str, ...]:
+    """The topics of ``sheet`` the last of ``questions`` (the user's messages, in
+    order) names (:func:`asked_topics`); when it names none and no household family
+    either ("en deze week?", "¿y en el último mes?"), it goes on from the one before,
+    whose topics are taken, and so on back."""
+    capabilities = list(capabilities)
+    for question in reversed(questions):
+        asked = asked_topics(question, sheet, language)
+        if asked or named_families(question, capabilities, language):
+            return asked
+    return ()
+
+
+def topics_to_state(
+    chosen: tuple[str, ...], asked: tuple[str, ...], sheet: FactSheet
+) -> tuple[str, ...]:
+    """The facts said for a call: of the topics the model ``chosen``, those the question
+    names (``asked``, :func:`asked_topics`); when it chose none of them, the named ones
+    beside its own, in the sheet's order ("hoeveel gb heb je nog vrij op je schijf?" was
+    given the free memory alone; "ok and the disk?" after a memory question, the memory
+    again). A question naming none leaves the model's choice, an empty one included
+    (a general check)."""
+    if not asked:
+        return chosen
+    kept = tuple(name for name in chosen if name in asked)
+    if kept:
+        return kept
+    return tuple(t.name for t in sheet.topics if t.name in asked or t.name in chosen)

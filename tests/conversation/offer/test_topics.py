@@ -1,0 +1,122 @@
+"""The facts a question names in their words are the facts said (offer.subjects'
+asked_topics, conversation_topics and topics_to_state; the turn loop's adopt)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sovereign.capabilities import pihole, system
+from sovereign.conversation.backends.scripted import propose
+from sovereign.conversation.offer.subjects import (
+    asked_topics,
+    conversation_topics,
+    topics_to_state,
+)
+from sovereign.conversation.voice.words import letters
+from sovereign.executor import FactSheet, read_topic_words
+
+from ..test_named_read import turn
+from .test_subjects import HOUSEHOLD, LANGUAGES
+
+SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
+
+
+@pytest.mark.parametrize(
+    ("sheet", "language", "question", "asked"),
+    [
+        ("system", "nl", "hoeveel gb heb je nog vrij op je schijf?", ("disk",)),
+        ("system", "nl", "hoe zwaar word je nu belast?", ("load",)),
+        ("system", "en", "ok and the disk?", ("disk",)),
+        ("system", "en", "when did it last restart?", ("uptime",)),  # no German "Last"
+        ("system", "de", "Wie viel Platz ist auf der Platte noch?", ("disk",)),
+        ("system", "de", "Wie viel Festplattenplatz ist frei?", ("disk",)),  # a compound
+        ("system", "de", "Wie hoch ist die CPU-Auslastung?", ("load",)),
+        ("system", "fr", "t'es à combien de degrés là ?", ("temperature",)),
+        ("system", "es", "¿vas justo de memoria o qué?", ("memory",)),
+        ("system", "it", "quanto spazio resta sul disco?", ("disk",)),
+        ("system", "en", "Is the server alright?", ()),  # a general check
+        ("system", "de", "Ist der Speicher voll?", ()),  # memory or storage: not said
+        ("pihole", "fr", "y a combien de sites dans la liste noire ?", ("blocklist",)),
+        ("pihole", "en", "How many ads were blocked today?", ("blocked",)),
+        ("pihole", "de", "Wie viel Prozent der Anfragen wurden blockiert?",
+         ("queries", "blocked", "share_blocked")),
+        ("pihole", "es", "¿Está activado el bloqueador?", ("status",)),
+        ("pihole", "nl", "en deze week?", ()),
+    ],
+)
+def test_a_question_names_the_facts_in_their_words(sheet, language, question, asked):
+    assert asked_topics(question, SHEETS[sheet], language) == asked
+
+
+def test_the_named_facts_narrow_the_models_choice_or_join_it():
+    sheet = system.FACTS
+    assert topics_to_state(("memory", "disk"), ("disk",), sheet) == ("disk",)
+    assert topics_to_state(("memory",), ("disk",), sheet) == ("memory", "disk")  # both said
+    assert topics_to_state((), ("disk",), sheet) == ("disk",)  # a general check narrowed
+    assert topics_to_state(("memory",), (), sheet) == ("memory",)  # named none: the model's
+    assert topics_to_state((), (), sheet) == ()
+
+
+def test_a_follow_up_naming_no_family_goes_on_from_the_question_before():
+    sheet = pihole.FACTS
+    asked = conversation_topics(
+        ["How many ads were blocked today?", "en deze week?"], sheet, HOUSEHOLD, "nl"
+    )
+    assert asked == ("blocked",)
+    # A new question naming a family but no fact is a general one: nothing carried over.
+    again = ["How many ads were blocked today?", "How is the ad blocker doing?"]
+    assert conversation_topics(again, sheet, HOUSEHOLD, "en") == ()
+    assert conversation_topics(["en deze week?"], sheet, HOUSEHOLD, "nl") == ()
+
+
+@pytest.mark.parametrize("name", ["system", "pihole"])
+def test_every_topic_lists_words_in_the_six_languages_without_repeats(name):
+    sheet = SHEETS[name]
+    assert set(sheet.asked_by) == {topic.name for topic in sheet.topics}
+    for topic, languages in sheet.asked_by.items():
+        assert set(languages) == set(LANGUAGES), topic
+        for language, phrases in languages.items():
+            spelled = [" ".join(letters(w) for w in p.split()) for p in phrases]
+            assert len(spelled) == len(set(spelled)), (topic, language)
+
+
+@pytest.mark.parametrize("name", ["system", "pihole"])
+def test_every_listed_word_names_its_topic(name):
+    sheet = SHEETS[name]
+    for topic, languages in sheet.asked_by.items():
+        for language, phrases in languages.items():
+            for phrase in phrases:
+                assert topic in asked_topics(f"— {phrase} —", sheet, language), (phrase, language)
+
+
+def test_words_for_a_topic_the_sheet_lacks_are_refused(tmp_path):
+    path = tmp_path / "topics.json"
+    path.write_text('{"_about": "x", "battery": {"en": ["battery"]}}', encoding="utf-8")
+    with pytest.raises(ValueError, match="battery"):
+        FactSheet(
+            kinds=system.FACTS.kinds,
+            topics=system.FACTS.topics,
+            summary=system.FACTS.summary,
+            catalog=system.FACTS.catalog,
+            domain="system",
+            asked_by=read_topic_words(path),
+        )
+    path.write_text('{"disk": ["disk"]}', encoding="utf-8")
+    with pytest.raises(ValueError, match="disk"):
+        read_topic_words(path)
+
+
+async def test_the_fact_the_question_names_is_said_though_the_model_chose_another(tmp_path):
+    question = "hoeveel gb heb je nog vrij op je schijf? wil de vakantiefotos erop zetten"
+    script = [propose("system_health", {"facts": ["memory"], "also_asked": "nothing_else"})]
+    result, _ = await turn(question, script, tmp_path)
+    assert "41,2" in result.text  # the free disk, in Dutch
+    (facts,) = result.facts
+    assert "41,2" in str(facts)  # the facts panel says what the sentences say
+
+
+async def test_the_model_choice_is_narrowed_to_the_fact_named(tmp_path):
+    question = "ok and the disk?"
+    script = [propose("system_health", {"facts": ["memory", "disk"], "also_asked": "nothing_else"})]
+    result, _ = await turn(question, script, tmp_path)
+    assert "41.2" in result.text and "5.3" not in result.text  # the disk, not the memory
