@@ -351,6 +351,14 @@ ITSELF = system.PHRASES.itself
         ("nl", "Heb jij nog ruimte voor mijn foto's?", {"system"}),
         ("it", "Sei surriscaldato?", {"system"}),
         ("it", "Ti è rimasto spazio per la musica?", {"system"}),
+        # How a person feels, asked of the assistant.
+        ("de", "alles fit bei dir? nicht dass du wieder schlapp machst", {"system"}),
+        ("en", "are you tired today?", {"system"}),
+        ("fr", "t'es en forme ce matin ?", {"system"}),
+        ("es", "¿Estás cansado hoy?", {"system"}),
+        ("nl", "ben je moe vandaag?", {"system"}),
+        ("it", "sei in forma oggi?", {"system"}),
+        ("en", "I'm so tired today, what should I cook?", set()),  # the household's own
         # Where it stands is not what is asked about it.
         ("en", "are you warm enough in the hallway cupboard?", {"system"}),
         ("nl", "Word je niet te warm in de meterkast?", {"system"}),
