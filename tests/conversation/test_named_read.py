@@ -11,7 +11,7 @@ import pytest
 
 from sovereign.capabilities import home_assistant_facts, pihole
 from sovereign.conversation import ToolCatalog
-from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.backends.base import ModelReply, allowed_choice
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.offer.choices import general_check
 from sovereign.conversation.offer.subjects import named_families, named_read
@@ -126,13 +126,53 @@ async def test_nothing_is_read_when_the_question_names_no_family_of_this_device(
     assert result.receipts == [] and result.facts == []
 
 
-async def test_prose_the_model_already_wrote_is_kept_and_nothing_is_read(tmp_path):
-    result, _ = await turn(
-        "How is the server doing?",
-        [ModelReply(content="I cannot tell without a read.")],
-        tmp_path,
+@pytest.mark.parametrize(
+    ("question", "prose"),
+    [
+        ("How is the server doing?", "I cannot tell without a read."),
+        ("alles fit bei dir? nicht dass du wieder schlapp machst", "Ja, alles in Ordnung."),
+    ],
+)
+async def test_prose_for_a_question_naming_a_readable_family_is_held_and_the_family_read(
+    question, prose, tmp_path
+):
+    loop, _, _ = loop_for(household(), [ModelReply(content=prose), FILLED], tmp_path)
+    shown = []
+
+    async def show(text):
+        shown.append(text)
+
+    ask = [{"role": "user", "content": question}]
+    result = await loop.process_turn(ask, policy=ON, owner="o", on_token=show)
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert prose not in result.text and prose not in "".join(shown)  # never shown
+
+
+async def test_a_home_question_answered_from_nothing_reads_a_thing_chosen_from_what_exists(
+    tmp_path,
+):
+    prose = ModelReply(content="Yes, I remember locking the back door.")
+    filled = propose(
+        "home_assistant_get_state", {"entity_id": "lock.back_door", "also_asked": "nothing_else"}
     )
-    assert result.receipts == []
+    script = [prose, filled, ModelReply(), "It reads locked."]  # (the fake's result states
+    # nothing the product can say, so the model is asked for the rest)
+    loop, backend, _ = loop_for(household(home_assistant=True), script, tmp_path)
+    ask = [{"role": "user", "content": "did anyone remember to lock the back door"}]
+    result = await loop.process_turn(ask, policy=ON, owner="o")
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+    assert "remember" not in result.text
+    again = backend.requests[1]
+    assert again.tool_choice == allowed_choice(["home_assistant_get_state"])
+    assert again.messages == backend.requests[0].messages  # the same prompt, cached
+
+
+async def test_a_home_question_the_backend_will_not_fill_keeps_the_models_words(tmp_path):
+    prose = ModelReply(content="I can't tell.")
+    loop, _, _ = loop_for(household(home_assistant=True), [prose, ModelReply()], tmp_path)
+    ask = [{"role": "user", "content": "Is the front door locked?"}]
+    result = await loop.process_turn(ask, policy=ON, owner="o")
+    assert result.receipts == [] and result.text == "I can't tell."
 
 
 async def test_a_read_that_leaves_the_device_or_needs_an_argument_is_never_proposed(tmp_path):

@@ -46,6 +46,7 @@ from .offer.subjects import (
     asks_for_the_web,
     family_of,
     family_offered,
+    family_reads,
     local_read,
     named_families,
     named_read,
@@ -396,8 +397,10 @@ class TurnLoop:
                 standing = (*standing, GENERAL_KNOWLEDGE)
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
             # Prose written with a decision is streamed only before anything ran: after a
-            # call, prose goes through the checks of the answer writer.
-            sink = on_token if nothing_ran else None
+            # call, prose goes through the checks of the answer writer. A question naming
+            # a family the device can read may be read instead, so its prose is held.
+            reads = family_reads(named, tools, progress.catalog) if nothing_ran else ()
+            sink = on_token if nothing_ran and not reads else None
             # What this question's addresses allow is said with the instructions and, until
             # something ran, again after the question: a small model weighs what it read
             # last ("What oven temperature does the recipe at http://… ask for?" was
@@ -493,14 +496,14 @@ class TurnLoop:
                 if not reply.tool_calls:
                     return await self._finish(progress, on_token, Ending())
             # A question naming one household family that the model would answer from
-            # nothing is read by the product: a local read that needs no argument costs
-            # nothing, and an answer without it could only guess. The model fills it as
-            # it fills a read that comes first: the facts asked about, and whether
-            # anything else is asked ("Tu chauffes pas trop ?" asks nothing else, and
-            # the prose asked for after a general check restated the facts wrongly).
-            read = named_read(named, tools, progress.catalog) if nothing_ran else None
-            if read is not None and not reply.tool_calls and not reply.content.strip():
-                reply = await self._read_first(progress, context, offered, (read, ()), reply)
+            # nothing is read: a local read costs nothing, and an answer without it could
+            # only guess ("alles fit bei dir?" → "Ja, alles in Ordnung."; "did anyone
+            # remember to lock the back door" → "Yes, I remember locking the back door.").
+            # The model fills it as it fills a read that comes first: the facts asked
+            # about, whether anything else is asked ("Tu chauffes pas trop ?" asks
+            # nothing else), and the thing read, chosen from what exists.
+            if reads and not reply.tool_calls:
+                reply = await self._read_named(progress, context, offered, named, reads, reply)
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None
                 note = guide.unreadable_note()
@@ -616,6 +619,30 @@ class TurnLoop:
         if not calls:
             calls = (ToolCall(NAMED_READ_ID, name, general_check(tool)),)
         return replace(reply, tool_calls=calls, content="")
+
+    async def _read_named(
+        self,
+        progress: TurnProgress,
+        context: list[Message],
+        offered: list[ToolDefinition],
+        named: frozenset[str],
+        reads: tuple[ToolDefinition, ...],
+        decision: ModelReply,
+    ) -> ModelReply:
+        """A read of the family a question names (``reads``: its offered tools,
+        :func:`~.offer.subjects.family_reads`) in place of the model's ``decision`` to
+        answer without one. A single read that needs no argument is
+        :meth:`_read_first`'s (the product's general check when the backend does not
+        fill it); otherwise the model is asked, with the same prompt, to call one of
+        ``reads``, filling the thing read from the choices offered (Home Assistant's
+        allowed entities). A reply without such a call leaves the ``decision``."""
+        read = named_read(named, reads, progress.catalog)
+        if read is not None:
+            return await self._read_first(progress, context, offered, (read, ()), decision)
+        names = [tool["function"]["name"] for tool in reads]
+        reply = await self._ask(progress, context, offered, None, None, allowed_choice(names))
+        calls = tuple(c for c in reply.tool_calls if c.name in names)
+        return replace(reply, tool_calls=calls, content="") if calls else decision
 
     def _reads_another(
         self, progress: TurnProgress, reply: ModelReply, named: frozenset[str]

@@ -75,6 +75,7 @@ __all__ = [
     "conversation_topics",
     "family_of",
     "family_offered",
+    "family_reads",
     "local_read",
     "named_families",
     "named_read",
@@ -453,42 +454,56 @@ def local_read(
     named: frozenset[str], tools: Iterable[ToolDefinition], catalog: ToolCatalog
 ) -> tuple[ToolDefinition, tuple[str, ...]] | None:
     """The offered tool that reads the one household family among those a question
-    names that can be read here, on this device or its network, and the arguments of
-    its own it requires; else ``None``.
-
-    A family can be read here when one offered tool (``tools``, OpenAI definitions named
-    as ``catalog`` names them) reads it: a capability of that family that only reads,
-    locally (:attr:`Locality.LOCAL`), and declares facts the product states. Of the
-    families ``named`` (:func:`named_families`), exactly one must be: "is the little box
-    under the TV coping ok? its light has been blinking" names the device and the home's
-    lights, and with Home Assistant not set up only the device can be read; a question
-    naming two families that can both be read ("is ad blocking on, and how long has the
-    device been running?") is the model's to fill.
+    names that can be read here, when that family has one such tool
+    (:func:`family_reads`), and the arguments of its own it requires; else ``None``.
 
     Returns:
         ``(tool, required)``: ``required`` holds the names of the parameters the tool
         requires in this round besides ``facts`` and ``also_asked`` (empty when the
         product can fill the call alone).
     """
-    readable: dict[str, list[tuple[ToolDefinition, tuple[str, ...]]]] = {}
+    found = family_reads(named, tools, catalog)
+    if len(found) != 1:
+        return None
+    (tool,) = found
+    required = tool["function"].get("parameters", {}).get("required", [])
+    return tool, tuple(name for name in required if name not in (FACTS, ALSO_ASKED))
+
+
+def family_reads(
+    named: frozenset[str], tools: Iterable[ToolDefinition], catalog: ToolCatalog
+) -> tuple[ToolDefinition, ...]:
+    """The offered tools that read the one household family among those a question
+    names that can be read here, on this device or its network; empty when none or
+    several such families are named.
+
+    A family can be read here when an offered tool (``tools``, OpenAI definitions named
+    as ``catalog`` names them) reads it: a capability of that family that only reads,
+    locally (:attr:`Locality.LOCAL`), and declares facts the product states (Home
+    Assistant has two: one entity's state, and every allowed entity's). Of the
+    families ``named`` (:func:`named_families`), exactly one must be: "is the little
+    box under the TV coping ok? its light has been blinking" names the device and the
+    home's lights, and with Home Assistant not set up only the device can be read; a
+    question naming two families that can both be read ("is ad blocking on, and how
+    long has the device been running?") is the model's to fill.
+    """
+    readable: dict[str, list[ToolDefinition]] = {}
     for tool in tools:
         target = catalog.resolve(tool["function"]["name"])
         capability = target and catalog.capabilities.get(target.capability)
         family = family_of(capability)
         if capability is None or family not in named:
             continue
-        required = tool["function"].get("parameters", {}).get("required", [])
-        own = tuple(name for name in required if name not in (FACTS, ALSO_ASKED))
         if (
             capability.effect is Effect.READ_ONLY
             and capability.locality is Locality.LOCAL
             and capability.facts is not None
         ):
-            readable.setdefault(family, []).append((tool, own))
+            readable.setdefault(family, []).append(tool)
     if len(readable) != 1:
-        return None
+        return ()
     (found,) = readable.values()
-    return found[0] if len(found) == 1 else None
+    return tuple(found)
 
 
 @functools.cache
