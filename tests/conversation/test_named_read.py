@@ -148,19 +148,34 @@ async def test_prose_for_a_question_naming_a_readable_family_is_held_and_the_fam
     assert prose not in result.text and prose not in "".join(shown)  # never shown
 
 
-async def test_a_home_question_answered_from_nothing_reads_a_thing_chosen_from_what_exists(
+def home_elsewhere():
+    """The device and Home Assistant, read on its own server (approved first)."""
+    home = capability(
+        "home_assistant.get_state",
+        locality=Locality.EXTERNAL,
+        phrases=home_assistant_facts.PHRASES,
+        facts=home_assistant_facts.GET_STATE_FACTS,
+        schema={
+            "type": "object",
+            "required": ["entity_id"],
+            "properties": {"entity_id": {"type": "string"}},
+        },
+    )
+    return registry_of(health(), home)
+
+
+async def test_a_home_question_answered_from_nothing_asks_to_read_a_thing_that_exists(
     tmp_path,
 ):
     prose = ModelReply(content="Yes, I remember locking the back door.")
     filled = propose(
         "home_assistant_get_state", {"entity_id": "lock.back_door", "also_asked": "nothing_else"}
     )
-    script = [prose, filled, ModelReply(), "It reads locked."]  # (the fake's result states
-    # nothing the product can say, so the model is asked for the rest)
-    loop, backend, _ = loop_for(household(home_assistant=True), script, tmp_path)
+    loop, backend, _ = loop_for(home_elsewhere(), [prose, filled], tmp_path)
     ask = [{"role": "user", "content": "did anyone remember to lock the back door"}]
     result = await loop.process_turn(ask, policy=ON, owner="o")
-    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+    card = result.pending_confirmation
+    assert card is not None and card.capability == "home_assistant.get_state"
     assert "remember" not in result.text
     again = backend.requests[1]
     assert again.tool_choice == allowed_choice(["home_assistant_get_state"])
@@ -169,18 +184,23 @@ async def test_a_home_question_answered_from_nothing_reads_a_thing_chosen_from_w
 
 async def test_a_home_question_the_backend_will_not_fill_keeps_the_models_words(tmp_path):
     prose = ModelReply(content="I can't tell.")
-    loop, _, _ = loop_for(household(home_assistant=True), [prose, ModelReply()], tmp_path)
+    loop, _, _ = loop_for(home_elsewhere(), [prose, ModelReply()], tmp_path)
     ask = [{"role": "user", "content": "Is the front door locked?"}]
     result = await loop.process_turn(ask, policy=ON, owner="o")
-    assert result.receipts == [] and result.text == "I can't tell."
+    assert result.receipts == [] and result.pending_confirmation is None
+    assert result.text == "I can't tell."
 
 
-async def test_a_read_that_leaves_the_device_or_needs_an_argument_is_never_proposed(tmp_path):
+async def test_a_read_that_leaves_the_device_or_needs_an_argument_is_never_the_products_alone(
+    tmp_path,
+):
+    # Only the model may propose it (asked to choose it, then approved first): a backend
+    # that does not fill it leaves no call.
     away = household(health_locality=Locality.EXTERNAL)
-    result, _ = await turn(
-        "How is the server doing?", [ModelReply(), "Fine."], tmp_path, registry=away
-    )
-    assert result.receipts == []
+    script = [ModelReply(), ModelReply(), "Fine."]
+    result, backend = await turn("How is the server doing?", script, tmp_path, registry=away)
+    assert result.receipts == [] and result.pending_confirmation is None
+    assert backend.requests[1].tool_choice == allowed_choice(["system_health"])
     home = household(home_assistant=True)
     catalog = ToolCatalog.for_turn(home, {**ON, "home_assistant_enabled": True})
     named = named_families("Is the front door locked?", catalog.capabilities.values(), "en")

@@ -399,7 +399,9 @@ class TurnLoop:
             # Prose written with a decision is streamed only before anything ran: after a
             # call, prose goes through the checks of the answer writer. A question naming
             # a family the device can read may be read instead, so its prose is held.
-            reads = family_reads(named, tools, progress.catalog) if nothing_ran else ()
+            reads = ()
+            if nothing_ran:
+                reads = family_reads(named, tools, progress.catalog, local_only=False)
             sink = on_token if nothing_ran and not reads else None
             # What this question's addresses allow is said with the instructions and, until
             # something ran, again after the question: a small model weighs what it read
@@ -504,6 +506,9 @@ class TurnLoop:
             # nothing else), and the thing read, chosen from what exists.
             if reads and not reply.tool_calls:
                 reply = await self._read_named(progress, context, offered, named, reads, reply)
+                for stand_in in self._withheld_beside(progress, reply, named, standing):
+                    if stand_in.sentence not in progress.unrun:  # as for the model's read
+                        progress.unrun.append(stand_in.sentence)
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None
                 note = guide.unreadable_note()

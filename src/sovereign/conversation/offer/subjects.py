@@ -471,7 +471,11 @@ def local_read(
 
 
 def family_reads(
-    named: frozenset[str], tools: Iterable[ToolDefinition], catalog: ToolCatalog
+    named: frozenset[str],
+    tools: Iterable[ToolDefinition],
+    catalog: ToolCatalog,
+    *,
+    local_only: bool = True,
 ) -> tuple[ToolDefinition, ...]:
     """The offered tools that read the one household family among those a question
     names that can be read here, on this device or its network; empty when none or
@@ -479,8 +483,10 @@ def family_reads(
 
     A family can be read here when an offered tool (``tools``, OpenAI definitions named
     as ``catalog`` names them) reads it: a capability of that family that only reads,
-    locally (:attr:`Locality.LOCAL`), and declares facts the product states (Home
-    Assistant has two: one entity's state, and every allowed entity's). Of the
+    locally (:attr:`Locality.LOCAL`; with ``local_only`` false, also the household's
+    own service elsewhere, Home Assistant, whose reads are approved first: a family is
+    never the web), and declares facts the product states (Home Assistant has two: one
+    entity's state, and every allowed entity's). Of the
     families ``named`` (:func:`named_families`), exactly one must be: "is the little
     box under the TV coping ok? its light has been blinking" names the device and the
     home's lights, and with Home Assistant not set up only the device can be read; a
@@ -496,7 +502,7 @@ def family_reads(
             continue
         if (
             capability.effect is Effect.READ_ONLY
-            and capability.locality is Locality.LOCAL
+            and (capability.locality is Locality.LOCAL or not local_only)
             and capability.facts is not None
         ):
             readable.setdefault(family, []).append(tool)
