@@ -33,6 +33,12 @@ Pi-hole's totals; never Home Assistant's, whose entity would be a guess). And wh
 model would rather search the web or say that nothing can be changed, the family's
 local read (:func:`local_read`) comes first, filled by the model.
 
+The facts a question asks about are named in words too: each fact sheet declares the
+words of each topic (:attr:`~sovereign.executor.facts.FactSheet.asked_by`), and the
+facts said for a call are read against them (:func:`asked_topics`,
+:func:`topics_to_state`; a follow-up naming nothing goes on from the question before,
+:func:`conversation_topics`).
+
 A subject matches a word of the question when (see :mod:`..voice.words`):
 
 - its letters are the word's, or one part's of a hyphenated word ("CPU-Last"), in any
@@ -486,12 +492,12 @@ def family_reads(
     locally (:attr:`Locality.LOCAL`; with ``local_only`` false, also the household's
     own service elsewhere, Home Assistant, whose reads are approved first: a family is
     never the web), and declares facts the product states (Home Assistant has two: one
-    entity's state, and every allowed entity's). Of the
-    families ``named`` (:func:`named_families`), exactly one must be: "is the little
-    box under the TV coping ok? its light has been blinking" names the device and the
-    home's lights, and with Home Assistant not set up only the device can be read; a
-    question naming two families that can both be read ("is ad blocking on, and how
-    long has the device been running?") is the model's to fill.
+    entity's state, and every allowed entity's). Of the families ``named``
+    (:func:`named_families`), exactly one must be: "is the little box under the TV
+    coping ok? its light has been blinking" names the device and the home's lights, and
+    with Home Assistant not set up only the device can be read; a question naming two
+    families that can both be read ("is ad blocking on, and how long has the device
+    been running?") is the model's to fill.
     """
     readable: dict[str, list[ToolDefinition]] = {}
     for tool in tools:
