@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from ipaddress import ip_address
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -47,6 +46,7 @@ from sovereign.searxng_log import SEARXNG_UNITS, failed_engines, read_searxng_lo
 from sovereign.service.audit_check import check_audit_log
 from sovereign.service.commands import command_words
 from sovereign.service.egress_settings import check_egress_settings
+from sovereign.service.hosts import is_this_device
 from sovereign.service.household_settings import check_household_settings
 from sovereign.service.listeners import check_loopback_ownership
 from sovereign.service.policy import check_policy_file
@@ -371,30 +371,19 @@ def _bind_finding(config: DoctorConfig, url: str) -> Finding:
     name, words = "model server address", config.words
     parts = urlsplit(url)
     host, port = parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
-    if not _is_loopback(host):
+    if not is_this_device(host):
         detail = words.say("doctor_bind_remote", host=host)
         return Finding(name, True, detail, checked=False)
     addresses = config.listening(port)
     if not addresses:
         detail = words.say("doctor_bind_unknown", port=port)
         return Finding(name, True, detail, checked=False)
-    wide = [a for a in addresses if not _is_loopback(a)]
+    wide = [a for a in addresses if not is_this_device(a)]
     if not wide:
         return Finding(name, True, words.say("doctor_bind_ok", addresses=", ".join(addresses),
                                              port=port))  # fmt: skip
     detail = words.say("doctor_bind_wide", addresses=", ".join(wide), port=port)
     return Finding(name, False, detail, words.say("doctor_bind_fix"))
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost" or host.endswith(".localhost"):  # RFC 6761: always this device
-        return True
-    try:
-        address = ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return False
-    mapped = getattr(address, "ipv4_mapped", None)
-    return (mapped or address).is_loopback
 
 
 async def check_tool_mode(config: DoctorConfig) -> list[Finding]:

@@ -9,13 +9,13 @@ alone, never with a user, password, port, path or query its address may hold.
 
 from __future__ import annotations
 
-import ipaddress
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from sovereign import __version__
 
+from .hosts import is_this_device
 from .settings import Settings
 
 PRODUCT = "Sovereign"
@@ -43,17 +43,6 @@ def model_location(settings: Settings) -> dict[str, Any]:
     if settings.backend != "openai":
         return {"on_device": True, "host": None}
     host = urlsplit(settings.openai_base_url).hostname or ""
-    if _is_loopback(host):
+    if is_this_device(host):
         return {"on_device": True, "host": None}
     return {"on_device": False, "host": host}
-
-
-def _is_loopback(host: str) -> bool:
-    """``localhost``, a ``*.localhost`` name (every browser and resolver keeps it on the
-    device) or a loopback address (127.0.0.0/8, ::1)."""
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False

@@ -26,6 +26,20 @@ _LABEL = r"(?!-)[a-z0-9-]{1,63}(?<!-)"
 _HOSTNAME = re.compile(rf"{_LABEL}(?:\.{_LABEL})*")
 _PORT = re.compile(r"[1-9][0-9]{0,4}")
 
+def is_this_device(host: str) -> bool:
+    """Whether ``host`` (a URL's host name or address, or a listening address) can only be
+    this device: ``localhost`` or a ``*.localhost`` name (RFC 6761), or a loopback address
+    (127.0.0.0/8, ``::1``, with a zone index or as an IPv4-mapped IPv6 address)."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
+
+
 HostPin = tuple[str, int]
 """``(name, port)``: a canonical host name (or bracketed address) and a TCP port."""
 
