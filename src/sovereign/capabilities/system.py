@@ -109,13 +109,18 @@ def _gigabytes(size_bytes: int) -> float:
     return round(size_bytes / 1e9, 1)
 
 
-def _share(part_gb: float, whole_gb: float, part: int, whole: int) -> float:
-    """``part_gb`` as a percentage of ``whole_gb``, to one decimal: the share of the figures
-    shown, so a reader's own sum gives it; from the bytes (``part`` of ``whole``) when the
-    whole rounds to 0 GB."""
-    if whole_gb > 0:
-        return round(100 * part_gb / whole_gb, 1)
-    return round(100 * part / whole, 1) if whole > 0 else 0.0
+def _shares(total: int, left: int) -> tuple[float, float, float, float]:
+    """``(total GB, left GB, used GB, used %)`` of a space of ``total`` bytes with
+    ``left`` still free: used is the rest, so the figures shown add up, and its share is
+    of the figures shown, so a reader's own sum gives it (from the bytes when the whole
+    rounds to 0 GB)."""
+    total_gb, left_gb = _gigabytes(total), _gigabytes(left)
+    used_gb = round(max(total_gb - left_gb, 0.0), 1)
+    if total_gb > 0:
+        percent = round(100 * used_gb / total_gb, 1)
+    else:
+        percent = round(100 * (total - left) / total, 1) if total > 0 else 0.0
+    return total_gb, left_gb, used_gb, percent
 
 
 def disk_space(usage: Any) -> dict[str, float]:
@@ -130,28 +135,20 @@ def disk_space(usage: Any) -> dict[str, float]:
     What is held back is counted as used, not said: a household asking how much room
     is left is told what can still be written.
     """
-    total, free = _gigabytes(usage.total), _gigabytes(usage.free)
-    used = round(max(total - free, 0.0), 1)
-    return {
-        "total_gb": total,
-        "free_gb": free,
-        "used_gb": used,
-        "used_percent": _share(used, total, usage.total - usage.free, usage.total),
-    }
+    total, free, used, percent = _shares(usage.total, usage.free)
+    return {"total_gb": total, "free_gb": free, "used_gb": used, "used_percent": percent}
 
 
 def memory_space(memory: Any) -> dict[str, float]:
     """A ``psutil.virtual_memory`` result as the ``memory_*`` fields: ``available_gb`` and
     ``used_gb`` add up to ``total_gb``, and ``used_percent`` is the share of the figures
     shown (psutil's ``percent`` is the platform's own)."""
-    total, available = _gigabytes(memory.total), _gigabytes(memory.available)
-    used = round(max(total - available, 0.0), 1)
-    exact = memory.total - memory.available
+    total, available, used, percent = _shares(memory.total, memory.available)
     return {
         "total_gb": total,
         "available_gb": available,
         "used_gb": used,
-        "used_percent": _share(used, total, exact, memory.total),
+        "used_percent": percent,
     }
 
 
