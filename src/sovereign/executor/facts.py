@@ -234,13 +234,23 @@ def read_subjects(path: Path) -> dict[str, tuple[str, ...]]:
         OSError, ValueError: the file is missing or not such an object (a packaging
             mistake, caught when the capability module is imported).
     """
-    catalog = json.loads(path.read_text(encoding="utf-8"))
+    return _phrases_by_language(json.loads(path.read_text(encoding="utf-8")), path.name)
+
+
+def _phrases_by_language(catalog: Any, where: str) -> dict[str, tuple[str, ...]]:
+    """``{"<language>": ["phrase", …]}`` (keys starting with ``_`` left out) as tuples.
+
+    Raises:
+        ValueError: ``catalog`` is not such an object (``where`` names it).
+    """
+    if not isinstance(catalog, dict):
+        raise ValueError(f"{where} must map languages to phrases")
     subjects = {}
     for language, phrases in catalog.items():
         if language.startswith("_"):
             continue
         if not isinstance(phrases, list) or not all(isinstance(p, str) and p for p in phrases):
-            raise ValueError(f"{path.name}: {language} must list phrases")
+            raise ValueError(f"{where}: {language} must list phrases")
         subjects[language] = tuple(phrases)
     return subjects
 
@@ -255,18 +265,11 @@ def read_topic_words(path: Path) -> dict[str, dict[str, tuple[str, ...]]]:
             mistake, caught when the capability module is imported).
     """
     catalog = json.loads(path.read_text(encoding="utf-8"))
-    topics = {}
-    for topic, languages in catalog.items():
-        if topic.startswith("_"):
-            continue
-        if not isinstance(languages, dict):
-            raise ValueError(f"{path.name}: {topic} must map languages to phrases")
-        topics[topic] = {}
-        for language, phrases in languages.items():
-            if not isinstance(phrases, list) or not all(isinstance(p, str) and p for p in phrases):
-                raise ValueError(f"{path.name}: {topic}/{language} must list phrases")
-            topics[topic][language] = tuple(phrases)
-    return topics
+    return {
+        topic: _phrases_by_language(languages, f"{path.name}: {topic}")
+        for topic, languages in catalog.items()
+        if not topic.startswith("_")
+    }
 
 
 @dataclass(frozen=True, kw_only=True)
