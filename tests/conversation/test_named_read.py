@@ -23,12 +23,15 @@ from .test_answers_from_what_ran import capability, registry_of
 from .test_stand_ins import loop_for
 
 
-def household(*, health_locality=Locality.LOCAL, home_assistant=False):
+def household(
+    *, health_locality=Locality.LOCAL, home_assistant=False, home_locality=Locality.LOCAL
+):
     return registry_of(
         replace(health(), locality=health_locality),
         capability(
             "home_assistant.get_state",
             available=lambda: home_assistant,
+            locality=home_locality,
             phrases=home_assistant_facts.PHRASES,
             facts=home_assistant_facts.GET_STATE_FACTS,
             schema={
@@ -150,18 +153,7 @@ async def test_prose_for_a_question_naming_a_readable_family_is_held_and_the_fam
 
 def home_elsewhere():
     """The device and Home Assistant, read on its own server (approved first)."""
-    home = capability(
-        "home_assistant.get_state",
-        locality=Locality.EXTERNAL,
-        phrases=home_assistant_facts.PHRASES,
-        facts=home_assistant_facts.GET_STATE_FACTS,
-        schema={
-            "type": "object",
-            "required": ["entity_id"],
-            "properties": {"entity_id": {"type": "string"}},
-        },
-    )
-    return registry_of(health(), home)
+    return household(home_assistant=True, home_locality=Locality.EXTERNAL)
 
 
 async def test_a_home_question_answered_from_nothing_asks_to_read_a_thing_that_exists(
