@@ -483,8 +483,7 @@ class TurnLoop:
                     if read_instead is not reply:
                         reply, chosen = read_instead, []
             if chosen:  # what the question needs is withheld or cannot be done: said, not run
-                said = [s.sentence for s in chosen]
-                progress.unrun.extend(dict.fromkeys(x for x in said if x not in progress.unrun))
+                _say_unrun(progress, chosen)
                 names = {s.name for s in chosen}
                 calls = tuple(c for c in reply.tool_calls if c.name not in names)
                 reply = replace(reply, tool_calls=calls)
@@ -506,9 +505,7 @@ class TurnLoop:
             # nothing else), and the thing read, chosen from what exists.
             if reads and not reply.tool_calls:
                 reply = await self._read_named(progress, context, offered, named, reads, reply)
-                for stand_in in self._withheld_beside(progress, reply, named, standing):
-                    if stand_in.sentence not in progress.unrun:  # as for the model's read
-                        progress.unrun.append(stand_in.sentence)
+                _say_unrun(progress, self._withheld_beside(progress, reply, named, standing))
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None
                 note = guide.unreadable_note()
@@ -876,6 +873,13 @@ class TurnLoop:
             receipts=list(progress.receipts),
             language=progress.voice.language,
         )
+
+
+def _say_unrun(progress: TurnProgress, chosen: Sequence[StandIn]) -> None:
+    """Add the sentences of the stand-ins ``chosen`` to what the answer says did not run,
+    each once."""
+    said = [s.sentence for s in chosen]
+    progress.unrun.extend(dict.fromkeys(x for x in said if x not in progress.unrun))
 
 
 def _own_arguments(capability: Capability, arguments: Mapping[str, Any] | None) -> list[str]:
