@@ -289,3 +289,53 @@ async def test_a_question_naming_the_read_family_alone_is_told_nothing_missing(t
     result, _ = await turn(question, [health_read("memory")], tmp_path, registry=registry)
     assert [r.capability for r in result.receipts] == ["system.health"]
     assert "Pi-hole" not in result.text
+
+
+def pihole_not_set_up_web_on():
+    """Pi-hole's read (not set up) and a web search, with nothing else to read."""
+    absent = replace(
+        health(), name="pihole.summary", phrases=pihole.PHRASES, available=lambda: False
+    )
+    web = capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL)
+    return registry_of(absent, web)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "quante pubblicità ha fermato il blocca-annunci questo mese?",
+        "How many ads did the ad blocker stop this week?",
+        "Wie viele Tracker hat unser Werbefilter heute geblockt?",
+        "¿cuántos anuncios ha bloqueado hoy?",
+    ],
+)
+async def test_a_search_for_a_withheld_family_gives_way_to_its_stand_in(question, tmp_path):
+    # Pi-hole, named, is not set up; the model would search the web for its figures.
+    registry = pihole_not_set_up_web_on()
+    result, backend = await turn(
+        question, [searched("pihole ads blocked")], tmp_path, registry=registry
+    )
+    assert result.pending_confirmation is None  # no card: nothing leaves the device
+    assert result.receipts == [] and len(backend.requests) == 1
+    assert "Pi-hole" in result.text
+
+
+async def test_a_search_for_a_withheld_family_asked_for_in_words_is_proposed(tmp_path):
+    question = "Search the web for how many ads a pi-hole blocks in a month"
+    registry = pihole_not_set_up_web_on()
+    result, _ = await turn(
+        question, [searched("pi-hole ads blocked per month")], tmp_path, registry=registry
+    )
+    assert result.pending_confirmation is not None
+    assert result.pending_confirmation.capability == "web.search"
+
+
+async def test_a_search_beside_the_home_not_set_up_is_proposed(tmp_path):
+    # Home Assistant's reads are approved first and never come before a search, so with
+    # the home not set up a search the model chose for a place of it stands.
+    question = "Will it be cold in the garden tonight?"
+    registry = household(home_locality=Locality.EXTERNAL)  # as Home Assistant is
+    script = [searched("garden frost tonight")]
+    result, _ = await turn(question, script, tmp_path, registry=registry)
+    assert result.pending_confirmation is not None
+    assert result.pending_confirmation.capability == "web.search"

@@ -11,6 +11,7 @@ from typing import Any
 from sovereign.executor import (
     Capability,
     Confirmation,
+    Effect,
     ErrorCode,
     Executor,
     Locality,
@@ -478,10 +479,19 @@ class TurnLoop:
                 # question names is read as asked, and a search it asks for in words
                 # ("Search the web for the latest Raspberry Pi 5 firmware") is proposed.
                 local = local_read(named, tools, progress.catalog)
-                if local is not None and not asks_for_the_web(question, progress.voice.language):
+                owners = self._withheld_read_first(progress, named, standing)
+                asked_for_the_web = asks_for_the_web(question, progress.voice.language)
+                if local is not None and not asked_for_the_web:
                     read_instead = await self._read_first(progress, context, offered, local, reply)
                     if read_instead is not reply:
                         reply, chosen = read_instead, []
+                elif owners and not asked_for_the_web:
+                    # The family named is one the device would read first were it set
+                    # up, and is withheld: its stand-in says so, as it does with web
+                    # search off ("quante pubblicità ha fermato il blocca-annunci questo
+                    # mese?", Pi-hole not set up, was searched on the web). Whether web
+                    # search is on does not change what is said of the household's own.
+                    chosen, reply = owners, replace(reply, tool_calls=())
             if chosen:  # what the question needs is withheld or cannot be done: said, not run
                 _say_unrun(progress, chosen)
                 names = {s.name for s in chosen}
@@ -672,6 +682,22 @@ class TurnLoop:
         if not read & named:
             return []
         return [s for s in standing if s.family in named - read]
+
+    def _withheld_read_first(
+        self, progress: TurnProgress, named: frozenset[str], standing: tuple[StandIn, ...]
+    ) -> list[StandIn]:
+        """The offered stand-ins (``standing``) of the families the question ``named``
+        whose reads the product would make before a search were they offered: a
+        capability of the family only reads, on this device or its network
+        (:attr:`Locality.LOCAL`), and declares facts the product states (as
+        :func:`~.offer.subjects.local_read` requires). Home Assistant's reads are
+        approved first and never come before a search, so its stand-in never does."""
+        families = {
+            family_of(c)
+            for c in progress.catalog.capabilities.values()
+            if c.effect is Effect.READ_ONLY and c.locality is Locality.LOCAL and c.facts
+        }
+        return [s for s in standing if s.family in named and s.family in families]
 
     @staticmethod
     def _stands_for_another(
