@@ -8,7 +8,7 @@ from .approval.card_words import own_words
 from .backends.base import ModelReply
 from .offer.catalog import model_safe_name
 from .offer.choices import split_product_parameters
-from .offer.subjects import conversation_topics, topics_to_state
+from .offer.subjects import asks_beyond, conversation_topics, topics_to_state
 from .pending import Proposal, TurnProgress
 
 
@@ -16,8 +16,10 @@ def adopt(progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
     """The reply's calls as proposals with our own ids (``call_1`` …), their product
     parameters (``facts``, ``also_asked``) taken out of the arguments the executor will
     see (the facts read against those the question names in their words,
-    :func:`~.offer.subjects.topics_to_state`) and a search's query given the
-    household's words (:func:`~.approval.card_words.own_words`);
+    :func:`~.offer.subjects.topics_to_state`; the rest asked whenever the question's
+    words ask more than the reply's calls and the turn's results read,
+    :func:`~.offer.subjects.asks_beyond`) and a search's query given the household's
+    words (:func:`~.approval.card_words.own_words`);
     the reply is appended to ``progress.context`` as the assistant's message.
 
     Arguments that were not JSON are written back as ``{}``: the raw text
@@ -26,6 +28,16 @@ def adopt(progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
     proposals, calls = [], []
     questions = [str(m.get("content") or "") for m in progress.context if m.get("role") == "user"]
     capabilities = list(progress.catalog.capabilities.values())
+    called = [
+        progress.catalog.capabilities.get(progress.catalog.resolve_target(c.name))
+        for c in reply.tool_calls
+    ] + [progress.catalog.capabilities.get(name) for name, _ in progress.results]
+    beyond = bool(questions) and asks_beyond(
+        questions[-1],
+        [c for c in called if c is not None],
+        progress.catalog,
+        progress.voice.language,
+    )
     for call in reply.tool_calls:
         progress.calls_made += 1
         target = progress.catalog.resolve(call.name)
@@ -46,7 +58,7 @@ def adopt(progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
             arguments,
             call.parse_error,
             topics=topics,
-            rest_asked=chosen.rest_asked,
+            rest_asked=chosen.rest_asked or beyond,
         )
         proposals.append(proposal)
         calls.append(

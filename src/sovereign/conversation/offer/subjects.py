@@ -532,6 +532,25 @@ def asks_for_the_web(question: str, language: str) -> bool:
     return names_subject(question, _web_requests(), language)
 
 
+def asks_beyond(
+    question: str, called: Iterable[Capability], catalog: ToolCatalog, language: str
+) -> bool:
+    """Whether ``question`` (in ``language``, ISO 639-1) asks more than the
+    capabilities ``called`` read, in words the product can see: it names a household
+    family (:func:`named_families`) that the turn offers and none of them reads ("How
+    hot is the device, and how many queries did Pi-hole block today?" read the device
+    alone, its decision saying nothing else was asked), or it asks for the web in words
+    (:func:`asks_for_the_web`) and none of them is a web read (a capability of no family
+    that crosses the device boundary)."""
+    called = list(called)
+    offered = [c for name, c in catalog.capabilities.items() if catalog.offers(name)]
+    read = {family_of(c) for c in called}
+    if named_families(question, offered, language) - read:
+        return True
+    web = any(c.locality is Locality.EXTERNAL and family_of(c) is None for c in called)
+    return not web and asks_for_the_web(question, language)
+
+
 def asked_topics(question: str, sheet: FactSheet, language: str) -> tuple[str, ...]:
     """The topics of ``sheet`` that ``question`` names in their words
     (:attr:`~sovereign.executor.facts.FactSheet.asked_by`, matched as subjects are),

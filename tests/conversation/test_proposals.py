@@ -1,0 +1,78 @@
+"""From a model reply to proposals (proposals.adopt): a decision's `also_asked` read
+against the question's own words (docs/decisions/answers-rendered-by-the-product.md,
+point 3), so a question whose words ask more than the calls read is asked about again."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from sovereign.capabilities import pihole
+from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.backends.scripted import propose
+from sovereign.executor import Locality
+
+from .answer.test_finish import health
+from .test_answers_from_what_ran import capability, registry_of
+from .test_named_read import turn
+
+
+def device_pihole_and_web():
+    """The device's read, Pi-hole's (both set up) and a web search."""
+    ads = replace(health(), name="pihole.summary", phrases=pihole.PHRASES)
+    web = capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL)
+    return registry_of(health(), ads, web)
+
+
+def health_read(*facts, rest="nothing_else"):
+    return propose("system_health", {"facts": list(facts), "also_asked": rest})
+
+
+def offered(request):
+    return [tool["function"]["name"] for tool in request.tools]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How hot is the device, and how many queries did Pi-hole block today?",
+        "Wie warm ist das Gerät, und wie viele Werbeanzeigen hat Pi-hole heute geblockt?",
+        "¿Cuánta memoria le queda al servidor? ¿Y cuántos anuncios se han bloqueado hoy?",
+    ],
+)
+async def test_a_second_family_named_is_asked_about_though_the_decision_said_nothing_else(
+    question, tmp_path
+):
+    ads = propose("pihole_summary", {"facts": [], "also_asked": "nothing_else"})
+    script = [health_read("temperature"), ads, ModelReply()]
+    result, backend = await turn(question, script, tmp_path, registry=device_pihole_and_web())
+    assert [r.capability for r in result.receipts] == ["system.health", "pihole.summary"]
+    assert len(backend.requests) == 2  # the second read said nothing else: the turn ends
+
+
+async def test_a_search_asked_for_in_words_is_decided_after_the_facts(tmp_path):
+    question = (
+        "Check how full the disk is, then search the web for how to free up disk space on Linux."
+    )
+    script = [health_read("disk"), ModelReply()]
+    result, backend = await turn(question, script, tmp_path, registry=device_pihole_and_web())
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert len(backend.requests) == 2  # asked again, with the search still offered
+    assert "web_search" in offered(backend.requests[1])
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much memory is free on the device?",
+        "Quanto spazio resta sul disco del server?",
+        "How hot is the device? My phone says it is fine.",  # another thing, no family
+    ],
+)
+async def test_a_question_naming_only_what_was_read_ends_with_the_facts(question, tmp_path):
+    script = [health_read("memory")]
+    result, backend = await turn(question, script, tmp_path, registry=device_pihole_and_web())
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert len(backend.requests) == 1
+
