@@ -1,6 +1,7 @@
 """From a model reply to proposals (proposals.adopt): a decision's `also_asked` read
 against the question's own words (docs/decisions/answers-rendered-by-the-product.md,
-point 3), so a question whose words ask more than the calls read is asked about again."""
+point 3), so a question whose words ask more than the calls read is asked about again;
+and a follow-up's window, which the turn loop carries on from the question before."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from sovereign.conversation.backends.scripted import propose
 from sovereign.executor import Locality
 
 from .answer.test_finish import health
+from .conftest import ON
 from .test_answers_from_what_ran import capability, registry_of
 from .test_named_read import turn
+from .test_stand_ins import loop_for
 
 
 def device_pihole_and_web():
@@ -76,3 +79,23 @@ async def test_a_question_naming_only_what_was_read_ends_with_the_facts(question
     assert [r.capability for r in result.receipts] == ["system.health"]
     assert len(backend.requests) == 1
 
+
+async def test_a_follow_up_counts_over_the_window_the_question_before_named(tmp_path):
+    # The capability's own schema, with its period marked as a time window.
+    ads = replace(
+        health(),
+        name="pihole.summary",
+        phrases=pihole.PHRASES,
+        arguments_schema=pihole.ARGUMENTS_SCHEMA,
+    )
+    loop, backend, _ = loop_for(registry_of(health(), ads), [ModelReply()] * 3, tmp_path)
+    history = [
+        {"role": "user", "content": "hoeveel heeft pihole deze week geblokkeerd?"},
+        {"role": "assistant", "content": "Deze week heeft Pi-hole 10.215 verzoeken geblokkeerd."},
+        {"role": "user", "content": "hoeveel procent is dat van alles"},
+    ]
+    await loop.process_turn(history, policy=ON, owner="o")
+    (tool,) = [t for t in backend.requests[0].tools if t["function"]["name"] == "pihole_summary"]
+    parameters = tool["function"]["parameters"]
+    assert parameters["properties"]["period"]["enum"] == ["last_7_days"]
+    assert "period" in parameters["required"]

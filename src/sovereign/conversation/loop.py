@@ -45,6 +45,7 @@ from .offer.guidance import TIME_WINDOW, ArgumentGuide
 from .offer.stand_ins import CHANGE, StandIn, chosen_stand_ins, stand_ins
 from .offer.subjects import (
     asks_for_the_web,
+    conversation_scope,
     family_of,
     family_offered,
     family_reads,
@@ -354,8 +355,14 @@ class TurnLoop:
             choices = progress.candidates()
             if (quote := quote_tool(choices)) is not None:
                 return await self._quote(progress, on_token, quote, choices)
+            questions = [
+                str(m.get("content") or "") for m in progress.context if m.get("role") == "user"
+            ]
+            followed = conversation_scope(
+                questions, progress.catalog.capabilities.values(), progress.voice.language
+            )
             guide = ArgumentGuide.for_context(
-                progress.context, _found_urls(progress), self._address_check(progress)
+                progress.context, _found_urls(progress), self._address_check(progress), followed
             )
             tools = progress.catalog.tools(guide)
             if guide.only_unreadable:

@@ -12,6 +12,7 @@ import pytest
 
 from sovereign.capabilities import pihole, web_search
 from sovereign.conversation.offer.guidance import ArgumentGuide, window_values
+from sovereign.conversation.offer.subjects import conversation_scope
 from sovereign.conversation.offer.time_spans import (
     UNIT_DAYS,
     named_span_days,
@@ -19,6 +20,8 @@ from sovereign.conversation.offer.time_spans import (
     spans,
     time_scope,
 )
+
+from .test_subjects import HOUSEHOLD
 
 WEEKEND = [
     # English
@@ -137,6 +140,21 @@ def test_every_spelling_of_the_weekend_names_a_week(question):
         ("Hoeveel reclame in de laatste week?", 7),
         ("Wie viel wurde vorige Woche geblockt?", 7),
         ("How much was blocked the previous month?", 30),
+        # A whole unit, in six languages (a follow-up: "ok et sur tout le mois ?").
+        ("and over the whole month?", 30),
+        ("How many ads did it stop the entire week?", 7),
+        ("Und wie viele waren es den ganzen Monat?", 30),
+        ("und in der ganzen Woche?", 7),
+        ("ok et sur tout le mois ?", 30),
+        ("et toute la semaine ?", 7),
+        ("¿y en todo el mes?", 30),
+        ("¿y la semana entera?", 7),
+        ("en de hele maand?", 30),
+        ("en heel de week?", 7),
+        ("e in tutta la settimana?", 7),
+        ("e nel mese intero?", 30),
+        ("and the whole year?", 365),
+        ("et toute l'année ?", 365),
     ],
 )
 def test_spans_of_each_length_in_six_languages(question, days):
@@ -411,3 +429,65 @@ def test_a_few_days_behind_today_are_a_week_in_six_languages(question):
 )
 def test_the_last_days_of_something_name_no_span(question):
     assert time_scope(question).days is None
+
+
+def conversation(*questions):
+    """User messages, each answered, the last one unanswered."""
+    messages = []
+    for question in questions[:-1]:
+        messages += [{"role": "user", "content": question}, {"role": "assistant", "content": "…"}]
+    return [*messages, {"role": "user", "content": questions[-1]}]
+
+
+@pytest.mark.parametrize(
+    ("language", "questions", "period"),
+    [
+        (
+            "nl",
+            ("hoeveel heeft pihole deze week geblokkeerd?", "hoeveel procent is dat van alles"),
+            "last_7_days",
+        ),
+        (
+            "en",
+            ("How many ads did Pi-hole block this month?", "and what share is that?"),
+            "last_30_days",
+        ),
+        (
+            "es",
+            ("¿Cuántos anuncios ha bloqueado el pihole esta semana?", "vale", "¿y el total?"),
+            "last_7_days",
+        ),
+        # A question naming the family again goes on too.
+        (
+            "en",
+            ("How many ads did Pi-hole block this week?", "and how many were blocked?"),
+            "last_7_days",
+        ),
+    ],
+)
+def test_a_follow_up_naming_no_scope_goes_on_from_the_one_before(language, questions, period):
+    scope = conversation_scope(list(questions), HOUSEHOLD, language)
+    assert scope is not None
+    guide = ArgumentGuide.for_context(conversation(*questions), followed=scope)
+    summing = guide.narrow(pihole.ARGUMENTS_SCHEMA)
+    assert summing["properties"]["period"]["enum"] == [period]
+    assert "period" in summing["required"]
+    # A search's window hides results by their date: it is never carried on.
+    assert "time_range" not in guide.narrow(web_search.ARGUMENTS_SCHEMA)["properties"]
+
+
+@pytest.mark.parametrize(
+    "questions",
+    [
+        ("How many ads did Pi-hole block this week?", "how many today?"),  # its own
+        ("How many ads did Pi-hole block this week?", "how hot is the device?"),
+        ("How many ads did Pi-hole block this week?", "how hot is the box?", "and the ads?"),
+        ("how many ads did pihole block?", "and the share?"),  # no scope anywhere
+        ("what's on this week in Leeds?", "how many ads did Pi-hole block?"),
+        ("and the share?",),
+    ],
+)
+def test_a_question_with_its_own_scope_or_after_another_family_goes_on_from_none(questions):
+    assert conversation_scope(list(questions), HOUSEHOLD, "en") is None
+    guide = ArgumentGuide.for_context(conversation(*questions))
+    assert guide.followed is None

@@ -50,7 +50,7 @@ from typing import Any
 
 from ..backends.base import latest_user_text
 from ..voice.words import PhraseIndex, letters
-from .time_spans import named_span_days, names_time_scope, time_scope
+from .time_spans import TimeScope, named_span_days, names_time_scope, time_scope
 
 __all__ = [
     "MAX_URLS",
@@ -196,6 +196,11 @@ class ArgumentGuide:
         span_days: the length of the time window the question names, in days
             (:func:`named_span_days`), or ``None``.
         span_ahead: that span may lie wholly ahead of today (the coming weekend).
+        followed: for a question naming no time scope that goes on from an earlier
+            one ("hoeveel procent is dat van alles" after "… deze week?"), the scope
+            that question named; it fills a window that counts what is read (Pi-hole's
+            period), never one that hides search results by their date. ``None`` when
+            the question names its own or goes on from none.
     """
 
     time_scoped: bool = False
@@ -205,6 +210,7 @@ class ArgumentGuide:
     referred: str | None = None
     span_days: float | None = None
     span_ahead: bool = False
+    followed: TimeScope | None = None
 
     @classmethod
     def for_context(
@@ -212,6 +218,7 @@ class ArgumentGuide:
         messages: Sequence[Mapping[str, Any]],
         found: Iterable[str] = (),
         readable: Callable[[str], bool] | None = None,
+        followed: TimeScope | None = None,
     ) -> ArgumentGuide:
         """The guide for a round whose latest user message is the question.
 
@@ -221,6 +228,8 @@ class ArgumentGuide:
             readable: whether an offered tool would accept an address (the
                 executor's validation, which needs no network); ``None`` when no
                 offered tool reads addresses.
+            followed: the scope of the earlier question this one goes on from
+                (:attr:`followed`); used only when the question names none.
         """
         question = latest_user_text(messages)
         named = addresses_in(question)
@@ -230,7 +239,10 @@ class ArgumentGuide:
         last = _last_named(messages) if not named and refers_back(question) else None
         referred = last if last in urls else None
         scope = time_scope(question)
-        return cls(scope.named, urls, asked, unreadable, referred, scope.days, scope.ahead)
+        followed = followed if not scope.named and followed and followed.named else None
+        return cls(
+            scope.named, urls, asked, unreadable, referred, scope.days, scope.ahead, followed
+        )
 
     @property
     def only_unreadable(self) -> bool:
@@ -300,16 +312,18 @@ class ArgumentGuide:
         for name in list(properties):
             schema = properties[name]
             window = schema.get(TIME_WINDOW)
-            unnamed = schema.get(PUBLISHED_WINDOW) and self.span_days is None
-            if window and (not self.time_scoped or unnamed) and name not in required:
+            scoped, days = self.time_scoped, self.span_days
+            if window and not schema.get(PUBLISHED_WINDOW) and self.followed is not None:
+                scoped, days = True, self.followed.days  # what is counted goes on
+            unnamed = schema.get(PUBLISHED_WINDOW) and days is None
+            if window and (not scoped or unnamed) and name not in required:
                 del properties[name]
-            elif isinstance(window, Mapping) and self.span_days is not None:
+            elif isinstance(window, Mapping) and days is not None:
                 # The question names a span: the window is the one that fits; one that
                 # chooses what is counted is required, so the grammar writes it (left
                 # optional, "last week" was omitted). One that only hides results
                 # stays the model's choice, and reaches back further for a span that
                 # may lie ahead: a page about this weekend was written before it.
-                days = self.span_days
                 if schema.get(PUBLISHED_WINDOW) and self.span_ahead:
                     days *= LEAD
                 schema["enum"] = window_values(window, days)

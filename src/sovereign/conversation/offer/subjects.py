@@ -73,6 +73,7 @@ from ..voice.words import Word, fold, letters, stem, stop_words, words
 from .catalog import ToolCatalog
 from .choices import ALSO_ASKED, FACTS
 from .guidance import addresses_in
+from .time_spans import TimeScope, time_scope
 
 __all__ = [
     "COMPOUNDS",
@@ -579,6 +580,29 @@ def conversation_topics(
         if asked or named_families(question, capabilities, language):
             return asked
     return ()
+
+
+def conversation_scope(
+    questions: list[str], capabilities: Iterable[Capability], language: str
+) -> TimeScope | None:
+    """The time scope an earlier question named that the last of ``questions`` (the
+    user's messages, in order) goes on from, when the last names none: the nearest
+    earlier question naming one, provided every household family named since (the last
+    question included) is one it named too ("hoeveel procent is dat van alles" after
+    "hoeveel heeft pihole deze week geblokkeerd?": this week; "how hot is the device?"
+    in between: none). ``None`` when the last names a scope of its own or none is
+    found."""
+    if not questions or time_scope(questions[-1]).named:
+        return None
+    capabilities = list(capabilities)
+    seen = set(named_families(questions[-1], capabilities, language))
+    for question in reversed(questions[:-1]):
+        families = named_families(question, capabilities, language)
+        scope = time_scope(question)
+        if scope.named:
+            return scope if seen <= families else None
+        seen |= families
+    return None
 
 
 def topics_to_state(
