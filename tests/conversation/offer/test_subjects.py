@@ -502,6 +502,40 @@ def test_a_sentence_naming_the_device_itself_names_it_beside_another_thing(
     assert named(question, language) == families
 
 
+@pytest.mark.parametrize(
+    ("language", "question", "families"),
+    [
+        # A sentence asking the assistant about itself, beside a sentence about another
+        # thing: the device is named.
+        (
+            "nl",
+            "Mijn man heeft gisteren aan de stekkers achter de tv gezeten. "
+            "Ben jij toen ook uitgegaan? Hoeveel uur sta je nu aan?",
+            {"system"},
+        ),
+        ("en", "The power went off last night and my laptop died. Did you crash too?", {"system"}),
+        (
+            "de",
+            "Gestern war Stromausfall, mein Handy ist leer. Bist du auch ausgegangen?",
+            {"system"},
+        ),
+        ("fr", "Ma tablette a redémarré cette nuit. Et toi, tu as planté ?", {"system"}),
+        ("es", "El móvil se quedó sin batería anoche. ¿Tú te has colgado también?", {"system"}),
+        ("it", "Il telefono si è spento stanotte. Tu ti sei impallato?", {"system"}),
+        # In the same sentence as the other thing, the question is that thing's.
+        ("en", "Did my phone crash, or did you?", set()),
+        ("de", "Ist mein Handy abgestürzt, weißt du das?", set()),
+        # Switching the household's other things off is no question about itself.
+        ("en", "did you turn off the oven?", set()),
+        ("de", "hast du den Herd ausgeschaltet?", set()),
+    ],
+)
+def test_a_sentence_asking_the_assistant_about_itself_names_the_device_beside_another_thing(
+    language, question, families
+):
+    assert named(question, language) == families
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_name_of_the_device_names_it_in_a_sentence_of_its_own(language):
     for other in OTHERS["system"][language]:

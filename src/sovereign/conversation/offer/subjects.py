@@ -418,19 +418,25 @@ not ends)."""
 def _named_alone(
     question: str, phrases: Phrases, language: str, joinable: _Parts | None
 ) -> bool:
-    """Whether a sentence of ``question`` names the family's thing itself
-    (:attr:`~sovereign.executor.facts.Phrases.names`: "the server") and none of its
-    other things: "are we running out of disk space on the server? I've been backing my
-    laptop up to it" asks about the device, though it names a laptop. A part or figure
-    ("memory") named beside another thing anywhere in the question stays that thing's:
-    "My laptop is slow. Is the memory the problem?"."""
-    if not phrases.names:
+    """Whether a sentence of ``question`` names the family's thing itself and none of
+    its other things: by a name of its own
+    (:attr:`~sovereign.executor.facts.Phrases.names`: "the server"), or by asking the
+    assistant about itself (:func:`_asks_itself`). "are we running out of disk space on
+    the server? I've been backing my laptop up to it" asks about the device, though it
+    names a laptop; so does "Ben jij toen ook uitgegaan?" after a sentence about the
+    TV. A part or figure ("memory") named beside another thing anywhere in the question
+    stays that thing's: "My laptop is slow. Is the memory the problem?"; and so does a
+    name in the same sentence as another thing ("My phone says the device storage is
+    almost full")."""
+    if not phrases.names and not phrases.itself:
         return False
     for sentence in SENTENCE_END.split(question):
         tokens = _question_tokens(sentence, language)
-        if _named_at(tokens, phrases.names, language, joinable) and not _named_at(
-            tokens, phrases.others, language, joinable
-        ):
+        if _named_at(tokens, phrases.others, language, joinable):
+            continue
+        if phrases.names and _named_at(tokens, phrases.names, language, joinable):
+            return True
+        if phrases.itself and _asks_itself(tokens, phrases.itself, language):
             return True
     return False
 
