@@ -87,9 +87,7 @@ async def test_a_search_for_a_question_naming_no_family_is_left_as_it_is(tmp_pat
         "¿Se ha reiniciado solo el cacharro esta semana? Anoche se fue la luz un rato",
     ],
 )
-async def test_of_two_families_named_the_one_the_device_can_read_is_read_first(
-    question, tmp_path
-):
+async def test_of_two_families_named_the_one_the_device_can_read_is_read_first(question, tmp_path):
     # The home's lights are named too, and Home Assistant is not set up: the device is
     # the one family named that can be read here.
     script = [searched(question), health_read(rest="something_else"), ModelReply()]
@@ -339,3 +337,52 @@ async def test_a_search_beside_the_home_not_set_up_is_proposed(tmp_path):
     result, _ = await turn(question, script, tmp_path, registry=registry)
     assert result.pending_confirmation is not None
     assert result.pending_confirmation.capability == "web.search"
+
+
+def device_and_pihole():
+    """The device's read and Pi-hole's, both set up, and a web search."""
+    ads = replace(health(), name="pihole.summary", phrases=pihole.PHRASES)
+    web = capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL)
+    return registry_of(health(), ads, web)
+
+
+@pytest.mark.parametrize(
+    "second",
+    [propose("answer_the_rest"), ModelReply(), ModelReply(content="Ad blocking is not on.")],
+)
+async def test_after_the_facts_a_named_family_not_yet_read_is_read(second, tmp_path):
+    # The device was read; the model would then answer the rest in its own words, and
+    # the question names Pi-hole too: Pi-hole is read instead.
+    question = "Is ad blocking on, and how long has the device been running?"
+    ads = propose("pihole_summary", {"facts": ["status"], "also_asked": "nothing_else"})
+    script = [health_read("uptime"), second, ads, ModelReply()]
+    result, backend = await turn(question, script, tmp_path, registry=device_and_pihole())
+    assert [r.capability for r in result.receipts] == ["system.health", "pihole.summary"]
+    assert "Ad blocking is not on" not in result.text
+    forced = backend.requests[2].tool_choice
+    assert forced == {"type": "function", "function": {"name": "pihole_summary"}}
+
+
+async def test_after_the_facts_a_question_naming_only_what_was_read_ends(tmp_path):
+    question = "How long has the device been running?"
+    script = [health_read("uptime", rest="something_else"), propose("answer_the_rest"), "Fine."]
+    result, backend = await turn(question, script, tmp_path, registry=device_and_pihole())
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert len(backend.requests) == 3  # the answer the model was asked for: no read
+
+
+async def test_a_read_of_the_home_the_question_names_is_not_replaced_by_the_device_s(tmp_path):
+    # Home Assistant's read leaves the device (it is approved first), but the question
+    # names the back door: it is what is asked for, beside the device.
+    door = propose(
+        "home_assistant_get_state",
+        {"entity_id": "lock.back_door", "also_asked": "nothing_else"},
+    )
+    registry = household(home_assistant=True, home_locality=Locality.EXTERNAL)
+    question = "Is the back door locked, and how hot is the device itself?"
+    result, _ = await turn(
+        question, [door, health_read("temperature")], tmp_path, registry=registry
+    )
+    assert result.pending_confirmation is not None
+    assert result.pending_confirmation.capability == "home_assistant.get_state"
+    assert result.receipts == []  # the device is not read in its place

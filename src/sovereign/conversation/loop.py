@@ -441,6 +441,14 @@ class TurnLoop:
                 kept = tuple(c for c in reply.tool_calls if not self._calls_outside(progress, c))
                 reply = replace(reply, tool_calls=kept)
             chosen = chosen_stand_ins(reply, standing)
+            if progress.stated and all(c.name == ANSWER_THE_REST.name for c in reply.tool_calls):
+                # Facts were stated and the question names another family that can be
+                # read here and was not: "Is ad blocking on, and how long has the device
+                # been running?" read the device, then answered "Ad blocking is not on."
+                # in prose of its own. That family is read instead.
+                read_instead = await self._read_unread(progress, context, offered, tools, named)
+                if read_instead is not None:
+                    reply, chosen = read_instead, []
             if ANSWER_THE_REST in chosen:
                 return await self._finish(progress, on_token, Ending())
             if GENERAL_KNOWLEDGE in chosen:  # the same as no call: the model's prose
@@ -477,7 +485,7 @@ class TurnLoop:
                 # health alone. What the other family's stand-in says is said too, as it
                 # is when the model chose that stand-in and the product read the first.
                 chosen = self._withheld_beside(progress, reply, named, standing)
-            if nothing_ran and reader is None and self._reads_first(progress, reply, chosen):
+            if nothing_ran and reader is None and self._reads_first(progress, reply, chosen, named):
                 # The question names one part of the household and the model would send
                 # its words off the device ("our ad zapper", "unser Werbeschlucker" went
                 # to a web search) or say that nothing can be changed ("le mini-pc … il
@@ -602,16 +610,29 @@ class TurnLoop:
         )
 
     def _reads_first(
-        self, progress: TurnProgress, reply: ModelReply, chosen: list[StandIn]
+        self,
+        progress: TurnProgress,
+        reply: ModelReply,
+        chosen: list[StandIn],
+        named: frozenset[str],
     ) -> bool:
         """Whether ``reply`` would rather send words off the device or say that nothing
-        can be changed than read: it has calls, and each crosses the device boundary or
-        is the change stand-in (:data:`~.offer.stand_ins.CHANGE`)."""
+        can be changed than read: it has calls, and each crosses the device boundary
+        without reading a family the question ``named`` (:meth:`_reads_named`), or is
+        the change stand-in (:data:`~.offer.stand_ins.CHANGE`)."""
         changes = {s.name for s in chosen if s.name == CHANGE}
         calls = reply.tool_calls
         return bool(calls) and all(
-            c.name in changes or self._calls_outside(progress, c) for c in calls
+            c.name in changes
+            or (self._calls_outside(progress, c) and not self._reads_named(progress, c, named))
+            for c in calls
         )
+
+    def _reads_named(self, progress: TurnProgress, call: ToolCall, named: frozenset[str]) -> bool:
+        """Whether ``call`` reads a household family the question ``named`` (Home
+        Assistant's reads leave the device, but a question naming the kitchen asks for
+        them: "What's the kitchen temperature, and how hot is the device itself?")."""
+        return family_of(self._capability(progress, call.name)) in named
 
     async def _read_first(
         self,
@@ -662,6 +683,27 @@ class TurnLoop:
         reply = await self._ask(progress, context, offered, None, None, allowed_choice(names))
         calls = tuple(c for c in reply.tool_calls if c.name in names)
         return replace(reply, tool_calls=calls, content="") if calls else decision
+
+    async def _read_unread(
+        self,
+        progress: TurnProgress,
+        context: list[Message],
+        offered: list[ToolDefinition],
+        tools: list[ToolDefinition],
+        named: frozenset[str],
+    ) -> ModelReply | None:
+        """A read of the one household family the question ``named`` that this turn's
+        results have not read and an offered tool (``tools``) can read
+        (:func:`~.offer.subjects.family_reads`), filled as :meth:`_read_named` fills
+        one; ``None`` when there is no such family or the backend would not fill it."""
+        read = {family_of(self._capability(progress, name)) for name, _ in progress.results}
+        unread = frozenset(named - read)
+        reads = family_reads(unread, tools, progress.catalog, local_only=False)
+        if not reads:
+            return None
+        nothing = ModelReply()
+        reply = await self._read_named(progress, context, offered, unread, reads, nothing)
+        return reply if reply.tool_calls else None
 
     def _reads_another(
         self, progress: TurnProgress, reply: ModelReply, named: frozenset[str]
