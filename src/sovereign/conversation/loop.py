@@ -38,6 +38,7 @@ from .backends.base import (
     allowed_choice,
     latest_user_text,
     named_choice,
+    user_texts,
 )
 from .offer.catalog import ToolCatalog
 from .offer.choices import general_check, split_product_parameters
@@ -355,11 +356,10 @@ class TurnLoop:
             choices = progress.candidates()
             if (quote := quote_tool(choices)) is not None:
                 return await self._quote(progress, on_token, quote, choices)
-            questions = [
-                str(m.get("content") or "") for m in progress.context if m.get("role") == "user"
-            ]
             followed = conversation_scope(
-                questions, progress.catalog.capabilities.values(), progress.voice.language
+                user_texts(progress.context),
+                progress.catalog.capabilities.values(),
+                progress.voice.language,
             )
             guide = ArgumentGuide.for_context(
                 progress.context, _found_urls(progress), self._address_check(progress), followed
@@ -789,9 +789,7 @@ class TurnLoop:
             ):
                 return set()
         capabilities = progress.catalog.capabilities.values()
-        earlier = [m for m in progress.context if m.get("role") == "user"][:-1]
-        for message in earlier:
-            text = str(message.get("content") or "")
+        for text in user_texts(progress.context)[:-1]:
             if named_families(text, capabilities, progress.voice.language):
                 return set()
         return {call.name for call in reply.tool_calls}

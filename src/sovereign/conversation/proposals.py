@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from .approval.card_words import own_words
-from .backends.base import ModelReply
+from .backends.base import ModelReply, user_texts
 from .offer.catalog import model_safe_name
 from .offer.choices import split_product_parameters
 from .offer.subjects import asks_beyond, conversation_topics, topics_to_state
@@ -26,7 +26,7 @@ def adopt(progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
     never goes back to a server (llama-server answers it with a 500).
     """
     proposals, calls = [], []
-    questions = [str(m.get("content") or "") for m in progress.context if m.get("role") == "user"]
+    questions = user_texts(progress.context)
     capabilities = list(progress.catalog.capabilities.values())
     called = [
         progress.catalog.capabilities.get(progress.catalog.resolve_target(c.name))

@@ -27,7 +27,7 @@ from babel import Locale
 
 from sovereign.executor import ErrorCode, Registry
 
-from ..backends.base import Message, ModelReply, TokenSink
+from ..backends.base import Message, ModelReply, TokenSink, user_texts
 from ..pending import TurnProgress
 from ..sources import Selection, Source, speaks_to_the_assistant
 from ..voice.language import best_guess
@@ -231,7 +231,7 @@ def _found(source: Source) -> str:
 
 def asked(progress: TurnProgress) -> list[str]:
     """What the person wrote in this conversation (its user messages)."""
-    return [m["content"] for m in progress.context if m.get("role") == "user"]
+    return user_texts(progress.context)
 
 
 def language_name(language: str, spoken_in: str = "en") -> str:

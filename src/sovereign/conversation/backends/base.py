@@ -103,6 +103,12 @@ def latest_user_text(messages: Sequence[Message]) -> str:
     return str(next(users, {}).get("content") or "")
 
 
+def user_texts(messages: Sequence[Message]) -> list[str]:
+    """The contents of the ``user`` messages of ``messages``, in order (what the person
+    wrote in the conversation; the last is the question a round answers)."""
+    return [str(m.get("content") or "") for m in messages if m.get("role") == "user"]
+
+
 def is_context_overflow(message: str) -> bool:
     """True for the error text llama.cpp and llama-server give when the prompt exceeds
     the context window ("Requested tokens (…) exceed context window of …", "the request
