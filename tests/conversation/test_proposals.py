@@ -99,3 +99,27 @@ async def test_a_follow_up_counts_over_the_window_the_question_before_named(tmp_
     parameters = tool["function"]["parameters"]
     assert parameters["properties"]["period"]["enum"] == ["last_7_days"]
     assert "period" in parameters["required"]
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("e in percentuale sul totale?", ["pihole.summary"]),  # a fact of Pi-hole's
+        ("what is the capital of France?", []),  # no fact: goes on from nothing
+    ],
+)
+async def test_a_follow_up_naming_a_fact_of_the_family_before_is_read_not_answered(
+    question, read, tmp_path
+):
+    ads = replace(health(), name="pihole.summary", phrases=pihole.PHRASES, facts=pihole.FACTS)
+    filled = propose("pihole_summary", {"facts": ["share_blocked"], "also_asked": "nothing_else"})
+    script = [ModelReply(content="41.870 richieste su 1.000.000."), filled, *[ModelReply()] * 3]
+    loop, _, _ = loop_for(registry_of(health(), ads), script, tmp_path)
+    history = [
+        {"role": "user", "content": "quante pubblicità ha bloccato il pihole oggi?"},
+        {"role": "assistant", "content": "Oggi Pi-hole ha bloccato 1.116 richieste su 14.890."},
+        {"role": "user", "content": question},
+    ]
+    result = await loop.process_turn(history, policy=ON, owner="o")
+    assert [r.capability for r in result.receipts] == read
+    assert ("41.870" in result.text) is not bool(read)

@@ -50,6 +50,7 @@ from .offer.subjects import (
     family_of,
     family_offered,
     family_reads,
+    followed_families,
     local_read,
     named_families,
     named_read,
@@ -407,9 +408,17 @@ class TurnLoop:
             # Prose written with a decision is streamed only before anything ran: after a
             # call, prose goes through the checks of the answer writer. A question naming
             # a family the device can read may be read instead, so its prose is held.
-            reads = ()
+            reads, thread = (), named
             if nothing_ran:
-                reads = family_reads(named, tools, progress.catalog, local_only=False)
+                # A follow-up naming a fact of the family the question before named ("e in
+                # percentuale sul totale?") is read as a question naming that family: from
+                # nothing, the model wrote "41.870 richieste su 1.000.000".
+                thread = named or followed_families(
+                    user_texts(progress.context),
+                    progress.catalog.capabilities.values(),
+                    progress.voice.language,
+                )
+                reads = family_reads(thread, tools, progress.catalog, local_only=False)
             sink = on_token if nothing_ran and not reads else None
             # What this question's addresses allow is said with the instructions and, until
             # something ran, again after the question: a small model weighs what it read
@@ -529,7 +538,7 @@ class TurnLoop:
             # about, whether anything else is asked ("Tu chauffes pas trop ?" asks
             # nothing else), and the thing read, chosen from what exists.
             if reads and not reply.tool_calls:
-                reply = await self._read_named(progress, context, offered, named, reads, reply)
+                reply = await self._read_named(progress, context, offered, thread, reads, reply)
                 _say_unrun(progress, self._withheld_beside(progress, reply, named, standing))
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None

@@ -611,6 +611,30 @@ def conversation_scope(
     return None
 
 
+def followed_families(
+    questions: list[str], capabilities: Iterable[Capability], language: str
+) -> frozenset[str]:
+    """The household families a follow-up goes on from: when the last of ``questions``
+    (the user's messages, in order) names no family, those named by the nearest earlier
+    question that names any, of which the last names a fact in that family's words
+    (:func:`asked_topics`: "e in percentuale sul totale?" after a Pi-hole question, "Und
+    die Temperatur?" after one about the device); else none. A question naming no fact
+    ("what is the capital of France?") goes on from nothing."""
+    capabilities = list(capabilities)
+    if not questions or named_families(questions[-1], capabilities, language):
+        return frozenset()
+    for question in reversed(questions[:-1]):
+        if earlier := named_families(question, capabilities, language):
+            return frozenset(
+                family_of(c)
+                for c in capabilities
+                if family_of(c) in earlier
+                and c.facts is not None
+                and asked_topics(questions[-1], c.facts, language)
+            )
+    return frozenset()
+
+
 def topics_to_state(
     chosen: tuple[str, ...], asked: tuple[str, ...], sheet: FactSheet
 ) -> tuple[str, ...]:
