@@ -154,6 +154,10 @@ def test_every_spelling_of_the_weekend_names_a_week(question):
         ("e in tutta la settimana?", 7),
         ("e nel mese intero?", 30),
         ("and the whole year?", 365),
+        # Spanish joins "de" and "el" into "del": the span after it is the same one.
+        ("¿qué parte de las consultas del último mes se ha bloqueado?", 30),
+        ("¿cuántos anuncios desde principios del mes pasado?", 30),
+        ("¿y en la última semana?", 7),
         ("et toute l'année ?", 365),
     ],
 )
@@ -186,6 +190,7 @@ def test_spans_of_each_length_in_six_languages(question, days):
         "Que s'est-il passé la dernière semaine de décembre ?",  # a part of something else
         "Quando inizia l'ultima settimana di scuola?",
         "¿Qué pasa la última semana de enero?",
+        "¿Qué pasa en el último mes del año?",
         "Wat gebeurt er de laatste week van het jaar?",
         "this weekday timetable",
         "",
