@@ -11,7 +11,6 @@ from typing import Any
 from sovereign.executor import (
     Capability,
     Confirmation,
-    Effect,
     ErrorCode,
     Executor,
     Locality,
@@ -54,6 +53,7 @@ from .offer.subjects import (
     local_read,
     named_families,
     named_read,
+    reads_here,
 )
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
@@ -745,16 +745,12 @@ class TurnLoop:
         self, progress: TurnProgress, named: frozenset[str], standing: tuple[StandIn, ...]
     ) -> list[StandIn]:
         """The offered stand-ins (``standing``) of the families the question ``named``
-        whose reads the product would make before a search were they offered: a
-        capability of the family only reads, on this device or its network
-        (:attr:`Locality.LOCAL`), and declares facts the product states (as
-        :func:`~.offer.subjects.local_read` requires). Home Assistant's reads are
-        approved first and never come before a search, so its stand-in never does."""
-        families = {
-            family_of(c)
-            for c in progress.catalog.capabilities.values()
-            if c.effect is Effect.READ_ONLY and c.locality is Locality.LOCAL and c.facts
-        }
+        whose reads the product would make before a search were they offered
+        (:func:`~.offer.subjects.reads_here`, as :func:`~.offer.subjects.local_read`
+        requires). Home Assistant's reads are approved first and never come before a
+        search, so its stand-in never does."""
+        capabilities = progress.catalog.capabilities.values()
+        families = {family_of(c) for c in capabilities if reads_here(c)}
         return [s for s in standing if s.family in named and s.family in families]
 
     @staticmethod

@@ -78,15 +78,19 @@ from .time_spans import TimeScope, time_scope
 __all__ = [
     "COMPOUNDS",
     "asked_topics",
+    "asks_beyond",
     "asks_for_the_web",
+    "conversation_scope",
     "conversation_topics",
     "family_of",
     "family_offered",
     "family_reads",
+    "followed_families",
     "local_read",
     "named_families",
     "named_read",
     "names_subject",
+    "reads_here",
     "topics_to_state",
 ]
 
@@ -483,6 +487,18 @@ def local_read(
     return tool, tuple(name for name in required if name not in (FACTS, ALSO_ASKED))
 
 
+def reads_here(capability: Capability, *, local_only: bool = True) -> bool:
+    """Whether ``capability`` reads its family here, so the product may read it in
+    place of a call that would leave the device: it only reads, on this device or its
+    network (:attr:`Locality.LOCAL`; with ``local_only`` false, also the household's
+    own service elsewhere, Home Assistant), and declares facts the product states."""
+    return (
+        capability.effect is Effect.READ_ONLY
+        and (capability.locality is Locality.LOCAL or not local_only)
+        and capability.facts is not None
+    )
+
+
 def family_reads(
     named: frozenset[str],
     tools: Iterable[ToolDefinition],
@@ -513,11 +529,7 @@ def family_reads(
         family = family_of(capability)
         if capability is None or family not in named:
             continue
-        if (
-            capability.effect is Effect.READ_ONLY
-            and (capability.locality is Locality.LOCAL or not local_only)
-            and capability.facts is not None
-        ):
+        if reads_here(capability, local_only=local_only):
             readable.setdefault(family, []).append(tool)
     if len(readable) != 1:
         return ()
