@@ -254,13 +254,19 @@ async def test_a_read_of_a_family_the_question_names_or_of_any_when_none_is_stan
     assert [r.capability for r in result.receipts] == ["system.health"]
 
 
-def pihole_not_set_up():
-    """The device's read, Pi-hole's (not set up) and a web search."""
-    absent = replace(
-        health(), name="pihole.summary", phrases=pihole.PHRASES, available=lambda: False
+def pihole_and_web(*, set_up=True, device=True):
+    """Pi-hole's read (set up or not), a web search and, with ``device``, the device's
+    read."""
+    ads = replace(
+        health(), name="pihole.summary", phrases=pihole.PHRASES, available=lambda: set_up
     )
     web = capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL)
-    return registry_of(health(), absent, web)
+    return registry_of(*([health()] if device else []), ads, web)
+
+
+def pihole_not_set_up():
+    """The device's read, Pi-hole's (not set up) and a web search."""
+    return pihole_and_web(set_up=False)
 
 
 @pytest.mark.parametrize(
@@ -289,15 +295,6 @@ async def test_a_question_naming_the_read_family_alone_is_told_nothing_missing(t
     assert "Pi-hole" not in result.text
 
 
-def pihole_not_set_up_web_on():
-    """Pi-hole's read (not set up) and a web search, with nothing else to read."""
-    absent = replace(
-        health(), name="pihole.summary", phrases=pihole.PHRASES, available=lambda: False
-    )
-    web = capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL)
-    return registry_of(absent, web)
-
-
 @pytest.mark.parametrize(
     "question",
     [
@@ -309,7 +306,7 @@ def pihole_not_set_up_web_on():
 )
 async def test_a_search_for_a_withheld_family_gives_way_to_its_stand_in(question, tmp_path):
     # Pi-hole, named, is not set up; the model would search the web for its figures.
-    registry = pihole_not_set_up_web_on()
+    registry = pihole_and_web(set_up=False, device=False)
     result, backend = await turn(
         question, [searched("pihole ads blocked")], tmp_path, registry=registry
     )
@@ -320,7 +317,7 @@ async def test_a_search_for_a_withheld_family_gives_way_to_its_stand_in(question
 
 async def test_a_search_for_a_withheld_family_asked_for_in_words_is_proposed(tmp_path):
     question = "Search the web for how many ads a pi-hole blocks in a month"
-    registry = pihole_not_set_up_web_on()
+    registry = pihole_and_web(set_up=False, device=False)
     result, _ = await turn(
         question, [searched("pi-hole ads blocked per month")], tmp_path, registry=registry
     )
@@ -339,13 +336,6 @@ async def test_a_search_beside_the_home_not_set_up_is_proposed(tmp_path):
     assert result.pending_confirmation.capability == "web.search"
 
 
-def device_and_pihole():
-    """The device's read and Pi-hole's, both set up, and a web search."""
-    ads = replace(health(), name="pihole.summary", phrases=pihole.PHRASES)
-    web = capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL)
-    return registry_of(health(), ads, web)
-
-
 @pytest.mark.parametrize(
     "second",
     [propose("answer_the_rest"), ModelReply(), ModelReply(content="Ad blocking is not on.")],
@@ -356,7 +346,7 @@ async def test_after_the_facts_a_named_family_not_yet_read_is_read(second, tmp_p
     question = "Is ad blocking on, and how long has the device been running?"
     ads = propose("pihole_summary", {"facts": ["status"], "also_asked": "nothing_else"})
     script = [health_read("uptime"), second, ads, ModelReply()]
-    result, backend = await turn(question, script, tmp_path, registry=device_and_pihole())
+    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
     assert [r.capability for r in result.receipts] == ["system.health", "pihole.summary"]
     assert "Ad blocking is not on" not in result.text
     forced = backend.requests[2].tool_choice
@@ -366,7 +356,7 @@ async def test_after_the_facts_a_named_family_not_yet_read_is_read(second, tmp_p
 async def test_after_the_facts_a_question_naming_only_what_was_read_ends(tmp_path):
     question = "How long has the device been running?"
     script = [health_read("uptime", rest="something_else"), propose("answer_the_rest"), "Fine."]
-    result, backend = await turn(question, script, tmp_path, registry=device_and_pihole())
+    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
     assert [r.capability for r in result.receipts] == ["system.health"]
     assert len(backend.requests) == 3  # the answer the model was asked for: no read
 

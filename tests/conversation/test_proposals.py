@@ -12,24 +12,13 @@ import pytest
 from sovereign.capabilities import pihole
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
-from sovereign.executor import Locality
 
 from .answer.test_finish import health
 from .conftest import ON
-from .test_answers_from_what_ran import capability, registry_of
+from .test_answers_from_what_ran import registry_of
+from .test_local_first import health_read, pihole_and_web
 from .test_named_read import turn
 from .test_stand_ins import loop_for
-
-
-def device_pihole_and_web():
-    """The device's read, Pi-hole's (both set up) and a web search."""
-    ads = replace(health(), name="pihole.summary", phrases=pihole.PHRASES)
-    web = capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL)
-    return registry_of(health(), ads, web)
-
-
-def health_read(*facts, rest="nothing_else"):
-    return propose("system_health", {"facts": list(facts), "also_asked": rest})
 
 
 def offered(request):
@@ -49,7 +38,7 @@ async def test_a_second_family_named_is_asked_about_though_the_decision_said_not
 ):
     ads = propose("pihole_summary", {"facts": [], "also_asked": "nothing_else"})
     script = [health_read("temperature"), ads, ModelReply()]
-    result, backend = await turn(question, script, tmp_path, registry=device_pihole_and_web())
+    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
     assert [r.capability for r in result.receipts] == ["system.health", "pihole.summary"]
     assert len(backend.requests) == 2  # the second read said nothing else: the turn ends
 
@@ -59,7 +48,7 @@ async def test_a_search_asked_for_in_words_is_decided_after_the_facts(tmp_path):
         "Check how full the disk is, then search the web for how to free up disk space on Linux."
     )
     script = [health_read("disk"), ModelReply()]
-    result, backend = await turn(question, script, tmp_path, registry=device_pihole_and_web())
+    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
     assert [r.capability for r in result.receipts] == ["system.health"]
     assert len(backend.requests) == 2  # asked again, with the search still offered
     assert "web_search" in offered(backend.requests[1])
@@ -75,7 +64,7 @@ async def test_a_search_asked_for_in_words_is_decided_after_the_facts(tmp_path):
 )
 async def test_a_question_naming_only_what_was_read_ends_with_the_facts(question, tmp_path):
     script = [health_read("memory")]
-    result, backend = await turn(question, script, tmp_path, registry=device_pihole_and_web())
+    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
     assert [r.capability for r in result.receipts] == ["system.health"]
     assert len(backend.requests) == 1
 

@@ -468,7 +468,8 @@ def test_the_device_s_names_are_its_subjects_in_the_six_languages():
 @pytest.mark.parametrize(
     ("language", "question", "families"),
     [
-        # A sentence naming the device itself and no other thing: the device is named.
+        # A sentence naming the device itself (by its name, or by asking the assistant
+        # about itself) and no other thing: the device is named.
         (
             "en",
             "are we running out of disk space on the server? "
@@ -494,17 +495,6 @@ def test_the_device_s_names_are_its_subjects_in_the_six_languages():
         ("fr", "J'ai un appareil photo. Combien de stockage faut-il ?", set()),
         # A decimal point or an abbreviation is no end of a sentence.
         ("en", "My phone has 1.5 GB left, e.g.the server?", set()),
-    ],
-)
-def test_a_sentence_naming_the_device_itself_names_it_beside_another_thing(
-    language, question, families
-):
-    assert named(question, language) == families
-
-
-@pytest.mark.parametrize(
-    ("language", "question", "families"),
-    [
         # A sentence asking the assistant about itself, beside a sentence about another
         # thing: the device is named.
         (
@@ -530,7 +520,7 @@ def test_a_sentence_naming_the_device_itself_names_it_beside_another_thing(
         ("de", "hast du den Herd ausgeschaltet?", set()),
     ],
 )
-def test_a_sentence_asking_the_assistant_about_itself_names_the_device_beside_another_thing(
+def test_a_sentence_naming_the_device_itself_names_it_beside_another_thing(
     language, question, families
 ):
     assert named(question, language) == families
