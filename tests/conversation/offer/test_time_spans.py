@@ -191,6 +191,8 @@ def test_spans_of_each_length_in_six_languages(question, days):
         "Quando inizia l'ultima settimana di scuola?",
         "¿Qué pasa la última semana de enero?",
         "¿Qué pasa en el último mes del año?",
+        "Is the tip open all week?",  # a habit: "all week" is no span
+        "Can I grow basil all year?",
         "Wat gebeurt er de laatste week van het jaar?",
         "this weekday timetable",
         "",
