@@ -347,7 +347,7 @@ def score(prompt: dict[str, Any], record: TurnRecord) -> None:
         "named": score_named(record.wrong_names, record.figures) if read else None,
         "on_topic": score_on_topic(prompt, record.figures) if read else None,
         "invented": score_invented(record.figures) if read else None,
-        "stated": score_stated(prompt, record.figures) if read else None,
+        "stated": score_stated(prompt, record.figures, record.facts) if read else None,
         "lang": score_language(prompt, record.answer),
         **score_web(prompt, record.answer, record.cards),
     }

@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -472,12 +472,31 @@ def score_invented(bound: list[tuple[str, list[str]]]) -> bool:
     return all(names for _, names in bound)
 
 
-def score_stated(prompt: Mapping[str, Any], bound: list[tuple[str, list[str]]]) -> bool | None:
-    """The answer states at least one of ``answer.figures`` (None: the prompt names none)."""
+def score_stated(
+    prompt: Mapping[str, Any],
+    bound: list[tuple[str, list[str]]],
+    facts: Sequence[Mapping[str, Any]] = (),
+) -> bool | None:
+    """The answer states at least one of ``answer.figures`` that the read results hold
+    (``facts``: the results' fields; a dotted name reaches into a nested field). None when
+    the prompt names none, or when no result holds any of them (this device has no
+    temperature sensor: saying so is the answer, there is no figure to state)."""
     wanted = prompt.get("answer", {}).get("figures")
+    if facts and wanted:
+        wanted = [name for name in wanted if any(_field(fact, name) is not None for fact in facts)]
     if not wanted:
         return None
     return any(set(names) & set(wanted) for _, names in bound)
+
+
+def _field(fact: Mapping[str, Any], dotted: str) -> Any:
+    """The value of ``dotted`` ("entity.attributes.temperature") in ``fact``, or None."""
+    value: Any = fact
+    for part in dotted.split("."):
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(part)
+    return value
 
 
 _IDENTIFIER: Any = None

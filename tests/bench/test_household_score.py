@@ -114,3 +114,23 @@ def test_a_read_the_product_put_something_else_in_place_of_is_not_the_turns_choi
     assert not _never_ran([ToolCall("c2", "web_search", {"query": "q"})], searched, world)
     stand_in = [ToolCall("c3", "smart_home_not_set_up", {})]
     assert not _never_ran(stand_in, record, world)  # a stand-in is no read
+
+
+def test_a_figure_the_result_lacks_is_not_counted_as_unstated():
+    from household_score import score_stated
+
+    prompt = {"answer": {"figures": ["cpu_temperature_celsius"]}}
+    no_sensor = [{"cpu_temperature_celsius": None, "uptime_hours": 13.1}]
+    with_sensor = [{"cpu_temperature_celsius": 48.2, "uptime_hours": 13.1}]
+    assert score_stated(prompt, [], no_sensor) is None
+    assert score_stated(prompt, [], with_sensor) is False
+    assert score_stated(prompt, [("48.2", ["cpu_temperature_celsius"])], with_sensor) is True
+
+
+def test_a_nested_figure_is_found_in_its_entity():
+    from household_score import score_stated
+
+    prompt = {"answer": {"figures": ["entity.state"]}}
+    facts = [{"entity": {"entity_id": "sensor.kitchen_temperature", "state": "21.4"}}]
+    assert score_stated(prompt, [], facts) is False
+    assert score_stated(prompt, [("21.4", ["entity.state"])], facts) is True
