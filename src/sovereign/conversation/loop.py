@@ -40,8 +40,17 @@ from .backends.base import (
     user_texts,
 )
 from .offer.catalog import ToolCatalog
-from .offer.choices import general_check, split_product_parameters
+from .offer.choices import ALSO_ASKED, general_check, split_product_parameters
 from .offer.guidance import TIME_WINDOW, ArgumentGuide
+from .offer.same_thing import (
+    SAME_THING,
+    check_messages,
+    chosen_names,
+    listing_read,
+    named_in,
+    said_no,
+    same_thing_tool,
+)
 from .offer.stand_ins import CHANGE, StandIn, chosen_stand_ins, stand_ins
 from .offer.subjects import (
     asks_for_the_web,
@@ -545,6 +554,7 @@ class TurnLoop:
                 note = guide.unreadable_note()
                 ending = Ending(reply.content, note=note, shown=shown, cut_off=reply.cut_off)
                 return await self._finish(progress, on_token, ending)
+            reply = await self._checked_choices(progress, reply, tools)
             proposals = adopt(progress, reply)
             halted = await self._run_proposals(progress, proposals, policy, owner)
             if halted is not None:
@@ -713,6 +723,37 @@ class TurnLoop:
         nothing = ModelReply()
         reply = await self._read_named(progress, context, offered, unread, reads, nothing)
         return reply if reply.tool_calls else None
+
+    async def _checked_choices(
+        self, progress: TurnProgress, reply: ModelReply, tools: list[ToolDefinition]
+    ) -> ModelReply:
+        """``reply`` with each call whose argument was chosen from what exists checked
+        against the question (:mod:`~.offer.same_thing`): a value the question's words do
+        not name is put to the model as one yes-or-no decision, and a value that is not
+        the thing asked about is read no further. The family's list of what it may read
+        (``tools``: this round's offer) is read in its place, so the household sees what
+        can be read instead of another thing's state ("whats the chest freezer in the
+        garage reading?" read the kitchen temperature); where no such list is offered, the
+        call stands."""
+        questions = user_texts(progress.context)
+        calls = []
+        for call in reply.tool_calls:
+            capability = self._capability(progress, call.name)
+            listing = capability and listing_read(capability, tools, progress.catalog)
+            if capability is not None and listing and isinstance(call.arguments, dict):
+                for value, label in chosen_names(capability, call.arguments):
+                    if named_in(questions[-1], value, label):
+                        continue
+                    context = check_messages(questions, label)
+                    check = await self._ask(
+                        progress, context, [same_thing_tool()], None, None, named_choice(SAME_THING)
+                    )
+                    if said_no(check):
+                        rest = {k: v for k, v in call.arguments.items() if k == ALSO_ASKED}
+                        call = ToolCall(call.id, listing["function"]["name"], rest)
+                        break
+            calls.append(call)
+        return replace(reply, tool_calls=tuple(calls))
 
     def _reads_another(
         self, progress: TurnProgress, reply: ModelReply, named: frozenset[str]

@@ -67,7 +67,7 @@ def with_choices(parameters: dict[str, Any], capability: Capability | None) -> d
             f"{SOMETHING_ELSE}: the question also asks something this call does not read.",
         }
         required.append(ALSO_ASKED)
-    for argument, choices in _choices(capability).items():
+    for argument, choices in offered_choices(capability).items():
         if argument in properties and choices:
             listed = ", ".join(f"{c.value} ({c.label})" for c in choices)
             properties[argument] = {
@@ -113,7 +113,10 @@ def split_product_parameters(
     return Chosen(own, topics, arguments.get(ALSO_ASKED) != NOTHING_ELSE)
 
 
-def _choices(capability: Capability) -> Mapping[str, Any]:
+def offered_choices(capability: Capability) -> Mapping[str, Any]:
+    """``capability``'s arguments chosen from what exists (``{argument: [Choice, ...]}``,
+    :attr:`~sovereign.executor.Capability.choices`); ``{}`` when it has none or they
+    cannot be listed right now."""
     if capability.choices is None:
         return {}
     try:

@@ -1,0 +1,131 @@
+"""Whether a value chosen from what exists is the thing the question asks about.
+
+An argument the model cannot know is chosen from what exists (:mod:`.choices`: Home
+Assistant's allowlisted entities, each shown with the household's name for it). A small
+model always picks one of them, even when the question is about something none of them
+is: "whats the chest freezer in the garage reading?" read the kitchen temperature, and
+"quanta umidità c'è in cantina?" too. Offered "none of these" beside the values, in the
+decision itself or in a request of its own, it chose an entity every time. Asked about
+one pair at a time (this question, this entity: yes or no), it told them apart (the
+figures are in docs/decisions/offered-tools-and-arguments.md).
+
+So a chosen value is checked with one short decision of that shape, unless the question
+already holds every word of the value's name or of its id (``lock.back_door`` asked
+about as "is the back door locked?"): the check costs a second or so, and words the
+household typed themselves need none. Comparing words is language-blind on purpose (a
+household names its entities in its own language); no word list is involved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sovereign.executor import Capability
+
+from ..backends.base import Message, ModelReply, ToolDefinition
+from .catalog import ToolCatalog
+from .choices import offered_choices
+from .subjects import family_of
+
+SAME_THING = "same_thing"
+"""The decision's one tool: ``{"answer": "yes" | "no"}``."""
+
+_WORD = re.compile(r"\w+")
+_SHORTEST = 3
+"""Words shorter than this in a name ("of", "a") need not be in the question."""
+
+_INSTRUCTIONS = (
+    "You check one thing: whether a smart-home entity measures or controls exactly the "
+    "thing a question asks about (the same object, the same room or place, the same "
+    "quantity). A different room, object or quantity is not the same thing."
+)
+
+
+def same_thing_tool() -> ToolDefinition:
+    """The tool the check's decision is forced to call (OpenAI ``tools`` entry)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": SAME_THING,
+            "description": "Say whether the entity answers the question.",
+            "parameters": {
+                "type": "object",
+                "properties": {"answer": {"type": "string", "enum": ["yes", "no"]}},
+                "required": ["answer"],
+            },
+        },
+    }
+
+
+def named_in(question: str, value: str, label: str) -> bool:
+    """Whether ``question`` holds every word (of three letters or more) of ``label`` (the
+    household's name for the value) or of ``value``'s own words (``lock.back_door``: "back
+    door"), each as a word or the start of one ("doors" holds "door"), case-blind."""
+    words = [w.casefold() for w in _WORD.findall(question)]
+
+    def held(name: str) -> bool:
+        wanted = [w.casefold() for w in _WORD.findall(name) if len(w) >= _SHORTEST]
+        return bool(wanted) and all(any(w.startswith(x) for w in words) for x in wanted)
+
+    own = value.split(".", 1)[-1].replace("_", " ")
+    return held(label) or held(own)
+
+
+def check_messages(questions: Sequence[str], label: str) -> list[Message]:
+    """The check's whole prompt: the instructions, then the question (after the one before
+    it, which a follow-up such as "and the back one?" leans on) and the value's name."""
+    earlier = f"Earlier question: {questions[-2]}\n" if len(questions) > 1 else ""
+    return [
+        {"role": "system", "content": _INSTRUCTIONS},
+        {
+            "role": "user",
+            "content": f"{earlier}Question: {questions[-1]}\nEntity: {label}\n"
+            "Does this entity answer the question?",
+        },
+    ]
+
+
+def said_no(reply: ModelReply) -> bool:
+    """Whether the check's ``reply`` says the entity is not the thing asked about. A reply
+    without the call (a backend that does not force tools) says nothing: the choice stands."""
+    for call in reply.tool_calls:
+        if call.name == SAME_THING and isinstance(call.arguments, dict):
+            answer: Any = call.arguments.get("answer")
+            return answer == "no"
+    return False
+
+
+def chosen_names(capability: Capability, arguments: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(value, the household's name for it)`` for each argument of ``arguments`` that
+    ``capability`` offers as a choice among what exists and the call filled with one of
+    them (a value not among them is left to validation, which refuses it)."""
+    named = []
+    for argument, choices in offered_choices(capability).items():
+        value = arguments.get(argument)
+        label = next((c.label for c in choices if c.value == value), None)
+        if isinstance(value, str) and label:
+            named.append((value, label))
+    return named
+
+
+def listing_read(
+    capability: Capability, tools: Iterable[ToolDefinition], catalog: ToolCatalog
+) -> ToolDefinition | None:
+    """The offered tool that reads ``capability``'s family with nothing chosen from what
+    exists (Home Assistant's list of the entities it may read, beside its read of one),
+    or ``None``."""
+    family = family_of(capability)
+    if family is None:
+        return None
+    for tool in tools:
+        other = catalog.capabilities.get(catalog.resolve_target(tool["function"]["name"]))
+        if (
+            other is not None
+            and other.name != capability.name
+            and family_of(other) == family
+            and not offered_choices(other)
+        ):
+            return tool
+    return None

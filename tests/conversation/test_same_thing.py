@@ -1,0 +1,170 @@
+"""A value chosen from what exists is checked against the question, and a value that is
+not the thing asked about is read no further: the family's list is read instead
+(sovereign.conversation.offer.same_thing; docs/decisions/offered-tools-and-arguments.md,
+"Whether the thing chosen is the thing asked about")."""
+
+from __future__ import annotations
+
+import pytest
+
+from sovereign.capabilities import home_assistant_facts
+from sovereign.conversation import ToolCatalog
+from sovereign.conversation.backends.scripted import propose
+from sovereign.conversation.offer.same_thing import (
+    SAME_THING,
+    listing_read,
+    named_in,
+)
+from sovereign.conversation.backends.base import named_choice
+from sovereign.executor import Capability, Choice, Effect, Locality
+
+from .answer.test_finish import health
+from .conftest import ON
+from .test_answers_from_what_ran import registry_of
+from .test_stand_ins import loop_for
+
+ENTITIES = {
+    "sensor.kitchen_temperature": ("Kitchen temperature", "21.4"),
+    "lock.back_door": ("Back door", "unlocked"),
+}
+
+
+def _entity(entity_id):
+    name, state = ENTITIES[entity_id]
+    return {
+        "entity_id": entity_id,
+        "domain": entity_id.split(".")[0],
+        "name": name,
+        "friendly_name": name,
+        "state": state,
+        "unit_of_measurement": "°C" if entity_id.startswith("sensor.") else None,
+        "device_class": "temperature" if entity_id.startswith("sensor.") else None,
+        "attributes": {},
+    }
+
+
+def home():
+    """Home Assistant's two reads, on this device, with two allowed entities."""
+
+    async def get_state(arguments):
+        return {"entity": _entity(arguments["entity_id"]), "retrieved_at": "2026-12-06T01:00:00Z"}
+
+    async def list_entities(arguments):
+        entities = [_entity(e) for e in sorted(ENTITIES)]
+        return {
+            "entities": entities,
+            "entity_count": len(entities),
+            "missing_entity_ids": [],
+            "retrieved_at": "2026-12-06T01:00:00Z",
+        }
+
+    def choices():
+        return {"entity_id": [Choice(value=e, label=name) for e, (name, _) in ENTITIES.items()]}
+
+    def read(name, execute, schema, facts, **extra):
+        return Capability(
+            name=name,
+            version=1,
+            description=name,
+            arguments_schema=schema,
+            result_schema={"type": "object"},
+            effect=Effect.READ_ONLY,
+            locality=Locality.LOCAL,
+            execute=execute,
+            policy_key="home_assistant_enabled",
+            phrases=home_assistant_facts.PHRASES,
+            facts=facts,
+            **extra,
+        )
+
+    one = {
+        "type": "object",
+        "required": ["entity_id"],
+        "properties": {"entity_id": {"type": "string"}},
+    }
+    every = {"type": "object", "properties": {"domain": {"type": "string"}}}
+    return registry_of(
+        health(),
+        read("home_assistant.get_state", get_state, one, home_assistant_facts.GET_STATE_FACTS,
+             choices=choices),
+        read("home_assistant.list_entities", list_entities, every, home_assistant_facts.LIST_FACTS),
+    )
+
+
+POLICY = {**ON, "home_assistant_enabled": True}
+KITCHEN = propose(
+    "home_assistant_get_state",
+    {"entity_id": "sensor.kitchen_temperature", "also_asked": "nothing_else"},
+)
+
+
+async def turn(question, script, tmp_path):
+    loop, backend, _ = loop_for(home(), script, tmp_path)
+    ask = [{"role": "user", "content": question}]
+    return await loop.process_turn(ask, policy=POLICY, owner="o"), backend
+
+
+async def test_a_thing_the_model_chose_that_is_not_the_one_asked_about_is_not_read(tmp_path):
+    question = "whats the chest freezer in the garage reading?"
+    script = [KITCHEN, propose(SAME_THING, {"answer": "no"})]
+    result, backend = await turn(question, script, tmp_path)
+    assert [r.capability for r in result.receipts] == ["home_assistant.list_entities"]
+    assert "Back door" in result.text and "Kitchen temperature" in result.text  # the list
+    check = backend.requests[1]
+    assert check.tool_choice == named_choice(SAME_THING)
+    asked = check.messages[-1]["content"]
+    assert question in asked and "Kitchen temperature" in asked
+    assert backend.remaining == 0
+
+
+async def test_a_thing_the_check_confirms_is_read(tmp_path):
+    script = [KITCHEN, propose(SAME_THING, {"answer": "yes"})]
+    result, backend = await turn("¿qué temperatura hace en la cocina?", script, tmp_path)
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+    assert "21,4" in result.text
+    assert backend.remaining == 0
+
+
+async def test_a_thing_the_question_names_in_its_own_words_is_read_without_a_check(tmp_path):
+    result, backend = await turn("How warm is it by the kitchen temperature sensor?", [KITCHEN],
+                                 tmp_path)
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+    assert len(backend.requests) == 1
+
+
+async def test_a_check_the_backend_does_not_answer_leaves_the_choice(tmp_path):
+    result, _ = await turn("how is the fridge?", [KITCHEN, "not a call"], tmp_path)
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "label", "named"),
+    [
+        ("is the back door locked?", "lock.back_door", "Back door", True),
+        ("Are the back doors locked?", "lock.back_door", "Back door", True),  # a longer word
+        ("IS THE BACK DOOR LOCKED", "lock.back_door", "Back door", True),
+        ("is the front door locked?", "lock.back_door", "Back door", False),
+        ("is the door locked?", "lock.back_door", "Back door", False),  # one word of two
+        ("Ist die Hintertür zu?", "lock.back_door", "Hintertür", True),  # the household's name
+        ("Ist die Hintertür zu?", "lock.back_door", "Back door", False),
+        ("how warm is the kitchen?", "sensor.kitchen_temperature", "Kitchen temperature", False),
+        ("kitchen temperature now", "sensor.kitchen_temperature", "Küche", True),  # the id's words
+        ("is the landing light on?", "light.landing", "Landing light", True),
+        ("is the light on?", "light.landing", "Landing light", False),
+        ("is the light on?", "light.landing", "A", False),  # a name of no word to look for
+    ],
+)
+def test_a_value_is_named_only_when_the_question_holds_every_word_of_its_name_or_id(
+    question, value, label, named
+):
+    assert named_in(question, value, label) is named
+
+
+def test_the_list_read_in_place_of_one_thing_is_of_the_same_family_and_chooses_nothing():
+    catalog = ToolCatalog.for_turn(home(), POLICY)
+    get_state = catalog.capabilities["home_assistant.get_state"]
+    listing = listing_read(get_state, catalog.tools(), catalog)
+    assert listing is not None and listing["function"]["name"] == "home_assistant_list_entities"
+    assert listing_read(catalog.capabilities["system.health"], catalog.tools(), catalog) is None
+    only_one = [t for t in catalog.tools() if t["function"]["name"] != listing["function"]["name"]]
+    assert listing_read(get_state, only_one, catalog) is None
