@@ -363,12 +363,16 @@ def _read_figure(written: str, lang: str) -> tuple[float, int] | None:
 
 
 def result_fields(result: Any, prefix: str = "") -> dict[str, float]:
-    """Every numeric field of a result as ``{dotted path: value}``; a number written as a
-    string (a Home Assistant state "21.4") counts, booleans and timestamps do not."""
+    """Every numeric field of a result as ``{dotted path: value}``, items of a list by
+    their index (``entities[0].state``); a number written as a string (a Home Assistant
+    state "21.4") counts, booleans and timestamps do not."""
     fields: dict[str, float] = {}
     if isinstance(result, dict):
         for key, value in result.items():
             fields.update(result_fields(value, f"{prefix}{key}."))
+    elif isinstance(result, list):
+        for index, item in enumerate(result):
+            fields.update(result_fields(item, f"{prefix[:-1]}[{index}]."))
     elif isinstance(result, bool) or result is None:
         pass
     elif isinstance(result, (int, float)):

@@ -134,3 +134,13 @@ def test_a_nested_figure_is_found_in_its_entity():
     facts = [{"entity": {"entity_id": "sensor.kitchen_temperature", "state": "21.4"}}]
     assert score_stated(prompt, [], facts) is False
     assert score_stated(prompt, [("21.4", ["entity.state"])], facts) is True
+
+
+def test_a_figure_of_a_listed_entity_is_bound_to_that_entity():
+    from household_score import bind_figures, result_fields
+
+    listed = {"entities": [{"state": "on"}, {"state": "21.4", "attributes": {"brightness": 120}}]}
+    assert result_fields(listed) == {"entities[1].state": 21.4,
+                                     "entities[1].attributes.brightness": 120.0}
+    bound = bind_figures("Kitchen temperature is 21.4 °C.", [listed], "en", [])
+    assert bound == [("21.4", ["entities[1].state"])]
