@@ -9,13 +9,15 @@ import pytest
 
 from sovereign.capabilities import home_assistant_facts
 from sovereign.conversation import ToolCatalog
+from sovereign.conversation.backends.base import named_choice
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.offer.same_thing import (
     SAME_THING,
     listing_read,
     named_in,
 )
-from sovereign.conversation.backends.base import named_choice
+from sovereign.conversation.voice.catalogs import Voice
+from sovereign.conversation.voice.sentences import own
 from sovereign.executor import Capability, Choice, Effect, Locality
 
 from .answer.test_finish import health
@@ -43,8 +45,9 @@ def _entity(entity_id):
     }
 
 
-def home():
-    """Home Assistant's two reads, on this device, with two allowed entities."""
+def home(locality=Locality.LOCAL):
+    """Home Assistant's two reads, with two allowed entities, on this device or (approved
+    first) on its own server."""
 
     async def get_state(arguments):
         return {"entity": _entity(arguments["entity_id"]), "retrieved_at": "2026-12-06T01:00:00Z"}
@@ -69,7 +72,7 @@ def home():
             arguments_schema=schema,
             result_schema={"type": "object"},
             effect=Effect.READ_ONLY,
-            locality=Locality.LOCAL,
+            locality=locality,
             execute=execute,
             policy_key="home_assistant_enabled",
             phrases=home_assistant_facts.PHRASES,
@@ -110,6 +113,7 @@ async def test_a_thing_the_model_chose_that_is_not_the_one_asked_about_is_not_re
     result, backend = await turn(question, script, tmp_path)
     assert [r.capability for r in result.receipts] == ["home_assistant.list_entities"]
     assert "Back door" in result.text and "Kitchen temperature" in result.text  # the list
+    assert result.text.endswith("none of them is what you asked about.")
     check = backend.requests[1]
     assert check.tool_choice == named_choice(SAME_THING)
     asked = check.messages[-1]["content"]
@@ -121,7 +125,8 @@ async def test_a_thing_the_check_confirms_is_read(tmp_path):
     script = [KITCHEN, propose(SAME_THING, {"answer": "yes"})]
     result, backend = await turn("¿qué temperatura hace en la cocina?", script, tmp_path)
     assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
-    assert "21,4" in result.text
+    assert "21,4" in result.text and "Back door" not in result.text
+    assert own("not_among_readable", Voice("es")) not in result.text
     assert backend.remaining == 0
 
 
@@ -168,3 +173,20 @@ def test_the_list_read_in_place_of_one_thing_is_of_the_same_family_and_chooses_n
     assert listing_read(catalog.capabilities["system.health"], catalog.tools(), catalog) is None
     only_one = [t for t in catalog.tools() if t["function"]["name"] != listing["function"]["name"]]
     assert listing_read(get_state, only_one, catalog) is None
+
+
+@pytest.mark.parametrize(("also_asked", "requests"), [("nothing_else", 1), ("something_else", 2)])
+async def test_an_approved_read_that_answers_the_whole_question_ends_the_turn(
+    also_asked, requests, tmp_path
+):
+    read = propose(
+        "home_assistant_get_state", {"entity_id": "lock.back_door", "also_asked": also_asked}
+    )
+    loop, backend, _ = loop_for(home(Locality.EXTERNAL), [read, "It is."], tmp_path)
+    ask = [{"role": "user", "content": "is the back door locked?"}]
+    paused = await loop.process_turn(ask, policy=POLICY, owner="o")
+    card = paused.pending_confirmation
+    assert card is not None and card.capability == "home_assistant.get_state"
+    result = await loop.resume_turn(card.token, True, policy=POLICY, owner="o")
+    assert result.text.startswith("Back door") and "unlocked" in result.text
+    assert len(backend.requests) == requests  # asked again only when more was asked

@@ -314,7 +314,15 @@ class TurnLoop:
             self._ledger.refuse(progress, call, expired=approve, reason=reason, token=token)
         self._executor.confirmations.discard(token)
         halted = await self._run_proposals(progress, paused.waiting, policy, owner, may_ask=approve)
-        return halted or await self._continue(progress, policy, owner, on_token)
+        if halted is not None:
+            return halted
+        if all(p.call_id in progress.answered for p in (call, *paused.waiting)):
+            # Household facts the product stated answer the whole question, as they do
+            # without an approval: one decision. Asked again, the model wrote the rest
+            # itself ("The greenhouse heater is not currently running.", "Die
+            # Wärmepumpe zieht gerade 100 Watt.") after a read of another thing.
+            return await self._finish(progress, on_token, Ending(done=True))
+        return await self._continue(progress, policy, owner, on_token)
 
     def check_edit(self, token: str, owner: str, arguments: Any) -> None:
         """Would an edit of the card paused on ``token`` be accepted? (see :func:`.edit.check_edit`)
@@ -731,10 +739,10 @@ class TurnLoop:
         against the question (:mod:`~.offer.same_thing`): a value the question's words do
         not name is put to the model as one yes-or-no decision, and a value that is not
         the thing asked about is read no further. The family's list of what it may read
-        (``tools``: this round's offer) is read in its place, so the household sees what
-        can be read instead of another thing's state ("whats the chest freezer in the
-        garage reading?" read the kitchen temperature); where no such list is offered, the
-        call stands."""
+        (``tools``: this round's offer) is read in its place, and the product says that
+        none of those is what was asked: the household sees what can be read instead of
+        another thing's state ("whats the chest freezer in the garage reading?" read the
+        kitchen temperature). Where no such list is offered, the call stands."""
         questions = user_texts(progress.context)
         calls = []
         for call in reply.tool_calls:
@@ -751,6 +759,7 @@ class TurnLoop:
                     if said_no(check):
                         rest = {k: v for k, v in call.arguments.items() if k == ALSO_ASKED}
                         call = ToolCall(call.id, listing["function"]["name"], rest)
+                        progress.unrun.append(own("not_among_readable", progress.voice))
                         break
             calls.append(call)
         return replace(reply, tool_calls=tuple(calls))

@@ -169,7 +169,8 @@ def test_the_system_prompt_names_each_withheld_family_once(capabilities, languag
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_conversations_own_sentences_are_said_in_every_language(language):
     voice = Voice(language)
-    for key in ("budget_spent", "no_answer", "cannot_change", "asks_approval", "cut_off"):
+    keys = ("budget_spent", "no_answer", "cannot_change", "not_among_readable", "asks_approval")
+    for key in (*keys, "cut_off"):
         sayable(own(key, voice), language)
     unreadable = own("unreadable", voice, addresses="http://router.local/")
     assert "http://router.local/" in unreadable and "{" not in unreadable
