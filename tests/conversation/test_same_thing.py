@@ -190,3 +190,16 @@ async def test_an_approved_read_that_answers_the_whole_question_ends_the_turn(
     result = await loop.resume_turn(card.token, True, policy=POLICY, owner="o")
     assert result.text.startswith("Back door") and "unlocked" in result.text
     assert len(backend.requests) == requests  # asked again only when more was asked
+
+
+async def test_a_follow_up_is_checked_on_its_own_words(tmp_path):
+    loop, backend, _ = loop_for(home(), [KITCHEN, propose(SAME_THING, {"answer": "no"})], tmp_path)
+    conversation = [
+        {"role": "user", "content": "how warm is the kitchen?"},
+        {"role": "assistant", "content": "Kitchen temperature is 21.4 °C."},
+        {"role": "user", "content": "and in the fridge?"},
+    ]
+    result = await loop.process_turn(conversation, policy=POLICY, owner="o")
+    asked = backend.requests[1].messages[-1]["content"]
+    assert "and in the fridge?" in asked and "how warm is the kitchen" not in asked
+    assert [r.capability for r in result.receipts] == ["home_assistant.list_entities"]

@@ -752,7 +752,7 @@ class TurnLoop:
                 for value, label in chosen_names(capability, call.arguments):
                     if named_in(questions[-1], value, label):
                         continue
-                    context = check_messages(questions, label)
+                    context = check_messages(questions[-1], label)
                     check = await self._ask(
                         progress, context, [same_thing_tool()], None, None, named_choice(SAME_THING)
                     )

@@ -19,7 +19,7 @@ household names its entities in its own language); no word list is involved.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sovereign.executor import Capability
@@ -73,15 +73,16 @@ def named_in(question: str, value: str, label: str) -> bool:
     return held(label) or held(own)
 
 
-def check_messages(questions: Sequence[str], label: str) -> list[Message]:
-    """The check's whole prompt: the instructions, then the question (after the one before
-    it, which a follow-up such as "and the back one?" leans on) and the value's name."""
-    earlier = f"Earlier question: {questions[-2]}\n" if len(questions) > 1 else ""
+def check_messages(question: str, label: str) -> list[Message]:
+    """The check's whole prompt: the instructions, then the question and the value's name.
+    The question before it is left out: with it, the model said yes to a fridge after
+    the kitchen and no to "vale, ¿y en la calle? mira el sensor de fuera" after the
+    kitchen's temperature, more often than with the question alone."""
     return [
         {"role": "system", "content": _INSTRUCTIONS},
         {
             "role": "user",
-            "content": f"{earlier}Question: {questions[-1]}\nEntity: {label}\n"
+            "content": f"Question: {question}\nEntity: {label}\n"
             "Does this entity answer the question?",
         },
     ]
