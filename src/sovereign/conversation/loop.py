@@ -743,16 +743,16 @@ class TurnLoop:
         none of those is what was asked: the household sees what can be read instead of
         another thing's state ("whats the chest freezer in the garage reading?" read the
         kitchen temperature). Where no such list is offered, the call stands."""
-        questions = user_texts(progress.context)
+        question = latest_user_text(progress.context)
         calls = []
         for call in reply.tool_calls:
             capability = self._capability(progress, call.name)
-            listing = capability and listing_read(capability, tools, progress.catalog)
+            listing = listing_read(capability, tools, progress.catalog) if capability else None
             if capability is not None and listing and isinstance(call.arguments, dict):
                 for value, label in chosen_names(capability, call.arguments):
-                    if named_in(questions[-1], value, label):
+                    if named_in(question, value, label):
                         continue
-                    context = check_messages(questions[-1], label)
+                    context = check_messages(question, label)
                     check = await self._ask(
                         progress, context, [same_thing_tool()], None, None, named_choice(SAME_THING)
                     )
