@@ -316,7 +316,7 @@ class TurnLoop:
         halted = await self._run_proposals(progress, paused.waiting, policy, owner, may_ask=approve)
         if halted is not None:
             return halted
-        if all(p.call_id in progress.answered for p in (call, *paused.waiting)):
+        if progress.answers_all((call, *paused.waiting)):
             # Household facts the product stated answer the whole question, as they do
             # without an approval: one decision. Asked again, the model wrote the rest
             # itself ("The greenhouse heater is not currently running.", "Die
@@ -567,7 +567,7 @@ class TurnLoop:
             halted = await self._run_proposals(progress, proposals, policy, owner)
             if halted is not None:
                 return halted
-            if all(p.call_id in progress.answered for p in proposals):
+            if progress.answers_all(proposals):
                 # Household facts the product stated answer the whole question: one decision.
                 return await self._finish(progress, on_token, Ending(done=True))
             await show_stated(progress, on_token)  # the product's sentences appear at once
@@ -743,7 +743,7 @@ class TurnLoop:
         none of those is what was asked: the household sees what can be read instead of
         another thing's state ("whats the chest freezer in the garage reading?" read the
         kitchen temperature). Where no such list is offered, the call stands."""
-        question = latest_user_text(progress.context)
+        question = progress.question
         calls = []
         for call in reply.tool_calls:
             capability = self._capability(progress, call.name)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -114,6 +114,12 @@ class TurnProgress:
             ranked = candidates(self.sources, self.question, self.voice.language, self.today)
             self._ranked = (key, ranked)
         return list(self._ranked[1])
+
+    def answers_all(self, calls: Iterable[Proposal]) -> bool:
+        """Whether the facts the product stated for ``calls`` answer everything their
+        question asked (each call in :attr:`answered`): the turn then ends with them, after
+        one decision, whether the calls ran at once or after an approval."""
+        return all(call.call_id in self.answered for call in calls)
 
     @property
     def question(self) -> str:
