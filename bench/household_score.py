@@ -38,6 +38,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sovereign.conversation.answer.facts import field_value
 from sovereign.conversation.offer.choices import ALSO_ASKED, FACTS
 
 DECISION_FIELDS = frozenset({FACTS, ALSO_ASKED})
@@ -487,20 +488,10 @@ def score_stated(
     temperature sensor: saying so is the answer, there is no figure to state)."""
     wanted = prompt.get("answer", {}).get("figures")
     if facts and wanted:
-        wanted = [name for name in wanted if any(_field(fact, name) is not None for fact in facts)]
+        wanted = [n for n in wanted if any(field_value(f, n) is not None for f in facts)]
     if not wanted:
         return None
     return any(set(names) & set(wanted) for _, names in bound)
-
-
-def _field(fact: Mapping[str, Any], dotted: str) -> Any:
-    """The value of ``dotted`` ("entity.attributes.temperature") in ``fact``, or None."""
-    value: Any = fact
-    for part in dotted.split("."):
-        if not isinstance(value, Mapping):
-            return None
-        value = value.get(part)
-    return value
 
 
 _IDENTIFIER: Any = None

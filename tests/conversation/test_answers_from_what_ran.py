@@ -25,7 +25,7 @@ ASK_SEARCH = [{"role": "user", "content": "search the web for pi firmware"}]
 
 
 def capability(name, *, available=None, policy_key=None, locality=Locality.LOCAL, **extra):
-    async def execute(arguments):
+    async def answered(arguments):
         return {"answered": name, **arguments}
 
     return Capability(
@@ -36,7 +36,7 @@ def capability(name, *, available=None, policy_key=None, locality=Locality.LOCAL
         result_schema={"type": "object"},
         effect=Effect.READ_ONLY,
         locality=locality,
-        execute=execute,
+        execute=extra.pop("execute", answered),
         available=available,
         policy_key=policy_key,
         phrases=extra.pop("phrases", PHRASES.get(name)),

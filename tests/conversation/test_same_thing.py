@@ -18,11 +18,11 @@ from sovereign.conversation.offer.same_thing import (
 )
 from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.sentences import own
-from sovereign.executor import Capability, Choice, Effect, Locality
+from sovereign.executor import Choice, Locality
 
 from .answer.test_finish import health
 from .conftest import ON
-from .test_answers_from_what_ran import registry_of
+from .test_answers_from_what_ran import capability, registry_of
 from .test_stand_ins import loop_for
 
 ENTITIES = {
@@ -65,16 +65,12 @@ def home(locality=Locality.LOCAL):
         return {"entity_id": [Choice(value=e, label=name) for e, (name, _) in ENTITIES.items()]}
 
     def read(name, execute, schema, facts, **extra):
-        return Capability(
-            name=name,
-            version=1,
-            description=name,
-            arguments_schema=schema,
-            result_schema={"type": "object"},
-            effect=Effect.READ_ONLY,
+        return capability(
+            name,
             locality=locality,
-            execute=execute,
             policy_key="home_assistant_enabled",
+            execute=execute,
+            schema=schema,
             phrases=home_assistant_facts.PHRASES,
             facts=facts,
             **extra,
