@@ -199,3 +199,13 @@ async def test_a_follow_up_is_checked_on_its_own_words(tmp_path):
     asked = backend.requests[1].messages[-1]["content"]
     assert "and in the fridge?" in asked and "how warm is the kitchen" not in asked
     assert [r.capability for r in result.receipts] == ["home_assistant.list_entities"]
+
+
+async def test_an_entity_that_is_not_among_the_choices_is_left_to_validation(tmp_path):
+    guessed = propose(
+        "home_assistant_get_state", {"entity_id": "sensor.freezer", "also_asked": "nothing_else"}
+    )
+    result, backend = await turn("whats the chest freezer reading?", [guessed, "unused"], tmp_path)
+    assert all(r.tool_choice != named_choice(SAME_THING) for r in backend.requests)  # no check
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+    assert result.receipts[0].outcome != "executed"
