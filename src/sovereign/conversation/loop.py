@@ -39,6 +39,7 @@ from .backends.base import (
     named_choice,
     user_texts,
 )
+from .offer.arithmetic import CALCULATE, calculate_tool, calculation, holds_a_number
 from .offer.catalog import ToolCatalog
 from .offer.choices import ALSO_ASKED, general_check, split_product_parameters
 from .offer.guidance import TIME_WINDOW, ArgumentGuide
@@ -423,6 +424,8 @@ class TurnLoop:
             elif nothing_ran:
                 standing = (*standing, GENERAL_KNOWLEDGE)
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
+            if nothing_ran and holds_a_number(latest_user_text(progress.context)):
+                offered.append(calculate_tool())
             # Prose written with a decision is streamed only before anything ran: after a
             # call, prose goes through the checks of the answer writer. A question naming
             # a family the device can read may be read instead, so its prose is held.
@@ -478,6 +481,10 @@ class TurnLoop:
                     reply, chosen = read_instead, []
             if ANSWER_THE_REST in chosen:
                 return await self._finish(progress, on_token, Ending())
+            worked = calculation(reply) if nothing_ran else None
+            if any(c.name == CALCULATE for c in reply.tool_calls):  # the product works it out
+                calls = tuple(c for c in reply.tool_calls if c.name != CALCULATE)
+                reply = replace(reply, tool_calls=calls)
             if GENERAL_KNOWLEDGE in chosen:  # the same as no call: the model's prose
                 chosen.remove(GENERAL_KNOWLEDGE)
                 calls = tuple(c for c in reply.tool_calls if c.name != GENERAL_KNOWLEDGE.name)
@@ -561,7 +568,12 @@ class TurnLoop:
             if not reply.tool_calls:
                 shown = sink if reply.streamed else None
                 note = guide.unreadable_note()
-                ending = Ending(reply.content, note=note, shown=shown, cut_off=reply.cut_off)
+                if worked is not None and not reply.content.strip():
+                    note = " ".join(n for n in (note, worked.note()) if n)
+                    line = worked.shown(progress.voice)
+                    ending = Ending(note=note, worked=line)
+                else:
+                    ending = Ending(reply.content, note=note, shown=shown, cut_off=reply.cut_off)
                 return await self._finish(progress, on_token, ending)
             reply = await self._checked_choices(progress, reply, tools)
             proposals = adopt(progress, reply)

@@ -72,6 +72,8 @@ class Ending:
     """The passages the model chose from the turn's web sources: the answer quotes them."""
     cut_off: bool = False
     """``content`` is not all the model meant to write (its stream ended early)."""
+    worked: str | None = None
+    """A calculation the product worked out (:mod:`..offer.arithmetic`): said before the prose."""
 
 
 class AnswerWriter:
@@ -97,6 +99,8 @@ class AnswerWriter:
         # after the prose that answers the question; anything else that did not run first.
         after = others if _mistaken(progress) else []
         before = [] if after else others
+        if ending.worked:
+            before = [*before, ending.worked]
         if before and on_token is not None:
             await on_token(_joined(before, lead=bool(progress.stated)))
         said = [*progress.stated, *before]

@@ -1,0 +1,161 @@
+"""Arithmetic the model writes and the product works out (DESIGN §4: the model chooses,
+the product states).
+
+A 1.5B model knows what to compute and gets the figure wrong: "quanti grammi sono 8
+once?" got "8 once sono 160 grammi", "¿Cuántos minutos son dos horas y cuarto?" got "2
+horas y 40 minutos", "Wie viele Esslöffel sind 150 ml?" got "1 Esslöffel". Questions of
+this kind also went to a web search or to the change stand-in ("Hoeveel ons is 2,5
+kilo?" was searched for). So a question that holds a number is offered
+:data:`CALCULATE`: the model writes the sum as one expression (``8 * 28.35``), and the
+product works it out and gives the model the result for its answer, shown to the
+household as the product's own line (in German, "8 \u00d7 28,35 = 226,8" with the
+multiplication sign).
+
+The expression is read by Python's own parser and only numbers, ``+ - * /``, signs and
+parentheses are worked out; anything else (a name, a call, a power) is no expression and
+the model answers as it would have without one.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from dataclasses import dataclass
+from decimal import Decimal
+
+from babel.numbers import format_decimal
+
+from ..backends.base import ModelReply, ToolDefinition
+from ..voice.catalogs import Voice
+
+CALCULATE = "calculate"
+"""The decision's tool: ``{"expression": "375 * 2"}``; it runs nothing outside the turn."""
+
+MAX_EXPRESSION = 200
+"""Characters: a household's sum is short, and parsing a longer one costs for nothing."""
+MAX_MAGNITUDE = Decimal("1e15")
+"""No operand or result beyond this: the product states no figure it cannot say."""
+
+_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "\u00d7", ast.Div: "\u00f7"}
+_APPLY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+          ast.Div: operator.truediv}  # fmt: skip
+_PRECEDENCE = {ast.Add: 1, ast.Sub: 1, ast.Mult: 2, ast.Div: 2}
+
+
+def calculate_tool() -> ToolDefinition:
+    """The OpenAI tool definition the decision is offered beside the others."""
+    return {
+        "type": "function",
+        "function": {
+            "name": CALCULATE,
+            "description": (
+                "Only for a question that needs a calculation or a unit conversion: write "
+                "it as one expression of numbers with + - * / and parentheses (for 8 "
+                "ounces in grams: 8 * 28.35); the device works it out."
+            ),
+            "parameters": {
+                "type": "object",
+                "properties": {"expression": {"type": "string"}},
+                "required": ["expression"],
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+def holds_a_number(question: str) -> bool:
+    """Whether ``question`` holds a digit (any script's): the questions offered
+    :data:`CALCULATE`. Language-blind on purpose; numbers written as words are left to
+    the model."""
+    return any(character.isdigit() for character in question)
+
+
+@dataclass(frozen=True)
+class Calculation:
+    """An expression the product worked out.
+
+    Attributes:
+        tree: the parsed expression (numbers and ``+ - * /`` only).
+        value: its value, exact (``Decimal``).
+    """
+
+    tree: ast.expr
+    value: Decimal
+
+    def shown(self, voice: Voice) -> str:
+        """The product's line, numbers in the household's language: in German,
+        ``8 * 28.35`` is "8 \u00d7 28,35 = 226,8" (the multiplication sign)."""
+        return f"{_shown(self.tree, voice)} = {_number(self.value, voice)}"
+
+    def note(self) -> str:
+        """What the model is told for its answer (English, as its other instructions)."""
+        return (
+            f"The device worked this out: {self.shown(Voice('en'))}. Answer the question "
+            "with this result, in one or two sentences; do not calculate anything yourself."
+        )
+
+
+def calculation(reply: ModelReply) -> Calculation | None:
+    """The calculation ``reply``'s :data:`CALCULATE` call asks for, worked out, or
+    ``None`` (no such call, or no expression of numbers and ``+ - * /`` alone)."""
+    for call in reply.tool_calls:
+        if call.name == CALCULATE and isinstance(call.arguments, dict):
+            expression = call.arguments.get("expression")
+            if isinstance(expression, str):
+                return worked_out(expression)
+    return None
+
+
+def worked_out(expression: str) -> Calculation | None:
+    """``expression`` parsed and worked out (``"2 * 60 + 15"`` → 135), or ``None``: too
+    long, not Python's expression syntax, anything but numbers, ``+ - * /``, signs and
+    parentheses, a division by zero, or a figure beyond :data:`MAX_MAGNITUDE`."""
+    if len(expression) > MAX_EXPRESSION:
+        return None
+    try:
+        tree = ast.parse(expression.strip(), mode="eval").body
+        return Calculation(tree, _value(tree))
+    except (SyntaxError, ValueError, ArithmeticError):
+        return None
+
+
+def _value(node: ast.expr) -> Decimal:
+    """The exact value of ``node``; ``ValueError`` for anything but the allowed nodes,
+    ``ArithmeticError`` for a division by zero."""
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        value = Decimal(str(node.value))
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        value = _value(node.operand)
+        value = -value if isinstance(node.op, ast.USub) else value
+    elif isinstance(node, ast.BinOp) and type(node.op) in _APPLY:
+        value = _APPLY[type(node.op)](_value(node.left), _value(node.right))
+    else:
+        raise ValueError(f"not worked out: {type(node).__name__}")
+    if not value.is_finite() or abs(value) > MAX_MAGNITUDE:
+        raise ValueError("beyond what is said")
+    return value
+
+
+def _shown(node: ast.expr, voice: Voice, outer: int = 0) -> str:
+    """``node`` written for the household: the multiplication and division signs,
+    numbers in its language,
+    parentheses only where the order needs them."""
+    if isinstance(node, ast.Constant):
+        return _number(Decimal(str(node.value)), voice)
+    if isinstance(node, ast.UnaryOp):
+        sign = "-" if isinstance(node.op, ast.USub) else "+"
+        return f"{sign}{_shown(node.operand, voice, 3)}"
+    assert isinstance(node, ast.BinOp)
+    precedence = _PRECEDENCE[type(node.op)]
+    # The right operand of - and / keeps parentheses at the same precedence: 2 - (3 - 1).
+    right_outer = precedence + (1 if isinstance(node.op, ast.Sub | ast.Div) else 0)
+    text = (
+        f"{_shown(node.left, voice, precedence)} {_OPERATORS[type(node.op)]} "
+        f"{_shown(node.right, voice, right_outer)}"
+    )
+    return f"({text})" if precedence < outer else text
+
+
+def _number(value: Decimal, voice: Voice) -> str:
+    """A figure to at most four decimals, grouped as the household's language groups."""
+    return format_decimal(value, format="#,##0.####", locale=voice.language)

@@ -1,0 +1,164 @@
+"""Arithmetic the model writes and the product works out
+(sovereign.conversation.offer.arithmetic; docs/decisions/offered-tools-and-arguments.md,
+"Arithmetic the product works out")."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from sovereign.conversation.backends.scripted import propose
+from sovereign.conversation.offer.arithmetic import (
+    CALCULATE,
+    MAX_EXPRESSION,
+    holds_a_number,
+    worked_out,
+)
+from sovereign.conversation.voice.catalogs import Voice
+
+from ..answer.test_finish import health
+from ..conftest import OFF
+from ..test_answers_from_what_ran import registry_of
+from ..test_stand_ins import household, loop_for
+
+TIMES, BY = "\u00d7", "\u00f7"
+
+
+@pytest.mark.parametrize(
+    ("expression", "value"),
+    [
+        ("375 * 2", "750"),
+        ("2 * 60 + 15", "135"),
+        ("8 * 28.35", "226.80"),
+        ("150 / 15", "10"),
+        ("(1 + 2) * 3", "9"),
+        ("2 - (3 - 1)", "0"),
+        ("-5 + +3", "-2"),
+        ("0.1 + 0.2", "0.3"),  # exact, not 0.30000000000000004
+        ("  2.5*10  ", "25.0"),
+    ],
+)
+def test_numbers_and_the_four_operations_are_worked_out_exactly(expression, value):
+    worked = worked_out(expression)
+    assert worked is not None and worked.value == Decimal(value)
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "2 ** 10",  # a power can be made as large as memory
+        "9 ** 9 ** 9",
+        "10 % 3",
+        "7 // 2",
+        "1 / 0",
+        "(1 - 1) / (2 - 2)",
+        "__import__('os').system('true')",
+        "abs(-2)",
+        "x + 1",
+        "(1).real",
+        "'2' + '2'",
+        "True + 1",
+        "[1, 2]",
+        "1 < 2",
+        "1e400",  # infinity
+        "1e15 * 10",  # beyond what is said
+        "2 +",
+        "",
+        "1 + " * (MAX_EXPRESSION // 4) + "1",
+        "lambda: 1",
+    ],
+)
+def test_anything_but_numbers_and_the_four_operations_is_no_expression(expression):
+    assert worked_out(expression) is None
+
+
+@pytest.mark.parametrize(
+    ("expression", "language", "shown"),
+    [
+        ("8 * 28.35", "de", f"8 {TIMES} 28,35 = 226,8"),
+        ("8 * 28.35", "en", f"8 {TIMES} 28.35 = 226.8"),
+        ("2 * 60 + 15", "es", f"2 {TIMES} 60 + 15 = 135"),
+        ("(1 + 2) * 3", "fr", f"(1 + 2) {TIMES} 3 = 9"),
+        ("2 - (3 - 1)", "nl", "2 - (3 - 1) = 0"),
+        ("12 / (2 * 3)", "it", f"12 {BY} (2 {TIMES} 3) = 2"),
+        ("10 / 3", "de", f"10 {BY} 3 = 3,3333"),
+        ("2500 * 4", "de", f"2.500 {TIMES} 4 = 10.000"),
+    ],
+)
+def test_the_calculation_is_shown_with_the_households_numbers(expression, language, shown):
+    worked = worked_out(expression)
+    assert worked is not None and worked.shown(Voice(language)) == shown
+
+
+@pytest.mark.parametrize(
+    ("question", "holds"),
+    [
+        ("Hoeveel ons is 2,5 kilo?", True),
+        ("quanti grammi sono 8 once?", True),
+        ("how much is ٣ times 4?", True),  # another script's digit
+        ("¿Cuántos minutos son dos horas y cuarto?", False),  # words are left to the model
+        ("how hot is my device?", False),
+    ],
+)
+def test_a_question_holds_a_number_when_it_holds_a_digit(question, holds):
+    assert holds_a_number(question) is holds
+
+
+def offered(backend, request=0):
+    return [t["function"]["name"] for t in backend.requests[request].tools]
+
+
+async def test_the_device_works_out_what_the_model_writes_and_the_model_answers_with_it(tmp_path):
+    script = [propose(CALCULATE, {"expression": "8 * 28.35"}), "8 once sono circa 226,8 grammi."]
+    loop, backend, audit = loop_for(household(), script, tmp_path)
+    ask = [{"role": "user", "content": "quanti grammi sono 8 once?"}]
+    result = await loop.process_turn(ask, policy=OFF, owner="o")
+    assert result.text == f"8 {TIMES} 28,35 = 226,8\n\n8 once sono circa 226,8 grammi."
+    assert CALCULATE in offered(backend)
+    told = " ".join(m["content"] for m in backend.requests[1].messages if m["role"] == "system")
+    assert f"8 {TIMES} 28.35 = 226.8" in told  # the model answers with the device's figure
+    assert result.receipts == [] and backend.remaining == 0
+    assert not audit.path.exists() or audit.path.read_text() == ""  # no capability ran
+
+
+async def test_the_figure_reaches_the_reader_as_it_is_worked_out(tmp_path):
+    shown: list[str] = []
+
+    async def sink(piece):
+        shown.append(piece)
+
+    script = [propose(CALCULATE, {"expression": "375 * 2"}), "You need 750 g of flour."]
+    loop, _, _ = loop_for(household(), script, tmp_path)
+    ask = [{"role": "user", "content": "if I double 375g of flour how much do I need"}]
+    result = await loop.process_turn(ask, policy=OFF, owner="o", on_token=sink)
+    assert "".join(shown) == result.text and shown[0].startswith(f"375 {TIMES} 2 = 750")
+
+
+async def test_a_question_without_a_number_is_not_offered_the_calculation(tmp_path):
+    loop, backend, _ = loop_for(household(), ["Lima."], tmp_path)
+    ask = [{"role": "user", "content": "What's the capital of Peru?"}]
+    await loop.process_turn(ask, policy=OFF, owner="o")
+    assert CALCULATE not in offered(backend)
+
+
+@pytest.mark.parametrize("expression", ["2 ** 999999", "open('/etc/passwd')", 42])
+async def test_what_is_no_expression_is_answered_without_a_figure_of_the_devices(
+    expression, tmp_path
+):
+    script = [propose(CALCULATE, {"expression": expression}), "About 227 grams."]
+    loop, backend, _ = loop_for(household(), script, tmp_path)
+    ask = [{"role": "user", "content": "how many grams are 8 ounces?"}]
+    result = await loop.process_turn(ask, policy=OFF, owner="o")
+    assert result.text == "About 227 grams."
+    told = " ".join(m["content"] for m in backend.requests[1].messages if m["role"] == "system")
+    assert "worked this out" not in told
+
+
+async def test_a_household_read_the_question_names_comes_before_a_calculation(tmp_path):
+    script = [propose(CALCULATE, {"expression": "2 * 3"}), propose("system_health", {})]
+    loop, _, _ = loop_for(registry_of(health()), [*script, "unused"], tmp_path)
+    ask = [{"role": "user", "content": "how much memory is free on the device? 2 GB?"}]
+    result = await loop.process_turn(ask, policy=OFF, owner="o")
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert f"2 {TIMES} 3" not in result.text
