@@ -571,7 +571,7 @@ class TurnLoop:
                 if worked is not None and not reply.content.strip():
                     note = " ".join(n for n in (note, worked.note()) if n)
                     line = worked.shown(progress.voice)
-                    ending = Ending(note=note, worked=line)
+                    ending = Ending(note=note, worked=(line, float(worked.value)))
                 else:
                     ending = Ending(reply.content, note=note, shown=shown, cut_off=reply.cut_off)
                 return await self._finish(progress, on_token, ending)

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 
+from sovereign.conversation.answer.finish import states
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.offer.arithmetic import (
     CALCULATE,
@@ -114,7 +115,7 @@ async def test_the_device_works_out_what_the_model_writes_and_the_model_answers_
     loop, backend, audit = loop_for(household(), script, tmp_path)
     ask = [{"role": "user", "content": "quanti grammi sono 8 once?"}]
     result = await loop.process_turn(ask, policy=OFF, owner="o")
-    assert result.text == f"8 {TIMES} 28,35 = 226,8\n\n8 once sono circa 226,8 grammi."
+    assert result.text == f"8 once sono circa 226,8 grammi.\n\n8 {TIMES} 28,35 = 226,8"
     assert CALCULATE in offered(backend)
     told = " ".join(m["content"] for m in backend.requests[1].messages if m["role"] == "system")
     assert f"8 {TIMES} 28.35 = 226.8" in told  # the model answers with the device's figure
@@ -122,17 +123,46 @@ async def test_the_device_works_out_what_the_model_writes_and_the_model_answers_
     assert not audit.path.exists() or audit.path.read_text() == ""  # no capability ran
 
 
-async def test_the_figure_reaches_the_reader_as_it_is_worked_out(tmp_path):
-    shown: list[str] = []
+@pytest.mark.parametrize(
+    ("prose", "shown"),
+    [
+        ("You need 750 g of flour.", True),
+        ("You need 750.0 g.", True),
+        ("About 0.75 kg, that is 750 g.", True),
+        ("You need 700 g of flour.", False),  # another figure: the line would contradict it
+        ("You need twice as much.", False),
+    ],
+)
+async def test_the_line_follows_prose_that_states_its_result_and_only_such_prose(
+    prose, shown, tmp_path
+):
+    chunks: list[str] = []
 
     async def sink(piece):
-        shown.append(piece)
+        chunks.append(piece)
 
-    script = [propose(CALCULATE, {"expression": "375 * 2"}), "You need 750 g of flour."]
+    script = [propose(CALCULATE, {"expression": "375 * 2"}), prose]
     loop, _, _ = loop_for(household(), script, tmp_path)
     ask = [{"role": "user", "content": "if I double 375g of flour how much do I need"}]
     result = await loop.process_turn(ask, policy=OFF, owner="o", on_token=sink)
-    assert "".join(shown) == result.text and shown[0].startswith(f"375 {TIMES} 2 = 750")
+    line = f"375 {TIMES} 2 = 750"
+    assert result.text == (f"{prose}\n\n{line}" if shown else prose)
+    assert "".join(chunks) == result.text  # streamed as it is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "language", "stated"),
+    [
+        ("8 once sono 226,8 grammi.", 226.8, "it", True),
+        ("8 once sono circa 227 grammi.", 226.8, "it", True),  # rounded as it shows
+        ("Het is 70,875 kilo.", 250, "nl", False),
+        ("Es gibt 10 Esslöffel in 150 ml.", 0.1, "de", False),
+        ("2.500 Gramm", 2500, "de", True),
+        ("2,500 grams", 2500, "en", True),
+    ],
+)
+def test_prose_states_a_result_to_the_decimals_it_shows(text, value, language, stated):
+    assert states(text, value, language) is stated
 
 
 async def test_a_question_without_a_number_is_not_offered_the_calculation(tmp_path):

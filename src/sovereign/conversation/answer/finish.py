@@ -39,6 +39,7 @@ from .checks import (
     notes,
     without_restatements,
 )
+from .figures import figures_in
 
 logger = logging.getLogger(__name__)
 
@@ -72,8 +73,10 @@ class Ending:
     """The passages the model chose from the turn's web sources: the answer quotes them."""
     cut_off: bool = False
     """``content`` is not all the model meant to write (its stream ended early)."""
-    worked: str | None = None
-    """A calculation the product worked out (:mod:`..offer.arithmetic`): said before the prose."""
+    worked: tuple[str, float] | None = None
+    """A calculation the product worked out (:mod:`..offer.arithmetic`): its line in the
+    household's numbers and its result. The line follows the prose that states that
+    result, and is left out when the prose states another figure."""
 
 
 class AnswerWriter:
@@ -99,8 +102,6 @@ class AnswerWriter:
         # after the prose that answers the question; anything else that did not run first.
         after = others if _mistaken(progress) else []
         before = [] if after else others
-        if ending.worked:
-            before = [*before, ending.worked]
         if before and on_token is not None:
             await on_token(_joined(before, lead=bool(progress.stated)))
         said = [*progress.stated, *before]
@@ -111,6 +112,11 @@ class AnswerWriter:
                 await on_token(("\n\n" if said else "") + prose)
         elif not ending.done and not ending.said_instead and self._wants_prose(progress, ending):
             prose = await self._prose(progress, ending, on_token, ask, after=bool(said))
+        worked = ending.worked
+        if worked is not None and states(prose, worked[1], progress.voice.language):
+            prose = f"{prose}\n\n{worked[0]}"
+            if on_token is not None:
+                await on_token(f"\n\n{worked[0]}")
         parts = [" ".join(said), prose, " ".join(after)]
         if after and on_token is not None:
             await on_token("\n\n" + parts[2])
@@ -176,6 +182,16 @@ class AnswerWriter:
         grounds = Grounds.of(unstated, asked(progress), len(progress.unrun), language)
         grounds.ran = len(progress.results)
         return grounds
+
+
+def states(text: str, value: float, language: str) -> bool:
+    """Whether ``text`` states ``value`` (written in ``language`` or English), to the
+    decimals it shows: 226.8 is stated as "226,8" or "227", not as "70,875"."""
+    return any(
+        abs(reading - value) <= 0.5 * 10**-decimals
+        for figure in figures_in(text, language)
+        for reading, decimals in figure.readings
+    )
 
 
 async def show_stated(progress: TurnProgress, on_token: TokenSink | None) -> None:
