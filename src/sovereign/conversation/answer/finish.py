@@ -39,7 +39,7 @@ from .checks import (
     notes,
     without_restatements,
 )
-from .figures import figures_in
+from .figures import figures_in, supported
 
 logger = logging.getLogger(__name__)
 
@@ -185,13 +185,10 @@ class AnswerWriter:
 
 
 def states(text: str, value: float, language: str) -> bool:
-    """Whether ``text`` states ``value`` (written in ``language`` or English), to the
-    decimals it shows: 226.8 is stated as "226,8" or "227", not as "70,875"."""
-    return any(
-        abs(reading - value) <= 0.5 * 10**-decimals
-        for figure in figures_in(text, language)
-        for reading, decimals in figure.readings
-    )
+    """Whether ``text`` states ``value`` (written in ``language`` or English), rounded to
+    the digits it shows (:func:`~.figures.supported`): 226.8 is stated as "226,8" or
+    "227", not as "70,875"."""
+    return any(supported(figure, [value]) for figure in figures_in(text, language))
 
 
 async def show_stated(progress: TurnProgress, on_token: TokenSink | None) -> None:
