@@ -15,7 +15,6 @@ from sovereign.conversation.offer.same_thing import (
     SAME_THING,
     listing_read,
     named_in,
-    question_parts,
 )
 from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.sentences import own
@@ -137,48 +136,6 @@ async def test_a_thing_the_question_names_in_its_own_words_is_read_without_a_che
 async def test_a_check_the_backend_does_not_answer_leaves_the_choice(tmp_path):
     result, _ = await turn("how is the fridge?", [KITCHEN, "not a call"], tmp_path)
     assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
-
-
-NO, YES = propose(SAME_THING, {"answer": "no"}), propose(SAME_THING, {"answer": "yes"})
-
-
-async def test_a_question_of_two_sentences_is_checked_sentence_by_sentence(tmp_path):
-    question = "Is it warm in the kitchen? And who wrote Metamorphosis?"
-    result, backend = await turn(question, [KITCHEN, YES, "unused"], tmp_path)
-    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
-    asked = [r.messages[-1]["content"] for r in backend.requests[1:]]
-    assert len(asked) == 1 and "Is it warm in the kitchen?" in asked[0]
-    assert "Metamorphosis" not in asked[0]
-
-
-async def test_a_thing_one_sentence_does_not_ask_about_is_read_when_another_does(tmp_path):
-    question = "La cuisine ? Il fait froid ici, non ?"
-    result, backend = await turn(question, [KITCHEN, NO, YES, "unused"], tmp_path)
-    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
-    assert backend.remaining == 1  # two checks, one per sentence
-
-
-async def test_a_thing_no_sentence_asks_about_is_not_read(tmp_path):
-    question = "whats the chest freezer reading? it keeps beeping."
-    result, backend = await turn(question, [KITCHEN, NO, NO], tmp_path)
-    assert [r.capability for r in result.receipts] == ["home_assistant.list_entities"]
-    assert backend.remaining == 0
-
-
-@pytest.mark.parametrize(
-    ("question", "parts"),
-    [
-        ("is the back door locked?", ["is the back door locked?"]),
-        ("La porta è chiusa? E il lago?", ["La porta è chiusa?", "E il lago?"]),
-        ("¿La puerta? ¿Y la luz?", ["¿La puerta?", "¿Y la luz?"]),
-        ("is it 2.5 degrees?", ["is it 2.5 degrees?"]),  # a decimal point ends nothing
-        ("Is it cold. Ok?", ["Is it cold. Ok?"]),  # a part without a word to check is dropped
-        ("A one. A two. A three. A four?", ["A one. A two. A three. A four?"]),  # too many
-        ("Licht an…  Küche?", ["Licht an…", "Küche?"]),
-    ],
-)
-def test_a_question_is_checked_in_its_sentences_when_it_has_a_few(question, parts):
-    assert question_parts(question) == parts
 
 
 @pytest.mark.parametrize(

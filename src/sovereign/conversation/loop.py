@@ -49,7 +49,6 @@ from .offer.same_thing import (
     chosen_names,
     listing_read,
     named_in,
-    question_parts,
     said_no,
     same_thing_tool,
 )
@@ -765,26 +764,17 @@ class TurnLoop:
                 for value, label in chosen_names(capability, call.arguments):
                     if named_in(question, value, label):
                         continue
-                    if await self._not_the_thing(progress, question, label):
+                    context = check_messages(question, label)
+                    check = await self._ask(
+                        progress, context, [same_thing_tool()], None, None, named_choice(SAME_THING)
+                    )
+                    if said_no(check):
                         rest = {k: v for k, v in call.arguments.items() if k == ALSO_ASKED}
                         call = ToolCall(call.id, listing["function"]["name"], rest)
                         progress.unrun.append(own("not_among_readable", progress.voice))
                         break
             calls.append(call)
         return replace(reply, tool_calls=tuple(calls))
-
-    async def _not_the_thing(self, progress: TurnProgress, question: str, label: str) -> bool:
-        """Whether the model, asked one yes-or-no decision per part of ``question``
-        (:func:`~.offer.same_thing.question_parts`), says of every part that the thing
-        called ``label`` is not what it asks about."""
-        for part in question_parts(question):
-            context = check_messages(part, label)
-            check = await self._ask(
-                progress, context, [same_thing_tool()], None, None, named_choice(SAME_THING)
-            )
-            if not said_no(check):
-                return False
-        return True
 
     def _reads_another(
         self, progress: TurnProgress, reply: ModelReply, named: frozenset[str]

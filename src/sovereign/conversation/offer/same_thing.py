@@ -14,11 +14,6 @@ already holds every word of the value's name or of its id (``lock.back_door`` as
 about as "is the back door locked?"): the check costs a second or so, and words the
 household typed themselves need none. Comparing words is language-blind on purpose (a
 household names its entities in its own language); no word list is involved.
-
-A question of a few sentences is checked sentence by sentence, and the value is the
-thing asked about when one of them says so: asked as a whole, "La porta sul retro è
-chiusa? E qual è il lago più grande d'Italia?" was told that the back door's lock does
-not answer it, which is true of the lake.
 """
 
 from __future__ import annotations
@@ -40,10 +35,6 @@ SAME_THING = "same_thing"
 _WORD = re.compile(r"\w+")
 _SHORTEST = 3
 """Words shorter than this in a name ("of", "a") need not be in the question."""
-
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
-MOST_PARTS = 3
-"""A question of more sentences than this is checked as a whole: each check is a decision."""
 
 _INSTRUCTIONS = (
     "You check one thing: whether a smart-home entity measures or controls exactly the "
@@ -80,18 +71,6 @@ def named_in(question: str, value: str, label: str) -> bool:
 
     own = value.split(".", 1)[-1].replace("_", " ")
     return held(label) or held(own)
-
-
-def question_parts(question: str) -> list[str]:
-    """The parts of ``question`` checked one by one: its sentences (split after ``.``,
-    ``!``, ``?`` or ``…`` and a space; those without a word of three letters or more
-    dropped) when it has two to :data:`MOST_PARTS` of them, else the question whole."""
-    parts = [
-        part
-        for part in _SENTENCE_END.split(question.strip())
-        if any(len(w) >= _SHORTEST for w in _WORD.findall(part))
-    ]
-    return parts if 1 < len(parts) <= MOST_PARTS else [question]
 
 
 def check_messages(question: str, label: str) -> list[Message]:
