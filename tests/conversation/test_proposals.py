@@ -12,6 +12,7 @@ import pytest
 from sovereign.capabilities import pihole
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
+from sovereign.conversation.offer.subjects import questions_in
 
 from .answer.test_finish import health
 from .conftest import ON
@@ -41,6 +42,40 @@ async def test_a_second_family_named_is_asked_about_though_the_decision_said_not
     result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
     assert [r.capability for r in result.receipts] == ["system.health", "pihole.summary"]
     assert len(backend.requests) == 2  # the second read said nothing else: the turn ends
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How long has the device been up? And who wrote Les Misérables?",
+        "Depuis quand le boîtier tourne ? Et au fait, qui a écrit Les Misérables ?",
+        "¿Cuánto lleva encendido el aparato? y de paso, ¿cómo se dice «enchufe» en inglés?",
+        "Wie lange läuft das Gerät schon?? Und wer schrieb „Die Verwandlung“?",
+    ],
+)
+async def test_a_question_the_calls_leave_unread_is_answered_after_the_facts(question, tmp_path):
+    script = [health_read("uptime"), "Victor Hugo."]
+    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert len(backend.requests) == 2  # two questions, one call: asked again for the rest
+    assert result.text.endswith("Victor Hugo.")
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("how hot is it", 0),
+        ("how hot is it?", 1),
+        ("how hot is it?? and the disk?", 2),  # a run counts once
+        ("¿Cuánta memoria? ¿Y el disco?", 2),
+        ("Quelle charge ? Et le disque ?", 2),
+        ("read http://example.org/?q=1 please", 0),  # inside an address
+        ("is it «on?» and", 1),
+        ("who said \"why?\" first?", 2),
+    ],
+)
+def test_questions_are_counted_by_their_question_marks(text, count):
+    assert questions_in(text) == count
 
 
 async def test_a_search_asked_for_in_words_is_decided_after_the_facts(tmp_path):

@@ -551,17 +551,32 @@ def asks_for_the_web(question: str, language: str) -> bool:
     return names_subject(question, _web_requests(), language)
 
 
+_QUESTION_END = re.compile(r"[?\uff1f]+(?=[\s\"'\u00bb\u201d)]|$)")
+
+
+def questions_in(text: str) -> int:
+    """How many questions ``text`` holds, by its question marks (a run of them counts
+    once; one inside a web address does not): language-blind, the six languages the
+    product speaks end a question with "?" ("¿…?" in Spanish, " ?" in French)."""
+    return len(_QUESTION_END.findall(text))
+
+
 def asks_beyond(
     question: str, called: Iterable[Capability], catalog: ToolCatalog, language: str
 ) -> bool:
     """Whether ``question`` (in ``language``, ISO 639-1) asks more than the
-    capabilities ``called`` read, in words the product can see: it names a household
+    capabilities ``called`` read, in what the product can see: it holds more questions
+    than there are calls (:func:`questions_in`: "Ist die Haustür abgeschlossen? Und wer
+    hat „Die Verwandlung" geschrieben?" read the lock, its decision saying nothing else
+    was asked, and the book was never answered), it names a household
     family (:func:`named_families`) that the turn offers and none of them reads ("How
     hot is the device, and how many queries did Pi-hole block today?" read the device
     alone, its decision saying nothing else was asked), or it asks for the web in words
     (:func:`asks_for_the_web`) and none of them is a web read (a capability of no family
     that crosses the device boundary)."""
     called = list(called)
+    if questions_in(question) > len(called):
+        return True
     offered = [c for name, c in catalog.capabilities.items() if catalog.offers(name)]
     read = {family_of(c) for c in called}
     if named_families(question, offered, language) - read:
