@@ -62,6 +62,42 @@ async def test_a_question_the_calls_leave_unread_is_answered_after_the_facts(que
 
 
 @pytest.mark.parametrize(
+    ("question", "rest"),
+    [
+        ("How long has the device been up? And who wrote Les Misérables?",
+         "And who wrote Les Misérables?"),
+        ("Depuis quand le boîtier tourne ? Et au fait, qui a écrit Les Misérables ?",
+         "Et au fait, qui a écrit Les Misérables ?"),
+        ("Who wrote Les Misérables? And how long has the device been up?",
+         "Who wrote Les Misérables?"),
+    ],
+)  # fmt: skip
+async def test_the_rest_is_the_question_the_facts_leave_unanswered(question, rest, tmp_path):
+    script = [health_read("uptime"), propose("answer_the_rest", {}), "Victor Hugo."]
+    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
+    told = [m["content"] for m in backend.requests[2].messages if m["role"] == "system"]
+    assert any(f"«{rest}»" in t for t in told)
+    assert result.text.endswith("Victor Hugo.")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How long has the device been up?",  # one question
+        "Is it up? Who wrote it?",  # no question names the device: which is answered?
+        "How long has the device been up? And is the device hot?",  # both name it
+    ],
+)
+async def test_no_rest_is_named_when_the_product_cannot_tell_it(question, tmp_path):
+    uptime = propose("system_health", {"facts": ["uptime"], "also_asked": "something_else"})
+    script = [uptime, propose("answer_the_rest", {}), "Fine."]
+    _, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
+    told = " ".join(m["content"] for m in backend.requests[2].messages)
+    assert "The device itself has already told the person" in told  # the prose request
+    assert "still to answer" not in told
+
+
+@pytest.mark.parametrize(
     ("text", "count"),
     [
         ("how hot is it", 0),

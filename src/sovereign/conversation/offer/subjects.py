@@ -561,6 +561,24 @@ def questions_in(text: str) -> int:
     return len(_QUESTION_END.findall(text))
 
 
+def unread_questions(
+    question: str, read: Iterable[Capability], capabilities: Iterable[Capability], language: str
+) -> list[str]:
+    """The questions of a message of several (:func:`questions_in`) that name no family
+    of the capabilities ``read`` (:func:`named_families` among ``capabilities``): what is
+    left to answer after the product stated their facts ("Ist die Haustür abgeschlossen?
+    Und wer hat „Die Verwandlung" geschrieben?" after the lock: the second). Empty for a
+    message of one question, or when every question names a family read, or none does
+    (nothing tells which one the facts answer)."""
+    parts = [p.strip() for p in re.split(r"(?<=[?\uff1f])\s+", question.strip()) if p.strip()]
+    if questions_in(question) < 2:
+        return []
+    capabilities = list(capabilities)
+    families = {family_of(c) for c in read} - {None}
+    rest = [p for p in parts if not named_families(p, capabilities, language) & families]
+    return rest if 0 < len(rest) < len(parts) else []
+
+
 def asks_beyond(
     question: str, called: Iterable[Capability], catalog: ToolCatalog, language: str
 ) -> bool:
