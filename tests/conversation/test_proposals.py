@@ -75,9 +75,11 @@ async def test_a_question_the_calls_leave_unread_is_answered_after_the_facts(que
 async def test_the_rest_is_the_question_the_facts_leave_unanswered(question, rest, tmp_path):
     script = [health_read("uptime"), propose("answer_the_rest", {}), "Victor Hugo."]
     result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
-    told = [m["content"] for m in backend.requests[2].messages if m["role"] == "system"]
-    assert any(f"«{rest}»" in t for t in told)
+    asked = [m["content"] for m in backend.requests[2].messages if m["role"] == "user"]
+    assert asked[-1] == rest  # the prose is asked for the rest alone
     assert result.text.endswith("Victor Hugo.")
+    decided = [m["content"] for m in backend.requests[1].messages if m["role"] == "user"]
+    assert decided[-1] == question  # the decisions read the whole message
 
 
 @pytest.mark.parametrize(
@@ -94,7 +96,8 @@ async def test_no_rest_is_named_when_the_product_cannot_tell_it(question, tmp_pa
     _, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
     told = " ".join(m["content"] for m in backend.requests[2].messages)
     assert "The device itself has already told the person" in told  # the prose request
-    assert "still to answer" not in told
+    asked = [m["content"] for m in backend.requests[2].messages if m["role"] == "user"]
+    assert asked[-1] == question
 
 
 @pytest.mark.parametrize(

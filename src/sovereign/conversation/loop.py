@@ -480,7 +480,7 @@ class TurnLoop:
                 if read_instead is not None:
                     reply, chosen = read_instead, []
             if ANSWER_THE_REST in chosen:
-                return await self._finish(progress, on_token, Ending(note=_rest_note(progress)))
+                return await self._finish(progress, on_token, Ending(rest=_rest(progress)))
             worked = calculation(reply) if nothing_ran else None
             if any(c.name == CALCULATE for c in reply.tool_calls):  # the product works it out
                 calls = tuple(c for c in reply.tool_calls if c.name != CALCULATE)
@@ -1016,17 +1016,18 @@ class TurnLoop:
         )
 
 
-def _rest_note(progress: TurnProgress) -> str | None:
+def _rest(progress: TurnProgress) -> str | None:
     """For the prose after stated facts, the questions of the message those facts leave
-    unanswered (:func:`~.offer.subjects.unread_questions`), or ``None``: asked for "the
-    rest", the model restated the facts ("Ja, die Haustür ist abgeschlossen.") instead of
-    answering the other question."""
+    unanswered (:func:`~.offer.subjects.unread_questions`), or ``None``. Asked for "the
+    rest" with the whole message, the model restated the facts ("Ja, die Haustür ist
+    abgeschlossen.") instead of answering the other question, and it did so told which
+    question was left too: the prose is asked for that question alone."""
     catalog = progress.catalog
     read = [catalog.capabilities[n] for n, _ in progress.results if n in catalog.capabilities]
     rest = unread_questions(
         progress.question, read, catalog.capabilities.values(), progress.voice.language
     )
-    return f"The question still to answer: «{' '.join(rest)}»" if rest else None
+    return " ".join(rest) or None
 
 
 def _say_unrun(progress: TurnProgress, chosen: Sequence[StandIn]) -> None:

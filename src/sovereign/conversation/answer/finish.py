@@ -73,6 +73,9 @@ class Ending:
     """The passages the model chose from the turn's web sources: the answer quotes them."""
     cut_off: bool = False
     """``content`` is not all the model meant to write (its stream ended early)."""
+    rest: str | None = None
+    """The questions of the household's message the stated facts leave unanswered: the
+    prose is asked for them alone (they stand in for that message in its request)."""
     worked: tuple[str, float] | None = None
     """A calculation the product worked out (:mod:`..offer.arithmetic`): its line in the
     household's numbers and its result. The line follows the prose that states that
@@ -141,7 +144,8 @@ class AnswerWriter:
         sink = _guarded(grounds, _after_said(on_token, after))
         content, cut_off = ending.content, ending.cut_off
         if not content.strip() and not cut_off:
-            context = with_note(progress.context, _prose_note(progress, ending.note))
+            asking = _asking(progress.context, ending.rest)
+            context = with_note(asking, _prose_note(progress, ending.note))
             reply = await ask(context, sink)
             content, cut_off = reply.content, reply.cut_off
         elif ending.shown is None and sink is not None:
@@ -161,7 +165,8 @@ class AnswerWriter:
             logger.info("the answer stated what the turn does not hold (%d); asking again",
                         len(problems))  # fmt: skip
             note = _join(_prose_note(progress, ending.note), notes(problems))
-            text = (await ask(with_note(progress.context, note), None)).content.strip()
+            context = with_note(_asking(progress.context, ending.rest), note)
+            text = (await ask(context, None)).content.strip()
             text = without_restatements(text, progress.stated_terms)
             if check(text, grounds):
                 logger.info("the second answer was not grounded either; leaving it out")
@@ -316,6 +321,17 @@ def with_note(context: list[Message], note: str | None) -> list[Message]:
         return context
     system = {"role": "system", "content": f"{context[0]['content']}\n\n{note}"}
     return [system, *context[1:]]
+
+
+def _asking(context: list[Message], rest: str | None) -> list[Message]:
+    """``context`` with its latest user message replaced by ``rest`` (a new list), or
+    ``context`` itself when there is no rest."""
+    if not rest:
+        return context
+    last = max((i for i, m in enumerate(context) if m["role"] == "user"), default=None)
+    if last is None:
+        return context
+    return [*context[:last], {**context[last], "content": rest}, *context[last + 1 :]]
 
 
 def _join(*parts: str | None) -> str:
