@@ -138,8 +138,7 @@ def _value(node: ast.expr) -> Decimal:
 
 def _shown(node: ast.expr, voice: Voice, outer: int = 0) -> str:
     """``node`` written for the household: the multiplication and division signs,
-    numbers in its language,
-    parentheses only where the order needs them."""
+    numbers in its language, parentheses only where the order needs them."""
     if isinstance(node, ast.Constant):
         return _number(Decimal(str(node.value)), voice)
     if isinstance(node, ast.UnaryOp):
