@@ -424,7 +424,7 @@ class TurnLoop:
             elif nothing_ran:
                 standing = (*standing, GENERAL_KNOWLEDGE)
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
-            if nothing_ran and holds_a_number(latest_user_text(progress.context)):
+            if nothing_ran and holds_a_number(question):
                 offered.append(calculate_tool())
             # Prose written with a decision is streamed only before anything ran: after a
             # call, prose goes through the checks of the answer writer. A question naming
@@ -482,13 +482,10 @@ class TurnLoop:
             if ANSWER_THE_REST in chosen:
                 return await self._finish(progress, on_token, Ending(rest=_rest(progress)))
             worked = calculation(reply) if nothing_ran else None
-            if any(c.name == CALCULATE for c in reply.tool_calls):  # the product works it out
-                calls = tuple(c for c in reply.tool_calls if c.name != CALCULATE)
-                reply = replace(reply, tool_calls=calls)
+            reply = _without(reply, {CALCULATE})  # the product works it out
             if GENERAL_KNOWLEDGE in chosen:  # the same as no call: the model's prose
                 chosen.remove(GENERAL_KNOWLEDGE)
-                calls = tuple(c for c in reply.tool_calls if c.name != GENERAL_KNOWLEDGE.name)
-                reply = replace(reply, tool_calls=calls)
+                reply = _without(reply, {GENERAL_KNOWLEDGE.name})
             if nothing_ran and chosen and self._stands_for_another(chosen, reply, named):
                 # The question names a family withheld here and the model chose what stands
                 # for none it names: "Is the ad blocker on?" (Pi-hole not set up) was told
@@ -543,10 +540,8 @@ class TurnLoop:
                     chosen, reply = owners, replace(reply, tool_calls=())
             if chosen:  # what the question needs is withheld or cannot be done: said, not run
                 _say_unrun(progress, chosen)
-                names = {s.name for s in chosen}
-                calls = tuple(c for c in reply.tool_calls if c.name not in names)
-                reply = replace(reply, tool_calls=calls)
-                others = not calls and nothing_ran and {s.family for s in chosen} < named
+                reply = _without(reply, {s.name for s in chosen})
+                others = not reply.tool_calls and nothing_ran and {s.family for s in chosen} < named
                 if others and (read := named_read(named, tools, progress.catalog)):
                     # The question names two families and only what one of them stands
                     # for was said: "is the little box under the TV coping ok? its light
@@ -1014,6 +1009,12 @@ class TurnLoop:
             receipts=list(progress.receipts),
             language=progress.voice.language,
         )
+
+
+def _without(reply: ModelReply, names: set[str]) -> ModelReply:
+    """``reply`` without its calls of the tools ``names`` (stand-ins and the product's own
+    tools, which run nothing)."""
+    return replace(reply, tool_calls=tuple(c for c in reply.tool_calls if c.name not in names))
 
 
 def _rest(progress: TurnProgress) -> str | None:

@@ -570,9 +570,9 @@ def unread_questions(
     Und wer hat „Die Verwandlung" geschrieben?" after the lock: the second). Empty for a
     message of one question, or when every question names a family read, or none does
     (nothing tells which one the facts answer)."""
-    parts = [p.strip() for p in re.split(r"(?<=[?\uff1f])\s+", question.strip()) if p.strip()]
     if questions_in(question) < 2:
         return []
+    parts = [p.strip() for p in re.split(r"(?<=[?\uff1f])\s+", question.strip()) if p.strip()]
     capabilities = list(capabilities)
     families = {family_of(c) for c in read} - {None}
     rest = [p for p in parts if not named_families(p, capabilities, language) & families]
