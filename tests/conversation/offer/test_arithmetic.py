@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 
 from sovereign.conversation.answer.finish import states
+from sovereign.conversation.backends.base import named_choice
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.offer.arithmetic import (
     CALCULATE,
@@ -187,8 +188,11 @@ async def test_what_is_no_expression_is_answered_without_a_figure_of_the_devices
 
 async def test_a_household_read_the_question_names_comes_before_a_calculation(tmp_path):
     script = [propose(CALCULATE, {"expression": "2 * 3"}), propose("system_health", {})]
-    loop, _, _ = loop_for(registry_of(health()), [*script, "unused"], tmp_path)
+    loop, backend, _ = loop_for(registry_of(health()), [*script, "unused"], tmp_path)
     ask = [{"role": "user", "content": "how much memory is free on the device? 2 GB?"}]
     result = await loop.process_turn(ask, policy=OFF, owner="o")
     assert [r.capability for r in result.receipts] == ["system.health"]
     assert f"2 {TIMES} 3" not in result.text
+    # The product read the device in the same round (the model only filled the read),
+    # not after a calculation taken for a call of its own.
+    assert backend.requests[1].tool_choice == named_choice("system_health")
