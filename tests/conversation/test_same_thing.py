@@ -28,6 +28,7 @@ from .test_stand_ins import loop_for
 ENTITIES = {
     "sensor.kitchen_temperature": ("Kitchen temperature", "21.4"),
     "lock.back_door": ("Back door", "unlocked"),
+    "light.landing": ("Landing light", "on"),
 }
 
 
@@ -95,6 +96,9 @@ KITCHEN = propose(
     "home_assistant_get_state",
     {"entity_id": "sensor.kitchen_temperature", "also_asked": "nothing_else"},
 )
+LANDING = propose(
+    "home_assistant_get_state", {"entity_id": "light.landing", "also_asked": "nothing_else"}
+)
 
 
 async def turn(question, script, tmp_path):
@@ -103,10 +107,26 @@ async def turn(question, script, tmp_path):
     return await loop.process_turn(ask, policy=POLICY, owner="o"), backend
 
 
-async def test_a_thing_the_model_chose_that_is_not_the_one_asked_about_is_not_read(tmp_path):
+NO, YES = propose(SAME_THING, {"answer": "no"}), propose(SAME_THING, {"answer": "yes"})
+
+
+def checked(backend):
+    """The names each check of the turn asked about, in order."""
+    asked = [r.messages[-1]["content"] for r in backend.requests
+             if r.tool_choice == named_choice(SAME_THING)]
+    return [text.split("Entity: ", 1)[1].split("\n", 1)[0] for text in asked]
+
+
+@pytest.mark.parametrize(
+    "again",
+    [[KITCHEN], [LANDING, NO], ["not a call"]],
+    ids=["the same thing chosen again", "another thing the check says no to", "no call"],
+)
+async def test_a_thing_the_model_chose_that_is_not_the_one_asked_about_is_not_read(
+    again, tmp_path
+):
     question = "whats the chest freezer in the garage reading?"
-    script = [KITCHEN, propose(SAME_THING, {"answer": "no"})]
-    result, backend = await turn(question, script, tmp_path)
+    result, backend = await turn(question, [KITCHEN, NO, *again], tmp_path)
     assert [r.capability for r in result.receipts] == ["home_assistant.list_entities"]
     assert "Back door" in result.text and "Kitchen temperature" in result.text  # the list
     assert result.text.endswith("none of them is what you asked about.")
@@ -114,6 +134,39 @@ async def test_a_thing_the_model_chose_that_is_not_the_one_asked_about_is_not_re
     assert check.tool_choice == named_choice(SAME_THING)
     asked = check.messages[-1]["content"]
     assert question in asked and "Kitchen temperature" in asked
+    assert backend.remaining == 0
+
+
+async def test_another_thing_the_model_chooses_and_the_check_confirms_is_read(tmp_path):
+    script = [KITCHEN, NO, LANDING, YES]
+    result, backend = await turn("brennt oben im Flur noch Licht?", script, tmp_path)
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+    assert "Landing light" in result.text and "Kitchen" not in result.text
+    assert own("not_among_readable", Voice("de")) not in result.text
+    assert checked(backend) == ["Kitchen temperature", "Landing light"]
+    again = backend.requests[2]
+    assert again.tool_choice == named_choice("home_assistant_get_state")
+    note = again.messages[-1]
+    assert note["role"] == "system"
+    assert "sensor.kitchen_temperature (Kitchen temperature) is not" in note["content"]
+    assert again.messages[:-1] == backend.requests[0].messages  # the round's own prompt
+    assert backend.remaining == 0
+
+
+async def test_another_thing_the_question_names_is_read_without_asking_again(tmp_path):
+    # The model chose the kitchen for a follow-up; the question holds the landing light's
+    # words, so it is read with no second choice and no check of its own.
+    result, backend = await turn("and what about the landing light?", [KITCHEN, NO], tmp_path)
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+    assert "Landing light" in result.text
+    assert checked(backend) == ["Kitchen temperature"]
+    assert backend.remaining == 0
+
+
+async def test_several_other_things_the_question_names_choose_none(tmp_path):
+    question = "is the back door locked, and is the landing light on?"
+    result, backend = await turn(question, [KITCHEN, NO], tmp_path)
+    assert [r.capability for r in result.receipts] == ["home_assistant.list_entities"]
     assert backend.remaining == 0
 
 
@@ -189,7 +242,7 @@ async def test_an_approved_read_that_answers_the_whole_question_ends_the_turn(
 
 
 async def test_a_follow_up_is_checked_on_its_own_words(tmp_path):
-    loop, backend, _ = loop_for(home(), [KITCHEN, propose(SAME_THING, {"answer": "no"})], tmp_path)
+    loop, backend, _ = loop_for(home(), [KITCHEN, NO, KITCHEN], tmp_path)
     conversation = [
         {"role": "user", "content": "how warm is the kitchen?"},
         {"role": "assistant", "content": "Kitchen temperature is 21.4 °C."},

@@ -45,8 +45,9 @@ from .offer.choices import ALSO_ASKED, general_check, split_product_parameters
 from .offer.guidance import TIME_WINDOW, ArgumentGuide
 from .offer.same_thing import (
     SAME_THING,
+    Chosen,
     check_messages,
-    chosen_names,
+    chosen_values,
     listing_read,
     named_in,
     said_no,
@@ -570,7 +571,7 @@ class TurnLoop:
                 else:
                     ending = Ending(reply.content, note=note, shown=shown, cut_off=reply.cut_off)
                 return await self._finish(progress, on_token, ending)
-            reply = await self._checked_choices(progress, reply, tools)
+            reply = await self._checked_choices(progress, context, offered, reply, tools)
             proposals = adopt(progress, reply)
             halted = await self._run_proposals(progress, proposals, policy, owner)
             if halted is not None:
@@ -741,36 +742,88 @@ class TurnLoop:
         return reply if reply.tool_calls else None
 
     async def _checked_choices(
-        self, progress: TurnProgress, reply: ModelReply, tools: list[ToolDefinition]
+        self,
+        progress: TurnProgress,
+        context: list[Message],
+        offered: list[ToolDefinition],
+        reply: ModelReply,
+        tools: list[ToolDefinition],
     ) -> ModelReply:
         """``reply`` with each call whose argument was chosen from what exists checked
         against the question (:mod:`~.offer.same_thing`): a value the question's words do
-        not name is put to the model as one yes-or-no decision, and a value that is not
-        the thing asked about is read no further. The family's list of what it may read
-        (``tools``: this round's offer) is read in its place, and the product says that
-        none of those is what was asked: the household sees what can be read instead of
-        another thing's state ("whats the chest freezer in the garage reading?" read the
-        kitchen temperature). Where no such list is offered, the call stands."""
+        not name is put to the model as one yes-or-no decision. A value that is not the
+        thing asked about gives way to another the model chooses and the same check
+        confirms (:meth:`_chosen_again`: "und im Flur?" after the kitchen's temperature
+        chose the kitchen again). When there is none, the value is read no further: the
+        family's list of what it may read (``tools``: this round's offer) is read in its
+        place, and the product says that none of those is what was asked, so the
+        household sees what can be read instead of another thing's state ("whats the
+        chest freezer in the garage reading?" read the kitchen temperature). Where no
+        such list is offered, the call stands. ``context`` and ``offered`` are the
+        round's decision's own (its prompt prefix is reused)."""
         question = progress.question
         calls = []
         for call in reply.tool_calls:
             capability = self._capability(progress, call.name)
             listing = listing_read(capability, tools, progress.catalog) if capability else None
             if capability is not None and listing and isinstance(call.arguments, dict):
-                for value, label in chosen_names(capability, call.arguments):
-                    if named_in(question, value, label):
+                for chosen in chosen_values(capability, call.arguments):
+                    if named_in(question, chosen.value, chosen.label):
                         continue
-                    context = check_messages(question, label)
-                    check = await self._ask(
-                        progress, context, [same_thing_tool()], None, None, named_choice(SAME_THING)
-                    )
-                    if said_no(check):
-                        rest = {k: v for k, v in call.arguments.items() if k == ALSO_ASKED}
-                        call = ToolCall(call.id, listing["function"]["name"], rest)
-                        progress.unrun.append(own("not_among_readable", progress.voice))
-                        break
+                    if await self._confirmed(progress, chosen.label):
+                        continue
+                    other = await self._chosen_again(progress, context, offered, call, chosen)
+                    if other is not None:
+                        call = replace(call, arguments={**call.arguments, chosen.argument: other})
+                        continue
+                    rest = {k: v for k, v in call.arguments.items() if k == ALSO_ASKED}
+                    call = ToolCall(call.id, listing["function"]["name"], rest)
+                    progress.unrun.append(own("not_among_readable", progress.voice))
+                    break
             calls.append(call)
         return replace(reply, tool_calls=tuple(calls))
+
+    async def _confirmed(self, progress: TurnProgress, label: str) -> bool:
+        """Whether the check (:func:`~.offer.same_thing.check_messages`) does not say no
+        to the thing called ``label`` for this round's question."""
+        context = check_messages(progress.question, label)
+        check = await self._ask(
+            progress, context, [same_thing_tool()], None, None, named_choice(SAME_THING)
+        )
+        return not said_no(check)
+
+    async def _chosen_again(
+        self,
+        progress: TurnProgress,
+        context: list[Message],
+        offered: list[ToolDefinition],
+        call: ToolCall,
+        chosen: Chosen,
+    ) -> str | None:
+        """Another value for the argument ``chosen`` of ``call``, after the check said
+        no to it: the one other value the question's words name, else the one the model
+        chooses when told that the first is not the thing asked about (the round's own
+        prompt, ``call``'s tool required), if the check then says yes to it. ``None``
+        when there is none: several named, the same value chosen again, no such call,
+        or a no."""
+        question = progress.question
+        named = [o.value for o in chosen.others if named_in(question, o.value, o.label)]
+        if named:
+            return named[0] if len(named) == 1 else None
+        note = (
+            f"{chosen.value} ({chosen.label}) is not the thing the question asks about: "
+            f"choose the {chosen.argument} of the thing it asks about."
+        )
+        asked = [*context, {"role": "system", "content": note}]
+        reply = await self._ask(progress, asked, offered, None, None, named_choice(call.name))
+        for again in reply.tool_calls:
+            if again.name != call.name or not isinstance(again.arguments, dict):
+                continue
+            value = again.arguments.get(chosen.argument)
+            other = next((o for o in chosen.others if o.value == value), None)
+            if other is not None:
+                return other.value if await self._confirmed(progress, other.label) else None
+        return None
 
     def _reads_another(
         self, progress: TurnProgress, reply: ModelReply, named: frozenset[str]

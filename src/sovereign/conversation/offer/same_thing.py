@@ -12,17 +12,24 @@ figures are in docs/decisions/offered-tools-and-arguments.md).
 So a chosen value is checked with one short decision of that shape, unless the question
 already holds every word of the value's name or of its id (``lock.back_door`` asked
 about as "is the back door locked?"): the check costs a second or so, and words the
-household typed themselves need none. Comparing words is language-blind on purpose (a
-household names its entities in its own language); no word list is involved.
+household typed themselves need none. A value the check says no to gives way to the one
+other value the question names, or to the one the model chooses when told the first is
+not the thing asked about and the check then says yes to ("und im Flur?" after the
+kitchen's temperature chose the kitchen again). Asked about every value one by one, the
+check said yes to several ("¿está abierta la puerta del garaje?": four of eight), so a
+value stands only where the model's choice and the check agree.
+Comparing words is language-blind on purpose (a household names its entities in its own
+language); no word list is involved.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from sovereign.executor import Capability
+from sovereign.executor import Capability, Choice
 
 from ..backends.base import Message, ModelReply, ToolDefinition
 from .catalog import ToolCatalog
@@ -98,16 +105,34 @@ def said_no(reply: ModelReply) -> bool:
     return False
 
 
-def chosen_names(capability: Capability, arguments: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """``(value, the household's name for it)`` for each argument of ``arguments`` that
-    ``capability`` offers as a choice among what exists and the call filled with one of
-    them (a value not among them is left to validation, which refuses it)."""
+@dataclass(frozen=True)
+class Chosen:
+    """A value a call chose from what exists.
+
+    Attributes:
+        argument: the argument's name (``"entity_id"``).
+        value: the value chosen (``"sensor.kitchen_temperature"``).
+        label: the household's name for it ("Kitchen temperature").
+        others: the argument's other choices, in the order offered.
+    """
+
+    argument: str
+    value: str
+    label: str
+    others: tuple[Choice, ...]
+
+
+def chosen_values(capability: Capability, arguments: Mapping[str, Any]) -> list[Chosen]:
+    """Each argument of ``arguments`` that ``capability`` offers as a choice among what
+    exists and the call filled with one of them (a value not among them is left to
+    validation, which refuses it)."""
     named = []
     for argument, choices in offered_choices(capability).items():
         value = arguments.get(argument)
         label = next((c.label for c in choices if c.value == value), None)
         if isinstance(value, str) and label:
-            named.append((value, label))
+            others = tuple(c for c in choices if c.value != value)
+            named.append(Chosen(argument, value, label, others))
     return named
 
 
