@@ -112,6 +112,17 @@ def named(question: str, language: str) -> set[str]:
         ("en", "Is the tram running?", set()),
         ("de", "Ist die Natur im Garten schön?", {"home_assistant"}),  # Garten, not "tür"
         ("en", "Where can I download the programme?", set()),
+        # "Raspberry" after an article names the device where the fruit is another word;
+        # alone it is the English fruit, in any language's question.
+        ("fr", "le raspberry a planté cette nuit ?", {"system"}),
+        ("nl", "hoe heet wordt de raspberry eigenlijk?", {"system"}),
+        ("de", "läuft der Raspberry noch?", {"system"}),
+        ("de", "Ist es meinem Raspberry zu warm?", {"system"}),
+        ("es", "¿el raspberry va lento?", {"system"}),
+        ("it", "il raspberry è acceso da quanto?", {"system"}),
+        ("en", "how many raspberries go in a pavlova?", set()),
+        ("en", "is the raspberry jam ready?", set()),
+        ("fr", "une recette de tarte aux framboises avec du sucre ?", set()),
     ],
 )
 def test_a_question_names_the_families_whose_words_it_holds(language, question, families):
