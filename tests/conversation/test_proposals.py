@@ -175,7 +175,7 @@ async def test_a_follow_up_naming_a_fact_of_the_family_before_is_read_not_answer
     question, read, tmp_path
 ):
     ads = replace(health(), name="pihole.summary", phrases=pihole.PHRASES, facts=pihole.FACTS)
-    filled = propose("pihole_summary", {"facts": ["share_blocked"], "also_asked": "nothing_else"})
+    filled = propose("pihole_summary", {"facts": ["blocked"], "also_asked": "nothing_else"})
     script = [ModelReply(content="41.870 richieste su 1.000.000."), filled, *[ModelReply()] * 3]
     loop, _, _ = loop_for(registry_of(health(), ads), script, tmp_path)
     history = [

@@ -288,7 +288,7 @@ FACTS = FactSheet(
         ),
         Topic(
             name="blocked",
-            means="how many queries (ads and trackers) were blocked",
+            means="how many queries (ads and trackers) were blocked, and what share of all",
             statements=(
                 Statement(
                     text="Pi-hole blocked {blocked} of {total} DNS query {period}.",
@@ -301,12 +301,6 @@ FACTS = FactSheet(
                     },
                     states="period",
                 ),
-            ),
-        ),
-        Topic(
-            name="share_blocked",
-            means="what percentage of all queries was blocked",
-            statements=(
                 Statement(
                     text="{percent} of all DNS queries were blocked {period}.",
                     values={"percent": "percent_blocked", **_PERIOD},
@@ -331,7 +325,7 @@ FACTS = FactSheet(
             ),
         ),
     ),
-    summary=("status", "blocked", "share_blocked"),
+    summary=("status", "blocked"),
     asked_by=read_topic_words(CATALOG.parent / "subjects" / "pihole_topics.json"),
     words={
         "blocking": {"enabled": "on", "disabled": "switched off"},

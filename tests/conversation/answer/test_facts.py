@@ -195,9 +195,20 @@ def test_a_list_says_each_entity_and_the_ones_home_assistant_does_not_know():
     ]
 
 
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_the_queries_blocked_are_said_with_their_share_of_all(language):
+    # "block rate" and "hoeveel procent wordt er tegengehouden" named the blocked queries
+    # and got the count alone; the count and the share are one fact.
+    said = render(pihole.FACTS, PIHOLE, ["blocked"], Voice(language))
+    assert len(said) == 2
+    assert "3,465" in said[0] or "3.465" in said[0]
+    assert "46.2%" in said[1] or "46,2%" in said[1]
+    assert [t.name for t in pihole.FACTS.topics] == ["status", "queries", "blocked", "blocklist"]
+
+
 def test_the_panel_and_the_answer_come_from_the_same_sentences():
     panel = panel_lines(pihole.FACTS, PIHOLE, Voice("fr"))
-    for topic in ("status", "blocked", "share_blocked", "blocklist"):
+    for topic in ("status", "queries", "blocked", "blocklist"):
         for sentence in render(pihole.FACTS, PIHOLE, [topic], Voice("fr")):
             assert sentence in panel
 

@@ -39,7 +39,9 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("pihole", "fr", "y a combien de sites dans la liste noire ?", ("blocklist",)),
         ("pihole", "en", "How many ads were blocked today?", ("blocked",)),
         ("pihole", "de", "Wie viel Prozent der Anfragen wurden blockiert?",
-         ("queries", "blocked", "share_blocked")),
+         ("queries", "blocked")),
+        ("pihole", "en", "whats the block rate this week?", ("blocked",)),  # a share
+        ("pihole", "nl", "en hoeveel procent wordt er tegengehouden?", ("blocked",)),
         ("pihole", "es", "¿Está activado el bloqueador?", ("status",)),
         ("pihole", "nl", "en deze week?", ()),
     ],
