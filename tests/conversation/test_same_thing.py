@@ -13,8 +13,11 @@ from sovereign.conversation.backends.base import named_choice
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.offer.same_thing import (
     SAME_THING,
+    Chosen,
+    better_named,
     listing_read,
     named_in,
+    words_named,
 )
 from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.sentences import own
@@ -153,21 +156,54 @@ async def test_another_thing_the_model_chooses_and_the_check_confirms_is_read(tm
     assert backend.remaining == 0
 
 
-async def test_another_thing_the_question_names_is_read_without_asking_again(tmp_path):
-    # The model chose the kitchen for a follow-up; the question holds the landing light's
-    # words, so it is read with no second choice and no check of its own.
-    result, backend = await turn("and what about the landing light?", [KITCHEN, NO], tmp_path)
+@pytest.mark.parametrize(
+    ("question", "script", "read", "checks"),
+    [
+        # The model chose the kitchen for a follow-up; the question holds every word of
+        # the landing light's name: it is read with no check.
+        ("and what about the landing light?", [KITCHEN], "Landing light", []),
+        # A compound that begins with a word of the name holds that word; the back
+        # door's is the only name of which the question holds any: it is checked.
+        ("und die Backtür?", [KITCHEN, YES], "Back door", ["Back door"]),
+    ],
+)
+async def test_another_thing_whose_name_the_question_holds_more_of_is_read_in_its_place(
+    question, script, read, checks, tmp_path
+):
+    result, backend = await turn(question, script, tmp_path)
     assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
-    assert "Landing light" in result.text
-    assert checked(backend) == ["Kitchen temperature"]
+    assert read in result.text and "Kitchen" not in result.text
+    assert checked(backend) == checks
     assert backend.remaining == 0
 
 
-async def test_several_other_things_the_question_names_choose_none(tmp_path):
-    question = "is the back door locked, and is the landing light on?"
-    result, backend = await turn(question, [KITCHEN, NO], tmp_path)
-    assert [r.capability for r in result.receipts] == ["home_assistant.list_entities"]
-    assert backend.remaining == 0
+@pytest.mark.parametrize(
+    ("question", "value", "label", "held"),
+    [
+        ("und das garagentor?", "binary_sensor.garage_door", "Garage door", 1),
+        ("und das garagentor?", "lock.back_door", "Back door", 0),
+        ("is the front door locked?", "lock.back_door", "Back door", 1),
+        ("is the front door locked?", "lock.front_door", "Front door", 2),
+        ("kitchen temp?", "sensor.kitchen_temperature", "Küche", 1),  # the id's words
+        ("is it on?", "light.landing", "On", 0),  # a name word too short to count
+    ],
+)
+def test_the_words_of_a_name_a_question_holds(question, value, label, held):
+    assert words_named(question, value, label) == held
+
+
+def test_the_value_whose_name_the_question_holds_most_words_of_is_better_named():
+    others = tuple(Choice(value=v, label=n) for v, (n, _) in ENTITIES.items())
+    back = Chosen("entity_id", "lock.back_door", "Back door", others[:1] + others[2:])
+    assert better_named("and the landing light?", back) == "light.landing"
+    assert better_named("is the back door locked?", back) is None  # the chosen holds most
+    assert better_named("and in the hallway?", back) is None  # none holds more
+    front = Choice(value="lock.front_door", label="Front door")
+    garage = Choice(value="binary_sensor.garage_door", label="Garage door")
+    tied = Chosen("entity_id", "light.landing", "Landing light", (front, garage))
+    assert better_named("is the door shut?", tied) is None  # two hold as many: a tie
+    assert back.instead("light.landing").label == "Landing light"
+    assert "lock.back_door" in [c.value for c in back.instead("light.landing").others]
 
 
 async def test_a_thing_the_check_confirms_is_read(tmp_path):

@@ -46,6 +46,7 @@ from .offer.guidance import TIME_WINDOW, ArgumentGuide
 from .offer.same_thing import (
     SAME_THING,
     Chosen,
+    better_named,
     check_messages,
     chosen_values,
     listing_read,
@@ -750,7 +751,9 @@ class TurnLoop:
         tools: list[ToolDefinition],
     ) -> ModelReply:
         """``reply`` with each call whose argument was chosen from what exists checked
-        against the question (:mod:`~.offer.same_thing`): a value the question's words do
+        against the question (:mod:`~.offer.same_thing`): another value whose name the
+        question holds more words of takes its place
+        (:func:`~.offer.same_thing.better_named`), and a value the question's words do
         not name is put to the model as one yes-or-no decision. A value that is not the
         thing asked about gives way to another the model chooses and the same check
         confirms (:meth:`_chosen_again`: "und im Flur?" after the kitchen's temperature
@@ -768,6 +771,9 @@ class TurnLoop:
             listing = listing_read(capability, tools, progress.catalog) if capability else None
             if capability is not None and listing and isinstance(call.arguments, dict):
                 for chosen in chosen_values(capability, call.arguments):
+                    if (closer := better_named(question, chosen)) is not None:
+                        chosen = chosen.instead(closer)
+                        call = replace(call, arguments={**call.arguments, chosen.argument: closer})
                     if named_in(question, chosen.value, chosen.label):
                         continue
                     if await self._confirmed(progress, chosen.label):
@@ -801,15 +807,10 @@ class TurnLoop:
         chosen: Chosen,
     ) -> str | None:
         """Another value for the argument ``chosen`` of ``call``, after the check said
-        no to it: the one other value the question's words name, else the one the model
-        chooses when told that the first is not the thing asked about (the round's own
-        prompt, ``call``'s tool required), if the check then says yes to it. ``None``
-        when there is none: several named, the same value chosen again, no such call,
-        or a no."""
-        question = progress.question
-        named = [o.value for o in chosen.others if named_in(question, o.value, o.label)]
-        if named:
-            return named[0] if len(named) == 1 else None
+        no to it: the one the model chooses when told that the first is not the thing
+        asked about (the round's own prompt, ``call``'s tool required), if the check then
+        says yes to it. ``None`` when there is none: the same value chosen again, no
+        such call, or a no."""
         note = (
             f"{chosen.value} ({chosen.label}) is not the thing the question asks about: "
             f"choose the {chosen.argument} of the thing it asks about."

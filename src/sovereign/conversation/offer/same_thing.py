@@ -12,14 +12,15 @@ figures are in docs/decisions/offered-tools-and-arguments.md).
 So a chosen value is checked with one short decision of that shape, unless the question
 already holds every word of the value's name or of its id (``lock.back_door`` asked
 about as "is the back door locked?"): the check costs a second or so, and words the
-household typed themselves need none. A value the check says no to gives way to the one
-other value the question names, or to the one the model chooses when told the first is
-not the thing asked about and the check then says yes to ("und im Flur?" after the
-kitchen's temperature chose the kitchen again). Asked about every value one by one, the
-check said yes to several ("¿está abierta la puerta del garaje?": four of eight), so a
-value stands only where the model's choice and the check agree.
-Comparing words is language-blind on purpose (a household names its entities in its own
-language); no word list is involved.
+household typed themselves need none. Before any check, a value gives way to another
+whose name the question holds more words of, counted as :func:`named_in` reads them
+("und das garagentor?" after the front door chose the back door). A value the check says
+no to gives way to the one the model chooses when told the first is not the thing asked
+about, if the check then says yes to it ("und im Flur?" after the kitchen's temperature
+chose the kitchen again). Asked about every value one by one, the check said yes to
+several ("¿está abierta la puerta del garaje?": four of eight), so a value stands only
+where the model's choice and the check agree. Comparing words is language-blind on
+purpose (a household names its entities in its own language); no word list is involved.
 """
 
 from __future__ import annotations
@@ -70,14 +71,38 @@ def named_in(question: str, value: str, label: str) -> bool:
     """Whether ``question`` holds every word (of three letters or more) of ``label`` (the
     household's name for the value) or of ``value``'s own words (``lock.back_door``: "back
     door"), each as a word or the start of one ("doors" holds "door"), case-blind."""
+    return any(held == wanted > 0 for held, wanted in _held_words(question, value, label))
+
+
+def words_named(question: str, value: str, label: str) -> int:
+    """How many words (of three letters or more) of ``label`` or of ``value``'s own words,
+    whichever holds more, ``question`` holds as :func:`named_in` reads them: "und das
+    garagentor?" holds one of "Garage door" (the compound begins with "garage") and
+    none of "Back door"."""
+    return max(held for held, _ in _held_words(question, value, label))
+
+
+def _held_words(question: str, value: str, label: str) -> list[tuple[int, int]]:
+    """For ``label`` and ``value``'s own words: (the words ``question`` holds, the words
+    to hold)."""
     words = [w.casefold() for w in _WORD.findall(question)]
-
-    def held(name: str) -> bool:
+    counts = []
+    for name in (label, value.split(".", 1)[-1].replace("_", " ")):
         wanted = [w.casefold() for w in _WORD.findall(name) if len(w) >= _SHORTEST]
-        return bool(wanted) and all(any(w.startswith(x) for w in words) for x in wanted)
+        counts.append((sum(any(w.startswith(x) for w in words) for x in wanted), len(wanted)))
+    return counts
 
-    own = value.split(".", 1)[-1].replace("_", " ")
-    return held(label) or held(own)
+
+def better_named(question: str, chosen: Chosen) -> str | None:
+    """The value among ``chosen.others`` whose name ``question`` holds more words of than
+    any other and than the value chosen (:func:`words_named`), or ``None``: a follow-up
+    names its thing in its own words, and a small model often chooses the thing before
+    again ("und das garagentor?" after the front door chose the back door)."""
+    held = words_named(question, chosen.value, chosen.label)
+    scores = [(words_named(question, o.value, o.label), o.value) for o in chosen.others]
+    best = max((score for score, _ in scores), default=0)
+    leaders = [value for score, value in scores if score == best]
+    return leaders[0] if best > held and len(leaders) == 1 else None
 
 
 def check_messages(question: str, label: str) -> list[Message]:
@@ -120,6 +145,12 @@ class Chosen:
     value: str
     label: str
     others: tuple[Choice, ...]
+
+    def instead(self, value: str) -> Chosen:
+        """The same argument with ``value``, one of :attr:`others`, chosen in its place."""
+        every = (Choice(value=self.value, label=self.label), *self.others)
+        label = next(c.label for c in every if c.value == value)
+        return Chosen(self.argument, value, label, tuple(c for c in every if c.value != value))
 
 
 def chosen_values(capability: Capability, arguments: Mapping[str, Any]) -> list[Chosen]:
