@@ -111,7 +111,7 @@ from sovereign.capabilities import pihole, system  # noqa: E402
 from sovereign.capabilities.home_assistant_facts import GET_STATE_FACTS, LIST_FACTS  # noqa: E402
 from sovereign.conversation import ModelUnavailable, ToolCatalog, TurnResult  # noqa: E402
 from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling  # noqa: E402
-from sovereign.conversation.offer.same_thing import SAME_THING  # noqa: E402
+from sovereign.conversation.offer.same_thing import CHOOSE_ANOTHER, SAME_THING  # noqa: E402
 from sovereign.conversation.sources import QUOTE  # noqa: E402
 from sovereign.service.wiring import embedded_load_options  # noqa: E402
 
@@ -254,18 +254,15 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
         # So was a first decision's read of another household family than the one the
         # question names: the named family's read or stand-in came instead, and the
         # read the model chose never ran.
-        # So was a second choice of the thing to read, asked for after the check said no
-        # to the first, that the check said no to as well: the family's list came instead.
         first = call.reply.tool_calls
-        replaced = (
-            number == 0
-            and (_read_instead(first, record.receipts, calls) or _never_ran(first, record, world))
-        ) or (number > 0 and _after_check(calls[number - 1]) and _never_ran(first, record, world))
+        replaced = number == 0 and (
+            _read_instead(first, record.receipts, calls) or _never_ran(first, record, world)
+        )
         for proposal in () if replaced else call.reply.tool_calls:
             if proposal.name == QUOTE:  # the passages chosen for a web answer
                 record.quotes.append(proposal.arguments)
                 continue
-            if proposal.name == SAME_THING:  # whether the thing chosen is the one asked about
+            if proposal.name in (SAME_THING, CHOOSE_ANOTHER):  # the thing read, checked
                 continue
             if not world.is_tool(proposal.name):  # a stand-in: runs nothing (stand_ins.py)
                 record.stand_ins.append(proposal.name)
@@ -375,12 +372,6 @@ def _read_instead(first: Any, receipts: list[dict[str, Any]], calls: Any) -> boo
     forced = len(calls) > 1 and calls[1].tool_choice != "auto"
     proposed = {c.name for call in calls for c in call.reply.tool_calls}
     return forced or name not in proposed
-
-
-def _after_check(call: Any) -> bool:
-    """Whether the model ``call`` was the check of whether the thing chosen is the thing
-    asked about (the decision after it is the model's second choice)."""
-    return any(c.name == SAME_THING for c in call.reply.tool_calls)
 
 
 def _never_ran(first: Any, record: TurnRecord, world: World) -> bool:

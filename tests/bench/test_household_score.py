@@ -116,40 +116,6 @@ def test_a_read_the_product_put_something_else_in_place_of_is_not_the_turns_choi
     assert not _never_ran(stand_in, record, world)  # a stand-in is no read
 
 
-def test_a_second_choice_after_the_check_that_never_ran_is_not_the_turns_choice():
-    from types import SimpleNamespace
-
-    from household import SAME_THING, TurnRecord, _score
-    from household_world import ModelCall
-
-    from sovereign.conversation.backends.base import ModelReply, ToolCall
-
-    def call(name, arguments):
-        return ModelCall([], True, ModelReply(tool_calls=(ToolCall("c", name, arguments),)), 1.0)
-
-    kitchen = {"entity_id": "sensor.kitchen_temperature"}
-    calls = [call("get_state", kitchen), call(SAME_THING, {"answer": "no"}),
-             call("get_state", kitchen), call(SAME_THING, {"answer": "no"})]
-    world = SimpleNamespace(
-        backend=SimpleNamespace(calls=calls),
-        is_tool=lambda name: name in ("get_state", "list_entities"),
-        capability=lambda name: name,
-    )
-    record = TurnRecord(id="x", klass="ha", scenario="", half="tune")
-    record.receipts = [{"capability": "list_entities", "locality": "local"}]
-    prompt = {"id": "x", "prompt": "quanta umidità c'è in cantina?",
-              "expect": {"tools": ["list_entities"]}}
-    _score(world, prompt, record)
-    assert record.proposals == [("list_entities", {})]  # the product's list alone
-    # A second choice the check confirmed ran, and is the turn's.
-    calls[3] = call(SAME_THING, {"answer": "yes"})
-    ran = TurnRecord(id="y", klass="ha", scenario="", half="tune")
-    ran.receipts = [{"capability": "get_state", "locality": "local"}]
-    world.backend.calls = calls
-    _score(world, {**prompt, "expect": {"tools": ["get_state"]}}, ran)
-    assert [name for name, _ in ran.proposals] == ["get_state", "get_state"]
-
-
 def test_a_figure_the_result_lacks_is_not_counted_as_unstated():
     from household_score import score_stated
 

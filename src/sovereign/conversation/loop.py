@@ -44,10 +44,14 @@ from .offer.catalog import ToolCatalog
 from .offer.choices import ALSO_ASKED, general_check, split_product_parameters
 from .offer.guidance import TIME_WINDOW, ArgumentGuide
 from .offer.same_thing import (
+    CHOOSE_ANOTHER,
     SAME_THING,
     Chosen,
+    another_choice_messages,
+    another_choice_tool,
     better_named,
     check_messages,
+    chosen_instead,
     chosen_values,
     listing_read,
     named_in,
@@ -572,7 +576,7 @@ class TurnLoop:
                 else:
                     ending = Ending(reply.content, note=note, shown=shown, cut_off=reply.cut_off)
                 return await self._finish(progress, on_token, ending)
-            reply = await self._checked_choices(progress, context, offered, reply, tools)
+            reply = await self._checked_choices(progress, reply, tools)
             proposals = adopt(progress, reply)
             halted = await self._run_proposals(progress, proposals, policy, owner)
             if halted is not None:
@@ -743,27 +747,21 @@ class TurnLoop:
         return reply if reply.tool_calls else None
 
     async def _checked_choices(
-        self,
-        progress: TurnProgress,
-        context: list[Message],
-        offered: list[ToolDefinition],
-        reply: ModelReply,
-        tools: list[ToolDefinition],
+        self, progress: TurnProgress, reply: ModelReply, tools: list[ToolDefinition]
     ) -> ModelReply:
         """``reply`` with each call whose argument was chosen from what exists checked
         against the question (:mod:`~.offer.same_thing`): another value whose name the
         question holds more words of takes its place
         (:func:`~.offer.same_thing.better_named`), and a value the question's words do
         not name is put to the model as one yes-or-no decision. A value that is not the
-        thing asked about gives way to another the model chooses and the same check
-        confirms (:meth:`_chosen_again`: "und im Flur?" after the kitchen's temperature
-        chose the kitchen again). When there is none, the value is read no further: the
-        family's list of what it may read (``tools``: this round's offer) is read in its
-        place, and the product says that none of those is what was asked, so the
-        household sees what can be read instead of another thing's state ("whats the
-        chest freezer in the garage reading?" read the kitchen temperature). Where no
-        such list is offered, the call stands. ``context`` and ``offered`` are the
-        round's decision's own (its prompt prefix is reused)."""
+        thing asked about gives way to another the model picks among the rest and the
+        same check confirms (:meth:`_chosen_again`: "e in corridoio quanti gradi ci
+        sono?" after the landing light chose the outside temperature). When there is
+        none, the value is read no further: the family's list of what it may read
+        (``tools``: this round's offer) is read in its place, and the product says that
+        none of those is what was asked, so the household sees what can be read instead
+        of another thing's state ("whats the chest freezer in the garage reading?" read
+        the kitchen temperature). Where no such list is offered, the call stands."""
         question = progress.question
         calls = []
         for call in reply.tool_calls:
@@ -778,7 +776,7 @@ class TurnLoop:
                         continue
                     if await self._confirmed(progress, chosen.label):
                         continue
-                    other = await self._chosen_again(progress, context, offered, call, chosen)
+                    other = await self._chosen_again(progress, chosen)
                     if other is not None:
                         call = replace(call, arguments={**call.arguments, chosen.argument: other})
                         continue
@@ -798,33 +796,20 @@ class TurnLoop:
         )
         return not said_no(check)
 
-    async def _chosen_again(
-        self,
-        progress: TurnProgress,
-        context: list[Message],
-        offered: list[ToolDefinition],
-        call: ToolCall,
-        chosen: Chosen,
-    ) -> str | None:
-        """Another value for the argument ``chosen`` of ``call``, after the check said
-        no to it: the one the model chooses when told that the first is not the thing
-        asked about (the round's own prompt, ``call``'s tool required), if the check then
-        says yes to it. ``None`` when there is none: the same value chosen again, no
-        such call, or a no."""
-        note = (
-            f"{chosen.value} ({chosen.label}) is not the thing the question asks about: "
-            f"choose the {chosen.argument} of the thing it asks about."
-        )
-        asked = [*context, {"role": "system", "content": note}]
-        reply = await self._ask(progress, asked, offered, None, None, named_choice(call.name))
-        for again in reply.tool_calls:
-            if again.name != call.name or not isinstance(again.arguments, dict):
-                continue
-            value = again.arguments.get(chosen.argument)
-            other = next((o for o in chosen.others if o.value == value), None)
-            if other is not None:
-                return other.value if await self._confirmed(progress, other.label) else None
-        return None
+    async def _chosen_again(self, progress: TurnProgress, chosen: Chosen) -> str | None:
+        """Another value for the argument ``chosen``, after the check said no to it: the
+        one the model picks among the others in a short request of its own
+        (:func:`~.offer.same_thing.another_choice_messages`), if the check then says yes
+        to it; ``None`` otherwise (no other value, no pick, or a no)."""
+        if not chosen.others:
+            return None
+        context = another_choice_messages(progress.question, chosen)
+        tool = another_choice_tool(chosen)
+        reply = await self._ask(progress, context, [tool], None, None, named_choice(CHOOSE_ANOTHER))
+        other = chosen_instead(reply, chosen)
+        if other is None or not await self._confirmed(progress, other.label):
+            return None
+        return other.value
 
     def _reads_another(
         self, progress: TurnProgress, reply: ModelReply, named: frozenset[str]

@@ -67,6 +67,52 @@ def same_thing_tool() -> ToolDefinition:
     }
 
 
+CHOOSE_ANOTHER = "choose_another"
+"""The second choice's one tool: ``{"value": one of the other values}``."""
+
+_CHOOSING = (
+    "You choose the one smart-home entity that measures or controls the thing a question "
+    "asks about (the same object, the same room or place, the same quantity)."
+)
+
+
+def another_choice_messages(question: str, chosen: Chosen) -> list[Message]:
+    """The second choice's whole prompt, after the check said no to ``chosen``: the
+    instructions, then the question and the other values with their names. A request
+    of its own, short, so it costs little; the check then judges what it picks."""
+    listed = "\n".join(f"- {o.value}: {o.label}" for o in chosen.others)
+    return [
+        {"role": "system", "content": _CHOOSING},
+        {"role": "user", "content": f"Question: {question}\nEntities:\n{listed}"},
+    ]
+
+
+def another_choice_tool(chosen: Chosen) -> ToolDefinition:
+    """The tool the second choice is forced to call: one of ``chosen.others``."""
+    values = [o.value for o in chosen.others]
+    return {
+        "type": "function",
+        "function": {
+            "name": CHOOSE_ANOTHER,
+            "description": "Choose the entity the question asks about.",
+            "parameters": {
+                "type": "object",
+                "properties": {"value": {"type": "string", "enum": values}},
+                "required": ["value"],
+            },
+        },
+    }
+
+
+def chosen_instead(reply: ModelReply, chosen: Chosen) -> Choice | None:
+    """The other value ``reply``'s :data:`CHOOSE_ANOTHER` call chose, or ``None``."""
+    for call in reply.tool_calls:
+        if call.name == CHOOSE_ANOTHER and isinstance(call.arguments, dict):
+            value = call.arguments.get("value")
+            return next((o for o in chosen.others if o.value == value), None)
+    return None
+
+
 def named_in(question: str, value: str, label: str) -> bool:
     """Whether ``question`` holds every word (of three letters or more) of ``label`` (the
     household's name for the value) or of ``value``'s own words (``lock.back_door``: "back
