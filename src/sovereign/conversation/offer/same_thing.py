@@ -15,12 +15,13 @@ about as "is the back door locked?"): the check costs a second or so, and words 
 household typed themselves need none. Before any check, a value gives way to another
 whose name the question holds more words of, counted as :func:`named_in` reads them
 ("und das garagentor?" after the front door chose the back door). A value the check says
-no to gives way to the one the model chooses when told the first is not the thing asked
-about, if the check then says yes to it ("und im Flur?" after the kitchen's temperature
-chose the kitchen again). Asked about every value one by one, the check said yes to
-several ("¿está abierta la puerta del garaje?": four of eight), so a value stands only
-where the model's choice and the check agree. Comparing words is language-blind on
-purpose (a household names its entities in its own language); no word list is involved.
+no to gives way to the one the model picks among the other values, in a short request of
+its own, if the check then says yes to it ("e in corridoio quanti gradi ci sono?" after
+the landing light chose the outside temperature). Asked about every value one by one,
+the check said yes to several ("¿está abierta la puerta del garaje?": four of eight), so
+a value stands only where a choice and the check agree. Comparing words is
+language-blind on purpose (a household names its entities in its own language); no word
+list is involved.
 """
 
 from __future__ import annotations
