@@ -111,7 +111,7 @@ from sovereign.capabilities import pihole, system  # noqa: E402
 from sovereign.capabilities.home_assistant_facts import GET_STATE_FACTS, LIST_FACTS  # noqa: E402
 from sovereign.conversation import ModelUnavailable, ToolCatalog, TurnResult  # noqa: E402
 from sovereign.conversation.backends.embedded.backend import EmbeddedBackend, Sampling  # noqa: E402
-from sovereign.conversation.offer.same_thing import CHOOSE_ANOTHER, SAME_THING  # noqa: E402
+from sovereign.conversation.offer.same_thing import SAME_THING  # noqa: E402
 from sovereign.conversation.sources import QUOTE  # noqa: E402
 from sovereign.service.wiring import embedded_load_options  # noqa: E402
 
@@ -262,7 +262,7 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
             if proposal.name == QUOTE:  # the passages chosen for a web answer
                 record.quotes.append(proposal.arguments)
                 continue
-            if proposal.name in (SAME_THING, CHOOSE_ANOTHER):  # the thing read, checked
+            if proposal.name == SAME_THING:  # whether the thing chosen is the one asked about
                 continue
             if not world.is_tool(proposal.name):  # a stand-in: runs nothing (stand_ins.py)
                 record.stand_ins.append(proposal.name)

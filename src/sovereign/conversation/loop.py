@@ -44,14 +44,9 @@ from .offer.catalog import ToolCatalog
 from .offer.choices import ALSO_ASKED, general_check, split_product_parameters
 from .offer.guidance import TIME_WINDOW, ArgumentGuide
 from .offer.same_thing import (
-    CHOOSE_ANOTHER,
     SAME_THING,
-    Chosen,
-    another_choice_messages,
-    another_choice_tool,
     better_named,
     check_messages,
-    chosen_instead,
     chosen_values,
     listing_read,
     named_in,
@@ -754,10 +749,7 @@ class TurnLoop:
         question holds more words of takes its place
         (:func:`~.offer.same_thing.better_named`), and a value the question's words do
         not name is put to the model as one yes-or-no decision. A value that is not the
-        thing asked about gives way to another the model picks among the rest and the
-        same check confirms (:meth:`_chosen_again`: "e in corridoio quanti gradi ci
-        sono?" after the landing light chose the outside temperature). When there is
-        none, the value is read no further: the family's list of what it may read
+        thing asked about is read no further: the family's list of what it may read
         (``tools``: this round's offer) is read in its place, and the product says that
         none of those is what was asked, so the household sees what can be read instead
         of another thing's state ("whats the chest freezer in the garage reading?" read
@@ -776,10 +768,6 @@ class TurnLoop:
                         continue
                     if await self._confirmed(progress, chosen.label):
                         continue
-                    other = await self._chosen_again(progress, chosen)
-                    if other is not None:
-                        call = replace(call, arguments={**call.arguments, chosen.argument: other})
-                        continue
                     rest = {k: v for k, v in call.arguments.items() if k == ALSO_ASKED}
                     call = ToolCall(call.id, listing["function"]["name"], rest)
                     progress.unrun.append(own("not_among_readable", progress.voice))
@@ -795,21 +783,6 @@ class TurnLoop:
             progress, context, [same_thing_tool()], None, None, named_choice(SAME_THING)
         )
         return not said_no(check)
-
-    async def _chosen_again(self, progress: TurnProgress, chosen: Chosen) -> str | None:
-        """Another value for the argument ``chosen``, after the check said no to it: the
-        one the model picks among the others in a short request of its own
-        (:func:`~.offer.same_thing.another_choice_messages`), if the check then says yes
-        to it; ``None`` otherwise (no other value, no pick, or a no)."""
-        if not chosen.others:
-            return None
-        context = another_choice_messages(progress.question, chosen)
-        tool = another_choice_tool(chosen)
-        reply = await self._ask(progress, context, [tool], None, None, named_choice(CHOOSE_ANOTHER))
-        other = chosen_instead(reply, chosen)
-        if other is None or not await self._confirmed(progress, other.label):
-            return None
-        return other.value
 
     def _reads_another(
         self, progress: TurnProgress, reply: ModelReply, named: frozenset[str]

@@ -15,13 +15,9 @@ about as "is the back door locked?"): the check costs a second or so, and words 
 household typed themselves need none. Before any check, a value gives way to another
 whose name the question holds more words of, counted as :func:`named_in` reads them
 ("und das garagentor?" after the front door chose the back door). A value the check says
-no to gives way to the one the model picks among the other values, in a short request of
-its own, if the check then says yes to it ("e in corridoio quanti gradi ci sono?" after
-the landing light chose the outside temperature). Asked about every value one by one,
-the check said yes to several ("¿está abierta la puerta del garaje?": four of eight), so
-a value stands only where a choice and the check agree. Comparing words is
-language-blind on purpose (a household names its entities in its own language); no word
-list is involved.
+no to is read no further (a second choice after the no was tried and not kept:
+docs/decisions/offered-tools-and-arguments.md). Comparing words is language-blind on
+purpose (a household names its entities in its own language); no word list is involved.
 """
 
 from __future__ import annotations
@@ -66,52 +62,6 @@ def same_thing_tool() -> ToolDefinition:
             },
         },
     }
-
-
-CHOOSE_ANOTHER = "choose_another"
-"""The second choice's one tool: ``{"value": one of the other values}``."""
-
-_CHOOSING = (
-    "You choose the one smart-home entity that measures or controls the thing a question "
-    "asks about (the same object, the same room or place, the same quantity)."
-)
-
-
-def another_choice_messages(question: str, chosen: Chosen) -> list[Message]:
-    """The second choice's whole prompt, after the check said no to ``chosen``: the
-    instructions, then the question and the other values with their names. A request
-    of its own, short, so it costs little; the check then judges what it picks."""
-    listed = "\n".join(f"- {o.value}: {o.label}" for o in chosen.others)
-    return [
-        {"role": "system", "content": _CHOOSING},
-        {"role": "user", "content": f"Question: {question}\nEntities:\n{listed}"},
-    ]
-
-
-def another_choice_tool(chosen: Chosen) -> ToolDefinition:
-    """The tool the second choice is forced to call: one of ``chosen.others``."""
-    values = [o.value for o in chosen.others]
-    return {
-        "type": "function",
-        "function": {
-            "name": CHOOSE_ANOTHER,
-            "description": "Choose the entity the question asks about.",
-            "parameters": {
-                "type": "object",
-                "properties": {"value": {"type": "string", "enum": values}},
-                "required": ["value"],
-            },
-        },
-    }
-
-
-def chosen_instead(reply: ModelReply, chosen: Chosen) -> Choice | None:
-    """The other value ``reply``'s :data:`CHOOSE_ANOTHER` call chose, or ``None``."""
-    for call in reply.tool_calls:
-        if call.name == CHOOSE_ANOTHER and isinstance(call.arguments, dict):
-            value = call.arguments.get("value")
-            return next((o for o in chosen.others if o.value == value), None)
-    return None
 
 
 def named_in(question: str, value: str, label: str) -> bool:
