@@ -182,7 +182,7 @@ def test_the_value_whose_name_the_question_holds_most_words_of_is_better_named()
 
 
 async def test_a_thing_the_check_confirms_is_read(tmp_path):
-    script = [KITCHEN, propose(SAME_THING, {"answer": "yes"})]
+    script = [KITCHEN, YES]
     result, backend = await turn("¿qué temperatura hace en la cocina?", script, tmp_path)
     assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
     assert "21,4" in result.text and "Back door" not in result.text

@@ -42,6 +42,11 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
          ("queries", "blocked")),
         ("pihole", "en", "whats the block rate this week?", ("blocked",)),  # a share
         ("pihole", "nl", "en hoeveel procent wordt er tegengehouden?", ("blocked",)),
+        ("pihole", "fr", "c'est quoi le taux de blocage cette semaine ?", ("blocked",)),
+        ("pihole", "es", "¿qué tasa de bloqueo tiene el pihole hoy?", ("blocked",)),
+        ("pihole", "it", "qual è il tasso di blocco di oggi?", ("blocked",)),
+        ("pihole", "de", "welchen Anteil filtert der Pi-hole raus?", ("blocked",)),
+        ("pihole", "en", "what fraction of lookups get stopped?", ("queries", "blocked")),
         ("pihole", "es", "¿Está activado el bloqueador?", ("status",)),
         ("pihole", "nl", "en deze week?", ()),
     ],
