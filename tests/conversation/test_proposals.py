@@ -51,6 +51,8 @@ async def test_a_second_family_named_is_asked_about_though_the_decision_said_not
         "Depuis quand le boîtier tourne ? Et au fait, qui a écrit Les Misérables ?",
         "¿Cuánto lleva encendido el aparato? y de paso, ¿cómo se dice «enchufe» en inglés?",
         "Wie lange läuft das Gerät schon?? Und wer schrieb „Die Verwandlung“?",
+        "Wie lange läuft das Gerät schon? und wer hat eigentlich den Faust geschrieben",
+        "how long has the device been up and who wrote les miserables",
     ],
 )
 async def test_a_question_the_calls_leave_unread_is_answered_after_the_facts(question, tmp_path):
@@ -70,6 +72,8 @@ async def test_a_question_the_calls_leave_unread_is_answered_after_the_facts(que
          "Et au fait, qui a écrit Les Misérables ?"),
         ("Who wrote Les Misérables? And how long has the device been up?",
          "Who wrote Les Misérables?"),
+        ("Depuis quand le boîtier tourne ? et qui a écrit Les Misérables",
+         "et qui a écrit Les Misérables"),
     ],
 )  # fmt: skip
 async def test_the_rest_is_the_question_the_facts_leave_unanswered(question, rest, tmp_path):
@@ -101,20 +105,22 @@ async def test_no_rest_is_named_when_the_product_cannot_tell_it(question, tmp_pa
 
 
 @pytest.mark.parametrize(
-    ("text", "count"),
+    ("text", "language", "count"),
     [
-        ("how hot is it", 0),
-        ("how hot is it?", 1),
-        ("how hot is it?? and the disk?", 2),  # a run counts once
-        ("¿Cuánta memoria? ¿Y el disco?", 2),
-        ("Quelle charge ? Et le disque ?", 2),
-        ("read http://example.org/?q=1 please", 0),  # inside an address
-        ("is it «on?» and", 1),
-        ("who said \"why?\" first?", 2),
+        ("how hot is it", "en", 1),  # begins with a question word
+        ("the disk", "en", 0),
+        ("how hot is it?", "en", 1),
+        ("how hot is it?? and the disk?", "en", 2),  # a run counts once
+        ("¿Cuánta memoria? ¿Y el disco?", "es", 2),
+        ("Quelle charge ? Et le disque ?", "fr", 2),
+        ("read http://example.org/?q=1 please", "en", 0),  # inside an address
+        ("is it «on?» and", "en", 1),
+        ('who said "why?" first?', "en", 2),
+        ("wie warm isses? und wer hat den faust geschrieben", "de", 2),  # no second mark
     ],
 )
-def test_questions_are_counted_by_their_question_marks(text, count):
-    assert questions_in(text) == count
+def test_questions_are_counted_by_their_marks_and_their_question_words(text, language, count):
+    assert questions_in(text, language) == count
 
 
 async def test_a_search_asked_for_in_words_is_decided_after_the_facts(tmp_path):

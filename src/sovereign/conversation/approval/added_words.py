@@ -4,12 +4,12 @@ Asked about "this year's" Christmas market, a small model searched for "… 2023
 adds places, names and products the same way. A web.search query may hold the
 household's own words (its messages in this conversation, never the assistant's)
 and the neutral search terms of the question's language (``search_terms.json``:
-question words, function words, words naming the kind of answer such as "opening
-hours"). Every other word of an argument marked ``"x-household-words": true`` in
-its capability's schema is flagged on the card, like a household identifier:
-the word's span, kind ``added_by_assistant`` and the reason "is not in what you
-wrote: the assistant added it". The household sees it before approving, and
-approves, edits or denies. Flagged rather than removed: measured by
+function words, words naming the kind of answer such as "opening hours"; and the
+question words of :mod:`..voice.questions`). Every other word of an argument marked
+``"x-household-words": true`` in its capability's schema is flagged on the card,
+like a household identifier: the word's span, kind ``added_by_assistant`` and the
+reason "is not in what you wrote: the assistant added it". The household sees it
+before approving, and approves, edits or denies. Flagged rather than removed: measured by
 ``bench/query_words.py`` (docs/decisions/query-words.md).
 
 A word counts as written (see :mod:`..voice.words` for the fold and the stem):
@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..voice.card import FLAG_REASONS
+from ..voice.questions import question_words
 from ..voice.words import Word, fold, joined, spaceless, stem, words
 
 __all__ = [
@@ -118,6 +119,7 @@ STEMMED_GROUPS = ("kind",)
 def neutral_terms(language: str) -> Neutral:
     """The neutral terms of ``language`` (ISO 639-1; an unknown one has none)."""
     catalog = json.loads(TERMS.read_text(encoding="utf-8")).get(language, {})
+    catalog["question"] = list(question_words(language)["asks"])
     folds, stems, phrases = set(), set(), []
     for group, entries in catalog.items():
         for entry in entries:

@@ -69,6 +69,7 @@ from pathlib import Path
 from sovereign.executor import Capability, Effect, FactSheet, Locality, Phrases
 
 from ..backends.base import ToolDefinition
+from ..voice.questions import question_parts
 from ..voice.words import Word, fold, letters, stem, stop_words, words
 from .catalog import ToolCatalog
 from .choices import ALSO_ASKED, FACTS
@@ -551,14 +552,11 @@ def asks_for_the_web(question: str, language: str) -> bool:
     return names_subject(question, _web_requests(), language)
 
 
-_QUESTION_END = re.compile(r"[?\uff1f]+(?=[\s\"'\u00bb\u201d)]|$)")
-
-
-def questions_in(text: str) -> int:
-    """How many questions ``text`` holds, by its question marks (a run of them counts
-    once; one inside a web address does not): language-blind, the six languages the
-    product speaks end a question with "?" ("¿…?" in Spanish, " ?" in French)."""
-    return len(_QUESTION_END.findall(text))
+def questions_in(text: str, language: str) -> int:
+    """How many questions ``text`` holds (:func:`~..voice.questions.question_parts`:
+    its question marks, and a question word after "and" where a mark is left out);
+    ``language`` is the text's (ISO 639-1)."""
+    return len(question_parts(text, language))
 
 
 def unread_questions(
@@ -570,9 +568,9 @@ def unread_questions(
     Und wer hat „Die Verwandlung" geschrieben?" after the lock: the second). Empty for a
     message of one question, or when every question names a family read, or none does
     (nothing tells which one the facts answer)."""
-    if questions_in(question) < 2:
+    parts = question_parts(question, language)
+    if len(parts) < 2:
         return []
-    parts = [p.strip() for p in re.split(r"(?<=[?\uff1f])\s+", question.strip()) if p.strip()]
     capabilities = list(capabilities)
     families = {family_of(c) for c in read} - {None}
     rest = [p for p in parts if not named_families(p, capabilities, language) & families]
@@ -593,7 +591,7 @@ def asks_beyond(
     (:func:`asks_for_the_web`) and none of them is a web read (a capability of no family
     that crosses the device boundary)."""
     called = list(called)
-    if questions_in(question) > len(called):
+    if questions_in(question, language) > len(called):
         return True
     offered = [c for name, c in catalog.capabilities.items() if catalog.offers(name)]
     read = {family_of(c) for c in called}

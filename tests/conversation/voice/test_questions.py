@@ -1,0 +1,81 @@
+"""The questions one message holds (conversation/voice/questions.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sovereign.conversation.voice.questions import CATALOG, question_parts, question_words
+from sovereign.conversation.voice.words import SNOWBALL
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "parts"),
+    [
+        ("how hot is it?", "en", ["how hot is it?"]),
+        ("how hot is it?? and the disk?", "en", ["how hot is it??", "and the disk?"]),
+        ("¿Cuánta memoria? ¿Y el disco?", "es", ["¿Cuánta memoria?", "¿Y el disco?"]),
+        ("Quelle charge ? Et le disque ?", "fr", ["Quelle charge ?", "Et le disque ?"]),
+        ("is it «on?» and", "en", ["is it «on?»"]),  # "and" alone asks nothing
+        ("Wie lange läuft es?? Und wer schrieb „Die Verwandlung“?", "de",
+         ["Wie lange läuft es??", "Und wer schrieb „Die Verwandlung“?"]),
+        ("wie warm ist es? danke", "de", ["wie warm ist es?"]),
+        ("read http://example.org/?q=1 please", "en", []),  # a mark inside an address
+    ],
+)  # fmt: skip
+def test_a_question_mark_ends_a_question(text, language, parts):
+    assert question_parts(text, language) == parts
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "parts"),
+    [
+        ("wie warm isses in der küche? und wer hat eigentlich den faust geschrieben", "de",
+         ["wie warm isses in der küche?", "und wer hat eigentlich den faust geschrieben"]),
+        ("how much memory is free and who wrote faust", "en",
+         ["how much memory is free", "and who wrote faust"]),
+        ("sag mir die Temperatur und wer hat den Faust geschrieben", "de",
+         ["sag mir die Temperatur", "und wer hat den Faust geschrieben"]),
+        ("combien de requêtes bloquées et au fait qui a peint la Joconde", "fr",
+         ["combien de requêtes bloquées", "et au fait qui a peint la Joconde"]),
+        ("cuánta memoria queda y de paso quién escribió el Quijote", "es",
+         ["cuánta memoria queda", "y de paso quién escribió el Quijote"]),
+        ("hoeveel geheugen is er vrij en wie schilderde de Nachtwacht", "nl",
+         ["hoeveel geheugen is er vrij", "en wie schilderde de Nachtwacht"]),
+        ("la porta è chiusa? e poi, chi ha scritto la Divina Commedia", "it",
+         ["la porta è chiusa?", "e poi, chi ha scritto la Divina Commedia"]),
+        ("how hot is it", "en", ["how hot is it"]),  # begins with a question word
+    ],
+)  # fmt: skip
+def test_a_question_word_after_and_begins_another_question_without_its_mark(text, language, parts):
+    assert question_parts(text, language) == parts
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("tell me how much memory is free", "en"),  # a question word, no "and" before it
+        ("sag mir, wie warm es ist", "de"),
+        ("en wie is de eigenaar", "fr"),  # Dutch words in a French question: not read
+        ("la temperatura e la memoria", "it"),  # "and", no question word after it
+    ],
+)
+def test_a_question_word_inside_one_question_begins_no_other(text, language):
+    assert len(question_parts(text, language)) <= 1
+
+
+def test_only_the_questions_language_is_read():
+    # Dutch "wie" is "who"; German "wie" is "how"
+    text = "hoeveel geheugen is er vrij en wie schreef het"
+    assert len(question_parts(text, "nl")) == 2
+    assert len(question_parts(text, "de")) == 0
+    assert question_parts("what is it and who wrote it", "xx") == []  # marks only
+
+
+def test_every_language_the_product_speaks_has_its_question_words():
+    catalog = json.loads(CATALOG.read_text(encoding="utf-8"))
+    assert set(catalog) - {"_about"} == set(SNOWBALL)
+    for language in SNOWBALL:
+        lists = question_words(language)
+        assert lists["asks"] and lists["openers"], language
