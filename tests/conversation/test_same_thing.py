@@ -122,7 +122,7 @@ async def test_a_thing_the_model_chose_that_is_not_the_one_asked_about_is_not_re
     result, backend = await turn(question, [KITCHEN, NO], tmp_path)
     assert [r.capability for r in result.receipts] == ["home_assistant.list_entities"]
     assert "Back door" in result.text and "Kitchen temperature" in result.text  # the list
-    assert result.text.endswith("none of them is what you asked about.")
+    assert result.text.endswith("I could not tell which of them you asked about.")
     check = backend.requests[1]
     assert check.tool_choice == named_choice(SAME_THING)
     asked = check.messages[-1]["content"]

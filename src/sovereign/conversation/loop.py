@@ -750,9 +750,10 @@ class TurnLoop:
         (:func:`~.offer.same_thing.better_named`), and a value the question's words do
         not name is put to the model as one yes-or-no decision. A value that is not the
         thing asked about is read no further: the family's list of what it may read
-        (``tools``: this round's offer) is read in its place, and the product says that
-        none of those is what was asked, so the household sees what can be read instead
-        of another thing's state ("whats the chest freezer in the garage reading?" read
+        (``tools``: this round's offer) is read in its place, and the product says that it
+        could not tell which of those was asked about (the check can be wrong, so it
+        says no more), so the household sees what can be read instead of another
+        thing's state ("whats the chest freezer in the garage reading?" read
         the kitchen temperature). Where no such list is offered, the call stands."""
         question = progress.question
         calls = []

@@ -119,8 +119,8 @@ OWN_SENTENCES = {
     "no_answer": "I could not put an answer into words. Please ask again.",
     "cannot_change": "I can only read things here; I can't switch, lock, set or change "
     "anything.",
-    "not_among_readable": "Those are the things I may read in your home; none of them is "
-    "what you asked about.",
+    "not_among_readable": "Those are the things I may read in your home; I could not tell "
+    "which of them you asked about.",
     "unreadable": "I can't read {addresses}: I read only public web pages, never files or "
     "pages on this device or your home network.",
     "asks_approval": "Before I go on, I need your approval for this request.",
