@@ -45,6 +45,10 @@ def test_a_question_mark_ends_a_question(text, language, parts):
          ["hoeveel geheugen is er vrij", "en wie schilderde de Nachtwacht"]),
         ("la porta è chiusa? e poi, chi ha scritto la Divina Commedia", "it",
          ["la porta è chiusa?", "e poi, chi ha scritto la Divina Commedia"]),
+        ("¿cuántos dominios bloquea? y dime quién pintó el Guernica", "es",
+         ["¿cuántos dominios bloquea?", "y dime quién pintó el Guernica"]),
+        ("how hot is it, and tell me who wrote Faust", "en",
+         ["how hot is it,", "and tell me who wrote Faust"]),
         ("how hot is it", "en", ["how hot is it"]),  # begins with a question word
     ],
 )  # fmt: skip
