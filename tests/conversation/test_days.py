@@ -12,6 +12,7 @@ from sovereign.conversation.days import (
     day_fit,
     named_months,
     stated_days,
+    stated_weekdays,
     stated_years,
     year_fit,
 )
@@ -209,9 +210,7 @@ def test_a_weekday_run_together_with_a_part_of_its_day_is_that_weekday(
         ("en", "Monument", None),
     ],
 )
-def test_a_compound_weekday_is_a_weekday_s_name_and_four_letters_or_more(
-    language, text, weekday
-):
+def test_a_compound_weekday_is_a_weekday_s_name_and_four_letters_or_more(language, text, weekday):
     assert compound_weekday(words(text)[0], language) == weekday
 
 
@@ -365,9 +364,7 @@ def test_a_year_is_a_number_from_1900_to_2099_standing_alone(text, years):
         ("In 2025 the market closes at 22:30.", "", "When did it close in 2024?", False),
     ],
 )  # fmt: skip
-def test_a_passage_naming_only_years_not_asked_about_does_not_fit(
-    passage, heading, question, fit
-):
+def test_a_passage_naming_only_years_not_asked_about_does_not_fit(passage, heading, question, fit):
     assert year_fit(passage, heading, question, WEDNESDAY) is fit
 
 
@@ -383,3 +380,72 @@ def test_last_year_s_edition_ranks_after_this_year_s():
     question = "Until when is the Christmas market open on Saturday?"
     assert candidates(sources, question, "en", WEDNESDAY)[0] == "2.1"
     assert candidates(sources, question, "en")[0] == "1.1"  # without the household's date
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "weekdays"),
+    [
+        ("en", "Friday to Sunday: adults £7.50", {4, 5, 6}),
+        ("en", "Open Fri\u2013Mon, 10am to 4pm", {4, 5, 6, 0}),  # around the week's end
+        ("en", "Saturdays and Sundays only", {5, 6}),  # two days, no range
+        ("de", "Freitag bis Sonntag: Erwachsene 7,50 €", {4, 5, 6}),
+        ("de", "Mo\u2013Do außerhalb der Ferien", {0, 1, 2, 3}),
+        ("de", "Öffnungszeiten Mo-Fr 9\u201318 Uhr", {0, 1, 2, 3, 4}),
+        ("de", "Sa/So geschlossen", {5, 6}),
+        ("fr", "Ouvert du lundi au vendredi", {0, 1, 2, 3, 4}),
+        ("fr", "lun.-ven. 9 h \u2013 12 h", {0, 1, 2, 3, 4}),
+        ("es", "De lunes a viernes, de 9 a 14 h", {0, 1, 2, 3, 4}),
+        ("es", "Sábados no festivos: 7:15 y 20:10", {5}),
+        ("nl", "ma t/m vr van 9 tot 17 uur", {0, 1, 2, 3, 4}),
+        ("it", "dal lunedì al venerdì, ore 8-13", {0, 1, 2, 3, 4}),
+    ],
+)
+def test_the_weekdays_a_text_names_with_the_days_between_two_joined(language, text, weekdays):
+    assert stated_weekdays(text, language) == weekdays
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("de", "Ist das so? Do it yourself."),  # "So", "Do": abbreviations alone
+        ("es", "Vistas al mar desde la terraza"),  # "mar": no Tuesday
+        ("nl", "Wat doe je di?"),
+        ("en", "Trains every 15 minutes"),
+    ],
+)
+def test_an_abbreviated_weekday_alone_names_no_day(language, text):
+    assert stated_weekdays(text, language) == frozenset()
+
+
+def test_two_dates_joined_are_every_day_between_them_across_months_and_years():
+    winter = stated_days("Horaires d'hiver (du 1er novembre au 28 février)", "fr", WEDNESDAY)
+    assert date(2025, 12, 8) in winter and len(winter) == 120
+    summer = stated_days("Horaires d'été (du 1er mars au 31 octobre)", "fr", WEDNESDAY)
+    assert date(2025, 12, 8) not in summer
+    holidays = stated_days("from 20 December to 6 January", "en", WEDNESDAY)
+    assert date(2026, 1, 1) in holidays and len(holidays) == 18
+    assert stated_days("20 December, 6 January", "en", WEDNESDAY) == {
+        date(2025, 12, 20),
+        date(2026, 1, 6),
+    }  # two dates with nothing joining them as a range
+
+
+def test_a_passage_with_no_date_is_off_day_when_it_names_only_other_weekdays():
+    saturday = frozenset({date(2025, 12, 6)})
+    assert day_fit("Mo\u2013Do: Erwachsene 5,50 €", "", saturday, "de", WEDNESDAY) is False
+    assert day_fit("Ab Freitag: Eintritt 6 €", "", saturday, "de", WEDNESDAY) is False
+    assert day_fit("Freitag bis Sonntag: 7,50 €", "", saturday, "de", WEDNESDAY) is None
+    assert (
+        day_fit("Eintritt 6 €", "Tarife Montag bis Donnerstag", saturday, "de", WEDNESDAY) is False
+    )
+    # a date decides before a weekday: "bis Donnerstag 8.30 Uhr" under Wednesday's date
+    wednesday = frozenset({WEDNESDAY})
+    heading = "Notdienst \u2013 Mittwoch, 3. Dezember"
+    assert day_fit("Von 8.30 Uhr bis Donnerstag 8.30 Uhr", heading, wednesday, "de", WEDNESDAY)
+
+
+def test_a_passage_on_other_weekdays_ranks_after_one_on_the_asked_day():
+    question = "Was kostet die Eisbahn am Samstag für Erwachsene?"
+    weekdays, weekend = "Mo\u2013Do: Eisbahn für Erwachsene 5,50 €", "Fr\u2013So: Erwachsene 7,50 €"
+    assert first_of_two(question, "de", weekdays, weekend) == "1.1"  # more words
+    assert first_of_two(question, "de", weekdays, weekend, WEDNESDAY) == "2.1"

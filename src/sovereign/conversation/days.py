@@ -5,9 +5,11 @@ weekend, not the one about the next ("13 and 14 December") that shares more of t
 question's words. So the passage ranking (:func:`.sources.candidates`) puts after the
 others a passage whose dates all fall outside the days the question names. Only
 explicit dates count (a day's number beside its month's name, "Sunday 7 December",
-"6./7. Dezember", "del 1 al 5 de diciembre"): a passage with none, or with one of the
-asked days, keeps its place. A passage with no date of its own is dated by the
-heading it sits under ("Semana del 1 al 5 de diciembre" for "- Jueves: lentejas").
+"6./7. Dezember", "del 1 al 5 de diciembre", two joined as a range, "du 1er novembre
+au 28 février"): a passage with none, or with one of the asked days, keeps its place;
+one with no date that names only other weekdays ("Mo-Do", "ab Freitag") goes after. A
+passage with no date of its own is dated by the heading it sits under ("Semana del 1
+al 5 de diciembre" for "- Jueves: lentejas").
 
 The days a question names: a weekday ("on Sunday", "sonntags", by its Snowball stem,
 or a word it begins with a part of the day, "Mittwochabend", "woensdagmiddag"; the next
@@ -23,6 +25,7 @@ between a day and its month, are data per language (``days.json``).
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -36,6 +39,11 @@ from .voice.words import PhraseIndex, Word, fold, stem, words
 CATALOG = Path(__file__).resolve().parent / "days.json"
 MAX_RANGE_DAYS = 31
 """A span of more days than this between two numbers is two dates, not a range."""
+MAX_SPAN_DAYS = 366
+"""The longest range two joined dates make ("from 1 November to 28 February")."""
+_DASHES = frozenset({"-", "\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "/"})
+"""What stands between the two ends of a range written with no word: a hyphen or a
+dash ("Mo-Fr"); "/" too ("Sa/So" is a weekend's two days, the whole range)."""
 _YEAR = re.compile(r"(?<![\w,])(?:19|20)\d\d(?!\w)(?![.,]\d)")
 """A year: a number from 1900 to 2099 standing alone (not part of a longer number)."""
 _DAY_NUMBER = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|e|o|a|º|ª)?")
@@ -59,12 +67,18 @@ class DayWords:
     last_after: PhraseIndex[bool]
     """The phrases that name the weekday or weekend before them as the one past."""
     joins: frozenset[str]
+    through: PhraseIndex[bool]
+    """The phrases that make the days on either side a range ("bis", "t/m", "au")."""
     weekdays: dict[str, int]
     """A weekday name's Snowball stem → its number (Monday 0)."""
     weekday_names: dict[str, int]
     """A weekday's wide name, folded → its number (Monday 0): a word that begins with one
     and goes on for :data:`MIN_COMPOUND_REST` letters or more names that weekday too
     ("woensdagmiddag", "Sonntagabend")."""
+    weekday_abbreviations: dict[str, int]
+    """A weekday's abbreviated name, folded, no final dot → its number ("mo", "mer"):
+    read only as one end of a range ("Mo-Fr", "lun.-ven."), since alone many are words
+    ("so", "do", "mar")."""
     months: dict[str, int]
     """A month name's fold, wide or abbreviated (no final dot) → its number (January 1)."""
     month_names: dict[str, int]
@@ -112,10 +126,13 @@ def asked_days(question: str, language: str, today: date) -> frozenset[date]:
 def stated_days(text: str, language: str, today: date) -> frozenset[date]:
     """The explicit dates ``text`` states (a day number beside a month name in
     ``language`` or English; two numbers before one month a range, "13 and 14
-    December", "1 al 5 de diciembre"), each in the year that puts it nearest ``today``."""
+    December", "1 al 5 de diciembre"), each in the year that puts it nearest ``today``;
+    two dates joined by a word of ``through`` or a dash are a range, every day between
+    them included ("du 1er novembre au 28 février")."""
     catalog = day_words(language)
     found = words(text)
     days: set[date] = set()
+    dated: list[tuple[int, int, date]] = []  # (first word, last word, date) in order
     for index, word in enumerate(found):
         month = catalog.months.get(word.whole)
         if month is None:
@@ -127,19 +144,95 @@ def stated_days(text: str, language: str, today: date) -> frozenset[date]:
             day = _nearest(today, month, number)
             if day is not None:
                 days.add(day)
+                dated.append((index - 1, index + 1, day))
+    for (_, end, first), (start, _, last) in itertools.pairwise(dated):
+        last = _on_or_after(last, first)
+        span = last - first if last is not None else None
+        if (
+            span is not None
+            and span <= timedelta(days=MAX_SPAN_DAYS)
+            and _ranged(text, found, end, start, catalog)
+        ):
+            days.update(first + timedelta(days=n) for n in range(span.days))
     return frozenset(days)
+
+
+def _on_or_after(day: date, start: date) -> date | None:
+    """``day``'s day and month in the first year that puts it on or after ``start``."""
+    for year in (start.year, start.year + 1):
+        try:
+            moved = day.replace(year=year)
+        except ValueError:
+            continue
+        if moved >= start:
+            return moved
+    return None
+
+
+def stated_weekdays(text: str, language: str) -> frozenset[int]:
+    """The weekdays ``text`` names (Monday 0), by their names in ``language`` or English
+    ("Sábados", "sonntags"), and every day between two joined by a word of ``through``
+    or a dash ("Freitag bis Sonntag", "Mo-Do", "lun.-ven.", "ma t/m vr"); an
+    abbreviated name counts only as one end of such a range."""
+    catalog = day_words(language)
+    found = words(text)
+    named: set[int] = set()
+    ends: list[tuple[int, int]] = []  # (index, weekday) of each name or abbreviation
+    for index, word in enumerate(found):
+        if len(word.parts) == 2:  # "Mo-Fr", "lun.-ven." as one word
+            first, last = (_weekday_or_abbreviation(part, catalog, language) for part in word.parts)
+            if first is not None and last is not None:
+                named.update(_week_between(first, last))
+                continue
+        by_name = _weekday_of(word, catalog, language)
+        if by_name is not None:
+            named.add(by_name)
+        short = catalog.weekday_abbreviations.get(word.whole)
+        if by_name is not None or short is not None:
+            ends.append((index, by_name if by_name is not None else short))
+    for (start, first), (end, last) in itertools.pairwise(ends):
+        if _ranged(text, found, start + 1, end, catalog):
+            named.update(_week_between(first, last))
+    return frozenset(named)
+
+
+def _weekday_or_abbreviation(part: str, catalog: DayWords, language: str) -> int | None:
+    number = catalog.weekdays.get(stem(part, language))
+    return number if number is not None else catalog.weekday_abbreviations.get(part)
+
+
+def _week_between(first: int, last: int) -> list[int]:
+    """The weekdays from ``first`` to ``last`` (Monday 0), around the week's end if
+    needed ("Fr-Mo")."""
+    return [(first + n) % 7 for n in range((last - first) % 7 + 1)]
+
+
+def _ranged(text: str, found: list[Word], after: int, before: int, catalog: DayWords) -> bool:
+    """Whether the words ``found[after:before]`` are one phrase of ``through``, or none
+    stands there and the text between is a dash."""
+    if after == before:
+        between = text[found[after - 1].end : found[before].start] if after > 0 else ""
+        return between.strip(" .,\u00a0") in _DASHES
+    return catalog.through.longest_at(found, after)[1] == before
 
 
 def day_fit(
     passage: str, heading: str, asked: frozenset[date], language: str, today: date
 ) -> bool | None:
-    """How a passage's dates meet the days the question asks about, by its own explicit
-    dates, else its heading's: ``True`` when one of them is asked, ``False`` when all
-    fall outside ``asked``, ``None`` when ``asked`` is empty or no date is stated."""
+    """How a passage meets the days the question asks about, by its own explicit dates,
+    else its heading's: ``True`` when one of them is asked, ``False`` when all fall
+    outside ``asked``. A passage and heading with no date are read by the weekdays they
+    name (:func:`stated_weekdays`): ``False`` when none of them is an asked day's ("Mo-Do"
+    for "am Samstag"), else ``None``, since a weekday alone may be any week's ("Giovedì"
+    in a menu of another week). ``None`` too when ``asked`` is empty or nothing is
+    stated."""
     if not asked:
         return None
     dated = stated_days(passage, language, today) or stated_days(heading, language, today)
-    return bool(dated & asked) if dated else None
+    if dated:
+        return bool(dated & asked)
+    named = stated_weekdays(passage, language) or stated_weekdays(heading, language)
+    return False if named and not named & {day.weekday() for day in asked} else None
 
 
 def named_months(text: str, language: str, today: date) -> frozenset[int]:
@@ -224,6 +317,7 @@ def day_words(language: str) -> DayWords:
     )
     weekdays: dict[str, int] = {}
     weekday_names: dict[str, int] = {}
+    abbreviations: dict[str, int] = {}
     months: dict[str, int] = {}
     month_names: dict[str, int] = {}
     for code in dict.fromkeys([language, "en"]):
@@ -235,6 +329,8 @@ def day_words(language: str) -> DayWords:
             for number, name in locale.days[context]["wide"].items():
                 weekdays.setdefault(stem(fold(name), code), number)
                 weekday_names.setdefault(fold(name), number)
+            for number, name in locale.days[context]["abbreviated"].items():
+                abbreviations.setdefault(fold(name).rstrip("."), number)
             for width in ("wide", "abbreviated"):
                 for number, name in locale.months[context][width].items():
                     months.setdefault(fold(name).rstrip("."), number)
@@ -251,8 +347,12 @@ def day_words(language: str) -> DayWords:
             (phrase, True) for code in languages for phrase in data[code]["last_after"]
         ),
         joins=frozenset(fold(w) for code in languages for w in data[code]["joins"]),
+        through=PhraseIndex.of(
+            (phrase, True) for code in languages for phrase in data[code]["through"]
+        ),
         weekdays=weekdays,
         weekday_names=weekday_names,
+        weekday_abbreviations=abbreviations,
         months=months,
         month_names=month_names,
         everyday=frozenset(fold(w) for code in languages for w in data[code].get("everyday", [])),
