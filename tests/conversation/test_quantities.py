@@ -8,7 +8,13 @@ from decimal import Decimal
 
 import pytest
 
-from sovereign.conversation.quantities import Quantity, quantity_fit, stated_quantities
+from sovereign.conversation.quantities import (
+    Quantity,
+    asked_dimensions,
+    dimension_fit,
+    quantity_fit,
+    stated_quantities,
+)
 from sovereign.conversation.sources import Sources, candidates
 
 
@@ -121,3 +127,44 @@ def test_an_address_in_the_question_names_no_quantity():
     ]
     question = "According to http://shop.example/aerodry-12l, how much does the tank hold?"
     assert candidates(_price_list(rows), question, "en")[0] == "1.1"
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "dimensions"),
+    [
+        ("it", "Quanti watt ha il microonde?", {"W"}),
+        ("en", "How many litres does the tank hold?", {"l"}),
+        ("es", "¿Qué capacidad tiene esta freidora de aire?", {"l"}),
+        ("de", "Welche Leistung hat der Sauger?", {"W"}),
+        ("fr", "Quel est le poids du vélo ?", {"g"}),
+        ("nl", "Wat is de hoogte van de kast?", {"m"}),
+        ("de", "Wie hoch ist die Miete?", set()),  # no adjective: most are figures of speech
+        ("en", "How much is a 2 kg bag?", set()),  # a number: the quantity itself is asked
+        ("de", "Wie lange hält der Akku?", set()),  # "lange" asks for a time
+        ("it", "Quanto costa il microonde?", set()),
+    ],
+)
+def test_a_kind_of_quantity_asked_with_no_number(language, question, dimensions):
+    assert asked_dimensions(question, language) == dimensions
+
+
+def test_a_measure_word_is_read_in_the_question_s_language_only():
+    assert asked_dimensions("qual è la larghezza?", "it") == {"m"}
+    assert asked_dimensions("larghezza", "fr") == frozenset()  # no French measure word
+
+
+def test_a_passage_stating_a_quantity_of_the_kind_asked_fits():
+    watts = frozenset({"W"})
+    assert dimension_fit("- Microonde 900 W su 5 livelli", "", watts, "it") is True
+    assert dimension_fit("- Colore: nero opaco", "", watts, "it") is None
+    assert dimension_fit("- Peso: 12 kg", "", watts, "it") is None  # another kind: no claim
+    assert dimension_fit("Potenza", "900 W", watts, "it") is True  # its heading's
+
+
+def test_the_passage_stating_the_kind_of_quantity_asked_ranks_first():
+    rows = [
+        ("Caratteristiche", "- 8 programmi automatici del microonde e scongelamento"),
+        ("Caratteristiche", "- Microonde 900 W su 5 livelli, grill al quarzo 1000 W"),
+    ]
+    question = "Quanti watt ha il microonde?"
+    assert candidates(_price_list(rows), question, "it")[0] == "2.1"

@@ -15,6 +15,12 @@ and everyday names CLDR lacks ("Kilo", "chilo", "metre") with the count words ar
 data per language (``quantities.json``); a name that is a stop word of either
 language ("in" for inches) is not one. Values are compared in one base unit per
 dimension (grams, metres, litres, watts, bytes, watt-hours).
+
+A question may ask for a kind of quantity without a number: by a unit's name standing
+alone ("Quanti watt ha il microonde?") or by a noun or verb of its language that asks
+for one ("capacidad", "Leistung", "poids", "weighs"; ``quantities.json``, no
+adjectives, since "wie hoch ist die Miete" asks for no length). A passage stating a
+quantity of that kind ("900 W") then holds one more of the question's terms.
 """
 
 from __future__ import annotations
@@ -32,7 +38,14 @@ from babel.numbers import NumberFormatError, parse_decimal
 
 from .voice.words import fold, stop_words, words
 
-__all__ = ["Quantity", "asked_quantities", "quantity_fit", "stated_quantities"]
+__all__ = [
+    "Quantity",
+    "asked_dimensions",
+    "asked_quantities",
+    "dimension_fit",
+    "quantity_fit",
+    "stated_quantities",
+]
 
 CATALOG = Path(__file__).resolve().parent / "quantities.json"
 UNITS: dict[str, tuple[str, Decimal]] = {
@@ -79,9 +92,7 @@ class Quantity:
     def meets(self, other: Quantity) -> bool:
         """Whether the two share a dimension and their spans overlap."""
         return (
-            self.dimension == other.dimension
-            and self.low <= other.high
-            and other.low <= self.high
+            self.dimension == other.dimension and self.low <= other.high and other.low <= self.high
         )
 
 
@@ -89,6 +100,7 @@ class Quantity:
 class _Words:
     units: dict[str, str]  # a unit's folded name → its CLDR key
     numbers: dict[str, int]  # a count's folded word → its value
+    measures: dict[str, str]  # a folded word asking for a kind of quantity → a CLDR key
 
 
 @functools.cache
@@ -96,6 +108,7 @@ def _words(language: str) -> _Words:
     catalog = json.loads(CATALOG.read_text(encoding="utf-8"))
     units: dict[str, str] = {}
     numbers: dict[str, int] = {}
+    measures: dict[str, str] = {}
     stops = stop_words(language) | stop_words("en")
     for code in dict.fromkeys(("en", language)):
         try:
@@ -113,7 +126,9 @@ def _words(language: str) -> _Words:
         entry = catalog.get(code, {})
         units.update({fold(name): key for name, key in entry.get("units", {}).items()})
         numbers.update({fold(word): value for word, value in entry.get("numbers", {}).items()})
-    return _Words(units, numbers)
+        if code == language:  # "lang" is long in German, "largo" wide in Italian
+            measures.update({fold(word): key for word, key in entry.get("measures", {}).items()})
+    return _Words(units, numbers, measures)
 
 
 def _value(number: str, language: str) -> Decimal | None:
@@ -155,9 +170,42 @@ def asked_quantities(question: str, language: str) -> list[Quantity]:
     return stated_quantities(question, language)
 
 
-def quantity_fit(
-    passage: str, heading: str, asked: list[Quantity], language: str
+def asked_dimensions(question: str, language: str) -> frozenset[str]:
+    """The dimensions (base units, :data:`UNITS`) ``question`` asks a quantity of with
+    no number: a unit's name of two letters or more standing alone ("Quanti watt ha il
+    microonde?", "how many litres") or a word of ``measures`` in ``language``
+    ("capacidad", "Leistung", "poids")."""
+    catalog = _words(language)
+    found = words(question)
+    dimensions = set()
+    for index, word in enumerate(found):
+        counted = index > 0 and (
+            found[index - 1].whole.isdigit() or found[index - 1].whole in catalog.numbers
+        )
+        key = catalog.measures.get(word.whole)
+        if key is None and len(word.whole) >= 2 and not counted:
+            key = catalog.units.get(word.whole)
+        if key is not None:
+            dimensions.add(UNITS[key][0])
+    return frozenset(dimensions)
+
+
+def dimension_fit(
+    passage: str, heading: str, dimensions: frozenset[str], language: str
 ) -> bool | None:
+    """Whether a passage states a quantity in one of ``dimensions`` (by its own
+    quantities, else its heading's): ``True`` when it does, else ``None`` (a passage
+    that states none may still answer in words)."""
+    if not dimensions:
+        return None
+    for text in (passage, heading):
+        stated = stated_quantities(text, language)
+        if stated:
+            return True if any(q.dimension in dimensions for q in stated) else None
+    return None
+
+
+def quantity_fit(passage: str, heading: str, asked: list[Quantity], language: str) -> bool | None:
     """How the quantities a passage states meet those the question asks about, in the
     asked dimensions, by its own, else its heading's: ``True`` when one meets one
     asked, ``False`` when all miss, ``None`` when nothing is asked or stated."""

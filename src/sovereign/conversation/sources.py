@@ -40,7 +40,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .days import asked_days, compound_weekday, day_fit, month_fit, named_months, year_fit
-from .quantities import asked_quantities, quantity_fit
+from .quantities import asked_dimensions, asked_quantities, dimension_fit, quantity_fit
 from .voice.words import PhraseIndex, stem, stop_words, words
 
 QUOTE = "quote_sources"
@@ -55,6 +55,7 @@ BM25_K1, BM25_B = 1.2, 0.75
 ASKED_DAY = "\x00asked-day"
 ASKED_MONTH = "\x00asked-month"
 ASKED_QUANTITY = "\x00asked-quantity"
+ASKED_DIMENSION = "\x00asked-dimension"
 """The ranking's terms for "states a day, names a month, states a quantity the question
 names" (no word can spell them)."""
 MAX_PASSAGES = 160
@@ -247,7 +248,10 @@ def candidates(
     to mid-June" holds April unnamed). The quantities
     the question names ("un chilo", "1,75 meter") count and order alike: one more term
     held by a passage stating one of them, and a passage whose quantities in their units
-    all miss comes after every other (:func:`.quantities.quantity_fit`), and so does a
+    all miss comes after every other (:func:`.quantities.quantity_fit`); a kind of
+    quantity asked with no number ("Quanti watt …?", "¿Qué capacidad …?") counts as one
+    more term, held by a passage stating a quantity of that kind
+    (:func:`.quantities.asked_dimensions`); and so does a
     line of link labels ("Home · Events · Contact", :func:`_navigation`). A passage is read
     under its heading and its source's title (a search result's title, a page's), as
     the model is shown it: they are a second field of the passage, as in BM25F (its
@@ -281,13 +285,16 @@ def candidates(
     measured = [quantity_fit(p.text, p.context, amounts, language) for p in quotable]
     if amounts:  # and so do the quantities asked ("un chilo": the "1 kg" row)
         _count_as_term(ASKED_QUANTITY, measured, asked, bags)
+    kinds = asked_dimensions(own_words, language) - {q.dimension for q in amounts}
+    if kinds:  # and a kind of quantity asked with no number ("quanti watt": "900 W")
+        kind_fits = [dimension_fit(p.text, p.context, kinds, language) for p in quotable]
+        _count_as_term(ASKED_DIMENSION, kind_fits, asked, bags)
     titles = {p.id: s.title for s in sources.items for p in s.passages}
     above = [f"{p.context}\n{titles[p.id]}" for p in quotable]  # its heading and title
     headed = [asked.intersection(terms(text, language)) for text in above]
     average = sum(map(len, bags)) / len(bags) or 1.0
     holding = {
-        t: sum(t in bag or t in head for bag, head in zip(bags, headed, strict=True))
-        for t in asked
+        t: sum(t in bag or t in head for bag, head in zip(bags, headed, strict=True)) for t in asked
     }
     scores = []
     for passage, bag, head in zip(quotable, bags, headed, strict=True):
