@@ -449,3 +449,37 @@ def test_a_passage_on_other_weekdays_ranks_after_one_on_the_asked_day():
     weekdays, weekend = "Mo\u2013Do: Eisbahn für Erwachsene 5,50 €", "Fr\u2013So: Erwachsene 7,50 €"
     assert first_of_two(question, "de", weekdays, weekend) == "1.1"  # more words
     assert first_of_two(question, "de", weekdays, weekend, WEDNESDAY) == "2.1"
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "days"),
+    [
+        ("de", "Sa 06.12., 18 Uhr \u2013 Weihnachtsfeier", {date(2025, 12, 6)}),
+        ("de", "Stand: 03.12.2025", {WEDNESDAY}),
+        ("nl", "Ophaaldag: 8.12.", {date(2025, 12, 8)}),
+        ("fr", "- Sam. 6 : 14 h 15 et 20 h 45", {date(2025, 12, 6)}),
+        ("fr", "- Mer. 3 et jeu. 4 : 20 h 30", {WEDNESDAY, date(2025, 12, 4)}),
+        ("en", "Sunday 7, doors at 10am", {date(2025, 12, 7)}),
+    ],
+)
+def test_dates_in_numbers_and_a_weekday_with_its_day_s_number(language, text, days):
+    assert stated_days(text, language, WEDNESDAY) == days
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("de", "Von 8.30 Uhr bis 12.30 Uhr"),  # times: no second dot
+        ("de", "Freitag bis Sonntag: 7,50 \u20ac"),  # a price after a weekday
+        ("de", "Mo 8\u201318 Uhr"),  # hours after a weekday
+        ("en", "Monday 23 is far"),  # no Monday the 23rd within two weeks
+        ("de", "Preis: 7.50."),
+    ],
+)
+def test_times_prices_and_far_weekdays_are_no_dates(language, text):
+    assert stated_days(text, language, WEDNESDAY) == frozenset()
+
+
+def test_two_dates_in_numbers_joined_are_a_range():
+    holidays = stated_days("Ferien vom 22.12. bis 06.01.", "de", WEDNESDAY)
+    assert date(2025, 12, 31) in holidays and len(holidays) == 16

@@ -7,7 +7,10 @@ others a passage whose dates all fall outside the days the question names. Only
 explicit dates count (a day's number beside its month's name, "Sunday 7 December",
 "6./7. Dezember", "del 1 al 5 de diciembre", two joined as a range, "du 1er novembre
 au 28 février"): a passage with none, or with one of the asked days, keeps its place;
-one with no date that names only other weekdays ("Mo-Do", "ab Freitag") goes after. A
+one with no date that names only other weekdays ("Mo-Do", "ab Freitag") goes after.
+Dates written in numbers count too, day first with a dot after the day and the month
+("Sa 06.12.", "03.12.2025"), and so does a weekday with a day's number and no month
+("Sam. 6", "Mer. 3 et jeu. 4"), as the nearby day it names. A
 passage with no date of its own is dated by the heading it sits under ("Semana del 1
 al 5 de diciembre" for "- Jueves: lentejas").
 
@@ -39,6 +42,15 @@ from .voice.words import PhraseIndex, Word, fold, stem, words
 CATALOG = Path(__file__).resolve().parent / "days.json"
 MAX_RANGE_DAYS = 31
 """A span of more days than this between two numbers is two dates, not a range."""
+NEAR_DAYS = 14
+"""How far from today a weekday with a day's number and no month may fall ("Sam. 6")."""
+_NUMERIC_DATE = re.compile(
+    r"(?<![\d.,])(?P<day>\d{1,2})\.(?P<month>\d{1,2})\.(?:(?P<year>\d{4}|\d{2})(?![\d.,]\d))?"
+)
+"""A date in numbers, day first, a dot after the day and after the month ("10.12.",
+"03.12.2025")."""
+_NOT_A_DAY = re.compile(r"\s*(?:[.,:]\d|[-\u2010-\u2015]\s*\d)")
+"""What follows a number that is no day's: decimals, a time, a span of hours."""
 MAX_SPAN_DAYS = 366
 """The longest range two joined dates make ("from 1 November to 28 February")."""
 _DASHES = frozenset({"-", "\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "/"})
@@ -145,6 +157,11 @@ def stated_days(text: str, language: str, today: date) -> frozenset[date]:
             if day is not None:
                 days.add(day)
                 dated.append((index - 1, index + 1, day))
+    dated += _numeric_dates(text, found, today) + _weekday_dates(
+        text, found, catalog, language, today
+    )
+    days.update(day for _, _, day in dated)
+    dated.sort()
     for (_, end, first), (start, _, last) in itertools.pairwise(dated):
         last = _on_or_after(last, first)
         span = last - first if last is not None else None
@@ -155,6 +172,57 @@ def stated_days(text: str, language: str, today: date) -> frozenset[date]:
         ):
             days.update(first + timedelta(days=n) for n in range(span.days))
     return frozenset(days)
+
+
+def _numeric_dates(text: str, found: list[Word], today: date) -> list[tuple[int, int, date]]:
+    """The dates written as numbers, day first with a dot after each ("Mi 10.12.",
+    "03.12.2025"), as ``(first word, after the last word, date)``: the year given, else
+    the one nearest ``today``. A time ("8.30 Uhr") has no second dot."""
+    dated = []
+    for match in _NUMERIC_DATE.finditer(text):
+        number, month, year = int(match["day"]), int(match["month"]), match["year"]
+        if not 1 <= month <= 12:
+            continue
+        if year:
+            try:
+                day: date | None = date(int(year) + (2000 if len(year) == 2 else 0), month, number)
+            except ValueError:
+                day = None
+        else:
+            day = _nearest(today, month, number)
+        inside = [i for i, w in enumerate(found) if match.start() <= w.start < match.end()]
+        if day is not None and inside:
+            dated.append((inside[0], inside[-1] + 1, day))
+    return dated
+
+
+def _weekday_dates(
+    text: str, found: list[Word], catalog: DayWords, language: str, today: date
+) -> list[tuple[int, int, date]]:
+    """The days written as a weekday and a day's number with no month ("Sam. 6",
+    "Mer. 3 et jeu. 4", "Sa 06.12."): the date within :data:`NEAR_DAYS` of ``today``
+    on that weekday with that number, if there is one (a programme or a menu of these
+    weeks). Only a space or a dot stands between them, and the number is followed by
+    no decimals, time or span of hours ("Sonntag: 7,50 €", "Mo 8-18 Uhr" are none)."""
+    dated = []
+    for index, (word, after) in enumerate(itertools.pairwise(found)):
+        weekday = _weekday_of(word, catalog, language)
+        if weekday is None:
+            weekday = catalog.weekday_abbreviations.get(word.whole)
+        number = _day_number(after)
+        if weekday is None or number is None:
+            continue
+        between, rest = text[word.end : after.start], text[after.end : after.end + 3]
+        if between.strip(" .,") or _NOT_A_DAY.match(rest):
+            continue  # "Sonntag: 7,50 €", "Mo 8-18 Uhr": a price, hours
+        if index + 2 < len(found) and found[index + 2].whole in catalog.months:
+            continue  # "Saturday 6 December": a date by its month
+        for offset in range(-NEAR_DAYS, NEAR_DAYS + 1):
+            day = today + timedelta(days=offset)
+            if day.weekday() == weekday and day.day == number:
+                dated.append((index, index + 2, day))
+                break
+    return dated
 
 
 def _on_or_after(day: date, start: date) -> date | None:
