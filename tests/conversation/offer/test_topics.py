@@ -31,6 +31,9 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("system", "de", "Wie viel Platz ist auf der Platte noch?", ("disk",)),
         ("system", "de", "Wie viel Festplattenplatz ist frei?", ("disk",)),  # a compound
         ("system", "de", "Wie hoch ist die CPU-Auslastung?", ("load",)),
+        ("system", "fr", "le processeur du boitier est a la peine ou pas", ("load",)),
+        ("system", "es", "¿el procesador va muy justo?", ("load",)),
+        ("system", "it", "il processore del server arranca?", ("load",)),
         ("system", "fr", "t'es à combien de degrés là ?", ("temperature",)),
         ("system", "es", "¿vas justo de memoria o qué?", ("memory",)),
         ("system", "it", "quanto spazio resta sul disco?", ("disk",)),
