@@ -5,6 +5,9 @@ not the thing asked about is read no further: the family's list is read instead
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from sovereign.capabilities import home_assistant_facts
@@ -21,7 +24,7 @@ from sovereign.conversation.offer.same_thing import (
 )
 from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.sentences import own
-from sovereign.executor import Choice, Locality
+from sovereign.executor import Choice, Locality, read_word_groups
 
 from .answer.test_finish import health
 from .conftest import ON
@@ -88,8 +91,13 @@ def home(locality=Locality.LOCAL):
     every = {"type": "object", "properties": {"domain": {"type": "string"}}}
     return registry_of(
         health(),
-        read("home_assistant.get_state", get_state, one, home_assistant_facts.GET_STATE_FACTS,
-             choices=choices),
+        read(
+            "home_assistant.get_state",
+            get_state,
+            one,
+            home_assistant_facts.GET_STATE_FACTS,
+            choices=choices,
+        ),
         read("home_assistant.list_entities", list_entities, every, home_assistant_facts.LIST_FACTS),
     )
 
@@ -112,8 +120,11 @@ NO, YES = propose(SAME_THING, {"answer": "no"}), propose(SAME_THING, {"answer": 
 
 def checked(backend):
     """The names each check of the turn asked about, in order."""
-    asked = [r.messages[-1]["content"] for r in backend.requests
-             if r.tool_choice == named_choice(SAME_THING)]
+    asked = [
+        r.messages[-1]["content"]
+        for r in backend.requests
+        if r.tool_choice == named_choice(SAME_THING)
+    ]
     return [text.split("Entity: ", 1)[1].split("\n", 1)[0] for text in asked]
 
 
@@ -183,7 +194,7 @@ def test_the_value_whose_name_the_question_holds_most_words_of_is_better_named()
 
 async def test_a_thing_the_check_confirms_is_read(tmp_path):
     script = [KITCHEN, YES]
-    result, backend = await turn("¿qué temperatura hace en la cocina?", script, tmp_path)
+    result, backend = await turn("¿qué tal se está en la cocina?", script, tmp_path)
     assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
     assert "21,4" in result.text and "Back door" not in result.text
     assert own("not_among_readable", Voice("es")) not in result.text
@@ -191,8 +202,9 @@ async def test_a_thing_the_check_confirms_is_read(tmp_path):
 
 
 async def test_a_thing_the_question_names_in_its_own_words_is_read_without_a_check(tmp_path):
-    result, backend = await turn("How warm is it by the kitchen temperature sensor?", [KITCHEN],
-                                 tmp_path)
+    result, backend = await turn(
+        "How warm is it by the kitchen temperature sensor?", [KITCHEN], tmp_path
+    )
     assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
     assert len(backend.requests) == 1
 
@@ -273,3 +285,75 @@ async def test_an_entity_that_is_not_among_the_choices_is_left_to_validation(tmp
     assert all(r.tool_choice != named_choice(SAME_THING) for r in backend.requests)  # no check
     assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
     assert result.receipts[0].outcome != "executed"
+
+
+ALIKE = home_assistant_facts.PHRASES.alike
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "label"),
+    [
+        ("è rimasta accesa la lampada sul pianerottolo", "light.landing", "Landing light"),
+        ("¿alguien se ha dejado la luz del descansillo dada?", "light.landing", "Landing light"),
+        ("Brennt das Licht am Treppenabsatz noch?", "light.landing", "Landing light"),
+        ("la lumière du palier est allumée ?", "light.landing", "Landing light"),
+        ("brandt de lamp op de overloop nog?", "light.landing", "Landing light"),
+        ("hab ich die Haustür abgesperrt?", "lock.front_door", "Front door"),
+        ("quanti gradi in cucina?", "sensor.kitchen_temperature", "Kitchen temperature"),
+    ],
+)
+def test_a_thing_named_in_another_language_s_words_is_named(question, value, label):
+    assert not named_in(question, value, label)  # no word of the name itself
+    assert named_in(question, value, label, ALIKE)
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "label"),
+    [
+        ("hab ich die Haustür abgesperrt?", "lock.back_door", "Back door"),  # the front door
+        ("è accesa la luce in cucina?", "light.landing", "Landing light"),  # another room
+        ("quanta umidità c'è in cantina?", "sensor.kitchen_temperature", "Kitchen temperature"),
+        ("è accesa la luce in soffitta?", "light.landing", "Landing light"),  # the attic
+    ],
+)
+def test_words_alike_name_no_other_thing(question, value, label):
+    assert not named_in(question, value, label, ALIKE)
+
+
+def test_words_alike_choose_the_thing_named_over_the_thing_before():
+    others = tuple(Choice(value=v, label=n) for v, (n, _) in ENTITIES.items())
+    back = Chosen("entity_id", "lock.back_door", "Back door", others[:1] + others[2:])
+    assert better_named("e la luce del pianerottolo?", back) is None
+    assert better_named("e la luce del pianerottolo?", back, ALIKE) == "light.landing"
+
+
+async def test_a_thing_named_in_another_language_is_read_without_a_check(tmp_path):
+    landing = propose(
+        "home_assistant_get_state", {"entity_id": "light.landing", "also_asked": "nothing_else"}
+    )
+    result, backend = await turn(
+        "è rimasta accesa la lampada sul pianerottolo?", [landing], tmp_path
+    )
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+    assert checked(backend) == []
+    assert backend.remaining == 0
+
+
+def test_word_groups_are_read_with_every_language_s_words_and_refused_when_malformed(tmp_path):
+    path = tmp_path / "alike.json"
+    path.write_text('{"groups": [{"en": ["landing"], "it": ["pianerottolo"]}]}', "utf-8")
+    assert read_word_groups(path) == (("landing", "pianerottolo"),)
+    for bad in ('{"groups": {"en": ["x"]}}', '{"groups": [{"en": "landing"}]}', "[]"):
+        path.write_text(bad, "utf-8")
+        with pytest.raises(ValueError):
+            read_word_groups(path)
+
+
+def test_each_group_of_words_alike_names_one_thing_in_the_six_languages():
+    catalog = json.loads(
+        (
+            Path(home_assistant_facts.__file__).parent / "subjects" / "home_assistant_alike.json"
+        ).read_text(encoding="utf-8")
+    )
+    for group in catalog["groups"]:
+        assert set(group) == {"en", "de", "fr", "es", "nl", "it"}, group

@@ -21,6 +21,7 @@ from sovereign.executor import (
     Statement,
     Topic,
     read_subjects,
+    read_word_groups,
 )
 
 CATALOG = Path(__file__).resolve().parent / "locale"
@@ -206,6 +207,7 @@ PHRASES = Phrases(
     ask="Before I go on, I need your approval to read Home Assistant.",
     subjects=read_subjects(CATALOG.parent / "subjects" / "home_assistant.json"),
     places=read_subjects(CATALOG.parent / "subjects" / "home_assistant_places.json"),
+    alike=read_word_groups(CATALOG.parent / "subjects" / "home_assistant_alike.json"),
     catalog=CATALOG,
     domain=DOMAIN,
 )

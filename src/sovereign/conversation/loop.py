@@ -761,11 +761,12 @@ class TurnLoop:
             capability = self._capability(progress, call.name)
             listing = listing_read(capability, tools, progress.catalog) if capability else None
             if capability is not None and listing and isinstance(call.arguments, dict):
+                alike = capability.phrases.alike if capability.phrases else ()
                 for chosen in chosen_values(capability, call.arguments):
-                    if (closer := better_named(question, chosen)) is not None:
+                    if (closer := better_named(question, chosen, alike)) is not None:
                         chosen = chosen.instead(closer)
                         call = replace(call, arguments={**call.arguments, chosen.argument: closer})
-                    if named_in(question, chosen.value, chosen.label):
+                    if named_in(question, chosen.value, chosen.label, alike):
                         continue
                     if await self._confirmed(progress, chosen.label):
                         continue

@@ -31,6 +31,7 @@ from .facts import (
     Topic,
     read_subjects,
     read_topic_words,
+    read_word_groups,
 )
 from .invoke import EDIT_REASON, Executor, FlagCheck, Outcome, TurnState, Validation
 from .registry import Registry
@@ -73,6 +74,7 @@ __all__ = [
     "map_strings",
     "read_subjects",
     "read_topic_words",
+    "read_word_groups",
     "valid_text",
     "valid_value",
 ]

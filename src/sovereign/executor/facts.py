@@ -203,6 +203,12 @@ class Phrases:
             family. They name it only beside an address to the assistant
             (:mod:`sovereign.conversation.offer.subjects`), where no family's
             :attr:`subjects` are named. Read as :attr:`subjects` are.
+        alike: groups of words, each naming one thing or place in all the languages
+            (the landing: "landing", "Treppenabsatz", "palier", "descansillo",
+            "overloop", "pianerottolo"): a question naming a thing in one language's
+            words names it in the others, so an entity named in English is named by
+            a question in Italian (:mod:`sovereign.conversation.offer.same_thing`).
+            Read from a JSON file beside the capability by :func:`read_word_groups`.
         catalog, domain: where the translations are.
     """
 
@@ -224,6 +230,29 @@ class Phrases:
     names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     parts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     itself: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    alike: tuple[tuple[str, ...], ...] = ()
+
+
+def read_word_groups(path: Path) -> tuple[tuple[str, ...], ...]:
+    """The groups of a JSON file ``{"groups": [{"<language>": ["phrase", …]}, …],
+    "_about": …}``, each as the phrases of all its languages, for :attr:`Phrases.alike`.
+
+    Raises:
+        OSError, ValueError: the file is missing or not such an object (a packaging
+            mistake, caught when the capability module is imported).
+    """
+    catalog = json.loads(path.read_text(encoding="utf-8"))
+    groups = catalog.get("groups") if isinstance(catalog, dict) else None
+    if not isinstance(groups, list):
+        raise ValueError(f"{path.name} must hold a list of groups")
+    return tuple(
+        tuple(
+            phrase
+            for phrases in _phrases_by_language(group, path.name).values()
+            for phrase in phrases
+        )
+        for group in groups
+    )
 
 
 def read_subjects(path: Path) -> dict[str, tuple[str, ...]]:

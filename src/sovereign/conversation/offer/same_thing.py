@@ -17,7 +17,10 @@ whose name the question holds more words of, counted as :func:`named_in` reads t
 ("und das garagentor?" after the front door chose the back door). A value the check says
 no to is read no further (a second choice after the no was tried and not kept:
 docs/decisions/offered-tools-and-arguments.md). Comparing words is language-blind on
-purpose (a household names its entities in its own language); no word list is involved.
+purpose (a household names its entities in its own language), but for the groups of
+words a capability declares alike across languages: a household that named its entities
+in English, or asks by their ids, asks in its own words ("la lampada sul pianerottolo"
+for "Landing light"), and the check, asked about such a pair, said no as often as yes.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 from sovereign.executor import Capability, Choice
 
 from ..backends.base import Message, ModelReply, ToolDefinition
+from ..voice.words import fold
 from .catalog import ToolCatalog
 from .choices import offered_choices
 from .subjects import family_of
@@ -40,6 +44,9 @@ SAME_THING = "same_thing"
 _WORD = re.compile(r"\w+")
 _SHORTEST = 3
 """Words shorter than this in a name ("of", "a") need not be in the question."""
+Alike = tuple[tuple[str, ...], ...]
+"""Groups of words that each name one thing in all the languages
+(:attr:`~sovereign.executor.Phrases.alike`)."""
 
 _INSTRUCTIONS = (
     "You check one thing: whether a smart-home entity measures or controls exactly the "
@@ -64,39 +71,54 @@ def same_thing_tool() -> ToolDefinition:
     }
 
 
-def named_in(question: str, value: str, label: str) -> bool:
+def named_in(question: str, value: str, label: str, alike: Alike = ()) -> bool:
     """Whether ``question`` holds every word (of three letters or more) of ``label`` (the
     household's name for the value) or of ``value``'s own words (``lock.back_door``: "back
-    door"), each as a word or the start of one ("doors" holds "door"), case-blind."""
-    return any(held == wanted > 0 for held, wanted in _held_words(question, value, label))
+    door"), each as a word or the start of one ("doors" holds "door"), case- and
+    accent-blind; a word of a group of ``alike`` the question holds holds every word of
+    its group ("pianerottolo" holds "landing", :attr:`~sovereign.executor.Phrases.alike`)."""
+    return any(held == wanted > 0 for held, wanted in _held_words(question, value, label, alike))
 
 
-def words_named(question: str, value: str, label: str) -> int:
+def words_named(question: str, value: str, label: str, alike: Alike = ()) -> int:
     """How many words (of three letters or more) of ``label`` or of ``value``'s own words,
     whichever holds more, ``question`` holds as :func:`named_in` reads them: "und das
     garagentor?" holds one of "Garage door" (the compound begins with "garage") and
     none of "Back door"."""
-    return max(held for held, _ in _held_words(question, value, label))
+    return max(held for held, _ in _held_words(question, value, label, alike))
 
 
-def _held_words(question: str, value: str, label: str) -> list[tuple[int, int]]:
+def _held_words(question: str, value: str, label: str, alike: Alike) -> list[tuple[int, int]]:
     """For ``label`` and ``value``'s own words: (the words ``question`` holds, the words
     to hold)."""
-    words = [w.casefold() for w in _WORD.findall(question)]
+    words = _words_of(question)
+    for group in alike:
+        if any(_holds(words, _words_of(entry)) for entry in group):
+            words += [word for entry in group for word in _words_of(entry)]
     counts = []
     for name in (label, value.split(".", 1)[-1].replace("_", " ")):
-        wanted = [w.casefold() for w in _WORD.findall(name) if len(w) >= _SHORTEST]
-        counts.append((sum(any(w.startswith(x) for w in words) for x in wanted), len(wanted)))
+        wanted = [w for w in _words_of(name) if len(w) >= _SHORTEST]
+        counts.append((sum(_holds(words, [x]) for x in wanted), len(wanted)))
     return counts
 
 
-def better_named(question: str, chosen: Chosen) -> str | None:
+def _words_of(text: str) -> list[str]:
+    return [fold(word) for word in _WORD.findall(text)]
+
+
+def _holds(words: list[str], wanted: list[str]) -> bool:
+    """Whether each of ``wanted`` begins one of ``words``."""
+    return all(any(word.startswith(x) for word in words) for x in wanted)
+
+
+def better_named(question: str, chosen: Chosen, alike: Alike = ()) -> str | None:
     """The value among ``chosen.others`` whose name ``question`` holds more words of than
-    any other and than the value chosen (:func:`words_named`), or ``None``: a follow-up
-    names its thing in its own words, and a small model often chooses the thing before
-    again ("und das garagentor?" after the front door chose the back door)."""
-    held = words_named(question, chosen.value, chosen.label)
-    scores = [(words_named(question, o.value, o.label), o.value) for o in chosen.others]
+    any other and than the value chosen (:func:`words_named`, with ``alike``), or
+    ``None``: a follow-up names its thing in its own words, and a small model often
+    chooses the thing before again ("und das garagentor?" after the front door chose the
+    back door)."""
+    held = words_named(question, chosen.value, chosen.label, alike)
+    scores = [(words_named(question, o.value, o.label, alike), o.value) for o in chosen.others]
     best = max((score for score, _ in scores), default=0)
     leaders = [value for score, value in scores if score == best]
     return leaders[0] if best > held and len(leaders) == 1 else None
