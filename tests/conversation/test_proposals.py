@@ -192,3 +192,42 @@ async def test_a_follow_up_naming_a_fact_of_the_family_before_is_read_not_answer
     result = await loop.process_turn(history, policy=ON, owner="o")
     assert [r.capability for r in result.receipts] == read
     assert ("41.870" in result.text) is not bool(read)
+
+
+@pytest.mark.parametrize(
+    ("question", "rest"),
+    [
+        ("How long has the device been up? And who wrote Les Misérables?",
+         "And who wrote Les Misérables?"),
+        ("hoe lang draait de server al? en wat is de hoofdstad van noorwegen",
+         "en wat is de hoofdstad van noorwegen"),
+    ],
+)  # fmt: skip
+async def test_a_question_left_unread_is_answered_though_the_model_chooses_nothing_more(
+    question, rest, tmp_path
+):
+    script = [health_read("uptime"), ModelReply(), "Victor Hugo."]
+    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
+    asked = [m["content"] for m in backend.requests[2].messages if m["role"] == "user"]
+    assert asked[-1] == rest  # the prose is asked for the rest alone
+    assert result.text.endswith("Victor Hugo.")
+
+
+async def test_facts_that_answer_every_question_end_the_turn_when_the_model_chooses_nothing(
+    tmp_path,
+):
+    question = "How long has the device been up? And is the device hot?"  # both read
+    script = [health_read("uptime"), ModelReply()]
+    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
+    assert len(backend.requests) == 2 and backend.remaining == 0
+    assert [r.capability for r in result.receipts] == ["system.health"]
+
+
+async def test_a_question_about_a_household_family_left_unread_is_not_answered_from_nothing(
+    tmp_path,
+):
+    question = "Is the kitchen warm, and how hot is the device?"  # the home is not set up
+    script = [health_read("temperature"), ModelReply()]
+    result, backend = await turn(question, script, tmp_path)
+    assert len(backend.requests) == 2 and backend.remaining == 0  # no prose asked for
+    assert [r.capability for r in result.receipts] == ["system.health"]

@@ -497,8 +497,14 @@ class TurnLoop:
                 if owners and not asks_for_the_web(question, progress.voice.language):
                     chosen, reply = owners, replace(reply, tool_calls=())
             if progress.stated and not reply.tool_calls and not reply.content.strip():
-                # The facts the product stated answer the question: no prose of the model's.
-                return await self._finish(progress, on_token, Ending(done=True))
+                # The facts the product stated answer the question, unless a question of
+                # the message names no family read: "…, ob das Garagentor zu ist? Und wie
+                # heißt die Hauptstadt von Neuseeland" read the garage door and the model
+                # chose nothing more. That question is answered in prose, as when the
+                # model chooses to answer the rest.
+                rest = _rest(progress, general=True)
+                ending = Ending(rest=rest) if rest else Ending(done=True)
+                return await self._finish(progress, on_token, ending)
             if nothing_ran and not chosen and self._reads_another(progress, reply, named):
                 # The question names one household family and the model would read
                 # another: "Staat de verwarming boven nog aan?" (the home, not set up)
@@ -1031,17 +1037,21 @@ def _without(reply: ModelReply, names: set[str]) -> ModelReply:
     return replace(reply, tool_calls=tuple(c for c in reply.tool_calls if c.name not in names))
 
 
-def _rest(progress: TurnProgress) -> str | None:
+def _rest(progress: TurnProgress, *, general: bool = False) -> str | None:
     """For the prose after stated facts, the questions of the message those facts leave
     unanswered (:func:`~.offer.subjects.unread_questions`), or ``None``. Asked for "the
     rest" with the whole message, the model restated the facts ("Ja, die Haustür ist
     abgeschlossen.") instead of answering the other question, and it did so told which
-    question was left too: the prose is asked for that question alone."""
+    question was left too: the prose is asked for that question alone. With
+    ``general``, only those naming no household family (a question about one that was
+    not read is no question for prose: it would be answered from nothing)."""
     catalog = progress.catalog
+    language = progress.voice.language
+    capabilities = list(catalog.capabilities.values())
     read = [catalog.capabilities[n] for n, _ in progress.results if n in catalog.capabilities]
-    rest = unread_questions(
-        progress.question, read, catalog.capabilities.values(), progress.voice.language
-    )
+    rest = unread_questions(progress.question, read, capabilities, language)
+    if general:
+        rest = [part for part in rest if not named_families(part, capabilities, language)]
     return " ".join(rest) or None
 
 
