@@ -22,6 +22,7 @@ from sovereign.conversation.offer.same_thing import (
     named_in,
     words_named,
 )
+from sovereign.conversation.offer.subjects import followed_families
 from sovereign.conversation.voice.catalogs import Voice
 from sovereign.conversation.voice.sentences import own
 from sovereign.executor import Choice, Locality, read_word_groups
@@ -357,3 +358,19 @@ def test_each_group_of_words_alike_names_one_thing_in_the_six_languages():
     )
     for group in catalog["groups"]:
         assert set(group) == {"en", "de", "fr", "es", "nl", "it"}, group
+
+
+@pytest.mark.parametrize(
+    ("questions", "language", "families"),
+    [
+        (["¿qué temperatura hace en la cocina?", "¿y en la calle?"], "es", {"home_assistant"}),
+        (["Ist die Haustür zu?", "und am Treppenabsatz?"], "de", {"home_assistant"}),
+        (["¿qué temperatura hace en la cocina?", "¿y mañana?"], "es", set()),  # no thing
+        (["how hot is the device?", "and outside?"], "en", set()),  # the device has none
+    ],
+)
+def test_a_follow_up_naming_a_thing_of_the_home_in_words_alike_goes_on_from_the_home(
+    questions, language, families
+):
+    capabilities = ToolCatalog.for_turn(home(), POLICY).capabilities.values()
+    assert followed_families(questions, capabilities, language) == families

@@ -25,7 +25,6 @@ for "Landing light"), and the check, asked about such a pair, said no as often a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -33,20 +32,15 @@ from typing import Any
 from sovereign.executor import Capability, Choice
 
 from ..backends.base import Message, ModelReply, ToolDefinition
-from ..voice.words import fold
 from .catalog import ToolCatalog
 from .choices import offered_choices
-from .subjects import family_of
+from .subjects import Alike, alike_held, begun, family_of, folded_words
 
 SAME_THING = "same_thing"
 """The decision's one tool: ``{"answer": "yes" | "no"}``."""
 
-_WORD = re.compile(r"\w+")
 _SHORTEST = 3
 """Words shorter than this in a name ("of", "a") need not be in the question."""
-Alike = tuple[tuple[str, ...], ...]
-"""Groups of words that each name one thing in all the languages
-(:attr:`~sovereign.executor.Phrases.alike`)."""
 
 _INSTRUCTIONS = (
     "You check one thing: whether a smart-home entity measures or controls exactly the "
@@ -91,24 +85,14 @@ def words_named(question: str, value: str, label: str, alike: Alike = ()) -> int
 def _held_words(question: str, value: str, label: str, alike: Alike) -> list[tuple[int, int]]:
     """For ``label`` and ``value``'s own words: (the words ``question`` holds, the words
     to hold)."""
-    words = _words_of(question)
-    for group in alike:
-        if any(_holds(words, _words_of(entry)) for entry in group):
-            words += [word for entry in group for word in _words_of(entry)]
+    words = folded_words(question)
+    for group in alike_held(question, alike):
+        words += [word for entry in group for word in folded_words(entry)]
     counts = []
     for name in (label, value.split(".", 1)[-1].replace("_", " ")):
-        wanted = [w for w in _words_of(name) if len(w) >= _SHORTEST]
-        counts.append((sum(_holds(words, [x]) for x in wanted), len(wanted)))
+        wanted = [w for w in folded_words(name) if len(w) >= _SHORTEST]
+        counts.append((sum(begun(words, [x]) for x in wanted), len(wanted)))
     return counts
-
-
-def _words_of(text: str) -> list[str]:
-    return [fold(word) for word in _WORD.findall(text)]
-
-
-def _holds(words: list[str], wanted: list[str]) -> bool:
-    """Whether each of ``wanted`` begins one of ``words``."""
-    return all(any(word.startswith(x) for word in words) for x in wanted)
 
 
 def better_named(question: str, chosen: Chosen, alike: Alike = ()) -> str | None:

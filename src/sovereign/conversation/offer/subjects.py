@@ -654,6 +654,30 @@ def conversation_scope(
     return None
 
 
+Alike = tuple[tuple[str, ...], ...]
+"""Groups of words that each name one thing or place in all the languages
+(:attr:`~sovereign.executor.Phrases.alike`)."""
+_WORD = re.compile(r"\w+")
+
+
+def folded_words(text: str) -> list[str]:
+    """The words of ``text`` (runs of word characters), folded
+    (:func:`~..voice.words.fold`)."""
+    return [fold(word) for word in _WORD.findall(text)]
+
+
+def begun(words: list[str], wanted: list[str]) -> bool:
+    """Whether each of ``wanted`` begins one of ``words`` ("garagentor" holds "garage")."""
+    return all(any(word.startswith(x) for word in words) for x in wanted)
+
+
+def alike_held(question: str, alike: Alike) -> list[tuple[str, ...]]:
+    """The groups of ``alike`` that ``question`` names: it holds each word of one of a
+    group's entries (:func:`begun`, folded)."""
+    found = folded_words(question)
+    return [group for group in alike if any(begun(found, folded_words(e)) for e in group)]
+
+
 def followed_families(
     questions: list[str], capabilities: Iterable[Capability], language: str
 ) -> frozenset[str]:
@@ -661,8 +685,10 @@ def followed_families(
     (the user's messages, in order) names no family, those named by the nearest earlier
     question that names any, of which the last names a fact in that family's words
     (:func:`asked_topics`: "e in percentuale sul totale?" after a Pi-hole question, "Und
-    die Temperatur?" after one about the device); else none. A question naming no fact
-    ("what is the capital of France?") goes on from nothing."""
+    die Temperatur?" after one about the device) or a thing in its words alike across
+    languages (:func:`alike_held`: "¿y en la calle?" after the kitchen's temperature);
+    else none. A question naming neither ("what is the capital of France?") goes on
+    from nothing."""
     capabilities = list(capabilities)
     if not questions or named_families(questions[-1], capabilities, language):
         return frozenset()
@@ -672,8 +698,10 @@ def followed_families(
                 family_of(c)
                 for c in capabilities
                 if family_of(c) in earlier
-                and c.facts is not None
-                and asked_topics(questions[-1], c.facts, language)
+                and (
+                    (c.facts is not None and asked_topics(questions[-1], c.facts, language))
+                    or (c.phrases is not None and alike_held(questions[-1], c.phrases.alike))
+                )
             )
     return frozenset()
 
