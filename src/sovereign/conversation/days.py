@@ -10,9 +10,9 @@ au 28 février"): a passage with none, or with one of the asked days, keeps its 
 one with no date that names only other weekdays ("Mo-Do", "ab Freitag") goes after.
 Dates written in numbers count too, day first with a dot after the day and the month
 ("Sa 06.12.", "03.12.2025"), and so does a weekday with a day's number and no month
-("Sam. 6", "Mer. 3 et jeu. 4"), as the nearby day it names. A
-passage with no date of its own is dated by the heading it sits under ("Semana del 1
-al 5 de diciembre" for "- Jueves: lentejas").
+("Sam. 6", "Mer. 3 et jeu. 4"), as the nearby day it names. A passage with no date of
+its own is dated by the heading it sits under ("Semana del 1 al 5 de diciembre" for
+"- Jueves: lentejas").
 
 The days a question names: a weekday ("on Sunday", "sonntags", by its Snowball stem,
 or a word it begins with a part of the day, "Mittwochabend", "woensdagmiddag"; the next

@@ -54,7 +54,8 @@ def _indexes(language: str) -> tuple[PhraseIndex[bool], PhraseIndex[bool]]:
 
 
 def _after_openers(found: list[Word], start: int, openers: PhraseIndex[bool]) -> int:
-    """The index of the first word at or after ``start`` that ends a run of openers."""
+    """The index of the first word after the run of openers that begins at ``start``
+    (``start`` itself when none does)."""
     while True:
         _, end = openers.longest_at(found, start)
         if end == start:
@@ -80,12 +81,12 @@ def _begins_asking(part: str, language: str) -> bool:
 def _split(piece: str, language: str) -> list[str]:
     """``piece`` cut before every run of openers followed by a question word, but for
     the run it begins with."""
-    found = words(piece)
-    cuts, index = [], max(1, _after_openers(found, 0, _indexes(language)[1]))
+    found, openers = words(piece), _indexes(language)[1]
+    cuts, index = [], max(1, _after_openers(found, 0, openers))
     while index < len(found):
         if _asks_at(found, index, language, opened=True):
             cuts.append(found[index].start)
-            index = _after_openers(found, index, _indexes(language)[1])
+            index = _after_openers(found, index, openers)
         index += 1
     bounds = [0, *cuts, len(piece)]
     return [piece[a:b].strip() for a, b in itertools.pairwise(bounds)]
