@@ -250,7 +250,7 @@ async def test_a_read_of_another_family_gives_way_to_the_named_one_s_read(tmp_pa
 async def test_a_read_of_a_family_the_question_names_or_of_any_when_none_is_stands(
     question, tmp_path
 ):
-    # two questions ("…, and how …?") and one read: the model is asked for the rest
+    # two questions ("…, and how …?"), one read: the model decides again after the facts
     result, _ = await turn(question, [health_read("temperature"), ModelReply()], tmp_path)
     assert [r.capability for r in result.receipts] == ["system.health"]
 

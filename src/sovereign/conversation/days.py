@@ -206,9 +206,7 @@ def _weekday_dates(
     no decimals, time or span of hours ("Sonntag: 7,50 €", "Mo 8-18 Uhr" are none)."""
     dated = []
     for index, (word, after) in enumerate(itertools.pairwise(found)):
-        weekday = _weekday_of(word, catalog, language)
-        if weekday is None:
-            weekday = catalog.weekday_abbreviations.get(word.whole)
+        weekday = _named_or_abbreviated(word, catalog, language)
         number = _day_number(after)
         if weekday is None or number is None:
             continue
@@ -252,12 +250,10 @@ def stated_weekdays(text: str, language: str) -> frozenset[int]:
             if first is not None and last is not None:
                 named.update(_week_between(first, last))
                 continue
-        by_name = _weekday_of(word, catalog, language)
-        if by_name is not None:
+        if (by_name := _weekday_of(word, catalog, language)) is not None:
             named.add(by_name)
-        short = catalog.weekday_abbreviations.get(word.whole)
-        if by_name is not None or short is not None:
-            ends.append((index, by_name if by_name is not None else short))
+        if (either := _named_or_abbreviated(word, catalog, language)) is not None:
+            ends.append((index, either))
     for (start, first), (end, last) in itertools.pairwise(ends):
         if _ranged(text, found, start + 1, end, catalog):
             named.update(_week_between(first, last))
@@ -265,8 +261,16 @@ def stated_weekdays(text: str, language: str) -> frozenset[int]:
 
 
 def _weekday_or_abbreviation(part: str, catalog: DayWords, language: str) -> int | None:
+    """The weekday one part of a hyphenated word names ("mo" of "Mo-Fr"), by its name's
+    stem or its abbreviation."""
     number = catalog.weekdays.get(stem(part, language))
     return number if number is not None else catalog.weekday_abbreviations.get(part)
+
+
+def _named_or_abbreviated(word: Word, catalog: DayWords, language: str) -> int | None:
+    """The weekday ``word`` names (:func:`_weekday_of`), else the one it abbreviates."""
+    number = _weekday_of(word, catalog, language)
+    return number if number is not None else catalog.weekday_abbreviations.get(word.whole)
 
 
 def _week_between(first: int, last: int) -> list[int]:

@@ -25,6 +25,7 @@ for "Landing light"), and the check, asked about such a pair, said no as often a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -85,14 +86,22 @@ def words_named(question: str, value: str, label: str, alike: Alike = ()) -> int
 def _held_words(question: str, value: str, label: str, alike: Alike) -> list[tuple[int, int]]:
     """For ``label`` and ``value``'s own words: (the words ``question`` holds, the words
     to hold)."""
-    words = folded_words(question)
-    for group in alike_held(question, alike):
-        words += [word for entry in group for word in folded_words(entry)]
+    words = _question_words(question, alike)
     counts = []
     for name in (label, value.split(".", 1)[-1].replace("_", " ")):
         wanted = [w for w in folded_words(name) if len(w) >= _SHORTEST]
         counts.append((sum(begun(words, [x]) for x in wanted), len(wanted)))
     return counts
+
+
+@functools.lru_cache(maxsize=256)
+def _question_words(question: str, alike: Alike) -> tuple[str, ...]:
+    """The folded words of ``question`` and of every group of ``alike`` it names: read
+    once for a question, though every value's name is compared with them."""
+    words = folded_words(question)
+    for group in alike_held(question, alike):
+        words += [word for entry in group for word in folded_words(entry)]
+    return tuple(words)
 
 
 def better_named(question: str, chosen: Chosen, alike: Alike = ()) -> str | None:

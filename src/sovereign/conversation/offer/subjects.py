@@ -62,7 +62,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -666,7 +666,7 @@ def folded_words(text: str) -> list[str]:
     return [fold(word) for word in _WORD.findall(text)]
 
 
-def begun(words: list[str], wanted: list[str]) -> bool:
+def begun(words: Sequence[str], wanted: Sequence[str]) -> bool:
     """Whether each of ``wanted`` begins one of ``words`` ("garagentor" holds "garage")."""
     return all(any(word.startswith(x) for word in words) for x in wanted)
 
