@@ -39,7 +39,13 @@ from .backends.base import (
     named_choice,
     user_texts,
 )
-from .offer.arithmetic import CALCULATE, calculate_tool, calculation, holds_a_number
+from .offer.arithmetic import (
+    CALCULATE,
+    Calculation,
+    calculate_tool,
+    calculation,
+    holds_a_number,
+)
 from .offer.catalog import ToolCatalog
 from .offer.choices import ALSO_ASKED, general_check, split_product_parameters
 from .offer.guidance import TIME_WINDOW, ArgumentGuide
@@ -64,6 +70,7 @@ from .offer.subjects import (
     local_read,
     named_families,
     named_read,
+    names_the_thing,
     reads_here,
     unread_questions,
 )
@@ -564,7 +571,7 @@ class TurnLoop:
             # The model fills it as it fills a read that comes first: the facts asked
             # about, whether anything else is asked ("Tu chauffes pas trop ?" asks
             # nothing else), and the thing read, chosen from what exists.
-            if reads and not reply.tool_calls:
+            if reads and not reply.tool_calls and not _a_sum_of_its_own(progress, worked):
                 reply = await self._read_named(progress, context, offered, thread, reads, reply)
                 _say_unrun(progress, self._withheld_beside(progress, reply, named, standing))
             if not reply.tool_calls:
@@ -1053,6 +1060,19 @@ def _rest(progress: TurnProgress, *, general: bool = False) -> str | None:
     if general:
         rest = [part for part in rest if not named_families(part, capabilities, language)]
     return " ".join(rest) or None
+
+
+def _a_sum_of_its_own(progress: TurnProgress, worked: Calculation | None) -> bool:
+    """Whether ``worked``, the calculation the model chose, works with the question's own
+    numbers (:meth:`~.offer.arithmetic.Calculation.works_with`) and the question names
+    no household thing itself (:func:`~.offer.subjects.names_the_thing`): then it
+    answers the question and no family is read for it. "¿cuántos megas son 2 gigas de
+    ram?" read the device's free memory and never said 2048; "how much memory is free
+    on the device? 2 GB?" names the device and is read."""
+    if worked is None or not worked.works_with(progress.question, progress.voice.language):
+        return False
+    capabilities = progress.catalog.capabilities.values()
+    return not names_the_thing(progress.question, capabilities, progress.voice.language)
 
 
 def _say_unrun(progress: TurnProgress, chosen: Sequence[StandIn]) -> None:

@@ -196,3 +196,37 @@ async def test_a_household_read_the_question_names_comes_before_a_calculation(tm
     # The product read the device in the same round (the model only filled the read),
     # not after a calculation taken for a call of its own.
     assert backend.requests[1].tool_choice == named_choice("system_health")
+
+
+@pytest.mark.parametrize(
+    ("question", "expression", "prose", "line"),
+    [
+        ("¿cuántos megas son 2 gigas de ram?", "2 * 1024", "Son 2048.", f"2 {TIMES} 1.024 = 2.048"),
+        ("Hoeveel MB is 1,5 GB RAM?", "1.5 * 1024", "1536 MB.", f"1,5 {TIMES} 1.024 = 1.536"),
+    ],
+)
+async def test_a_sum_on_the_questions_own_numbers_is_worked_out_not_read(
+    question, expression, prose, line, tmp_path
+):
+    script = [propose(CALCULATE, {"expression": expression}), prose]
+    loop, _, _ = loop_for(registry_of(health()), script, tmp_path)
+    result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
+    assert result.receipts == []  # the memory named is any computer's, not read
+    assert result.text == f"{prose}\n\n{line}"
+
+
+@pytest.mark.parametrize(
+    ("question", "expression"),
+    [
+        ("how many MB are the 2 GB of memory free on the server?", "2 * 1024"),  # names it
+        ("¿cuántos megas son 2 gigas de ram?", "2"),  # no operation
+        ("¿cuántos megas quedan de ram? unos 2 gigas", "3 * 1024"),  # not the question's
+    ],
+)
+async def test_a_sum_on_the_household_thing_itself_or_not_the_questions_is_read(
+    question, expression, tmp_path
+):
+    script = [propose(CALCULATE, {"expression": expression}), propose("system_health", {})]
+    loop, backend, _ = loop_for(registry_of(health()), [*script, "unused"], tmp_path)
+    await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
+    assert backend.requests[1].tool_choice == named_choice("system_health")

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import ast
 import operator
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from babel.numbers import format_decimal
+from babel.numbers import NumberFormatError, format_decimal, parse_decimal
 
 from ..backends.base import ModelReply, ToolDefinition
 from ..voice.catalogs import Voice
@@ -36,6 +37,8 @@ MAX_EXPRESSION = 200
 MAX_MAGNITUDE = Decimal("1e15")
 """No operand or result beyond this: the product states no figure it cannot say."""
 
+_WRITTEN_NUMBER = re.compile(r"\d+(?:[.,\u00a0\u202f]\d+)*")
+"""A number as a question writes it: digits, with group or decimal separators between."""
 _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "\u00d7", ast.Div: "\u00f7"}
 _APPLY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
           ast.Div: operator.truediv}  # fmt: skip
@@ -86,6 +89,23 @@ class Calculation:
         """The product's line, numbers in the household's language: in German,
         ``8 * 28.35`` is "8 \u00d7 28,35 = 226,8" (the multiplication sign)."""
         return f"{_shown(self.tree, voice)} = {_number(self.value, voice)}"
+
+    def works_with(self, question: str, language: str) -> bool:
+        """Whether this is an operation (not a lone number) on a number ``question``
+        holds, read in ``language``'s conventions or in English's ("2,5" is 2.5 in
+        German): the household gave what is computed ("¿cuántos megas son 2 gigas?"
+        is ``2 * 1024``), so nothing of the household need be read for it."""
+        if not isinstance(self.tree, ast.BinOp):
+            return False
+        operands = {node.value for node in ast.walk(self.tree) if isinstance(node, ast.Constant)}
+        held = set()
+        for written in _WRITTEN_NUMBER.findall(question):
+            for locale in dict.fromkeys((language, "en")):
+                try:
+                    held.add(parse_decimal(written, locale=locale, strict=False))
+                except NumberFormatError:
+                    continue
+        return any(Decimal(str(value)) in held for value in operands)
 
     def note(self) -> str:
         """What the model is told for its answer (English, as its other instructions)."""

@@ -414,6 +414,25 @@ def named_families(
     return frozenset(named or itself or placed)
 
 
+def names_the_thing(
+    question: str, capabilities: Iterable[Capability], language: str
+) -> frozenset[str]:
+    """The families (:func:`family_of`) among ``capabilities`` whose thing itself
+    ``question`` names: by a name of its own ("the server", "das Kästchen") or by asking
+    the assistant about itself, in a sentence naming none of the family's other things
+    (:func:`_named_alone`). "¿cuántos megas son 2 gigas de ram?" names the device's
+    memory, a part of any computer, and not the device."""
+    found = set()
+    for capability in capabilities:
+        family, phrases = family_of(capability), capability.phrases
+        if family is None or family in found or phrases is None:
+            continue
+        lists = [phrases.subjects, phrases.places, phrases.others, phrases.parts]
+        if _named_alone(question, phrases, language, _joinable(lists, language)):
+            found.add(family)
+    return frozenset(found)
+
+
 SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 """Where one sentence of a question ends and the next begins: its closing punctuation
 and the space after it, or a line break ("1.5 GB" and "e.g." followed by no space are
