@@ -20,6 +20,7 @@ from sovereign.conversation.offer.same_thing import (
     better_named,
     listing_read,
     named_in,
+    named_with,
     words_named,
 )
 from sovereign.conversation.offer.subjects import followed_families
@@ -374,3 +375,56 @@ def test_a_follow_up_naming_a_thing_of_the_home_in_words_alike_goes_on_from_the_
 ):
     capabilities = ToolCatalog.for_turn(home(), POLICY).capabilities.values()
     assert followed_families(questions, capabilities, language) == families
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question", "value", "label", "named"),
+    [
+        # the street is outside, degrees a temperature
+        ("¿cuántos grados marca la cocina?", "¿y en la calle?", "sensor.outside_temperature",
+         "Outside temperature", True),
+        ("how warm is it in the hallway? the temperature", "and in the kitchen?",
+         "sensor.kitchen_temperature", "Kitchen temperature", True),
+        # the follow-up holds no word of the name: the words before it do not count
+        ("what's the kitchen temperature?", "and the fridge?", "sensor.kitchen_temperature",
+         "Kitchen temperature", False),
+        # the two together do not hold every word
+        ("is the back door locked?", "and the kitchen?", "sensor.kitchen_temperature",
+         "Kitchen temperature", False),
+    ],
+)
+def test_a_follow_up_names_a_value_with_the_message_before_it(
+    earlier, question, value, label, named
+):
+    assert named_with(earlier, question, value, label, ALIKE) is named
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question", "script", "read", "checks"),
+    [
+        # the follow-up names the kitchen, the message before the temperature: unchecked
+        ("what is the temperature in the hallway?", "and in the kitchen?",
+         [propose("home_assistant_get_state", {"entity_id": "lock.back_door",
+                                               "also_asked": "nothing_else"})],
+         "21.4", []),
+        # the follow-up names nothing of the kitchen's temperature: checked as before
+        ("what's the kitchen temperature?", "and the fridge?", [KITCHEN, NO], None,
+         ["Kitchen temperature"]),
+    ],
+)
+async def test_a_follow_up_is_read_unchecked_when_it_and_the_message_before_name_the_thing(
+    earlier, question, script, read, checks, tmp_path
+):
+    loop, backend, _ = loop_for(home(), script, tmp_path)
+    conversation = [
+        {"role": "user", "content": earlier},
+        {"role": "assistant", "content": "Yes."},
+        {"role": "user", "content": question},
+    ]
+    result = await loop.process_turn(conversation, policy=POLICY, owner="o")
+    assert checked(backend) == checks
+    receipts = [r.capability for r in result.receipts]
+    if read is None:
+        assert receipts == ["home_assistant.list_entities"]
+    else:
+        assert receipts == ["home_assistant.get_state"] and read in result.text

@@ -56,6 +56,7 @@ from .offer.same_thing import (
     chosen_values,
     listing_read,
     named_in,
+    named_with,
     said_no,
     same_thing_tool,
 )
@@ -761,7 +762,9 @@ class TurnLoop:
         against the question (:mod:`~.offer.same_thing`): another value whose name the
         question holds more words of takes its place
         (:func:`~.offer.same_thing.better_named`), and a value the question's words do
-        not name is put to the model as one yes-or-no decision. A value that is not the
+        not name, alone or as a follow-up with the message before
+        (:func:`~.offer.same_thing.named_with`), is put to the model as one yes-or-no
+        decision. A value that is not the
         thing asked about is read no further: the family's list of what it may read
         (``tools``: this round's offer) is read in its place, and the product says that it
         could not tell which of those was asked about (the check can be wrong, so it
@@ -769,6 +772,7 @@ class TurnLoop:
         thing's state ("whats the chest freezer in the garage reading?" read
         the kitchen temperature). Where no such list is offered, the call stands."""
         question = progress.question
+        earlier = " ".join(user_texts(progress.context)[-2:-1])
         calls = []
         for call in reply.tool_calls:
             capability = self._capability(progress, call.name)
@@ -780,6 +784,8 @@ class TurnLoop:
                         chosen = chosen.instead(closer)
                         call = replace(call, arguments={**call.arguments, chosen.argument: closer})
                     if named_in(question, chosen.value, chosen.label, alike):
+                        continue
+                    if named_with(earlier, question, chosen.value, chosen.label, alike):
                         continue
                     if await self._confirmed(progress, chosen.label):
                         continue

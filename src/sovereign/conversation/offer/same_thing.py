@@ -75,6 +75,19 @@ def named_in(question: str, value: str, label: str, alike: Alike = ()) -> bool:
     return any(held == wanted > 0 for held, wanted in _held_words(question, value, label, alike))
 
 
+def named_with(earlier: str, question: str, value: str, label: str, alike: Alike = ()) -> bool:
+    """Whether a follow-up ``question`` names the value with the household's message
+    before it (``earlier``): the question holds a word of ``label`` or of ``value``'s own
+    words, and the two messages together hold every word of it, as :func:`named_in`
+    reads them. "¿y en la calle?" after "¿cuántos grados marca la cocina?" names
+    "Outside temperature" (the street is outside, degrees a temperature); "and in the
+    fridge?" after the kitchen names no word of "Kitchen temperature", so the words
+    before it do not count for it."""
+    if not words_named(question, value, label, alike):
+        return False
+    return named_in(f"{earlier}\n{question}", value, label, alike)
+
+
 def words_named(question: str, value: str, label: str, alike: Alike = ()) -> int:
     """How many words (of three letters or more) of ``label`` or of ``value``'s own words,
     whichever holds more, ``question`` holds as :func:`named_in` reads them: "und das
