@@ -231,3 +231,26 @@ async def test_a_question_about_a_household_family_left_unread_is_not_answered_f
     result, backend = await turn(question, script, tmp_path)
     assert len(backend.requests) == 2 and backend.remaining == 0  # no prose asked for
     assert [r.capability for r in result.receipts] == ["system.health"]
+
+
+@pytest.mark.parametrize(
+    "chooses", [propose("answer_the_rest"), ModelReply()], ids=["the rest", "nothing more"]
+)
+async def test_the_prose_for_a_general_question_after_the_facts_is_not_checked_against_them(
+    chooses, tmp_path
+):
+    question = "How long has the device been up? And who discovered penicillin?"
+    prose = "Alexander Fleming discovered penicillin in 1928."  # a year no result holds
+    script = [health_read("uptime"), chooses, prose]
+    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
+    assert result.text.endswith(prose)
+    assert backend.remaining == 0  # asked once, kept
+
+
+async def test_the_prose_for_a_household_question_left_unread_is_still_checked(tmp_path):
+    question = "How long has the device been up? And is the kitchen warm?"  # no home here
+    prose = "It is 21 degrees in the kitchen."
+    script = [health_read("uptime"), propose("answer_the_rest"), prose, prose]
+    result, backend = await turn(question, script, tmp_path)  # Home Assistant not set up
+    assert "21 degrees" not in result.text  # asked again once, then left out
+    assert backend.remaining == 0

@@ -489,7 +489,7 @@ class TurnLoop:
                 if read_instead is not None:
                     reply, chosen = read_instead, []
             if ANSWER_THE_REST in chosen:
-                return await self._finish(progress, on_token, Ending(rest=_rest(progress)))
+                return await self._finish(progress, on_token, _rest(progress))
             worked = calculation(reply) if nothing_ran else None
             reply = _without(reply, {CALCULATE})  # the product works it out
             if GENERAL_KNOWLEDGE in chosen:  # the same as no call: the model's prose
@@ -510,9 +510,7 @@ class TurnLoop:
                 # heißt die Hauptstadt von Neuseeland" read the garage door and the model
                 # chose nothing more. That question is answered in prose, as when the
                 # model chooses to answer the rest.
-                rest = _rest(progress, general=True)
-                ending = Ending(rest=rest) if rest else Ending(done=True)
-                return await self._finish(progress, on_token, ending)
+                return await self._finish(progress, on_token, _rest(progress, general=True))
             if nothing_ran and not chosen and self._reads_another(progress, reply, named):
                 # The question names one household family and the model would read
                 # another: "Staat de verwarming boven nog aan?" (the home, not set up)
@@ -1050,22 +1048,32 @@ def _without(reply: ModelReply, names: set[str]) -> ModelReply:
     return replace(reply, tool_calls=tuple(c for c in reply.tool_calls if c.name not in names))
 
 
-def _rest(progress: TurnProgress, *, general: bool = False) -> str | None:
-    """For the prose after stated facts, the questions of the message those facts leave
-    unanswered (:func:`~.offer.subjects.unread_questions`), or ``None``. Asked for "the
-    rest" with the whole message, the model restated the facts ("Ja, die Haustür ist
-    abgeschlossen.") instead of answering the other question, and it did so told which
-    question was left too: the prose is asked for that question alone. With
-    ``general``, only those naming no household family (a question about one that was
-    not read is no question for prose: it would be answered from nothing)."""
+def _rest(progress: TurnProgress, *, general: bool = False) -> Ending:
+    """The ending of prose after stated facts: asked for the questions of the message
+    those facts leave unanswered (:func:`~.offer.subjects.unread_questions`), or for
+    the whole message when there are none. Asked for "the rest" with the whole message,
+    the model restated the facts ("Ja, die Haustür ist abgeschlossen.") instead of
+    answering the other question, and it did so told which question was left too: the
+    prose is asked for that question alone. With ``general``, only those naming no
+    household family (a question about one that was not read is no question for prose:
+    it would be answered from nothing), and with none such, the facts end the turn.
+
+    Questions that name no household family, after every call of the turn ran, are
+    general knowledge (``Ending.general``): their prose is not checked against the
+    results ("La penicillina è stata scoperta da Alexander Fleming nel 1928." was left
+    out after the processor's load for a year no result holds), as a question with no
+    call is not."""
     catalog = progress.catalog
     language = progress.voice.language
     capabilities = list(catalog.capabilities.values())
     read = [catalog.capabilities[n] for n, _ in progress.results if n in catalog.capabilities]
     rest = unread_questions(progress.question, read, capabilities, language)
-    if general:
-        rest = [part for part in rest if not named_families(part, capabilities, language)]
-    return " ".join(rest) or None
+    unnamed = [part for part in rest if not named_families(part, capabilities, language)]
+    if general and not unnamed:
+        return Ending(done=True)
+    rest = unnamed if general else rest
+    asked = " ".join(rest) or None
+    return Ending(rest=asked, general=bool(rest) and unnamed == rest and not progress.unrun)
 
 
 def _a_sum_of_its_own(progress: TurnProgress, worked: Calculation | None) -> bool:

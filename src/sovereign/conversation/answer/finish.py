@@ -76,6 +76,10 @@ class Ending:
     rest: str | None = None
     """The questions of the household's message the stated facts leave unanswered: the
     prose is asked for them alone (they stand in for that message in its request)."""
+    general: bool = False
+    """:attr:`rest` names nothing of the household and every call of the turn ran: its
+    prose is general knowledge, which no result grounds, and is not checked against the
+    results (as the prose of a question with no call is not)."""
     worked: tuple[str, float] | None = None
     """A calculation the product worked out (:mod:`..offer.arithmetic`): its line in the
     household's numbers and its result. The line follows the prose that states that
@@ -140,7 +144,7 @@ class AnswerWriter:
         *,
         after: bool,
     ) -> str:
-        grounds = self._grounds(progress)
+        grounds = self._grounds(progress, general=ending.general)
         sink = _guarded(grounds, _after_said(on_token, after))
         content, cut_off = ending.content, ending.cut_off
         if not content.strip() and not cut_off:
@@ -175,9 +179,12 @@ class AnswerWriter:
             await sink.finish(text)
         return text
 
-    def _grounds(self, progress: TurnProgress) -> Grounds:
+    def _grounds(self, progress: TurnProgress, *, general: bool = False) -> Grounds:
         """The prose's sources: results the product did not state itself (web sources and
-        capabilities that declare no facts) and the person's words."""
+        capabilities that declare no facts) and the person's words; for ``general``
+        prose (:attr:`Ending.general`), none: nothing is checked."""
+        if general:
+            return Grounds(language=progress.voice.language)
         unstated = []
         for name, result in progress.results:
             capability = self._registry.latest(name)
