@@ -50,6 +50,19 @@ def test_a_question_mark_ends_a_question(text, language, parts):
         ("how hot is it, and tell me who wrote Faust", "en",
          ["how hot is it,", "and tell me who wrote Faust"]),
         ("how hot is it", "en", ["how hot is it"]),  # begins with a question word
+        # "by the way", "one more question" before a question word, in each language
+        ("Ist die Hintertür zu? Und nebenbei: wer hat das Telefon erfunden",
+         "de", ["Ist die Hintertür zu?", "Und nebenbei: wer hat das Telefon erfunden"]),
+        ("Is the back door locked? Quick question: who wrote Dracula", "en",
+         ["Is the back door locked?", "Quick question: who wrote Dracula"]),
+        ("La porte est fermée ? Au passage, qui a écrit Candide", "fr",
+         ["La porte est fermée ?", "Au passage, qui a écrit Candide"]),
+        ("¿Está cerrada la puerta? Otra pregunta: quién escribió La Regenta", "es",
+         ["¿Está cerrada la puerta?", "Otra pregunta: quién escribió La Regenta"]),
+        ("Is de deur op slot? Tussen haakjes, wie schreef Max Havelaar", "nl",
+         ["Is de deur op slot?", "Tussen haakjes, wie schreef Max Havelaar"]),
+        ("La porta è chiusa? Tra l'altro, chi ha scritto Il Gattopardo", "it",
+         ["La porta è chiusa?", "Tra l'altro, chi ha scritto Il Gattopardo"]),
     ],
 )  # fmt: skip
 def test_a_question_word_after_and_begins_another_question_without_its_mark(text, language, parts):
