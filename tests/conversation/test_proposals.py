@@ -254,3 +254,54 @@ async def test_the_prose_for_a_household_question_left_unread_is_still_checked(t
     result, backend = await turn(question, script, tmp_path)  # Home Assistant not set up
     assert "21 degrees" not in result.text  # asked again once, then left out
     assert backend.remaining == 0
+
+
+def pihole_reading():
+    """Pi-hole's read, as the capability declares it, over a canned result."""
+
+    async def execute(arguments):
+        return {
+            "period": arguments.get("period", "last_24_hours"),
+            "queries_total": 7497,
+            "queries_blocked": 3465,
+            "percent_blocked": 46.2,
+            "domains_on_blocklist": 104756,
+            "blocking_status": "enabled",
+            "retrieved_at": "2026-12-06T12:00:00Z",
+        }
+
+    return replace(
+        health(),
+        name="pihole.summary",
+        arguments_schema=pihole.ARGUMENTS_SCHEMA,
+        facts=pihole.FACTS,
+        phrases=pihole.PHRASES,
+        execute=execute,
+    )
+
+
+COUNTS_BACK = "These figures count back from now; I have none for the day or time you named"
+
+
+@pytest.mark.parametrize(
+    ("conversation", "said"),
+    [
+        (["How many queries did Pi-hole block yesterday?"], True),
+        (["how many queries did pihole block today?", "Pi-hole blocked 3,465.", "and yesterday?"],
+         True),
+        (["How many queries did Pi-hole block last Tuesday?"], True),
+        (["How many queries did Pi-hole block today?"], False),  # the window is the day
+        (["How many queries did Pi-hole block this week?"], False),
+        (["How many queries did Pi-hole block?"], False),  # no time named
+    ],
+)  # fmt: skip
+async def test_facts_counted_back_from_now_say_so_when_the_question_names_another_time(
+    conversation, said, tmp_path
+):
+    read = propose("pihole_summary", {"facts": ["blocked"], "also_asked": "nothing_else"})
+    loop, _, _ = loop_for(registry_of(health(), pihole_reading()), [read], tmp_path)
+    roles = ["user", "assistant"] * 2
+    messages = [{"role": r, "content": c} for r, c in zip(roles, conversation, strict=False)]
+    result = await loop.process_turn(messages, policy=ON, owner="o")
+    assert "3,465" in result.text  # the facts read are said
+    assert (COUNTS_BACK in result.text) is said

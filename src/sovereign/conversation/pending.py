@@ -46,6 +46,9 @@ class Proposal:
     rest_asked: bool = True
     """Whether the question asks more than this call reads (``also_asked``): when no
     call of a round does and each one's facts were stated, the turn ends there."""
+    other_time: bool = False
+    """The call counts over a window back from now and the question names a time no such
+    window is ("yesterday", "last Tuesday"): after its facts, the product says so."""
 
 
 @dataclass

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 
+from sovereign.executor import Capability
+
 from .approval.card_words import own_words
 from .backends.base import ModelReply, user_texts
 from .offer.catalog import model_safe_name
 from .offer.choices import split_product_parameters
+from .offer.guidance import TIME_WINDOW
 from .offer.subjects import asks_beyond, conversation_topics, topics_to_state
+from .offer.time_spans import time_scope
 from .pending import Proposal, TurnProgress
 
 
@@ -59,6 +63,7 @@ def adopt(progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
             call.parse_error,
             topics=topics,
             rest_asked=chosen.rest_asked or beyond,
+            other_time=bool(questions) and asks_another_time(capability, questions[-1]),
         )
         proposals.append(proposal)
         calls.append(
@@ -70,3 +75,17 @@ def adopt(progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
         )
     progress.context.append({"role": "assistant", "content": reply.content, "tool_calls": calls})
     return proposals
+
+
+def asks_another_time(capability: Capability | None, question: str) -> bool:
+    """Whether ``capability`` states facts counted over a window back from now (an
+    argument marked :data:`~.offer.guidance.TIME_WINDOW`, Pi-hole's ``period``) and
+    ``question`` names a time scope that is no such span (:func:`.offer.time_spans.time_scope`:
+    "und gestern?", "last Tuesday", "since March"): the facts are for the window read,
+    and the household is told that there are none for its time alone."""
+    if capability is None or capability.facts is None:
+        return False
+    properties = capability.arguments_schema.get("properties", {})
+    windowed = any(isinstance(p, dict) and TIME_WINDOW in p for p in properties.values())
+    scope = time_scope(question)
+    return windowed and scope.named and scope.days is None

@@ -27,6 +27,7 @@ from ..voice.prompts import (
     not_asked_sentence,
     outcome_sentence,
 )
+from ..voice.sentences import own
 from .provenance import (
     citations_for,
     denial_receipt,
@@ -68,6 +69,8 @@ class CallLedger:
         if outcome.ok and capability is not None and capability.facts is not None:
             terms = progress.stated_terms
             stated = render(capability.facts, outcome.result or {}, call.topics, voice, terms)
+            if stated and call.other_time:  # "und gestern?": the window read is not that
+                stated.append(own("counts_back", voice))
             progress.stated.extend(s for s in stated if s not in progress.stated)
             if stated and not call.rest_asked:
                 progress.answered.add(call.call_id)

@@ -121,6 +121,8 @@ OWN_SENTENCES = {
     "anything.",
     "not_among_readable": "Those are the things I may read in your home; I could not tell "
     "which of them you asked about.",
+    "counts_back": "These figures count back from now; I have none for the day or time you "
+    "named on its own.",
     "unreadable": "I can't read {addresses}: I read only public web pages, never files or "
     "pages on this device or your home network.",
     "asks_approval": "Before I go on, I need your approval for this request.",
