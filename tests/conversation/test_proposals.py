@@ -291,6 +291,7 @@ COUNTS_BACK = "These figures count back from now; I have none for the day or tim
          True),
         (["How many queries did Pi-hole block last Tuesday?"], True),
         (["How many queries did Pi-hole block today?"], False),  # the window is the day
+        (["How many queries did Pi-hole block since this time yesterday?"], False),  # 24 hours
         (["How many queries did Pi-hole block this week?"], False),
         (["How many queries did Pi-hole block?"], False),  # no time named
     ],

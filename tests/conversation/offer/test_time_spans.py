@@ -159,6 +159,13 @@ def test_every_spelling_of_the_weekend_names_a_week(question):
         ("¿cuántos anuncios desde principios del mes pasado?", 30),
         ("¿y en la última semana?", 7),
         ("et toute l'année ?", 365),
+        # since this time yesterday: the last 24 hours, not yesterday
+        ("how many were blocked since this time yesterday?", 1),
+        ("wie viele seit gestern um diese Zeit?", 1),
+        ("combien depuis hier à la même heure ?", 1),
+        ("¿cuántas desde ayer a esta hora?", 1),
+        ("hoeveel sinds gisteren rond deze tijd?", 1),
+        ("quante da ieri a quest'ora?", 1),
     ],
 )
 def test_spans_of_each_length_in_six_languages(question, days):
