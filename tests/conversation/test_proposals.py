@@ -9,11 +9,15 @@ from dataclasses import replace
 
 import pytest
 
-from sovereign.capabilities import pihole
+from sovereign.capabilities import pihole, system
+from sovereign.conversation.answer.checks import without_repeats
+from sovereign.conversation.answer.facts import render
 from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.offer.subjects import questions_in
+from sovereign.conversation.voice.catalogs import Voice
 
+from .answer.test_facts import HEALTH
 from .answer.test_finish import health
 from .conftest import ON
 from .test_answers_from_what_ran import registry_of
@@ -306,3 +310,28 @@ async def test_facts_counted_back_from_now_say_so_when_the_question_names_anothe
     result = await loop.process_turn(messages, policy=ON, owner="o")
     assert "3,465" in result.text  # the facts read are said
     assert (COUNTS_BACK in result.text) is said
+
+
+async def test_prose_that_repeats_the_facts_is_left_out_and_the_rest_asked_again(tmp_path):
+    stated = render(system.FACTS, HEALTH, ["uptime"], Voice("en"))
+    question = "How long has the device been up? And by the way, who wrote Faust?"
+    script = [health_read("uptime"), propose("answer_the_rest"), " ".join(stated), "Goethe."]
+    loop, backend, _ = loop_for(pihole_and_web(), script, tmp_path)
+    shown: list[str] = []
+
+    async def sink(piece):
+        shown.append(piece)
+
+    ask = [{"role": "user", "content": question}]
+    result = await loop.process_turn(ask, policy=ON, owner="o", on_token=sink)
+    assert result.text == " ".join(stated) + "\n\nGoethe."  # the facts once, then the rest
+    assert "".join(shown) == result.text  # the repeat was never shown
+    again = backend.requests[3].messages[0]["content"]
+    assert "You repeated what the device already told" in again and "who wrote Faust" in again
+
+
+def test_a_sentence_that_repeats_one_said_is_left_out_whatever_its_case_and_spacing():
+    said = ["The device has been up for 8 hours.", "Memory is fine."]
+    prose = "the device has been  up for 8 hours! Goethe wrote Faust. Memory is fine"
+    assert without_repeats(prose, said) == "Goethe wrote Faust."
+    assert without_repeats("The device has been up for 9 hours.", said) != ""

@@ -142,6 +142,30 @@ def without_restatements(prose: str, terms: Iterable[str]) -> str:
     return " ".join(part.strip() for part in kept if part.strip())
 
 
+def without_repeats(prose: str, said: Iterable[str]) -> str:
+    """``prose`` without the sentences that repeat one of ``said`` word for word (case,
+    spacing and the closing mark aside): asked for the rest of a question after the
+    facts, the model wrote "Das Gerät läuft seit 8 Stunden ohne Neustart." again."""
+    told = {_plain(sentence) for text in said for sentence in _SENTENCE.split(text)}
+    kept, start = [], 0
+    for end in [*(m.start() for m in _SENTENCE.finditer(prose)), len(prose)]:
+        if _plain(prose[start:end]) not in told:  # the text and what follows it, as written
+            kept.append(prose[start : _next_start(prose, end)])
+        start = _next_start(prose, end)
+    return "".join(kept).strip()
+
+
+def _next_start(prose: str, end: int) -> int:
+    """Where the sentence after the one ending at ``end`` begins (past the space or line
+    breaks between them)."""
+    gap = _SENTENCE.match(prose, end)
+    return gap.end() if gap else end
+
+
+def _plain(sentence: str) -> str:
+    return " ".join(sentence.casefold().split()).rstrip(".!?;: ")
+
+
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -227,14 +251,24 @@ class GuardedSink:
     :meth:`finish` sends what the household has not seen (the rest of it, or all of it
     after a blank line when it is a new one).
 
+    A sentence that repeats one of ``said`` word for word (:func:`without_repeats`) is
+    held back the same way.
+
     Args:
         sink: where answer text goes (the service's stream).
         grounds: what the turn holds.
+        said: the sentences the product already said in this answer.
     """
 
-    def __init__(self, sink: Callable[[str], Awaitable[None]], grounds: Grounds) -> None:
+    def __init__(
+        self,
+        sink: Callable[[str], Awaitable[None]],
+        grounds: Grounds,
+        said: Iterable[str] = (),
+    ) -> None:
         self._sink = sink
         self._grounds = grounds
+        self._told = {_plain(sentence) for text in said for sentence in _SENTENCE.split(text)}
         self._held = ""
         self.passed = ""
         """The text passed on so far."""
@@ -247,7 +281,7 @@ class GuardedSink:
         self._held += piece
         while not self.tripped and (end := _BOUNDARY.search(self._held)):
             sentence, self._held = self._held[: end.end()], self._held[end.end() :]
-            if check(self.passed + sentence, self._grounds):
+            if check(self.passed + sentence, self._grounds) or _plain(sentence) in self._told:
                 self.tripped = True
                 return
             self.passed += sentence

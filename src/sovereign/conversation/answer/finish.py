@@ -35,8 +35,10 @@ from ..voice.sentences import own
 from .checks import (
     Grounds,
     GuardedSink,
+    Problem,
     check,
     notes,
+    without_repeats,
     without_restatements,
 )
 from .figures import figures_in, supported
@@ -145,7 +147,7 @@ class AnswerWriter:
         after: bool,
     ) -> str:
         grounds = self._grounds(progress, general=ending.general)
-        sink = _guarded(grounds, _after_said(on_token, after))
+        sink = _guarded(grounds, _after_said(on_token, after), progress.stated)
         content, cut_off = ending.content, ending.cut_off
         if not content.strip() and not cut_off:
             asking = _asking(progress.context, ending.rest)
@@ -154,7 +156,7 @@ class AnswerWriter:
             content, cut_off = reply.content, reply.cut_off
         elif ending.shown is None and sink is not None:
             await sink(content)
-        text = without_restatements(content.strip(), progress.stated_terms)
+        text = _unsaid(content.strip(), progress)
         if cut_off:  # what came, and that it is not all: no retry, no check of a whole answer
             text = "" if check(text, grounds) else text
             cut = own("cut_off", progress.voice)
@@ -165,13 +167,15 @@ class AnswerWriter:
                 await sink(text[len(content.strip()) :] if content.strip() else text)
             return text
         problems = check(text, grounds)
+        repeated = not text and bool(content.strip()) and bool(ending.rest)
+        if repeated:  # all it wrote repeats the facts: the question left is unanswered
+            problems = [Problem(content.strip(), _REPEATED.format(rest=ending.rest))]
         if problems:
             logger.info("the answer stated what the turn does not hold (%d); asking again",
                         len(problems))  # fmt: skip
             note = _join(_prose_note(progress, ending.note), notes(problems))
             context = with_note(_asking(progress.context, ending.rest), note)
-            text = (await ask(context, None)).content.strip()
-            text = without_restatements(text, progress.stated_terms)
+            text = _unsaid((await ask(context, None)).content.strip(), progress)
             if check(text, grounds):
                 logger.info("the second answer was not grounded either; leaving it out")
                 text = ""
@@ -270,6 +274,19 @@ def language_name(language: str, spoken_in: str = "en") -> str:
     return Locale.parse(language).get_display_name(spoken_in) or language
 
 
+_REPEATED = (
+    "You repeated what the device already told the person. Answer only this question, "
+    "in one or two sentences: «{rest}»"
+)
+
+
+def _unsaid(prose: str, progress: TurnProgress) -> str:
+    """``prose`` without what the product already said: sentences naming what its facts
+    named (:func:`.checks.without_restatements`) or repeating one of them."""
+    kept = without_restatements(prose, progress.stated_terms)
+    return without_repeats(kept, progress.stated)
+
+
 def _prose_note(progress: TurnProgress, note: str | None) -> str:
     parts = [note] if note else []
     if progress.stated:
@@ -295,10 +312,12 @@ def _mistaken(progress: TurnProgress) -> bool:
     )
 
 
-def _guarded(grounds: Grounds, on_token: TokenSink | None) -> TokenSink | None:
-    if on_token is None or not grounds.applies:
+def _guarded(
+    grounds: Grounds, on_token: TokenSink | None, said: Sequence[str] = ()
+) -> TokenSink | None:
+    if on_token is None or not (grounds.applies or said):
         return on_token
-    return GuardedSink(on_token, grounds)
+    return GuardedSink(on_token, grounds, said)
 
 
 def _after_said(on_token: TokenSink | None, after: bool) -> TokenSink | None:
