@@ -146,7 +146,7 @@ def without_repeats(prose: str, said: Iterable[str]) -> str:
     """``prose`` without the sentences that repeat one of ``said`` word for word (case,
     spacing and the closing mark aside): asked for the rest of a question after the
     facts, the model wrote "Das Gerät läuft seit 8 Stunden ohne Neustart." again."""
-    told = {_plain(sentence) for text in said for sentence in _SENTENCE.split(text)}
+    told = _plain_sentences(said)
     kept, start = [], 0
     for end in [*(m.start() for m in _SENTENCE.finditer(prose)), len(prose)]:
         if _plain(prose[start:end]) not in told:  # the text and what follows it, as written
@@ -164,6 +164,11 @@ def _next_start(prose: str, end: int) -> int:
 
 def _plain(sentence: str) -> str:
     return " ".join(sentence.casefold().split()).rstrip(".!?;: ")
+
+
+def _plain_sentences(texts: Iterable[str]) -> set[str]:
+    """Every sentence of ``texts``, as :func:`without_repeats` compares them."""
+    return {_plain(sentence) for text in texts for sentence in _SENTENCE.split(text)}
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -268,7 +273,7 @@ class GuardedSink:
     ) -> None:
         self._sink = sink
         self._grounds = grounds
-        self._told = {_plain(sentence) for text in said for sentence in _SENTENCE.split(text)}
+        self._told = _plain_sentences(said)
         self._held = ""
         self.passed = ""
         """The text passed on so far."""
