@@ -383,11 +383,7 @@ def named_families(
     words are read once, and each family is checked once (Home Assistant's two reads
     share one)."""
     tokens = _question_tokens(question, language)
-    families: dict[str, Capability] = {}
-    for capability in capabilities:
-        family = family_of(capability)
-        if family is not None:
-            families.setdefault(family, capability)
+    families = _families(capabilities)
     named = set()
     itself = set()
     placed = set()
@@ -423,14 +419,24 @@ def names_the_thing(
     (:func:`_named_alone`). "¿cuántos megas son 2 gigas de ram?" names the device's
     memory, a part of any computer, and not the device."""
     found = set()
-    for capability in capabilities:
-        family, phrases = family_of(capability), capability.phrases
-        if family is None or family in found or phrases is None:
-            continue
+    for family, capability in _families(capabilities).items():
+        phrases = capability.phrases
+        assert phrases is not None  # family_of said it has subjects
         lists = [phrases.subjects, phrases.places, phrases.others, phrases.parts]
         if _named_alone(question, phrases, language, _joinable(lists, language)):
             found.add(family)
     return frozenset(found)
+
+
+def _families(capabilities: Iterable[Capability]) -> dict[str, Capability]:
+    """Each household family among ``capabilities`` (:func:`family_of`) with the first
+    capability of it: Home Assistant's two reads share one, read once."""
+    families: dict[str, Capability] = {}
+    for capability in capabilities:
+        family = family_of(capability)
+        if family is not None:
+            families.setdefault(family, capability)
+    return families
 
 
 SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
