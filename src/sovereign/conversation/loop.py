@@ -48,7 +48,7 @@ from .offer.arithmetic import (
 )
 from .offer.catalog import ToolCatalog
 from .offer.choices import ALSO_ASKED, general_check, split_product_parameters
-from .offer.guidance import TIME_WINDOW, ArgumentGuide
+from .offer.guidance import ArgumentGuide, is_time_window
 from .offer.same_thing import (
     SAME_THING,
     better_named,
@@ -1100,11 +1100,7 @@ def _own_arguments(capability: Capability, arguments: Mapping[str, Any] | None) 
     """The names of ``arguments`` that name a thing of the household: every one but a
     time window (:data:`~.offer.guidance.TIME_WINDOW`)."""
     properties = capability.arguments_schema.get("properties", {})
-    return [
-        name
-        for name in arguments or {}
-        if not (isinstance(properties.get(name), Mapping) and TIME_WINDOW in properties[name])
-    ]
+    return [name for name in arguments or {} if not is_time_window(properties.get(name))]
 
 
 def _failed(progress: TurnProgress, error: Exception) -> TurnFailed:

@@ -10,7 +10,7 @@ from .approval.card_words import own_words
 from .backends.base import ModelReply, user_texts
 from .offer.catalog import model_safe_name
 from .offer.choices import split_product_parameters
-from .offer.guidance import TIME_WINDOW
+from .offer.guidance import is_time_window
 from .offer.subjects import asks_beyond, conversation_topics, topics_to_state
 from .offer.time_spans import time_scope
 from .pending import Proposal, TurnProgress
@@ -86,6 +86,6 @@ def asks_another_time(capability: Capability | None, question: str) -> bool:
     if capability is None or capability.facts is None:
         return False
     properties = capability.arguments_schema.get("properties", {})
-    windowed = any(isinstance(p, dict) and TIME_WINDOW in p for p in properties.values())
+    windowed = any(is_time_window(schema) for schema in properties.values())
     scope = time_scope(question)
     return windowed and scope.named and scope.days is None

@@ -59,6 +59,7 @@ __all__ = [
     "ArgumentGuide",
     "addresses_in",
     "conversation_urls",
+    "is_time_window",
     "named_span_days",
     "names_time_scope",
     "refers_back",
@@ -75,6 +76,14 @@ PUBLISHED_WINDOW = "x-published-window"
 (web.search's ``time_range``): it is offered only when the question names a span, never
 for a scope alone, and for a span that may lie ahead of today (the coming weekend) it
 reaches back twice the span's length (:data:`LEAD`)."""
+
+
+def is_time_window(schema: object) -> bool:
+    """Whether ``schema``, one property of a capability's arguments, is marked
+    :data:`TIME_WINDOW`."""
+    return isinstance(schema, Mapping) and TIME_WINDOW in schema
+
+
 LEAD = 2
 """How many times its own length a published window reaches back for a span that may lie
 ahead of today: the span, and as long again before it, when pages about it are
