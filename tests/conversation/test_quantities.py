@@ -1,6 +1,7 @@
 """The quantities a question asks about and those a passage states
-(sovereign.conversation.quantities), and the passage ranking that follows them
-(sources.candidates)."""
+(sovereign.conversation.quantities), the passage ranking that follows them
+(sources.candidates), and the units a chosen calculation is worked out in
+(quantities.with_units)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,18 @@ from decimal import Decimal
 
 import pytest
 
+from sovereign.conversation.backends.base import ModelReply, ToolCall
+from sovereign.conversation.offer.arithmetic import CALCULATE
 from sovereign.conversation.quantities import (
     Quantity,
     asked_dimensions,
     dimension_fit,
     quantity_fit,
     stated_quantities,
+    with_units,
 )
 from sovereign.conversation.sources import Sources, candidates
+from sovereign.conversation.voice.catalogs import Voice
 
 
 def amounts(text, language):
@@ -168,3 +173,94 @@ def test_the_passage_stating_the_kind_of_quantity_asked_ranks_first():
     ]
     question = "Quanti watt ha il microonde?"
     assert candidates(_price_list(rows), question, "it")[0] == "2.1"
+
+
+def chose(expression):
+    call = ToolCall(id="c1", name=CALCULATE, arguments={"expression": expression})
+    return ModelReply(content="", tool_calls=(call,))
+
+
+def line(question, language, expression):
+    """The product's line, with CLDR's no-break spaces written as spaces."""
+    worked = with_units(chose(expression), question, language)
+    if worked is None:
+        return None
+    return worked.shown(Voice(language)).replace("\u00a0", " ").replace("\u202f", " ")
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "expression", "shown"),
+    [
+        # The model's formula forgot the 32 degrees; the product converts.
+        ("in het recept staat de oven op 400 graden Fahrenheit, hoeveel graden Celsius is dat?",
+         "nl", "400 * 5 / 9", "400°F = 204,44°C"),
+        ("How many degrees Celsius is 350°F?", "en", "350 - 32", "350°F = 176.67°C"),
+        ("-5 °C, wie viel ist das in Fahrenheit?", "de", "5 * 9 / 5", "-5 °C = 23 °F"),
+        # Outside English a bare degree is one Celsius.
+        ("Il forno è a 180 gradi, quanti Fahrenheit sono?", "it", "180 * 2", "180 °C = 356 °F"),
+        ("¿A cuántos grados Fahrenheit equivalen 37 grados centígrados?", "es", "37 * 2",
+         "37 °C = 98,6 °F"),
+        ("Combien de miles font 10 km ?", "fr", "10 * 0.5", "10 km = 6,21 mi"),
+        ("quanti grammi sono 8 once?", "it", "8 * 28", "8 oz = 226,8 g"),
+        ("how many ounces is 250g", "en", "250 / 28", "250 g = 8.82 oz"),
+        # Whatever the model wrote, or could not write.
+        ("hoeveel centimeter is 2 inch?", "nl", "2 ** 3", "2 in = 5,08 cm"),
+    ],
+)  # fmt: skip
+def test_a_conversion_the_question_asks_for_is_the_products(question, language, expression, shown):
+    assert line(question, language, expression) == shown
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "expression", "shown"),
+    [
+        # A kind households count two ways: the model's own conversion stands.
+        ("¿cuántos megas son 2 gigas de ram?", "es", "2 * 1024", "2 × 1.024 = 2.048"),
+        ("Hoeveel MB is 1,5 GB?", "nl", "1.5 * 1024", "1,5 × 1.024 = 1.536"),
+        # Two numbers: what is converted is the model's sum.
+        ("3 bags of 2 kg each, how many pounds is that?", "en", "3 * 2 * 2.2",
+         "3 × 2 × 2.2 = 13.2"),
+        # No other unit named; a bare degree in English may be either scale.
+        ("if I double 375g of flour how much do I need", "en", "375 * 2", "375 × 2 = 750"),
+        ("the oven says 350 degrees, what is that in celsius", "en", "(350 - 32) * 5 / 9",
+         "(350 - 32) × 5 ÷ 9 = 176.6667"),
+    ],
+)  # fmt: skip
+def test_no_conversion_asked_leaves_the_models_sum(question, language, expression, shown):
+    assert line(question, language, expression) == shown
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "expression", "shown"),
+    [
+        ("mein handy hat 128 gb speicher, wie viele fotos zu je 4 mb passen da drauf", "de",
+         "128 / 4", "128 GB ÷ 4 MB = 32.000"),
+        ("2 kg de farine, 250 g par gâteau : combien de gâteaux ?", "fr", "2 / 250",
+         "2 kg ÷ 250 g = 8"),
+        ("Wie viel sind 2 kg und 300 g zusammen in Gramm?", "de", "2 + 300", "2 kg + 300 g = 2.300 g"),
+        ("1 km plus 250 m, how far is that?", "en", "1 + 250", "1 km + 250 m = 1.25 km"),
+    ],
+)  # fmt: skip
+def test_a_sum_of_the_questions_quantities_in_two_units_is_worked_out_in_them(
+    question, language, expression, shown
+):
+    assert line(question, language, expression) == shown
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "expression"),
+    [
+        ("128 GB, Fotos zu je 4 MB, wie viele?", "de", "128 * 1024 / 4"),  # a factor of its own
+        ("4 GB of photos, 4 MB each: how many?", "en", "4 / 4"),  # one figure, two units
+        ("2 kg of flour and 3 km to walk", "en", "2 + 3"),  # two kinds
+        ("12 kg and 3 kg: how much together?", "en", "12 + 3"),  # one unit: nothing to convert
+        ("20 °C and 5 °F", "en", "20 + 5"),  # temperatures are not summed in units
+    ],
+)
+def test_otherwise_the_models_sum_stands(question, language, expression):
+    assert line(question, language, expression) == line("", language, expression)
+
+
+def test_no_calculation_chosen_is_none_and_temperatures_rank_no_passage():
+    assert with_units(ModelReply(content="400 °F is hot."), "400 °F in °C?", "en") is None
+    assert stated_quantities("Heute bis zu 20 °C", "de") == []

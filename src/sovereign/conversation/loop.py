@@ -42,8 +42,8 @@ from .backends.base import (
 from .offer.arithmetic import (
     CALCULATE,
     Calculation,
+    Conversion,
     calculate_tool,
-    calculation,
     holds_a_number,
 )
 from .offer.catalog import ToolCatalog
@@ -78,6 +78,7 @@ from .offer.subjects import (
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
+from .quantities import with_units
 from .results import PendingConfirmation, TurnFailed, TurnResult
 from .sources import (
     MAX_QUOTES,
@@ -490,7 +491,7 @@ class TurnLoop:
                     reply, chosen = read_instead, []
             if ANSWER_THE_REST in chosen:
                 return await self._finish(progress, on_token, _rest(progress))
-            worked = calculation(reply) if nothing_ran else None
+            worked = with_units(reply, question, progress.voice.language) if nothing_ran else None
             reply = _without(reply, {CALCULATE})  # the product works it out
             if GENERAL_KNOWLEDGE in chosen:  # the same as no call: the model's prose
                 chosen.remove(GENERAL_KNOWLEDGE)
@@ -1076,7 +1077,7 @@ def _rest(progress: TurnProgress, *, general: bool = False) -> Ending:
     return Ending(rest=asked, general=bool(rest) and unnamed == rest and not progress.unrun)
 
 
-def _a_sum_of_its_own(progress: TurnProgress, worked: Calculation | None) -> bool:
+def _a_sum_of_its_own(progress: TurnProgress, worked: Calculation | Conversion | None) -> bool:
     """Whether ``worked``, the calculation the model chose, works with the question's own
     numbers (:meth:`~.offer.arithmetic.Calculation.works_with`) and the question names
     no household thing itself (:func:`~.offer.subjects.names_the_thing`): then it

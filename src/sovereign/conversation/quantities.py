@@ -21,21 +21,32 @@ alone ("Quanti watt ha il microonde?") or by a noun or verb of its language that
 for one ("capacidad", "Leistung", "poids", "weighs"; ``quantities.json``, no
 adjectives, since "wie hoch ist die Miete" asks for no length). A passage stating a
 quantity of that kind ("900 W") then holds one more of the question's terms.
+
+The same quantities let the product work out the units of a calculation the model
+chose (:func:`with_units`): a conversion the question asks for ("400 graden
+Fahrenheit, hoeveel graden Celsius is dat?") is converted, temperatures included,
+not left to the model's formula (``400 * 5 / 9``); a sum the model wrote of the
+question's own quantities in different units of one kind ("128 GB … Fotos zu je 4
+MB": ``128 / 4``) is worked out in those units. Temperatures are converted only:
+the passage ranking compares the kinds of :data:`UNITS`.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import itertools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from babel import Locale
 from babel.numbers import NumberFormatError, parse_decimal
 
+from .backends.base import ModelReply
+from .offer.arithmetic import CALCULATE, MAX_MAGNITUDE, Calculation, Conversion, calculation
 from .voice.words import fold, stop_words, words
 
 __all__ = [
@@ -45,6 +56,7 @@ __all__ = [
     "dimension_fit",
     "quantity_fit",
     "stated_quantities",
+    "with_units",
 ]
 
 CATALOG = Path(__file__).resolve().parent / "quantities.json"
@@ -74,6 +86,19 @@ UNITS: dict[str, tuple[str, Decimal]] = {
 }
 """The units compared (CLDR unit keys) → their dimension's base unit and how many of
 it one is."""
+TEMPERATURES: dict[str, tuple[Decimal, Decimal]] = {
+    "temperature-celsius": (Decimal(1), Decimal("273.15")),
+    "temperature-fahrenheit": (
+        Decimal(5) / Decimal(9),
+        Decimal("459.67") * Decimal(5) / Decimal(9),
+    ),
+}
+"""Temperature scales (CLDR keys) → kelvins per degree and the kelvins of their zero:
+converted (:func:`with_units`), never compared by the passage ranking."""
+UNCERTAIN = frozenset({"B"})
+"""Dimensions whose units a household counts two ways (a gigabyte of 1,000 or 1,024
+megabytes): the model's own conversion stands ("¿cuántos megas son 2 gigas?" is
+``2 * 1024``)."""
 _NUMBER = r"\d+(?:[.,]\d+)*"
 _QUANTITY = re.compile(
     rf"(?<![\w.,])({_NUMBER})(?:\s*[-\u2010-\u2015]\s*({_NUMBER}))?[\s\u00a0\u202f-]*([^\W\d_]+)"
@@ -115,7 +140,7 @@ def _words(language: str) -> _Words:
             patterns = Locale.parse(code)._data["unit_patterns"]
         except (ValueError, KeyError):  # a language Babel does not know: the catalog alone
             patterns = {}
-        for key in UNITS:
+        for key in (*UNITS, *TEMPERATURES):
             for width in patterns.get(key, {}).values():
                 for form, pattern in width.items():
                     if form == "per":
@@ -149,7 +174,7 @@ def stated_quantities(text: str, language: str) -> list[Quantity]:
     for match in _QUANTITY.finditer(text):
         key = catalog.units.get(fold(match.group(3)))
         first = _value(match.group(1), language)
-        if key is None or first is None:
+        if key not in UNITS or first is None:
             continue
         second = _value(match.group(2), language) if match.group(2) else first
         dimension, factor = UNITS[key]
@@ -159,7 +184,7 @@ def stated_quantities(text: str, language: str) -> list[Quantity]:
     for before, after in itertools.pairwise(spoken):
         count = catalog.numbers.get(before.whole)
         key = catalog.units.get(after.whole)
-        if count is not None and key is not None and text[before.end : after.start].isspace():
+        if count is not None and key in UNITS and text[before.end : after.start].isspace():
             dimension, factor = UNITS[key]
             found.append(Quantity(count * factor, count * factor, dimension))
     return found
@@ -185,7 +210,7 @@ def asked_dimensions(question: str, language: str) -> frozenset[str]:
         key = catalog.measures.get(word.whole)
         if key is None and len(word.whole) >= 2 and not counted:
             key = catalog.units.get(word.whole)
-        if key is not None:
+        if key in UNITS:
             dimensions.add(UNITS[key][0])
     return frozenset(dimensions)
 
@@ -217,3 +242,181 @@ def quantity_fit(passage: str, heading: str, asked: list[Quantity], language: st
         if stated:
             return any(s.meets(a) for s in stated for a in asked)
     return None
+
+
+_WRITTEN = re.compile(rf"(?<![\w.,])([-\u2212]?{_NUMBER})|(°\s?[CFcf])(?![^\W\d_])|([^\W\d_]+)")
+"""A number (perhaps negative), a degree sign before its scale's letter ("°F"), or a word."""
+
+
+@dataclass(frozen=True)
+class _Written:
+    """What a question writes of quantities: each number with the unit (CLDR key) right
+    after it, if any, and the units it names with no number."""
+
+    numbers: list[tuple[Decimal, str | None]]
+    alone: list[str]
+
+
+def _written(question: str, language: str) -> _Written:
+    """A unit is the word right after a number, a degree sign and letter ("400°F",
+    "400 °F"), or two words of one unit's long name ("400 graden Fahrenheit", "gradi
+    Celsius"); a unit's name of one letter stands only after a number."""
+    catalog = _words(language)
+    tokens = [(m.group(1), fold(m.group(0).replace(" ", ""))) for m in _WRITTEN.finditer(question)]
+    numbers: list[tuple[Decimal, str | None]] = []
+    alone: list[str] = []
+    index = 0
+    while index < len(tokens):
+        number, name = tokens[index]
+        if number is not None:
+            unit, used = _unit_at(_names(tokens, index + 1), catalog)
+            negative = number[0] in "-\u2212"
+            if (value := _value(number.lstrip("-\u2212"), language)) is not None:
+                value = -value if negative else value
+                numbers.append((value, unit))
+            index += 1 + used
+            continue
+        unit, used = _unit_at(_names(tokens, index), catalog)
+        if unit is not None and len(name) >= 2:
+            alone.append(unit)
+        index += max(used, 1)
+    return _Written(numbers, alone)
+
+
+def _names(tokens: list[tuple[str | None, str]], start: int) -> list[str]:
+    """The folded words from ``start``, at most two, up to the next number."""
+    names = []
+    for number, name in tokens[start : start + 2]:
+        if number is not None:
+            break
+        names.append(name)
+    return names
+
+
+def _unit_at(names: list[str], catalog: _Words) -> tuple[str | None, int]:
+    """The unit the first one or two of ``names`` spell, and how many it takes."""
+    if len(names) >= 2 and (key := catalog.units.get(f"{names[0]} {names[1]}")) is not None:
+        return key, 2
+    if names and (key := catalog.units.get(names[0])) is not None:
+        return key, 1
+    return None, 0
+
+
+def _dimension(key: str) -> str:
+    return "K" if key in TEMPERATURES else UNITS[key][0]
+
+
+def _in_base(value: Decimal, key: str) -> Decimal:
+    if key in TEMPERATURES:
+        factor, zero = TEMPERATURES[key]
+        return value * factor + zero
+    return value * UNITS[key][1]
+
+
+def _from_base(value: Decimal, key: str) -> Decimal:
+    if key in TEMPERATURES:
+        factor, zero = TEMPERATURES[key]
+        return (value - zero) / factor
+    return value / UNITS[key][1]
+
+
+def with_units(reply: ModelReply, question: str, language: str) -> Calculation | Conversion | None:
+    """The calculation ``reply`` chose (:data:`~.offer.arithmetic.CALCULATE`), worked out
+    in the units ``question`` writes (``language``, ISO 639-1), or ``None`` when no
+    calculation was chosen or none can be worked out.
+
+    - The question holds one number, with its unit, and names one other unit of that
+      kind: the product converts it, whatever the model wrote ("400 graden
+      Fahrenheit … hoeveel graden Celsius" is 204.44 °C, not ``400 * 5 / 9``), unless
+      households count that kind two ways (:data:`UNCERTAIN`).
+    - Every number of the model's expression is one of the question's and two of them
+      carry different units of one kind: the sum is worked out in those units ("128 GB
+      … Fotos zu je 4 MB", ``128 / 4``, is 32,000). Its result is in the unit of that
+      kind the question names alone, else the first one written.
+    - Otherwise the model's expression as it is (:func:`~.offer.arithmetic.calculation`).
+    """
+    if not any(call.name == CALCULATE for call in reply.tool_calls):
+        return None
+    written = _written(question, language)
+    converted = _conversion(written)
+    if converted is not None:
+        return converted
+    worked = calculation(reply)
+    return _in_units(worked, written) if worked is not None else None
+
+
+def _conversion(written: _Written) -> Conversion | None:
+    if len(written.numbers) != 1 or written.numbers[0][1] is None:
+        return None
+    amount, source = written.numbers[0]
+    assert source is not None
+    kind = _dimension(source)
+    targets = {key for key in written.alone if _dimension(key) == kind and key != source}
+    if len(targets) != 1 or kind in UNCERTAIN:
+        return None
+    target = targets.pop()
+    value = _from_base(_in_base(amount, source), target)
+    if abs(value) > MAX_MAGNITUDE:
+        return None
+    return Conversion(amount, source, value, target)
+
+
+def _in_units(worked: Calculation, written: _Written) -> Calculation:
+    units: dict[Decimal, str | None] = {}
+    for value, unit in written.numbers:
+        if units.setdefault(value, unit) != unit:
+            return worked  # one figure written with two units: which one the model meant is unknown
+    operands = [
+        Decimal(str(node.value)) for node in ast.walk(worked.tree) if isinstance(node, ast.Constant)
+    ]
+    if any(value not in units for value in operands):
+        return worked  # the model brought a figure of its own (a factor): its sum stands
+    keys = {units[value] for value in operands} - {None}
+    if any(key in TEMPERATURES for key in keys):
+        return worked
+    kinds = [_dimension(key) for key in keys if key is not None]
+    if len(kinds) == len(set(kinds)):
+        return worked  # no kind in two units: nothing to convert
+    try:
+        value, kind = _dimensioned(worked.tree, units)
+    except (ValueError, ArithmeticError):
+        return worked
+    shown = tuple((v, k) for v, k in units.items() if k is not None and v in operands)
+    if not kind:
+        return replace(worked, value=value, units=shown)
+    if len(kind) != 1 or next(iter(kind.values())) != 1:
+        return worked
+    (base,) = kind
+    named = {key for key in written.alone if _dimension(key) == base}
+    first = next(
+        key for value, key in written.numbers if key is not None and _dimension(key) == base
+    )
+    target = named.pop() if len(named) == 1 else first
+    return replace(worked, value=_from_base(value, target), units=shown, unit=target)
+
+
+def _dimensioned(
+    node: ast.expr, units: dict[Decimal, str | None]
+) -> tuple[Decimal, dict[str, int]]:
+    """``node``'s value in base units and its dimension (base unit → power)."""
+    if isinstance(node, ast.Constant):
+        number = Decimal(str(node.value))
+        key = units.get(number)
+        return (number, {}) if key is None else (_in_base(number, key), {_dimension(key): 1})
+    if isinstance(node, ast.UnaryOp):
+        value, kind = _dimensioned(node.operand, units)
+        return (-value if isinstance(node.op, ast.USub) else value), kind
+    if not isinstance(node, ast.BinOp):
+        raise ValueError("not worked out")
+    left, left_kind = _dimensioned(node.left, units)
+    right, right_kind = _dimensioned(node.right, units)
+    if isinstance(node.op, ast.Add | ast.Sub):
+        if left_kind != right_kind:
+            raise ValueError("a sum of two kinds")
+        return (left + right if isinstance(node.op, ast.Add) else left - right), left_kind
+    sign = 1 if isinstance(node.op, ast.Mult) else -1
+    kind = dict(left_kind)
+    for base, power in right_kind.items():
+        kind[base] = kind.get(base, 0) + sign * power
+    kind = {base: power for base, power in kind.items() if power}
+    return (left * right if sign == 1 else left / right), kind

@@ -112,11 +112,11 @@ def offered(backend, request=0):
 
 
 async def test_the_device_works_out_what_the_model_writes_and_the_model_answers_with_it(tmp_path):
-    script = [propose(CALCULATE, {"expression": "8 * 28.35"}), "8 once sono circa 226,8 grammi."]
+    script = [propose(CALCULATE, {"expression": "8 * 28.35"}), "Fa circa 226,8."]
     loop, backend, audit = loop_for(household(), script, tmp_path)
-    ask = [{"role": "user", "content": "quanti grammi sono 8 once?"}]
+    ask = [{"role": "user", "content": "quanto fa 8 volte 28,35?"}]
     result = await loop.process_turn(ask, policy=OFF, owner="o")
-    assert result.text == f"8 once sono circa 226,8 grammi.\n\n8 {TIMES} 28,35 = 226,8"
+    assert result.text == f"Fa circa 226,8.\n\n8 {TIMES} 28,35 = 226,8"
     assert CALCULATE in offered(backend)
     told = " ".join(m["content"] for m in backend.requests[1].messages if m["role"] == "system")
     assert f"8 {TIMES} 28.35 = 226.8" in told  # the model answers with the device's figure
@@ -177,11 +177,11 @@ async def test_a_question_without_a_number_is_not_offered_the_calculation(tmp_pa
 async def test_what_is_no_expression_is_answered_without_a_figure_of_the_devices(
     expression, tmp_path
 ):
-    script = [propose(CALCULATE, {"expression": expression}), "About 227 grams."]
+    script = [propose(CALCULATE, {"expression": expression}), "About 750 grams."]
     loop, backend, _ = loop_for(household(), script, tmp_path)
-    ask = [{"role": "user", "content": "how many grams are 8 ounces?"}]
+    ask = [{"role": "user", "content": "if I double 375g of flour how much do I need"}]
     result = await loop.process_turn(ask, policy=OFF, owner="o")
-    assert result.text == "About 227 grams."
+    assert result.text == "About 750 grams."
     told = " ".join(m["content"] for m in backend.requests[1].messages if m["role"] == "system")
     assert "worked this out" not in told
 
@@ -230,3 +230,18 @@ async def test_a_sum_on_the_household_thing_itself_or_not_the_questions_is_read(
     loop, backend, _ = loop_for(registry_of(health()), [*script, "unused"], tmp_path)
     await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
     assert backend.requests[1].tool_choice == named_choice("system_health")
+
+
+@pytest.mark.parametrize("expression", ["400 * 5 / 9", "2 ** 999999"])
+async def test_a_conversion_asked_for_is_the_products_whatever_the_model_wrote(
+    expression, tmp_path
+):
+    prose = "400 graden Fahrenheit is ongeveer 204,44 graden Celsius."
+    script = [propose(CALCULATE, {"expression": expression}), prose]
+    loop, backend, _ = loop_for(household(), script, tmp_path)
+    question = "in het recept staat de oven op 400 graden Fahrenheit, hoeveel graden Celsius is dat?"
+    result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
+    assert result.text == f"{prose}\n\n400°F = 204,44°C"
+    told = " ".join(m["content"] for m in backend.requests[1].messages if m["role"] == "system")
+    assert "400°F = 204.44°C" in told and "222" not in told
+    assert result.receipts == []

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from babel.numbers import NumberFormatError, format_decimal, parse_decimal
+from babel.units import format_unit
 
 from ..backends.base import ModelReply, ToolDefinition
 from ..voice.catalogs import Voice
@@ -79,16 +80,23 @@ class Calculation:
 
     Attributes:
         tree: the parsed expression (numbers and ``+ - * /`` only).
-        value: its value, exact (``Decimal``).
+        value: its value, exact (``Decimal``), in :attr:`unit` if it has one.
+        units: the expression's numbers that carry a unit of the question's, with that
+            unit (CLDR key): worked out in their units (:func:`..quantities.with_units`).
+        unit: the result's unit (CLDR key), or ``None`` for a number.
     """
 
     tree: ast.expr
     value: Decimal
+    units: tuple[tuple[Decimal, str], ...] = ()
+    unit: str | None = None
 
     def shown(self, voice: Voice) -> str:
         """The product's line, numbers in the household's language: in German,
-        ``8 * 28.35`` is "8 \u00d7 28,35 = 226,8" (the multiplication sign)."""
-        return f"{_shown(self.tree, voice)} = {_number(self.value, voice)}"
+        ``8 * 28.35`` is "8 \u00d7 28,35 = 226,8" (the multiplication sign), and with
+        units, "128 GB \u00f7 4 MB = 32.000"."""
+        units = dict(self.units)
+        return f"{_shown(self.tree, voice, units)} = {_figure(self.value, self.unit, voice)}"
 
     def works_with(self, question: str, language: str) -> bool:
         """Whether this is an operation (not a lone number) on a number ``question``
@@ -109,10 +117,45 @@ class Calculation:
 
     def note(self) -> str:
         """What the model is told for its answer (English, as its other instructions)."""
-        return (
-            f"The device worked this out: {self.shown(Voice('en'))}. Answer the question "
-            "with this result, in one or two sentences; do not calculate anything yourself."
-        )
+        return _note(self.shown(Voice("en")))
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """A quantity the question gives, converted to the unit it names
+    (:func:`..quantities.with_units`): "400 °F = 204,44 °C".
+
+    Attributes:
+        amount: the question's number, in ``source``.
+        source: its unit (CLDR key, e.g. ``temperature-fahrenheit``).
+        value: the amount in ``target``, exact (``Decimal``).
+        target: the unit asked for (CLDR key).
+    """
+
+    amount: Decimal
+    source: str
+    value: Decimal
+    target: str
+
+    def shown(self, voice: Voice) -> str:
+        """The product's line, in the household's numbers and units (Babel)."""
+        given = _figure(self.amount, self.source, voice)
+        return f"{given} = {_figure(self.value, self.target, voice)}"
+
+    def works_with(self, question: str, language: str) -> bool:
+        """Always: the amount converted is the question's own."""
+        return True
+
+    def note(self) -> str:
+        """What the model is told for its answer (English, as its other instructions)."""
+        return _note(self.shown(Voice("en")))
+
+
+def _note(shown: str) -> str:
+    return (
+        f"The device worked this out: {shown}. Answer the question with this result, in "
+        "one or two sentences; do not calculate anything yourself."
+    )
 
 
 def calculation(reply: ModelReply) -> Calculation | None:
@@ -156,25 +199,30 @@ def _value(node: ast.expr) -> Decimal:
     return value
 
 
-def _shown(node: ast.expr, voice: Voice, outer: int = 0) -> str:
+def _shown(node: ast.expr, voice: Voice, units: dict[Decimal, str], outer: int = 0) -> str:
     """``node`` written for the household: the multiplication and division signs,
-    numbers in its language, parentheses only where the order needs them."""
+    numbers in its language with the unit each carries (``units``), parentheses only
+    where the order needs them."""
     if isinstance(node, ast.Constant):
-        return _number(Decimal(str(node.value)), voice)
+        number = Decimal(str(node.value))
+        return _figure(number, units.get(number), voice)
     if isinstance(node, ast.UnaryOp):
         sign = "-" if isinstance(node.op, ast.USub) else "+"
-        return f"{sign}{_shown(node.operand, voice, 3)}"
+        return f"{sign}{_shown(node.operand, voice, units, 3)}"
     assert isinstance(node, ast.BinOp)
     precedence = _PRECEDENCE[type(node.op)]
     # The right operand of - and / keeps parentheses at the same precedence: 2 - (3 - 1).
     right_outer = precedence + (1 if isinstance(node.op, ast.Sub | ast.Div) else 0)
     text = (
-        f"{_shown(node.left, voice, precedence)} {_OPERATORS[type(node.op)]} "
-        f"{_shown(node.right, voice, right_outer)}"
+        f"{_shown(node.left, voice, units, precedence)} {_OPERATORS[type(node.op)]} "
+        f"{_shown(node.right, voice, units, right_outer)}"
     )
     return f"({text})" if precedence < outer else text
 
 
-def _number(value: Decimal, voice: Voice) -> str:
-    """A figure to at most four decimals, grouped as the household's language groups."""
-    return format_decimal(value, format="#,##0.####", locale=voice.language)
+def _figure(value: Decimal, unit: str | None, voice: Voice) -> str:
+    """A figure grouped as the household's language groups: a number to at most four
+    decimals, a quantity to two with its unit's short name ("204,44 °C", "128 Go")."""
+    if unit is None:
+        return format_decimal(value, format="#,##0.####", locale=voice.language)
+    return format_unit(value, unit, length="short", format="#,##0.##", locale=voice.language)
