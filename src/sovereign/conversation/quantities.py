@@ -134,6 +134,7 @@ def _words(language: str) -> _Words:
     units: dict[str, str] = {}
     numbers: dict[str, int] = {}
     measures: dict[str, str] = {}
+    dropped: set[str] = set()
     stops = stop_words(language) | stop_words("en")
     for code in dict.fromkeys(("en", language)):
         try:
@@ -149,10 +150,15 @@ def _words(language: str) -> _Words:
                     if name and name not in stops:
                         units.setdefault(name, key)
         entry = catalog.get(code, {})
-        units.update({fold(name): key for name, key in entry.get("units", {}).items()})
+        for name, key in entry.get("units", {}).items():
+            if key is None:  # a name CLDR gives a unit the language's households mean otherwise
+                dropped.add(fold(name))
+            else:
+                units[fold(name)] = key
         numbers.update({fold(word): value for word, value in entry.get("numbers", {}).items()})
         if code == language:  # "lang" is long in German, "largo" wide in Italian
             measures.update({fold(word): key for word, key in entry.get("measures", {}).items()})
+    units = {name: key for name, key in units.items() if name not in dropped}
     return _Words(units, numbers, measures)
 
 

@@ -239,7 +239,9 @@ async def test_a_conversion_asked_for_is_the_products_whatever_the_model_wrote(
     prose = "400 graden Fahrenheit is ongeveer 204,44 graden Celsius."
     script = [propose(CALCULATE, {"expression": expression}), prose]
     loop, backend, _ = loop_for(household(), script, tmp_path)
-    question = "in het recept staat de oven op 400 graden Fahrenheit, hoeveel graden Celsius is dat?"
+    question = (
+        "in het recept staat de oven op 400 graden Fahrenheit, hoeveel graden Celsius is dat?"
+    )
     result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
     assert result.text == f"{prose}\n\n400°F = 204,44°C"
     told = " ".join(m["content"] for m in backend.requests[1].messages if m["role"] == "system")
