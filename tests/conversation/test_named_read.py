@@ -102,9 +102,62 @@ async def test_what_else_the_question_asks_is_still_answered_by_the_model(tmp_pa
         propose("answer_the_rest"),
         "Memory is a card game.",
     ]
-    result, _ = await turn("What are the rules of memory, the card game?", script, tmp_path)
+    question = "How is the server doing? And what are the rules of memory, the card game?"
+    result, _ = await turn(question, script, tmp_path)
     assert [r.capability for r in result.receipts] == ["system.health"]
     assert result.text.endswith("Memory is a card game.")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What are the rules of memory, the card game?",
+        "trou de mémoire : c'est qui déjà le peintre des Nymphéas ?",
+        "tengo una memoria fatal para los nombres de la gente, ¿algún truco?",
+        "c'est quoi la différence entre la ram et le disque dur ?",
+    ],
+)
+async def test_general_knowledge_chosen_about_a_part_any_computer_has_is_not_read(
+    question, tmp_path
+):
+    script = [propose("general_knowledge"), "Claude Monet."]
+    result, backend = await turn(question, script, tmp_path)
+    assert result.receipts == [] and result.text == "Claude Monet."
+    assert len(backend.requests) == 2  # the prose, asked once: nothing was read
+
+
+@pytest.mark.parametrize(
+    ("question", "decision"),
+    [
+        # names the device itself
+        ("das kästchen ist heute so lahm, ist der prozessor am anschlag?", "general_knowledge"),
+        ("il serverino è bollente, è normale?", "general_knowledge"),
+        # a part alone, and the model chose nothing: read as before
+        ("trou de mémoire : combien en reste-t-il ?", None),
+    ],
+)
+async def test_general_knowledge_about_the_device_itself_or_no_choice_is_still_read(
+    question, decision, tmp_path
+):
+    first = propose(decision) if decision else ModelReply()
+    script = [first, FILLED, "unused"]
+    result, _ = await turn(question, script, tmp_path)
+    assert [r.capability for r in result.receipts] == ["system.health"]
+
+
+async def test_general_knowledge_about_a_family_without_names_of_its_own_is_still_read(
+    tmp_path,
+):
+    # A door is the household's own, not a part every home has: the lock is read.
+    filled = propose(
+        "home_assistant_get_state", {"entity_id": "lock.back_door", "also_asked": "nothing_else"}
+    )
+    script = [propose("general_knowledge"), filled, "unused"]
+    registry = household(home_assistant=True)
+    result, _ = await turn(
+        "did anyone remember to lock the back door", script, tmp_path, registry=registry
+    )
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
 
 
 async def test_the_facts_are_said_in_the_questions_language(tmp_path):

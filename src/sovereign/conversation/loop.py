@@ -493,7 +493,8 @@ class TurnLoop:
                 return await self._finish(progress, on_token, _rest(progress))
             worked = with_units(reply, question, progress.voice.language) if nothing_ran else None
             reply = _without(reply, {CALCULATE})  # the product works it out
-            if GENERAL_KNOWLEDGE in chosen:  # the same as no call: the model's prose
+            knowledge = GENERAL_KNOWLEDGE in chosen
+            if knowledge:  # the same as no call: the model's prose
                 chosen.remove(GENERAL_KNOWLEDGE)
                 reply = _without(reply, {GENERAL_KNOWLEDGE.name})
             if nothing_ran and chosen and self._stands_for_another(chosen, reply, named):
@@ -570,8 +571,15 @@ class TurnLoop:
             # remember to lock the back door" → "Yes, I remember locking the back door.").
             # The model fills it as it fills a read that comes first: the facts asked
             # about, whether anything else is asked ("Tu chauffes pas trop ?" asks
-            # nothing else), and the thing read, chosen from what exists.
-            if reads and not reply.tool_calls and not _a_sum_of_its_own(progress, worked):
+            # nothing else), and the thing read, chosen from what exists. General
+            # knowledge the model chose about a part any computer has stands
+            # (:func:`_knowledge_of_parts`).
+            if (
+                reads
+                and not reply.tool_calls
+                and not _a_sum_of_its_own(progress, worked)
+                and not (knowledge and thread == named and _knowledge_of_parts(progress, named))
+            ):
                 reply = await self._read_named(progress, context, offered, thread, reads, reply)
                 _say_unrun(progress, self._withheld_beside(progress, reply, named, standing))
             if not reply.tool_calls:
@@ -1087,6 +1095,22 @@ def _a_sum_of_its_own(progress: TurnProgress, worked: Calculation | Conversion |
     if worked is None or not worked.works_with(progress.question, progress.voice.language):
         return False
     capabilities = progress.catalog.capabilities.values()
+    return not names_the_thing(progress.question, capabilities, progress.voice.language)
+
+
+def _knowledge_of_parts(progress: TurnProgress, named: frozenset[str]) -> bool:
+    """Whether the families ``named`` by the question, which the model chose to answer
+    from general knowledge, each have names of their own (the device's: "the server",
+    "das Kästchen") and the question names none of those things itself, only their
+    parts (:func:`~.offer.subjects.names_the_thing`). "trou de mémoire : c'est qui déjà
+    le peintre des Nymphéas ?", "tengo una memoria fatal para los nombres" and "c'est
+    quoi la différence entre la ram et le disque dur ?" name a part any computer has and
+    were answered with the device's free memory; "das kästchen ist heute so lahm, ist der
+    prozessor am anschlag?" names the device and is read, as is a question of a family
+    without names of its own ("did anyone remember to lock the back door")."""
+    capabilities = [c for c in progress.catalog.capabilities.values() if family_of(c) in named]
+    if not capabilities or any(c.phrases is None or not c.phrases.names for c in capabilities):
+        return False
     return not names_the_thing(progress.question, capabilities, progress.voice.language)
 
 
