@@ -70,6 +70,31 @@ def test_a_question_word_after_and_begins_another_question_without_its_mark(text
 
 
 @pytest.mark.parametrize(
+    ("text", "language", "second"),
+    [
+        # contracted and elided question words, and those a first list left out
+        ("la porta sul retro è chiusa a chiave? e poi, qual è il capoluogo della Sardegna", "it",
+         "e poi, qual è il capoluogo della Sardegna"),
+        ("la ram è piena? e poi cos'è un kernel", "it", "e poi cos'è un kernel"),
+        ("is the door locked? and what's the capital of Peru", "en",
+         "and what's the capital of Peru"),
+        ("how hot is it, and who's the author of Emma", "en", "and who's the author of Emma"),
+        ("Ist die Tür zu? Und wozu dient eigentlich ein Router", "de",
+         "Und wozu dient eigentlich ein Router"),
+        ("Is de deur dicht? En hoelang duurt een marathon", "nl",
+         "En hoelang duurt een marathon"),
+        ("La porte est fermée ? Et d'où vient le mot robot", "fr", "Et d'où vient le mot robot"),
+        ("La porte est fermée ? Et c'est quoi la capitale du Pérou", "fr",
+         "Et c'est quoi la capitale du Pérou"),
+        ("¿Está cerrada la puerta? Y adónde emigran las cigüeñas", "es",
+         "Y adónde emigran las cigüeñas"),
+    ],
+)  # fmt: skip
+def test_every_form_of_a_question_word_begins_another_question(text, language, second):
+    assert question_parts(text, language)[1:] == [second]
+
+
+@pytest.mark.parametrize(
     ("text", "language"),
     [
         ("tell me how much memory is free", "en"),  # a question word, no "and" before it
