@@ -237,6 +237,21 @@ def test_plurals_follow_each_languages_rule():
     ]
 
 
+@pytest.mark.parametrize(
+    ("hours", "sentence"),
+    [
+        (53.4, "Das Gerät läuft schon 2 Tage und 5 Stunden ohne Neustart."),
+        (25.0, "Das Gerät läuft schon 1 Tag und 1 Stunde ohne Neustart."),
+        (0.5, "Das Gerät läuft schon 30 Minuten ohne Neustart."),
+    ],
+)
+def test_a_duration_is_said_in_a_case_its_sentence_takes(hours, sentence):
+    # CLDR's units are nominative: "seit 2 Tage" was wrong German, "schon 2 Tage" is not.
+    assert render(system.FACTS, {**HEALTH, "uptime_hours": hours}, ["uptime"], Voice("de")) == [
+        sentence
+    ]
+
+
 def test_conditions_match_absent_numbers_and_any_of_several_values():
     sheet = FactSheet(
         kinds={"a": "number", "b": "state"},
