@@ -51,7 +51,7 @@ def adopt(progress: TurnProgress, reply: ModelReply) -> list[Proposal]:
         topics = chosen.topics
         if capability is not None and capability.facts is not None:
             asked = conversation_topics(
-                questions, capability.facts, capabilities, progress.voice.language
+                questions, capability.facts, capabilities, progress.voice.language, topics
             )
             topics = topics_to_state(topics, asked, capability.facts)
         arguments, written = own_words(progress, capability, chosen.arguments, call.arguments)

@@ -15,7 +15,9 @@ from sovereign.conversation.offer.subjects import (
 from sovereign.conversation.voice.words import letters
 from sovereign.executor import FactSheet, read_topic_words
 
-from ..test_named_read import turn
+from ..conftest import ON
+from ..test_named_read import household, turn
+from ..test_stand_ins import loop_for
 from .test_subjects import HOUSEHOLD, LANGUAGES
 
 SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
@@ -41,8 +43,7 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("system", "de", "Ist der Speicher voll?", ()),  # memory or storage: not said
         ("pihole", "fr", "y a combien de sites dans la liste noire ?", ("blocklist",)),
         ("pihole", "en", "How many ads were blocked today?", ("blocked",)),
-        ("pihole", "de", "Wie viel Prozent der Anfragen wurden blockiert?",
-         ("queries", "blocked")),
+        ("pihole", "de", "Wie viel Prozent der Anfragen wurden blockiert?", ("queries", "blocked")),
         ("pihole", "en", "whats the block rate this week?", ("blocked",)),  # a share
         ("pihole", "nl", "en hoeveel procent wordt er tegengehouden?", ("blocked",)),
         ("pihole", "fr", "c'est quoi le taux de blocage cette semaine ?", ("blocked",)),
@@ -52,6 +53,13 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("pihole", "en", "what fraction of lookups get stopped?", ("queries", "blocked")),
         ("pihole", "es", "¿Está activado el bloqueador?", ("status",)),
         ("pihole", "nl", "en deze week?", ()),
+        # the ad blocker's only list is its blocklist
+        ("pihole", "en", "and how many sites are on the list?", ("blocklist",)),
+        ("pihole", "de", "wie viele Domains stehen auf der Liste?", ("blocklist",)),
+        ("pihole", "es", "¿cuántos dominios hay en su lista?", ("blocklist",)),
+        ("pihole", "nl", "hoeveel sites staan er op de lijst?", ("blocklist",)),
+        ("pihole", "it", "quanti siti ci sono nell'elenco?", ("blocklist",)),
+        ("pihole", "en", "can you list what was stopped today?", ("blocked",)),  # a verb
     ],
 )
 def test_a_question_names_the_facts_in_their_words(sheet, language, question, asked):
@@ -77,6 +85,26 @@ def test_a_follow_up_naming_no_family_goes_on_from_the_question_before():
     again = ["How many ads were blocked today?", "How is the ad blocker doing?"]
     assert conversation_topics(again, sheet, HOUSEHOLD, "en") == ()
     assert conversation_topics(["en deze week?"], sheet, HOUSEHOLD, "nl") == ()
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question", "language", "chosen", "asked"),
+    [
+        # asks something of its own the sheet's words miss: the model's choice stands
+        ("Wie warm wird eigentlich die CPU vom Server?", "ok. und wie lang läuft er schon am "
+         "Stück?", "de", ("uptime",), ()),
+        # the same fact again, for another time: carried over, whatever the model chose
+        ("How many ads were blocked today?", "en deze week?", "nl", ("queries",), ("blocked",)),
+        ("Wie warm wird die CPU?", "und gestern?", "de", ("uptime",), ("temperature", "load")),
+        # the model chose what the one before named, or nothing: carried over
+        ("Wie warm wird die CPU?", "und jetzt?", "de", ("temperature",), ("temperature", "load")),
+        ("Wie warm wird die CPU?", "und jetzt?", "de", (), ("temperature", "load")),
+    ],
+)  # fmt: skip
+def test_a_follow_up_of_its_own_keeps_the_models_choice(earlier, question, language, chosen, asked):
+    sheet = system.FACTS if "CPU" in earlier else pihole.FACTS
+    found = conversation_topics([earlier, question], sheet, HOUSEHOLD, language, chosen)
+    assert found == asked
 
 
 @pytest.mark.parametrize("name", ["system", "pihole"])
@@ -130,3 +158,17 @@ async def test_the_model_choice_is_narrowed_to_the_fact_named(tmp_path):
     script = [propose("system_health", {"facts": ["memory", "disk"], "also_asked": "nothing_else"})]
     result, _ = await turn(question, script, tmp_path)
     assert "41.2" in result.text and "5.3" not in result.text  # the disk, not the memory
+
+
+async def test_a_follow_up_of_its_own_is_told_the_fact_the_model_chose(tmp_path):
+    filled = propose("system_health", {"facts": ["uptime"], "also_asked": "nothing_else"})
+    loop, backend, _ = loop_for(household(), [filled, "Seit gut zwei Tagen."], tmp_path)
+    messages = [
+        {"role": "user", "content": "Wie warm wird eigentlich die CPU vom Server?"},
+        {"role": "assistant", "content": "Sie ist im normalen Bereich."},
+        {"role": "user", "content": "ok. und wie lang läuft er schon am Stück?"},
+    ]
+    result = await loop.process_turn(messages, policy=ON, owner="o")
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert "Temperatur" not in result.text and "0,42" not in result.text  # not the CPU's
+    assert "Stunden" in result.text or "Tag" in result.text, result.text  # the uptime

@@ -643,15 +643,22 @@ def conversation_topics(
     sheet: FactSheet,
     capabilities: Iterable[Capability],
     language: str,
+    chosen: tuple[str, ...] = (),
 ) -> tuple[str, ...]:
     """The topics of ``sheet`` the last of ``questions`` (the user's messages, in
     order) names (:func:`asked_topics`); when it names none and no household family
     either ("en deze week?", "¿y en el último mes?"), it goes on from the one before,
-    whose topics are taken, and so on back."""
+    whose topics are taken, and so on back. Not when it names no time either and the
+    model ``chosen`` topics none of which the one before named: it asks something of
+    its own in words the sheet does not hold ("ok. und wie lang läuft er schon am
+    Stück?" after the CPU's temperature asks the uptime, and was told the temperature
+    and the load as well), so ``()``: the model's choice stands."""
     capabilities = list(capabilities)
-    for question in reversed(questions):
+    for back, question in enumerate(reversed(questions)):
         asked = asked_topics(question, sheet, language)
         if asked or named_families(question, capabilities, language):
+            if back and chosen and not set(chosen) & set(asked):
+                return asked if time_scope(questions[-1]).named else ()
             return asked
     return ()
 
