@@ -97,6 +97,21 @@ def test_every_form_of_a_question_word_begins_another_question(text, language, s
 @pytest.mark.parametrize(
     ("text", "language"),
     [
+        ("ok. und wie lang läuft er schon am Stück?", "de"),
+        ("nice. and how many sites are on the list it blocks from?", "en"),
+        ("super, merci. et combien de requêtes bloquées ?", "fr"),
+        ("vale, gracias. ¿y cuánta memoria queda?", "es"),
+        ("top, bedankt. en hoeveel schijfruimte is er nog?", "nl"),
+        ("perfetto, grazie. e quanto è carico il processore?", "it"),
+    ],
+)
+def test_thanks_before_a_follow_up_are_no_question_of_their_own(text, language):
+    assert question_parts(text, language) == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
         ("tell me how much memory is free", "en"),  # a question word, no "and" before it
         ("sag mir, wie warm es ist", "de"),
         ("en wie is de eigenaar", "fr"),  # Dutch words in a French question: not read
