@@ -17,7 +17,9 @@ from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.offer.same_thing import (
     SAME_THING,
     Chosen,
+    best_named,
     better_named,
+    choosing_read,
     listing_read,
     named_in,
     named_with,
@@ -381,16 +383,36 @@ def test_a_follow_up_naming_a_thing_of_the_home_in_words_alike_goes_on_from_the_
     ("earlier", "question", "value", "label", "named"),
     [
         # the street is outside, degrees a temperature
-        ("¿cuántos grados marca la cocina?", "¿y en la calle?", "sensor.outside_temperature",
-         "Outside temperature", True),
-        ("how warm is it in the hallway? the temperature", "and in the kitchen?",
-         "sensor.kitchen_temperature", "Kitchen temperature", True),
+        (
+            "¿cuántos grados marca la cocina?",
+            "¿y en la calle?",
+            "sensor.outside_temperature",
+            "Outside temperature",
+            True,
+        ),
+        (
+            "how warm is it in the hallway? the temperature",
+            "and in the kitchen?",
+            "sensor.kitchen_temperature",
+            "Kitchen temperature",
+            True,
+        ),
         # the follow-up holds no word of the name: the words before it do not count
-        ("what's the kitchen temperature?", "and the fridge?", "sensor.kitchen_temperature",
-         "Kitchen temperature", False),
+        (
+            "what's the kitchen temperature?",
+            "and the fridge?",
+            "sensor.kitchen_temperature",
+            "Kitchen temperature",
+            False,
+        ),
         # the two together do not hold every word
-        ("is the back door locked?", "and the kitchen?", "sensor.kitchen_temperature",
-         "Kitchen temperature", False),
+        (
+            "is the back door locked?",
+            "and the kitchen?",
+            "sensor.kitchen_temperature",
+            "Kitchen temperature",
+            False,
+        ),
     ],
 )
 def test_a_follow_up_names_a_value_with_the_message_before_it(
@@ -403,13 +425,26 @@ def test_a_follow_up_names_a_value_with_the_message_before_it(
     ("earlier", "question", "script", "read", "checks"),
     [
         # the follow-up names the kitchen, the message before the temperature: unchecked
-        ("what is the temperature in the hallway?", "and in the kitchen?",
-         [propose("home_assistant_get_state", {"entity_id": "lock.back_door",
-                                               "also_asked": "nothing_else"})],
-         "21.4", []),
+        (
+            "what is the temperature in the hallway?",
+            "and in the kitchen?",
+            [
+                propose(
+                    "home_assistant_get_state",
+                    {"entity_id": "lock.back_door", "also_asked": "nothing_else"},
+                )
+            ],
+            "21.4",
+            [],
+        ),
         # the follow-up names nothing of the kitchen's temperature: checked as before
-        ("what's the kitchen temperature?", "and the fridge?", [KITCHEN, NO], None,
-         ["Kitchen temperature"]),
+        (
+            "what's the kitchen temperature?",
+            "and the fridge?",
+            [KITCHEN, NO],
+            None,
+            ["Kitchen temperature"],
+        ),
     ],
 )
 async def test_a_follow_up_is_read_unchecked_when_it_and_the_message_before_name_the_thing(
@@ -428,3 +463,48 @@ async def test_a_follow_up_is_read_unchecked_when_it_and_the_message_before_name
         assert receipts == ["home_assistant.list_entities"]
     else:
         assert receipts == ["home_assistant.get_state"] and read in result.text
+
+
+LISTED = propose("home_assistant_list_entities", {"also_asked": "nothing_else"})
+
+
+async def test_a_list_chosen_where_the_question_names_one_thing_reads_that_thing(tmp_path):
+    question = "we're halfway to the airport and we left the back one open. is it locked?"
+    result, backend = await turn(question, [LISTED, YES], tmp_path)
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+    assert checked(backend) == ["Back door"]  # a part of its name: checked as a choice is
+    assert "Kitchen temperature" not in result.text and "Landing light" not in result.text
+    assert own("not_among_readable", Voice("en")) not in result.text
+
+
+async def test_a_list_chosen_for_a_thing_the_check_says_no_to_stays_the_list(tmp_path):
+    result, _ = await turn("is the back gate of the garden shut?", [LISTED, NO], tmp_path)
+    assert [r.capability for r in result.receipts] == ["home_assistant.list_entities"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what does Home Assistant show right now?",  # names none
+        "are the kitchen and the landing ok?",  # names two as much
+    ],
+)
+async def test_a_list_chosen_where_the_question_names_no_one_thing_stays_the_list(
+    question, tmp_path
+):
+    result, backend = await turn(question, [LISTED, "unused"], tmp_path)
+    assert [r.capability for r in result.receipts] == ["home_assistant.list_entities"]
+    assert checked(backend) == []
+
+
+def test_the_read_of_one_thing_in_place_of_the_list_chooses_from_what_exists():
+    catalog = ToolCatalog.for_turn(home(), POLICY)
+    listing = catalog.capabilities["home_assistant.list_entities"]
+    tool, reader = choosing_read(listing, catalog.tools(), catalog)
+    assert tool["function"]["name"] == "home_assistant_get_state"
+    assert reader.name == "home_assistant.get_state"
+    assert choosing_read(reader, catalog.tools(), catalog) is None  # it chooses already
+    assert choosing_read(catalog.capabilities["system.health"], catalog.tools(), catalog) is None
+    choices = [Choice(value=e, label=name) for e, (name, _) in ENTITIES.items()]
+    assert best_named("und die Hintertür, ist die zu? back", choices) == "lock.back_door"
+    assert best_named("is everything ok?", choices) is None

@@ -47,12 +47,14 @@ from .offer.arithmetic import (
     holds_a_number,
 )
 from .offer.catalog import ToolCatalog
-from .offer.choices import ALSO_ASKED, general_check, split_product_parameters
+from .offer.choices import ALSO_ASKED, general_check, offered_choices, split_product_parameters
 from .offer.guidance import ArgumentGuide, is_time_window
 from .offer.same_thing import (
     SAME_THING,
+    best_named,
     better_named,
     check_messages,
+    choosing_read,
     chosen_values,
     listing_read,
     named_in,
@@ -777,12 +779,21 @@ class TurnLoop:
         could not tell which of those was asked about (the check can be wrong, so it
         says no more), so the household sees what can be read instead of another
         thing's state ("whats the chest freezer in the garage reading?" read
-        the kitchen temperature). Where no such list is offered, the call stands."""
+        the kitchen temperature). Where no such list is offered, the call stands.
+
+        The other way round, a call of the list where the question names one of the
+        things it lists more than any other (:func:`~.offer.same_thing.best_named`) reads
+        that thing, checked as a chosen value is: "we left the garage open. is it shut?"
+        listed every entity and said it could not tell which was asked about."""
         question = progress.question
         earlier = " ".join(user_texts(progress.context)[-2:-1])
         calls = []
         for call in reply.tool_calls:
             capability = self._capability(progress, call.name)
+            if capability is not None and (
+                named := self._named_instead(progress, capability, call, tools)
+            ):
+                call, capability = named
             listing = listing_read(capability, tools, progress.catalog) if capability else None
             if capability is not None and listing and isinstance(call.arguments, dict):
                 alike = capability.phrases.alike if capability.phrases else ()
@@ -802,6 +813,32 @@ class TurnLoop:
                     break
             calls.append(call)
         return replace(reply, tool_calls=tuple(calls))
+
+    def _named_instead(
+        self,
+        progress: TurnProgress,
+        capability: Capability,
+        call: ToolCall,
+        tools: list[ToolDefinition],
+    ) -> tuple[ToolCall, Capability] | None:
+        """For a ``call`` of a family's list (``capability`` chooses nothing from what
+        exists), the call of the family's read of one thing with the value the question
+        names more than any other (:func:`~.offer.same_thing.best_named`), with that
+        read's capability; ``None`` when no read is offered in ``tools`` or no one value
+        is named most."""
+        reading = choosing_read(capability, tools, progress.catalog)
+        if reading is None:
+            return None
+        tool, reader = reading
+        alike = reader.phrases.alike if reader.phrases else ()
+        for argument, choices in offered_choices(reader).items():
+            value = best_named(progress.question, choices, alike)
+            if value is not None:
+                kept = call.arguments if isinstance(call.arguments, dict) else {}
+                rest = {k: v for k, v in kept.items() if k == ALSO_ASKED}
+                read = ToolCall(call.id, tool["function"]["name"], {argument: value, **rest})
+                return read, reader
+        return None
 
     async def _confirmed(self, progress: TurnProgress, label: str) -> bool:
         """Whether the check (:func:`~.offer.same_thing.check_messages`) does not say no

@@ -124,10 +124,19 @@ def better_named(question: str, chosen: Chosen, alike: Alike = ()) -> str | None
     chooses the thing before again ("und das garagentor?" after the front door chose the
     back door)."""
     held = words_named(question, chosen.value, chosen.label, alike)
-    scores = [(words_named(question, o.value, o.label, alike), o.value) for o in chosen.others]
+    return best_named(question, chosen.others, alike, more_than=held)
+
+
+def best_named(
+    question: str, choices: Iterable[Choice], alike: Alike = (), more_than: int = 0
+) -> str | None:
+    """The value among ``choices`` whose name ``question`` holds more words of
+    (:func:`words_named`) than any other's and than ``more_than``, or ``None`` (none
+    named, or two named as much)."""
+    scores = [(words_named(question, c.value, c.label, alike), c.value) for c in choices]
     best = max((score for score, _ in scores), default=0)
     leaders = [value for score, value in scores if score == best]
-    return leaders[0] if best > held and len(leaders) == 1 else None
+    return leaders[0] if best > more_than and len(leaders) == 1 else None
 
 
 def check_messages(question: str, label: str) -> list[Message]:
@@ -190,6 +199,22 @@ def chosen_values(capability: Capability, arguments: Mapping[str, Any]) -> list[
             others = tuple(c for c in choices if c.value != value)
             named.append(Chosen(argument, value, label, others))
     return named
+
+
+def choosing_read(
+    capability: Capability, tools: Iterable[ToolDefinition], catalog: ToolCatalog
+) -> tuple[ToolDefinition, Capability] | None:
+    """For a ``capability`` that chooses nothing from what exists (Home Assistant's list
+    of the entities it may read), the offered tool of its family that does (its read of
+    one entity) with that tool's capability, or ``None``."""
+    family = family_of(capability)
+    if family is None or offered_choices(capability):
+        return None
+    for tool in tools:
+        other = catalog.capabilities.get(catalog.resolve_target(tool["function"]["name"]))
+        if other is not None and family_of(other) == family and offered_choices(other):
+            return tool, other
+    return None
 
 
 def listing_read(
