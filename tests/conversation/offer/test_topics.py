@@ -60,6 +60,13 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("pihole", "nl", "hoeveel sites staan er op de lijst?", ("blocklist",)),
         ("pihole", "it", "quanti siti ci sono nell'elenco?", ("blocklist",)),
         ("pihole", "en", "can you list what was stopped today?", ("blocked",)),  # a verb
+        # the queries blocked, in the words households use for catching them
+        ("pihole", "nl", "Pihole: hoeveel rotzooi is er de laatste 7 dagen weggevangen?",
+         ("blocked",)),
+        ("pihole", "fr", "combien de pubs interceptées cette semaine ?", ("blocked",)),
+        ("pihole", "de", "Wie viel hat der Pi-hole heute abgeblockt?", ("blocked",)),
+        ("pihole", "es", "¿cuántos anuncios ha frenado esta semana?", ("blocked",)),
+        ("pihole", "en", "how many trackers got intercepted today?", ("blocked",)),
     ],
 )
 def test_a_question_names_the_facts_in_their_words(sheet, language, question, asked):
@@ -162,7 +169,7 @@ async def test_the_model_choice_is_narrowed_to_the_fact_named(tmp_path):
 
 async def test_a_follow_up_of_its_own_is_told_the_fact_the_model_chose(tmp_path):
     filled = propose("system_health", {"facts": ["uptime"], "also_asked": "nothing_else"})
-    loop, backend, _ = loop_for(household(), [filled, "Seit gut zwei Tagen."], tmp_path)
+    loop, _, _ = loop_for(household(), [filled, "unused"], tmp_path)
     messages = [
         {"role": "user", "content": "Wie warm wird eigentlich die CPU vom Server?"},
         {"role": "assistant", "content": "Sie ist im normalen Bereich."},
