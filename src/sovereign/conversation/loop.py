@@ -588,7 +588,7 @@ class TurnLoop:
                 shown = sink if reply.streamed else None
                 note = guide.unreadable_note()
                 if worked is not None and not reply.content.strip():
-                    note = " ".join(n for n in (note, worked.note()) if n)
+                    note = " ".join(n for n in (note, worked.note(progress.voice)) if n)
                     line = worked.shown(progress.voice)
                     ending = Ending(note=note, worked=(line, float(worked.value)))
                 else:

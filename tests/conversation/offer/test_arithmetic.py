@@ -119,7 +119,7 @@ async def test_the_device_works_out_what_the_model_writes_and_the_model_answers_
     assert result.text == f"Fa circa 226,8.\n\n8 {TIMES} 28,35 = 226,8"
     assert CALCULATE in offered(backend)
     told = " ".join(m["content"] for m in backend.requests[1].messages if m["role"] == "system")
-    assert f"8 {TIMES} 28.35 = 226.8" in told  # the model answers with the device's figure
+    assert f"8 {TIMES} 28,35 = 226,8" in told  # the device's figure, as the household writes it
     assert result.receipts == [] and backend.remaining == 0
     assert not audit.path.exists() or audit.path.read_text() == ""  # no capability ran
 
@@ -245,5 +245,5 @@ async def test_a_conversion_asked_for_is_the_products_whatever_the_model_wrote(
     result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
     assert result.text == f"{prose}\n\n400°F = 204,44°C"
     told = " ".join(m["content"] for m in backend.requests[1].messages if m["role"] == "system")
-    assert "400°F = 204.44°C" in told and "222" not in told
+    assert "400°F = 204,44°C" in told and "222" not in told
     assert result.receipts == []

@@ -115,9 +115,11 @@ class Calculation:
                     continue
         return any(Decimal(str(value)) in held for value in operands)
 
-    def note(self) -> str:
-        """What the model is told for its answer (English, as its other instructions)."""
-        return _note(self.shown(Voice("en")))
+    def note(self, voice: Voice) -> str:
+        """What the model is told for its answer: English, as its other instructions,
+        with the line as the household reads it (``voice``), so that the prose writes
+        the figure as the line does ("204,44" in Dutch, not "204.44")."""
+        return _note(self.shown(voice))
 
 
 @dataclass(frozen=True)
@@ -146,9 +148,11 @@ class Conversion:
         """Always: the amount converted is the question's own."""
         return True
 
-    def note(self) -> str:
-        """What the model is told for its answer (English, as its other instructions)."""
-        return _note(self.shown(Voice("en")))
+    def note(self, voice: Voice) -> str:
+        """What the model is told for its answer: English, as its other instructions,
+        with the line as the household reads it (``voice``), so that the prose writes
+        the figure as the line does ("204,44" in Dutch, not "204.44")."""
+        return _note(self.shown(voice))
 
 
 def _note(shown: str) -> str:
