@@ -260,6 +260,7 @@ def test_a_sum_of_the_questions_quantities_in_two_units_is_worked_out_in_them(
         ("12 kg and 3 kg: how much together?", "en", "12 + 3"),  # one unit: nothing to convert
         ("20 °C and 5 °F", "en", "20 + 5"),  # temperatures are not summed in units
         ("wie viel Gramm sind 2 Pfund Hackfleisch?", "de", "2 * 500"),  # 500 g in a shop
+        ("9999999999 km in steps of 1 mm?", "en", "9999999999 / 1"),  # beyond what is said
     ],
 )
 def test_otherwise_the_models_sum_stands(question, language, expression):

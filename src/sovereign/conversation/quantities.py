@@ -388,17 +388,18 @@ def _in_units(worked: Calculation, written: _Written) -> Calculation:
     except (ValueError, ArithmeticError):
         return worked
     shown = tuple((v, k) for v, k in units.items() if k is not None and v in operands)
-    if not kind:
-        return replace(worked, value=value, units=shown)
-    if len(kind) != 1 or next(iter(kind.values())) != 1:
+    target = None
+    if kind:
+        if len(kind) != 1 or next(iter(kind.values())) != 1:
+            return worked
+        (base,) = kind
+        named = {key for key in written.alone if _dimension(key) == base}
+        first = next(key for _, key in written.numbers if key and _dimension(key) == base)
+        target = named.pop() if len(named) == 1 else first
+        value = _from_base(value, target)
+    if abs(value) > MAX_MAGNITUDE:  # a figure the product cannot say
         return worked
-    (base,) = kind
-    named = {key for key in written.alone if _dimension(key) == base}
-    first = next(
-        key for value, key in written.numbers if key is not None and _dimension(key) == base
-    )
-    target = named.pop() if len(named) == 1 else first
-    return replace(worked, value=_from_base(value, target), units=shown, unit=target)
+    return replace(worked, value=value, units=shown, unit=target)
 
 
 def _dimensioned(
