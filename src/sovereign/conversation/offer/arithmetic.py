@@ -13,7 +13,10 @@ multiplication sign).
 
 The expression is read by Python's own parser and only numbers, ``+ - * /``, signs and
 parentheses are worked out; anything else (a name, a call, a power) is no expression and
-the model answers as it would have without one.
+the model answers as it would have without one. The units a question writes are the
+product's too (:func:`..quantities.with_units`): a conversion it asks for is a
+:class:`Conversion`, and a sum of its quantities in two units of one kind a
+:class:`Calculation` that carries them.
 """
 
 from __future__ import annotations
