@@ -807,7 +807,7 @@ class TurnLoop:
                         continue
                     if await self._confirmed(progress, chosen.label):
                         continue
-                    rest = {k: v for k, v in call.arguments.items() if k == ALSO_ASKED}
+                    rest = _also_asked(call.arguments)
                     call = ToolCall(call.id, listing["function"]["name"], rest)
                     progress.unrun.append(own("not_among_readable", progress.voice))
                     break
@@ -834,8 +834,7 @@ class TurnLoop:
         for argument, choices in offered_choices(reader).items():
             value = best_named(progress.question, choices, alike)
             if value is not None:
-                kept = call.arguments if isinstance(call.arguments, dict) else {}
-                rest = {k: v for k, v in kept.items() if k == ALSO_ASKED}
+                rest = _also_asked(call.arguments)
                 read = ToolCall(call.id, tool["function"]["name"], {argument: value, **rest})
                 return read, reader
         return None
@@ -1133,6 +1132,14 @@ def _a_sum_of_its_own(progress: TurnProgress, worked: Calculation | Conversion |
         return False
     capabilities = progress.catalog.capabilities.values()
     return not names_the_thing(progress.question, capabilities, progress.voice.language)
+
+
+def _also_asked(arguments: object) -> dict[str, Any]:
+    """Of a call's ``arguments``, only whether anything else is asked
+    (:data:`~.offer.choices.ALSO_ASKED`): what a call put in another's place keeps."""
+    if not isinstance(arguments, dict):
+        return {}
+    return {k: v for k, v in arguments.items() if k == ALSO_ASKED}
 
 
 def _knowledge_of_parts(progress: TurnProgress, named: frozenset[str]) -> bool:

@@ -207,14 +207,9 @@ def choosing_read(
     """For a ``capability`` that chooses nothing from what exists (Home Assistant's list
     of the entities it may read), the offered tool of its family that does (its read of
     one entity) with that tool's capability, or ``None``."""
-    family = family_of(capability)
-    if family is None or offered_choices(capability):
+    if offered_choices(capability):
         return None
-    for tool in tools:
-        other = catalog.capabilities.get(catalog.resolve_target(tool["function"]["name"]))
-        if other is not None and family_of(other) == family and offered_choices(other):
-            return tool, other
-    return None
+    return _family_read(capability, tools, catalog, chooses=True)
 
 
 def listing_read(
@@ -223,9 +218,29 @@ def listing_read(
     """The offered tool that reads ``capability``'s family with nothing chosen from what
     exists (Home Assistant's list of the entities it may read, beside its read of one),
     or ``None``."""
+    found = _family_read(capability, tools, catalog, chooses=False)
+    return found[0] if found else None
+
+
+def _family_read(
+    capability: Capability, tools: Iterable[ToolDefinition], catalog: ToolCatalog, *, chooses: bool
+) -> tuple[ToolDefinition, Capability] | None:
+    """The first offered tool, other than ``capability``'s own, that reads its family
+    and chooses something from what exists (``chooses``) or nothing, with its
+    capability; ``None`` for a capability of no family or when no such tool is offered."""
     family = family_of(capability)
     if family is None:
         return None
+    for tool in tools:
+        other = catalog.capabilities.get(catalog.resolve_target(tool["function"]["name"]))
+        if (
+            other is not None
+            and other.name != capability.name
+            and family_of(other) == family
+            and bool(offered_choices(other)) == chooses
+        ):
+            return tool, other
+    return None
     for tool in tools:
         other = catalog.capabilities.get(catalog.resolve_target(tool["function"]["name"]))
         if (
