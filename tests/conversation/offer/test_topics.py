@@ -67,6 +67,9 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("pihole", "de", "Wie viel hat der Pi-hole heute abgeblockt?", ("blocked",)),
         ("pihole", "es", "¿cuántos anuncios ha frenado esta semana?", ("blocked",)),
         ("pihole", "en", "how many trackers got intercepted today?", ("blocked",)),
+        # a blocker that stopped is its status, not the queries it blocked
+        ("pihole", "nl", "is de pihole gestopt?", ()),
+        ("pihole", "de", "ist der Pi-hole gestoppt?", ()),
     ],
 )
 def test_a_question_names_the_facts_in_their_words(sheet, language, question, asked):
