@@ -429,3 +429,94 @@ def test_a_passage_holding_more_of_the_question_s_words_comes_first():
     )
     question = "What time does the Christmas market in Ashcombe open on Saturday?"
     assert candidates(sources, question, "en")[0] == "1.1"
+
+
+def searched(query: str, *snippets: str) -> Sources:
+    """A search for ``query`` that found ``snippets``, numbered 1.1, 2.1, …"""
+    sources = Sources()
+    results = [
+        {"title": f"Result {n}", "url": f"https://s{n}.example/", "snippet": text}
+        for n, text in enumerate(snippets, 1)
+    ]
+    sources.add_result("web.search", {"query": query, "results": results})
+    return sources
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "answer", "other"),
+    [
+        # A question's word no passage holds, held by its first five letters: the
+        # same word in another language, or the head of a compound.
+        (
+            "de",
+            "Lohnen sich Thermostatventile für alte Heizkörper?",
+            "Smart thermostatic valves paid for themselves within two winters.",
+            "Old cast-iron radiators heat slowly.",
+        ),
+        (
+            "it",
+            "Quali batterie ricaricabili durano di più?",
+            "Rechargeable batteries: the best last 500 cycles.",
+            "Chargers are sold separately.",
+        ),
+        (
+            "es",
+            "¿Cuánto consume un purificador al día?",
+            "An air purifier uses about 0.7 kWh a day.",
+            "Replace the filters once a year.",
+        ),
+        (
+            "nl",
+            "Hoe vaak moet ik de zonnepanelen schoonmaken?",
+            "Zonne-energie: panelen eens per jaar laten reinigen.",
+            "De omvormer staat in de meterkast.",
+        ),
+    ],
+)
+def test_a_word_no_passage_holds_is_found_by_its_first_letters(language, question, answer, other):
+    sources = read(other, answer)
+
+    assert candidates(sources, question, language)[0] == "2.1"
+    assert related(sources, "2.1", question, language)
+
+
+def test_first_letters_count_only_for_a_word_no_passage_holds_as_it_is():
+    # "windows" is held as it is, so "window" in "windowsill" adds nothing.
+    sources = read("Clean the windowsill with vinegar.", "Old windows leak heat in winter.")
+    assert candidates(sources, "Do old windows leak heat?", "en")[0] == "2.1"
+
+
+def test_four_letters_in_common_are_not_the_same_word():
+    sources = read("Solace for tired gardeners.", "Nothing about it here.")
+    assert not related(sources, "1.1", "Quanto costa un pannello solare?", "it")
+
+
+def test_the_approved_query_s_words_break_a_tie_between_passages():
+    # An Italian question, a query the household approved in English: the results
+    # answer the query, and its words tell passages the question's words cannot.
+    sources = searched(
+        "solar panel maintenance every year",
+        "How to clean rooftop solar panels safely.",
+        "Annual solar maintenance: inspect wiring, check the inverter log.",
+    )
+    question = "Cosa bisogna controllare ogni anno sui pannelli solari?"
+
+    assert candidates(sources, question, "it")[0] == "2.1"
+    assert sources.queries == ["solar panel maintenance every year"]
+
+
+def test_the_query_s_words_never_outrank_the_question_s_own():
+    sources = searched(
+        "tarte tatin 2023",
+        "Tarte Tatin recipes of 2023.",
+        "Bake the tarte Tatin at 180 °C for 35 minutes.",
+    )
+    assert candidates(sources, "Which oven heat for a tarte Tatin bake?", "en")[0] == "2.1"
+
+
+def test_a_passage_holding_a_word_of_the_approved_query_is_related():
+    sources = searched("pint millilitres", "A pint is 568 ml in the UK.")
+    assert related(sources, "1.1", "Combien fait une chopine ?", "fr")
+    assert not related(
+        read("A pint is 568 ml in the UK."), "1.1", "Combien fait une chopine ?", "fr"
+    )

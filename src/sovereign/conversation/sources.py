@@ -50,6 +50,11 @@ MAX_QUOTES = 1
 quoted three, in the order shown, the decoys beside the answer among them."""
 CANDIDATES = 5
 """Most passages offered for quoting: those sharing most words with the question."""
+PREFIX_LETTERS = 5
+"""A question's word that no passage holds is looked for by its first five letters: a
+passage in another language, or a compound, often holds it so ("Teleskopbürste" and
+"telescopic", "pannelli solari" and "solar panels", "Solarmodule" and "solar"). Four
+letters join too much ("sola", "cons"); six miss the cognates."""
 BM25_K1, BM25_B = 1.2, 0.75
 """Okapi BM25's usual term-saturation and length-normalisation constants."""
 ASKED_DAY = "\x00asked-day"
@@ -123,10 +128,16 @@ class Sources:
     """The web sources a turn read, numbered across calls."""
 
     items: list[Source] = field(default_factory=list)
+    queries: list[str] = field(default_factory=list)
+    """The queries of the searches that ran, as they left (the household approved each
+    on its card): what the results answer."""
 
     def add_result(self, capability: str, result: Mapping[str, Any]) -> list[Source]:
         """Number the sources of one executed web call (search results, or a page read)
-        and return them; a redirect or an empty page adds none."""
+        and return them; a redirect or an empty page adds none. A search's query is
+        kept in :attr:`queries`."""
+        if capability == "web.search" and isinstance(result.get("query"), str):
+            self.queries.append(result["query"])
         added = []
         for title, url, text in _texts(capability, result):
             number = len(self.items) + 1
@@ -258,7 +269,14 @@ def candidates(
     words and theirs counted together, a question's term they hold as one more
     occurrence, saturated and normalised by the passage's length as its own are;
     "Sunday" over "First train to Whitby: 09:37"). They count for every passage under
-    that heading or title alike, so among those their own words decide.
+    that heading or title alike, so among those their own words decide. A question's
+    word that no passage holds as it is counts for a passage holding a word with its
+    first :data:`PREFIX_LETTERS` letters: the same word in another language or the head
+    of a compound ("Teleskopbürste": "telescopic brush kits"; a German household's
+    search can find English pages). Passages equal on all that are ordered by how many
+    words of the searches' queries (:attr:`Sources.queries`, approved on their cards,
+    what the results answer) they hold besides: an Italian question searched in English
+    is told apart by the query's words.
 
     A retrieval step before the model reads: ranking by shared words is language-
     independent and never paraphrases, and a small model chooses among five passages,
@@ -291,13 +309,16 @@ def candidates(
         _count_as_term(ASKED_DIMENSION, kind_fits, asked, bags)
     titles = {p.id: s.title for s in sources.items for p in s.passages}
     above = [f"{p.context}\n{titles[p.id]}" for p in quotable]  # its heading and title
-    headed = [asked.intersection(terms(text, language)) for text in above]
+    heads = [terms(text, language) for text in above]
+    _held_by_prefix(asked, bags, heads)  # "Teleskopbürste": "telescopic brush kits"
+    headed = [asked.intersection(head) for head in heads]
+    searched = set(terms(" ".join(sources.queries), language)) - asked
     average = sum(map(len, bags)) / len(bags) or 1.0
     holding = {
         t: sum(t in bag or t in head for bag, head in zip(bags, headed, strict=True)) for t in asked
     }
     scores = []
-    for passage, bag, head in zip(quotable, bags, headed, strict=True):
+    for passage, bag, head, head_terms in zip(quotable, bags, headed, heads, strict=True):
         score, shared = 0.0, 0
         scale = BM25_K1 * (1 - BM25_B + BM25_B * len(bag) / average)
         for term in asked:
@@ -305,7 +326,8 @@ def candidates(
                 shared += 1
                 rarity = math.log(1 + (len(bags) - holding[term] + 0.5) / (holding[term] + 0.5))
                 score += rarity * count * (BM25_K1 + 1) / (count + scale)
-        scores.append(((-shared, -score), passage.id))
+        also = len(searched.intersection(bag).union(searched.intersection(head_terms)))
+        scores.append(((-shared, -score, -also), passage.id))
     late = {p.id for p in quotable if _navigation(p.text)}  # link labels say nothing
     late |= {p.id for p, fit in zip(quotable, fits, strict=True) if fit is False}
     late |= {p.id for p, fit in zip(quotable, measured, strict=True) if fit is False}
@@ -317,6 +339,31 @@ def candidates(
         }
     ranked = sorted(scores, key=lambda x: (x[1] in late, x[0]))  # stable: reading order
     return [number for _, number in ranked[:CANDIDATES]]
+
+
+def _held_by_prefix(
+    asked: set[str], bags: Sequence[list[str]], heads: Sequence[Sequence[str]]
+) -> None:
+    """Add to the bag of each passage (its terms, ``bags``; its heading's and title's,
+    ``heads``, in the same order) every term of the question ``asked`` that no passage
+    holds as it is but this one holds by its first :data:`PREFIX_LETTERS` letters."""
+    unheld = {
+        term
+        for term in asked
+        if _prefix(term)
+        and not any(term in b or term in h for b, h in zip(bags, heads, strict=True))
+    }
+    if not unheld:
+        return
+    for bag, head in zip(bags, heads, strict=True):
+        prefixes = {_prefix(word) for word in (*bag, *head)}
+        bag.extend(term for term in sorted(unheld) if _prefix(term) in prefixes)
+
+
+def _prefix(term: str) -> str:
+    """The first :data:`PREFIX_LETTERS` letters of a term at least that long, else ""."""
+    head = term[:PREFIX_LETTERS]
+    return head if len(term) >= PREFIX_LETTERS and head.isalpha() else ""
 
 
 def _count_as_term(
@@ -331,18 +378,22 @@ def _count_as_term(
 
 
 def related(sources: Sources, passage_id: str, question: str, language: str) -> bool:
-    """Whether the passage ``passage_id`` of ``sources`` shares a :func:`terms` word with
-    ``question`` (addresses left out), in its text, its heading or its source's title,
-    as :func:`candidates` reads them. A passage that shares none is never quoted as the
-    answer: a search for "millilitres in a UK pint" that found a guide to solar panels
-    answers that nothing found says it, and lists what was found."""
+    """Whether the passage ``passage_id`` of ``sources`` shares a :func:`terms` word,
+    or a word's first :data:`PREFIX_LETTERS` letters, with ``question`` (addresses left
+    out) or with a query searched (:attr:`Sources.queries`), in its text, its heading or
+    its source's title, as :func:`candidates` reads them. A passage that shares none is
+    never quoted as the answer: a search for "millilitres in a UK pint" that found a
+    guide to solar panels answers that nothing found says it, and lists what was found."""
     found = sources.passage(passage_id)
     if found is None:
         return False
     source, passage = found
     asked = set(terms(_without_addresses(question, language), language))
-    read = f"{passage.text}\n{passage.context}\n{source.title}"
-    return bool(asked.intersection(terms(read, language)))
+    asked.update(terms(" ".join(sources.queries), language))
+    held = set(terms(f"{passage.text}\n{passage.context}\n{source.title}", language))
+    return bool(asked & held) or bool(
+        {_prefix(t) for t in asked} & {_prefix(t) for t in held} - {""}
+    )
 
 
 def _navigation(text: str) -> bool:
