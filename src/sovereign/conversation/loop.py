@@ -47,6 +47,7 @@ from .offer.arithmetic import (
     holds_a_number,
 )
 from .offer.catalog import ToolCatalog
+from .offer.changes import asks_for_a_change
 from .offer.choices import ALSO_ASKED, general_check, offered_choices, split_product_parameters
 from .offer.guidance import ArgumentGuide, is_time_window
 from .offer.same_thing import (
@@ -654,7 +655,13 @@ class TurnLoop:
     ) -> TurnResult:
         """The final answer (:class:`~.answer.finish.AnswerWriter`): the household facts
         the product stated, its sentences about what did not run, and the model's prose
-        where something is left to say, checked."""
+        where something is left to say, checked. A message that asks for a change
+        (:func:`~.offer.changes.asks_for_a_change`) and was answered with household
+        facts is also told that nothing here can change anything: asked "apágame la luz
+        del rellano", the model read the light, and the answer said only that it is on."""
+        if progress.stated and asks_for_a_change(progress.question):
+            cannot = own("cannot_change", progress.voice)
+            progress.unrun.extend([cannot] if cannot not in progress.unrun else [])
 
         async def ask(context: list[Message], sink: TokenSink | None) -> ModelReply:
             return await self._ask(progress, context, None, sink)
