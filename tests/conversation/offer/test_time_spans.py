@@ -166,6 +166,11 @@ def test_every_spelling_of_the_weekend_names_a_week(question):
         ("¿cuántas desde ayer a esta hora?", 1),
         ("hoeveel sinds gisteren rond deze tijd?", 1),
         ("quante da ieri a quest'ora?", 1),
+        # a counted span without its article, in each declension
+        ("Pi-hole-Statistik bitte: Anfragen gesamt, letzte 30 Tage.", 30),
+        ("Anfragen der vergangene 2 Wochen", 14),
+        ("die vorigen drei Tage", 3),
+        ("hoeveel in de vorige 7 dagen", 7),
     ],
 )
 def test_spans_of_each_length_in_six_languages(question, days):
