@@ -556,6 +556,12 @@ class TurnLoop:
                     # mese?", Pi-hole not set up, was searched on the web). Whether web
                     # search is on does not change what is said of the household's own.
                     chosen, reply = owners, replace(reply, tool_calls=())
+            if nothing_ran and not named and _change_unasked(chosen, question):
+                # The change stand-in for a message that names nothing of the household
+                # and asks for no change in words: "Mein Handyspeicher ist schon wieder
+                # voll - was kann ich am besten löschen?" asks for advice, and was told
+                # that nothing here can be changed. It is answered in prose.
+                chosen, reply = [], _without(reply, {CHANGE})
             if chosen:  # what the question needs is withheld or cannot be done: said, not run
                 _say_unrun(progress, chosen)
                 reply = _without(reply, {s.name for s in chosen})
@@ -1163,6 +1169,12 @@ def _knowledge_of_parts(progress: TurnProgress, named: frozenset[str]) -> bool:
     if not capabilities or any(c.phrases is None or not c.phrases.names for c in capabilities):
         return False
     return not names_the_thing(progress.question, capabilities, progress.voice.language)
+
+
+def _change_unasked(chosen: Sequence[StandIn], question: str) -> bool:
+    """Whether the stand-ins ``chosen`` are the change stand-in alone and ``question``
+    asks for no change in words (:func:`~.offer.changes.asks_for_a_change`)."""
+    return [s.name for s in chosen] == [CHANGE] and not asks_for_a_change(question)
 
 
 def _say_unrun(progress: TurnProgress, chosen: Sequence[StandIn]) -> None:

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.offer.changes import CHANGE_REQUESTS, asks_for_a_change
 from sovereign.conversation.voice.catalogs import Voice
@@ -38,6 +39,9 @@ from ..test_named_read import turn
         "kun je de achterdeur op slot doen?",
         "spegni la luce del pianerottolo",
         "puoi chiudere il garage?",
+        "crank the hallway heating up to 23 for me would you",
+        "tu peux baisser le chauffage du couloir à 19 ?",
+        "¿me puedes bajar la calefacción?",
     ],
 )
 def test_a_request_for_a_change_is_recognised_in_every_language(message):
@@ -106,3 +110,25 @@ async def test_a_state_asked_about_gets_its_facts_alone(tmp_path):
     result, _ = await turn("When did the server last reboot?", [uptime_read()], tmp_path)
     assert [r.capability for r in result.receipts] == ["system.health"]
     assert own("cannot_change", Voice("en")) not in result.text
+
+
+async def test_the_change_stand_in_for_advice_that_names_nothing_of_the_home_is_prose(tmp_path):
+    question = "Mein Handyspeicher ist schon wieder voll - was kann ich am besten löschen?"
+    advice = ModelReply(content="Alte Videos und doppelte Fotos zuerst.")
+    result, backend = await turn(question, [propose("change_something"), advice], tmp_path)
+    assert result.receipts == []
+    assert own("cannot_change", Voice("de")) not in result.text
+    assert "Alte Videos" in result.text
+    assert len(backend.requests) == 2  # the prose was asked for
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [("Switch off the radio in the study.", "en"), ("spegni la radio, per favore", "it")],
+)
+async def test_the_change_stand_in_for_a_change_asked_in_words_is_said(
+    question, language, tmp_path
+):
+    result, backend = await turn(question, [propose("change_something")], tmp_path)
+    assert result.text == own("cannot_change", Voice(language))
+    assert len(backend.requests) == 1
