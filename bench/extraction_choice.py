@@ -2,8 +2,9 @@
 
 The rule's two thresholds (:data:`sovereign.net.choose.CONTAINMENT` and
 :data:`~sovereign.net.choose.SUBSTANTIAL_SHARE`) were set as round numbers from what they
-mean, its two switches (:data:`~sovereign.net.choose.TRIM_TO_AGREED_EXTENT`,
-:data:`~sovereign.net.choose.SURPLUS_MAY_BE_ARTICLE`) are on or off, and so is each step
+mean, its three switches (:data:`~sovereign.net.choose.TRIM_TO_AGREED_EXTENT`,
+:data:`~sovereign.net.choose.SURPLUS_MAY_BE_ARTICLE`,
+:data:`~sovereign.net.choose.TRIM_CORE_TO_AGREED_EXTENT`) are on or off, and so is each step
 added to the extraction since (``STEPS``: paragraphs made from ``<br><br>`` text, layout
 tables read as blocks by the density extractor); this
 checks them the way a held-out half would: the pages are split into k folds (each page
@@ -30,7 +31,8 @@ from sovereign.net import extract as today
 __all__ = ["GRID", "rule_cross_validation"]
 
 GRID = {"CONTAINMENT": (0.8, 0.9), "SUBSTANTIAL_SHARE": (0.0, 0.25, 0.5),
-        "TRIM_TO_AGREED_EXTENT": (True, False), "SURPLUS_MAY_BE_ARTICLE": (False, True)}
+        "TRIM_TO_AGREED_EXTENT": (True, False), "SURPLUS_MAY_BE_ARTICLE": (False, True),
+        "TRIM_CORE_TO_AGREED_EXTENT": (True, False)}
 
 
 @contextlib.contextmanager
@@ -72,6 +74,10 @@ def _counts(pages: list[Page], sets: dict[str, list[str]],
     return results
 
 
+def _flipped(setting: tuple[float, ...], index: int) -> tuple[float, ...]:
+    return (*setting[:index], not setting[index], *setting[index + 1:])
+
+
 def _mean_f1(by_set: dict[str, list[Counts]], pages: list[int]) -> float:
     return statistics.fmean(aggregate([counts[i] for i in pages])["f1"]
                             for counts in by_set.values())
@@ -83,7 +89,11 @@ def rule_cross_validation(pages: list[Page], sets: dict[str, list[str]],
     """Print the k-fold figures described in the module docstring."""
     results = _counts(pages, sets, extract)
     shipped = (*(getattr(choose_module, name) for name in GRID), *(True for _ in STEPS))
+    labels = [*GRID, *STEPS]
+    switches = {i: _flipped(shipped, i) for i, value in enumerate(shipped)
+                if isinstance(value, bool)}
     held_out, own, picked = [], [], Counter()
+    flips: dict[int, list[float]] = {i: [] for i in switches}
     for seed in range(rounds):
         order = list(range(len(pages)))
         random.Random(seed).shuffle(order)
@@ -94,7 +104,9 @@ def rule_cross_validation(pages: list[Page], sets: dict[str, list[str]],
             picked[best] += 1
             held_out.append(_mean_f1(results[best], test))
             own.append(_mean_f1(results[shipped], test))
-    names = ", ".join([*GRID, *STEPS])
+            for i, other in switches.items():
+                flips[i].append(own[-1] - _mean_f1(results[other], test))
+    names = ", ".join(labels)
     print(f"choice rule, {folds}-fold cross-validation x {rounds} shuffles over {len(pages)} "
           f"pages (each with its {len(sets)} forms; F1 = mean over the forms):")
     print(f"  picked on the other folds, scored on the held-out fold: F1 "
@@ -103,6 +115,13 @@ def rule_cross_validation(pages: list[Page], sets: dict[str, list[str]],
     print(f"  shipped setting ({names} = {shipped}) on the same held-out folds: F1 "
           f"{statistics.fmean(own):.3f}, spread {statistics.stdev(own):.4f}")
     print(f"  settings picked ({names}): {dict(picked.most_common())}")
+    print("  each switch as shipped against flipped, the rest as shipped, on the same held-out "
+          "folds (paired difference):")
+    for i, differences in flips.items():
+        print(f"    {labels[i]} = {shipped[i]}: {statistics.fmean(differences):+.4f}, spread "
+              f"{statistics.stdev(differences):.4f}, ahead in "
+              f"{sum(d > 0 for d in differences)}, behind in {sum(d < 0 for d in differences)} "
+              f"of {len(differences)}")
     for setting, by_set in results.items():
         print(f"    {setting}: " + " ".join(f"{label} {aggregate(c)['f1']:.3f}"
                                            for label, c in by_set.items()))

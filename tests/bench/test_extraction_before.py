@@ -1,34 +1,32 @@
-"""The "before" extractor of bench/fetch.py: the extractor as it stood before layout
-tables were read as blocks, today's read_html after."""
+"""The "before" extractor of bench/fetch.py: the extractor as it stood before a contained
+recall-first candidate was cut to its agreed extent, today's read_html after."""
 
 from __future__ import annotations
 
-import lxml.etree
 import pytest
 from extraction_before import before_read_html
 
+import sovereign.net.choose as choose_module
 from sovereign.net import extract as today
 from sovereign.net import read_html
 
 SENTENCE = "This is a sentence of the article, long enough to read as prose, and more. "
-BOXES = "".join(f"<table><tr><td>Paragraph {n}. {SENTENCE * 3}</td></tr></table>"
-                for n in range(10))
-PAGE = (f"<html><body><div><a href='/a'>Home</a> <a href='/b'>News</a></div>"
-        f"<div><h1>Title</h1>{BOXES}</div></body></html>")
+PAGE = ("<html><body><div><h1>Title</h1>"
+        + "".join(f"<p>Paragraph {n}. {SENTENCE * 3}</p>" for n in range(10))
+        + "</div></body></html>")
 
 
-def test_before_reads_a_layout_table_paragraph_by_paragraph_and_today_whole(
+def test_before_keeps_a_contained_core_whole_and_today_cuts_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    read, found = today._readability, []
+    choose, seen = today.choose, []
 
-    def counting(root: lxml.etree._Element) -> lxml.etree._Element | None:
-        element = read(root)
-        text = " ".join(" ".join(element.itertext()).split()) if element is not None else ""
-        found.append(sum(f"Paragraph {n}." in text for n in range(10)))
-        return element
+    def recording(*args: object, **kwargs: object) -> object:
+        seen.append(choose_module.TRIM_CORE_TO_AGREED_EXTENT)
+        return choose(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(today, "_readability", counting)
+    monkeypatch.setattr(today, "choose", recording)
     before_read_html(PAGE)
     read_html(PAGE)
-    assert found == [1, 10]
+    assert seen == [False, True]
+    assert choose_module.TRIM_CORE_TO_AGREED_EXTENT is True

@@ -123,4 +123,34 @@ def test_the_pages_declared_article_body_referees() -> None:
     declared = " ".join(ARTICLE)
     assert choose([with_box, right], 10_000, declared) is right
     assert choose([right, with_box], 10_000, declared) is right
-    assert choose([with_box, right], 10_000, "too short to referee") is with_box
+    unrefereed = choose([with_box, right], 10_000, "too short to referee")
+    assert unrefereed is not None and unrefereed.name == "t"  # agreement, then its extent
+    assert unrefereed.blocks == ARTICLE[:6]
+
+
+def test_a_contained_preferred_candidate_is_cut_to_the_extent_the_larger_agrees_on() -> None:
+    share = ("Share this story on your favourite network today",)
+    footer = ("Copyright of the publisher, all rights to this page reserved by them",)
+    preferred = make("t", share + ARTICLE + footer)
+    density = make("r", ARTICLE + CAPTIONS)
+    chosen = choose([preferred, density], 10_000)
+    assert chosen is not None and chosen.name == "t"
+    assert chosen.blocks == ARTICLE and chosen.span == (1, 1 + len(ARTICLE))
+
+
+def test_the_headings_that_open_a_cut_core_stay() -> None:
+    share = ("Share this story on your favourite network today",)
+    titled = make("t", (*share, "# The title", "## Its subtitle", *ARTICLE, *share))
+    density = make("r", ARTICLE + CAPTIONS)
+    chosen = choose([titled, density], 10_000)
+    assert chosen is not None and chosen.blocks == ("# The title", "## Its subtitle", *ARTICLE)
+    assert chosen.span == (1, 3 + len(ARTICLE))
+
+
+def test_without_the_core_extent_the_contained_preferred_candidate_is_kept_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(choose_module, "TRIM_CORE_TO_AGREED_EXTENT", False)
+    preferred = make("t", ("Share this story on your favourite network today", *ARTICLE))
+    density = make("r", ARTICLE + CAPTIONS)
+    assert choose([preferred, density], 10_000) is preferred

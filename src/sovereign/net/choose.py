@@ -21,7 +21,12 @@ a third opinion comes from the page's own markup when it declares its article bo
    lies between them (a list, a table, a quote the other missed) stays and what lies
    before or after (teasers, comments, related stories) goes. If the
    density-scoring candidate is the larger, its surplus is text-dense neighbourhood
-   (captions, bylines, comments), and the preferred one is kept.
+   (captions, bylines, comments), and the preferred one is kept, cut the same way to
+   the extent the larger agrees on (:data:`TRIM_CORE_TO_AGREED_EXTENT`): what the
+   preferred one holds before the first block the other agrees on or after the last
+   is boilerplate the density-scoring one left out of the article (a share line, a
+   caption, a footer), except the headings just before the first agreed block (its
+   title, which the density-scoring one often leaves out).
 4. **Disagreement: the larger article.** Candidates that do not contain one another found
    different regions; the one with more words is kept, unless its link density is that of
    navigation (:data:`NAVIGATION_LINK_DENSITY`) while the other's is not and the other
@@ -56,6 +61,9 @@ AGREED_BLOCK = 0.5
 TRIM_TO_AGREED_EXTENT = True
 """The preferred candidate, when larger, is cut to its agreed extent (True), or replaced by
 the smaller one (False, the rule before 2026-12-05)."""
+TRIM_CORE_TO_AGREED_EXTENT = True
+"""The preferred candidate, when it is the smaller and the larger holds it, is cut to the
+extent the larger agrees on (True, since 2026-12-06), or kept whole (False, before)."""
 SURPLUS_MAY_BE_ARTICLE = False
 """Whether a surplus that reads like the article (as free of links, in blocks as long as
 the agreed core's) keeps the larger candidate whole; off since 2026-12-05 (the agreed
@@ -64,6 +72,7 @@ DECLARED_MIN_WORDS = 50
 """A declared ``articleBody`` shorter than this is a teaser, not a referee."""
 
 _WORD = re.compile(r"\w+")
+_HEADING = re.compile(r"#+ ")  # a rendered heading line
 
 
 @dataclass(frozen=True)
@@ -119,6 +128,8 @@ def choose(
     small, large = sorted((first, second), key=lambda c: c.words)
     if _contained(small, large) and small.words >= SUBSTANTIAL_SHARE * large.words:
         if large is second:
+            if TRIM_CORE_TO_AGREED_EXTENT:
+                return _agreed_extent(second, first, keep_headings=True)
             return first
         if SURPLUS_MAY_BE_ARTICLE and _surplus_is_article(small, large):
             return large
@@ -140,15 +151,20 @@ def _contained(small: Candidate, large: Candidate) -> bool:
     return shared >= CONTAINMENT * sum(inner.values())
 
 
-def _agreed_extent(small: Candidate, large: Candidate) -> Candidate:
-    """``large`` from its first block ``small`` agrees on to its last (all of it when none
-    is agreed on, which containment makes rare)."""
-    reference = _shingles(small.text)
-    agreed = [i for i, block in enumerate(large.blocks) if _agreed(block, reference)]
-    if not agreed or (agreed[0], agreed[-1] + 1) == (0, len(large.blocks)):
-        return large
+def _agreed_extent(other: Candidate, kept: Candidate, keep_headings: bool = False) -> Candidate:
+    """``kept`` from its first block ``other`` agrees on to its last (all of it when none
+    is agreed on, which containment makes rare); with ``keep_headings``, from the
+    headings just before its first agreed block."""
+    reference = _shingles(other.text)
+    agreed = [i for i, block in enumerate(kept.blocks) if _agreed(block, reference)]
+    if not agreed:
+        return kept
     first, end = agreed[0], agreed[-1] + 1
-    return replace(large, blocks=large.blocks[first:end], span=(first, end))
+    while keep_headings and first and _HEADING.match(kept.blocks[first - 1]):
+        first -= 1
+    if (first, end) == (0, len(kept.blocks)):
+        return kept
+    return replace(kept, blocks=kept.blocks[first:end], span=(first, end))
 
 
 def _agreed(block: str, reference: Counter[tuple[str, ...]]) -> bool:

@@ -18,8 +18,8 @@ Each proposal is rendered and measured, and :func:`sovereign.net.choose.choose` 
 one by principle: a whole-page dump is no candidate unless it is as free of links as an
 article; the page's own JSON-LD ``articleBody`` referees when it declares one; when one
 proposal contains the other they agree, and the recall-first one is cut to the extent
-both agree on (from the first block they share to the last); when they disagree the
-larger article wins. The page's
+both agree on (from the first block they share to the last), whichever of the two is the
+larger; when they disagree the larger article wins. The page's
 headings, its ``<h1>`` included, stay in the text (the title is also reported on its own).
 A page of fewer than :data:`SMALL_PAGE_WORDS` words, or one where neither extractor
 finds anything, is rendered whole without its ``<nav>``, ``<header>``, ``<footer>``,
