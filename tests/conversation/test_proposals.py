@@ -85,6 +85,8 @@ async def test_the_rest_is_the_question_the_facts_leave_unanswered(question, res
     result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
     asked = [m["content"] for m in backend.requests[2].messages if m["role"] == "user"]
     assert asked[-1] == rest  # the prose is asked for the rest alone
+    # as a question of its own: the call and its result, said already, are not after it
+    assert backend.requests[2].messages[-1] == {"role": "user", "content": rest}
     assert result.text.endswith("Victor Hugo.")
     decided = [m["content"] for m in backend.requests[1].messages if m["role"] == "user"]
     assert decided[-1] == question  # the decisions read the whole message

@@ -150,7 +150,7 @@ class AnswerWriter:
         sink = _guarded(grounds, _after_said(on_token, after), progress.stated)
         content, cut_off = ending.content, ending.cut_off
         if not content.strip() and not cut_off:
-            asking = _asking(progress.context, ending.rest)
+            asking = _asking(progress.context, ending.rest, general=ending.general)
             context = with_note(asking, _prose_note(progress, ending.note))
             reply = await ask(context, sink)
             content, cut_off = reply.content, reply.cut_off
@@ -174,7 +174,8 @@ class AnswerWriter:
             logger.info("the answer stated what the turn does not hold (%d); asking again",
                         len(problems))  # fmt: skip
             note = _join(_prose_note(progress, ending.note), notes(problems))
-            context = with_note(_asking(progress.context, ending.rest), note)
+            asking = _asking(progress.context, ending.rest, general=ending.general)
+            context = with_note(asking, note)
             text = _unsaid((await ask(context, None)).content.strip(), progress)
             if check(text, grounds):
                 logger.info("the second answer was not grounded either; leaving it out")
@@ -349,15 +350,21 @@ def with_note(context: list[Message], note: str | None) -> list[Message]:
     return [system, *context[1:]]
 
 
-def _asking(context: list[Message], rest: str | None) -> list[Message]:
+def _asking(context: list[Message], rest: str | None, *, general: bool = False) -> list[Message]:
     """``context`` with its latest user message replaced by ``rest`` (a new list), or
-    ``context`` itself when there is no rest."""
+    ``context`` itself when there is no rest. For ``general`` prose (:attr:`Ending.general`)
+    the calls and results after that message are left out too: the rest is asked as a
+    question of its own. After the device's result, "Und wer hat nochmal den Faust
+    geschrieben?" was answered "Der Faust hat nochmal geschrieben." (the model went on
+    from the result, not the question); the facts are said already, and the note says
+    so."""
     if not rest:
         return context
     last = max((i for i, m in enumerate(context) if m["role"] == "user"), default=None)
     if last is None:
         return context
-    return [*context[:last], {**context[last], "content": rest}, *context[last + 1 :]]
+    after = [] if general else context[last + 1 :]
+    return [*context[:last], {**context[last], "content": rest}, *after]
 
 
 def _join(*parts: str | None) -> str:
