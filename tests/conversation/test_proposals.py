@@ -51,6 +51,31 @@ async def test_a_second_family_named_is_asked_about_though_the_decision_said_not
 @pytest.mark.parametrize(
     "question",
     [
+        "Joh, jij staat daar naast de cv-ketel, word je niet te heet? Hoe warm is je processor?",
+        "How long has the device been up? And is the device hot?",
+        "¿Está lleno el disco del servidor? ¿Cuánta memoria le queda al servidor?",
+    ],
+)
+async def test_questions_that_all_name_the_family_read_are_answered_by_its_facts(
+    question, tmp_path
+):
+    script = [health_read("temperature")]
+    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert len(backend.requests) == 1  # nothing more was asked: the facts end the turn
+
+
+async def test_a_second_question_naming_no_family_is_still_asked_about(tmp_path):
+    question = "How long has the device been up? And who wrote Les Misérables?"
+    script = [health_read("uptime"), propose("answer_the_rest", {}), "Victor Hugo."]
+    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
+    assert len(backend.requests) == 3  # decided again, then the prose
+    assert result.text.endswith("Victor Hugo.")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
         "How long has the device been up? And who wrote Les Misérables?",
         "Depuis quand le boîtier tourne ? Et au fait, qui a écrit Les Misérables ?",
         "¿Cuánto lleva encendido el aparato? y de paso, ¿cómo se dice «enchufe» en inglés?",
@@ -217,16 +242,6 @@ async def test_a_question_left_unread_is_answered_though_the_model_chooses_nothi
     asked = [m["content"] for m in backend.requests[2].messages if m["role"] == "user"]
     assert asked[-1] == rest  # the prose is asked for the rest alone
     assert result.text.endswith("Victor Hugo.")
-
-
-async def test_facts_that_answer_every_question_end_the_turn_when_the_model_chooses_nothing(
-    tmp_path,
-):
-    question = "How long has the device been up? And is the device hot?"  # both read
-    script = [health_read("uptime"), ModelReply()]
-    result, backend = await turn(question, script, tmp_path, registry=pihole_and_web())
-    assert len(backend.requests) == 2 and backend.remaining == 0
-    assert [r.capability for r in result.receipts] == ["system.health"]
 
 
 async def test_a_question_about_a_household_family_left_unread_is_not_answered_from_nothing(

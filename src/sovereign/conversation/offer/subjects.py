@@ -614,12 +614,17 @@ def asks_beyond(
     hot is the device, and how many queries did Pi-hole block today?" read the device
     alone, its decision saying nothing else was asked), or it asks for the web in words
     (:func:`asks_for_the_web`) and none of them is a web read (a capability of no family
-    that crosses the device boundary)."""
+    that crosses the device boundary). A message whose every question names a family
+    read asks nothing more, however many questions it holds ("Joh, … word je niet te
+    heet? Hoe warm is je processor?" read the device once for both, and was asked
+    again: the prose restated the load and claimed "ik ben niet te heet")."""
     called = list(called)
-    if questions_in(question, language) > len(called):
-        return True
     offered = [c for name, c in catalog.capabilities.items() if catalog.offers(name)]
     read = {family_of(c) for c in called}
+    parts = question_parts(question, language)
+    each_read = all(named_families(p, offered, language) & (read - {None}) for p in parts)
+    if len(parts) > len(called) and not each_read:
+        return True
     if named_families(question, offered, language) - read:
         return True
     web = any(c.locality is Locality.EXTERNAL and family_of(c) is None for c in called)
