@@ -67,6 +67,10 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("pihole", "de", "Wie viel hat der Pi-hole heute abgeblockt?", ("blocked",)),
         ("pihole", "es", "¿cuántos anuncios ha frenado esta semana?", ("blocked",)),
         ("pihole", "en", "how many trackers got intercepted today?", ("blocked",)),
+        ("pihole", "it", "quanta roba ha fatto fuori il pihole oggi?", ("blocked",)),
+        ("pihole", "en", "how many did the pihole kill today?", ("blocked",)),
+        ("pihole", "nl", "hoeveel heeft de pihole vandaag geweerd?", ("blocked",)),
+        ("pihole", "fr", "combien de pubs éliminées aujourd'hui ?", ("blocked",)),
         # a blocker that stopped is its status, not the queries it blocked
         ("pihole", "nl", "is de pihole gestopt?", ()),
         ("pihole", "de", "ist der Pi-hole gestoppt?", ()),
