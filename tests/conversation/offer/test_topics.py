@@ -89,6 +89,20 @@ def test_the_named_facts_narrow_the_models_choice_or_join_it():
     assert topics_to_state((), (), sheet) == ()
 
 
+def test_a_fact_another_fact_s_sentence_states_is_left_to_that_one():
+    # "Pi-hole blocked 3,465 of 7,497 DNS queries" holds the total of all queries.
+    sheet = pihole.FACTS
+    asked = asked_topics("quante richieste ha fatto fuori?", sheet, "it")
+    assert asked == ("queries", "blocked")
+    assert topics_to_state(("queries",), asked, sheet) == ("blocked",)
+    assert topics_to_state(("queries", "blocked"), (), sheet) == ("blocked",)
+    assert topics_to_state(("queries", "blocklist"), (), sheet) == ("queries", "blocklist")
+    assert topics_to_state(("status", "blocked"), (), sheet) == ("status", "blocked")
+    # the device's facts share no fields: each stays
+    every = tuple(t.name for t in system.FACTS.topics)
+    assert topics_to_state(every, (), system.FACTS) == every
+
+
 def test_a_follow_up_naming_no_family_goes_on_from_the_question_before():
     sheet = pihole.FACTS
     asked = conversation_topics(

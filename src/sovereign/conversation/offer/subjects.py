@@ -751,10 +751,31 @@ def topics_to_state(
     beside its own, in the sheet's order ("hoeveel gb heb je nog vrij op je schijf?" was
     given the free memory alone; "ok and the disk?" after a memory question, the memory
     again). A question naming none leaves the model's choice, an empty one included
-    (a general check)."""
+    (a general check). A topic whose fields another topic said states too is left to
+    that one: Pi-hole's blocked queries are said "3,465 of 7,497 DNS queries", which
+    holds the total, so "quante richieste ha fatto fuori?" (the requests, and those
+    blocked) is answered by the blocked alone, whichever of the two the model chose."""
     if not asked:
-        return chosen
+        return _uncovered(chosen, sheet)
+    asked = _uncovered(asked, sheet)
     kept = tuple(name for name in chosen if name in asked)
     if kept:
-        return kept
-    return tuple(t.name for t in sheet.topics if t.name in asked or t.name in chosen)
+        return _uncovered(kept, sheet)
+    said = tuple(t.name for t in sheet.topics if t.name in asked or t.name in chosen)
+    return _uncovered(said, sheet)
+
+
+def _uncovered(topics: tuple[str, ...], sheet: FactSheet) -> tuple[str, ...]:
+    """``topics`` without those whose statements' fields another of them states too
+    (each topic's fields: the result fields its statements' values name)."""
+    fields = {
+        t.name: {path for s in t.statements for path in s.values.values()} for t in sheet.topics
+    }
+    return tuple(
+        name
+        for name in topics
+        if not any(
+            other != name and fields.get(name) and fields[name] < fields.get(other, set())
+            for other in topics
+        )
+    )
