@@ -21,14 +21,15 @@ from sovereign.conversation.sources import (
 )
 
 
-def read(*snippets: str) -> Sources:
-    """Search results, one snippet each, numbered 1.1, 2.1, …"""
+def read(*snippets: str, query: str | None = None) -> Sources:
+    """Search results, one snippet each, numbered 1.1, 2.1, …; with ``query``, the
+    search's query as it ran."""
     sources = Sources()
     results = [
         {"title": f"Result {n}", "url": f"https://s{n}.example/", "snippet": text}
         for n, text in enumerate(snippets, 1)
     ]
-    sources.add_result("web.search", {"results": results})
+    sources.add_result("web.search", {"results": results, **({"query": query} if query else {})})
     return sources
 
 
@@ -431,17 +432,6 @@ def test_a_passage_holding_more_of_the_question_s_words_comes_first():
     assert candidates(sources, question, "en")[0] == "1.1"
 
 
-def searched(query: str, *snippets: str) -> Sources:
-    """A search for ``query`` that found ``snippets``, numbered 1.1, 2.1, …"""
-    sources = Sources()
-    results = [
-        {"title": f"Result {n}", "url": f"https://s{n}.example/", "snippet": text}
-        for n, text in enumerate(snippets, 1)
-    ]
-    sources.add_result("web.search", {"query": query, "results": results})
-    return sources
-
-
 @pytest.mark.parametrize(
     ("language", "question", "answer", "other"),
     [
@@ -494,10 +484,10 @@ def test_four_letters_in_common_are_not_the_same_word():
 def test_the_approved_query_s_words_break_a_tie_between_passages():
     # An Italian question, a query the household approved in English: the results
     # answer the query, and its words tell passages the question's words cannot.
-    sources = searched(
-        "solar panel maintenance every year",
+    sources = read(
         "How to clean rooftop solar panels safely.",
         "Annual solar maintenance: inspect wiring, check the inverter log.",
+        query="solar panel maintenance every year",
     )
     question = "Cosa bisogna controllare ogni anno sui pannelli solari?"
 
@@ -506,16 +496,16 @@ def test_the_approved_query_s_words_break_a_tie_between_passages():
 
 
 def test_the_query_s_words_never_outrank_the_question_s_own():
-    sources = searched(
-        "tarte tatin 2023",
+    sources = read(
         "Tarte Tatin recipes of 2023.",
         "Bake the tarte Tatin at 180 °C for 35 minutes.",
+        query="tarte tatin 2023",
     )
     assert candidates(sources, "Which oven heat for a tarte Tatin bake?", "en")[0] == "2.1"
 
 
 def test_a_passage_holding_a_word_of_the_approved_query_is_related():
-    sources = searched("pint millilitres", "A pint is 568 ml in the UK.")
+    sources = read("A pint is 568 ml in the UK.", query="pint millilitres")
     assert related(sources, "1.1", "Combien fait une chopine ?", "fr")
     assert not related(
         read("A pint is 568 ml in the UK."), "1.1", "Combien fait une chopine ?", "fr"
