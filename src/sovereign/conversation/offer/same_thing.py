@@ -241,13 +241,3 @@ def _family_read(
         ):
             return tool, other
     return None
-    for tool in tools:
-        other = catalog.capabilities.get(catalog.resolve_target(tool["function"]["name"]))
-        if (
-            other is not None
-            and other.name != capability.name
-            and family_of(other) == family
-            and not offered_choices(other)
-        ):
-            return tool
-    return None
