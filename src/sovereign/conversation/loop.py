@@ -667,7 +667,8 @@ class TurnLoop:
         del rellano", the model read the light, and the answer said only that it is on."""
         if progress.stated and asks_for_a_change(progress.question):
             cannot = own("cannot_change", progress.voice)
-            progress.unrun.extend([cannot] if cannot not in progress.unrun else [])
+            if cannot not in progress.unrun:  # the change stand-in may have said it
+                progress.unrun.append(cannot)
 
         async def ask(context: list[Message], sink: TokenSink | None) -> ModelReply:
             return await self._ask(progress, context, None, sink)

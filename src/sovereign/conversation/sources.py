@@ -326,7 +326,7 @@ def candidates(
                 shared += 1
                 rarity = math.log(1 + (len(bags) - holding[term] + 0.5) / (holding[term] + 0.5))
                 score += rarity * count * (BM25_K1 + 1) / (count + scale)
-        also = len(searched.intersection(bag).union(searched.intersection(head_terms)))
+        also = len(searched & {*bag, *head_terms})  # the queries' words it holds
         scores.append(((-shared, -score, -also), passage.id))
     late = {p.id for p in quotable if _navigation(p.text)}  # link labels say nothing
     late |= {p.id for p, fit in zip(quotable, fits, strict=True) if fit is False}
