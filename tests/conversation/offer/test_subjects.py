@@ -181,6 +181,36 @@ def test_an_inflected_form_counts_only_in_the_questions_language():
     assert named("Les ampoules sont allumées ?", "en") == set()
 
 
+@pytest.mark.parametrize(
+    ("language", "question", "families"),
+    [
+        # A word another language lists is a function word here: it names nothing.
+        ("nl", "Hoeveel opvragingen zijn er door de pihole gegaan?", {"pihole"}),
+        ("nl", "Hoe kom ik door de winter zonder kou te vatten?", set()),
+        ("it", "ho dato un'occhiata ad alcune ricette", set()),
+        # The same words as the question's own language, or as a whole phrase, still do.
+        ("en", "did anyone lock the door?", {"home_assistant"}),
+        ("nl", "is de voordeur op slot?", {"home_assistant"}),
+        ("it", "quante pubblicità ha fermato l'ad blocker?", {"pihole"}),
+    ],
+)
+def test_a_stop_word_of_the_question_s_language_names_nothing(language, question, families):
+    assert named(question, language) == families
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_no_one_word_subject_of_another_language_names_a_family_as_a_stop_word(family):
+    from sovereign.conversation.voice.words import stop_words, words
+
+    for listed_in, phrases in FAMILIES[family].items():
+        for phrase in phrases:
+            if len(list(words(phrase))) != 1:
+                continue
+            for language in LANGUAGES:
+                if language != listed_in and letters(phrase) in stop_words(language):
+                    assert family not in named(f"— {phrase} —", language), (phrase, language)
+
+
 def test_a_tool_without_a_family_is_always_offered():
     assert family_offered(frozenset({"system"}), None)
     assert family_offered(frozenset(), "pihole")
@@ -370,6 +400,10 @@ ITSELF = system.PHRASES.itself
         ("nl", "ben je moe vandaag?", {"system"}),
         ("it", "sei in forma oggi?", {"system"}),
         ("en", "I'm so tired today, what should I cook?", set()),  # the household's own
+        # Spanish imperatives carry the address at their end.
+        ("es", "oye, ¿qué tal te encuentras hoy? hazte un chequeo general, anda", {"system"}),
+        ("es", "revísate la salud, porfa", {"system"}),
+        ("es", "hazte un café y dime la capital de Chile", set()),
         # Where it stands is not what is asked about it.
         ("en", "are you warm enough in the hallway cupboard?", {"system"}),
         ("nl", "Word je niet te warm in de meterkast?", {"system"}),

@@ -53,7 +53,10 @@ A subject matches a word of the question when (see :mod:`..voice.words`):
   A compound whose other part no family holds names nothing: "Briefkasten",
   "Herdplatte" and "Stromspeicher" are no box, disk or memory of the device's.
 
-A phrase of several words matches the same number of consecutive words. The words of
+A phrase of one word from another language's list never matches a stop word of the
+question's language ("door de pihole" is Dutch for "through the Pi-hole", "ad" is
+Italian for "to"). A phrase of several words matches the same number of consecutive
+words. The words of
 a web address in the question never count ("bakewell-kitchen.example" is no kitchen).
 """
 
@@ -296,11 +299,16 @@ def _spans(
 def _phrase_spans(
     tokens: list[_Token], phrases: Iterable[str], phrase_language: str, language: str
 ) -> list[tuple[int, int]]:
-    """Where ``phrases`` occur in ``tokens``: (first index, index after the last)."""
+    """Where ``phrases`` occur in ``tokens``: (first index, index after the last). A
+    phrase of one word of another language never matches a stop word of the
+    question's ``language``: Dutch "door" is "through", Italian "ad" is "to"."""
     found = []
+    stops = stop_words(language) if phrase_language != language else frozenset()
     for phrase in phrases:
         parts = _words_of(phrase)
         for start in range(len(tokens) - len(parts) + 1):
+            if len(parts) == 1 and tokens[start].whole in stops:
+                continue
             if parts and all(
                 _matches_word(tokens[start + i], part, phrase_language, language)
                 for i, part in enumerate(parts)
