@@ -106,7 +106,7 @@ def readability_fork(html: str) -> str:
 
 EXTRACTORS: dict[str, Callable[[str], str]] = {
     "shipped": lambda html: body_text(read_html(html)),
-    "before: core kept whole": lambda html: body_text(before_read_html(html)),
+    "before: title cut from an extent": lambda html: body_text(before_read_html(html)),
     "previous: trafilatura precision, fast": previous,
     "trafilatura defaults": lambda html: _or_page(trafilatura.extract(html), html),
     "trafilatura precision, full": lambda html: _or_page(trafilatura.extract(

@@ -1,5 +1,6 @@
-"""The "before" extractor of bench/fetch.py: the extractor as it stood before a contained
-recall-first candidate was cut to its agreed extent, today's read_html after."""
+"""The "before" extractor of bench/fetch.py: the extractor as it stood before a cut
+recall-first candidate kept the headings that open its agreed extent, today's read_html
+after."""
 
 from __future__ import annotations
 
@@ -16,17 +17,17 @@ PAGE = ("<html><body><div><h1>Title</h1>"
         + "</div></body></html>")
 
 
-def test_before_keeps_a_contained_core_whole_and_today_cuts_it(
+def test_before_cuts_the_opening_headings_and_today_keeps_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     choose, seen = today.choose, []
 
     def recording(*args: object, **kwargs: object) -> object:
-        seen.append(choose_module.TRIM_CORE_TO_AGREED_EXTENT)
+        seen.append(choose_module.EXTENT_KEEPS_TITLE)
         return choose(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(today, "choose", recording)
     before_read_html(PAGE)
     read_html(PAGE)
     assert seen == [False, True]
-    assert choose_module.TRIM_CORE_TO_AGREED_EXTENT is True
+    assert choose_module.EXTENT_KEEPS_TITLE is True

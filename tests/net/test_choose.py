@@ -154,3 +154,29 @@ def test_without_the_core_extent_the_contained_preferred_candidate_is_kept_whole
     preferred = make("t", ("Share this story on your favourite network today", *ARTICLE))
     density = make("r", ARTICLE + CAPTIONS)
     assert choose([preferred, density], 10_000) is preferred
+
+
+def test_the_title_that_opens_a_larger_candidates_extent_stays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The page's ``<h1>`` and its subtitle, which the density-scoring candidate leaves
+    out, open the text; teasers before them still go."""
+    titled = make("t", (*MENU[:3], "# The title", "## Its subtitle", *ARTICLE, *MENU),
+                  link_share=0.2)
+    core = make("r", ARTICLE)
+    chosen = choose([titled, core], 10_000)
+    assert chosen is not None and chosen.name == "t"
+    assert chosen.blocks == ("# The title", "## Its subtitle", *ARTICLE)
+    assert chosen.span == (3, 5 + len(ARTICLE))
+    monkeypatch.setattr(choose_module, "EXTENT_KEEPS_TITLE", False)  # the rule before
+    chosen = choose([titled, core], 10_000)
+    assert chosen is not None and chosen.blocks == ARTICLE
+
+
+def test_headings_with_no_title_among_them_are_teasers_and_go() -> None:
+    teasers = tuple(f"### {story}" for story in MENU[:4])
+    larger = make("t", ("# The site's name", *CAPTIONS[:1], *teasers, *ARTICLE, *MENU),
+                  link_share=0.2)
+    core = make("r", ARTICLE)
+    chosen = choose([larger, core], 10_000)
+    assert chosen is not None and chosen.blocks == ARTICLE

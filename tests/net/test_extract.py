@@ -183,6 +183,21 @@ def test_an_articles_h1_and_list_items_are_kept() -> None:
     assert all(f"- Step {i} of the method, in its own words" in lines for i in range(5))
 
 
+def test_the_h1_stays_when_the_density_extractor_leaves_it_out() -> None:
+    """The markup-following candidate holds the title and the article, the density-scoring
+    one only the article's paragraphs: the first is cut to the extent both agree on, and
+    the heading that opens it stays."""
+    topics = ("bees", "hives", "honey", "frames", "queens", "smoke", "wax", "pollen")
+    paragraphs = "".join(f"<p>Paragraph {i} says something worth reading about {topic}, in "
+                         "a long sentence with enough words to read like prose.</p>"
+                         for i, topic in enumerate(topics))
+    html = (f"<html><body><article><h1>How to keep bees</h1><div>{paragraphs}</div>"
+            "</article></body></html>")
+    lines = read_html(html).body.splitlines()
+    assert lines[0] == "# How to keep bees"
+    assert lines[2].startswith("Paragraph 0 says something worth reading about bees")
+
+
 def _ld(document: object) -> str:
     return f"<script type='application/ld+json'>{json.dumps(document)}</script>"
 

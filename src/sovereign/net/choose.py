@@ -19,7 +19,11 @@ a third opinion comes from the page's own markup when it declares its article bo
    in the other) mark where the article starts and ends: the preferred candidate is
    kept from its first agreed block to its last (:data:`TRIM_TO_AGREED_EXTENT`), so what
    lies between them (a list, a table, a quote the other missed) stays and what lies
-   before or after (teasers, comments, related stories) goes. If the
+   before or after (teasers, comments, related stories) goes, except the article's title
+   (:data:`EXTENT_KEEPS_TITLE`: the headings just before the first agreed block from the
+   nearest top-level one, the page's ``<h1>`` with its subtitles, which the
+   density-scoring one often leaves out; a run of headings with no ``<h1>`` among them
+   is a list of teasers and goes). If the
    density-scoring candidate is the larger, its surplus is text-dense neighbourhood
    (captions, bylines, comments), and the preferred one is kept, cut the same way to
    the extent the larger agrees on (:data:`TRIM_CORE_TO_AGREED_EXTENT`): what the
@@ -61,6 +65,11 @@ AGREED_BLOCK = 0.5
 TRIM_TO_AGREED_EXTENT = True
 """The preferred candidate, when larger, is cut to its agreed extent (True), or replaced by
 the smaller one (False, the rule before 2026-12-05)."""
+EXTENT_KEEPS_TITLE = True
+"""The preferred candidate, when larger and cut to its agreed extent, keeps its title: the
+headings just before its first agreed block from the nearest top-level one (True, since
+2026-12-06, as a cut core keeps the headings before it), or starts at that block (False,
+before: the page's ``<h1>`` was lost where the other candidate leaves the title out)."""
 TRIM_CORE_TO_AGREED_EXTENT = True
 """The preferred candidate, when it is the smaller and the larger holds it, is cut to the
 extent the larger agrees on (True, since 2026-12-06), or kept whole (False, before)."""
@@ -73,6 +82,7 @@ DECLARED_MIN_WORDS = 50
 
 _WORD = re.compile(r"\w+")
 _HEADING = re.compile(r"#+ ")  # a rendered heading line
+_TITLE = re.compile(r"# ")  # a rendered top-level heading (<h1>)
 
 
 @dataclass(frozen=True)
@@ -133,7 +143,9 @@ def choose(
             return first
         if SURPLUS_MAY_BE_ARTICLE and _surplus_is_article(small, large):
             return large
-        return _agreed_extent(small, large) if TRIM_TO_AGREED_EXTENT else small
+        if not TRIM_TO_AGREED_EXTENT:
+            return small
+        return _agreed_extent(small, large, keep_title=EXTENT_KEEPS_TITLE)
     if (large.link_density >= NAVIGATION_LINK_DENSITY > small.link_density
             and small.words >= SUBSTANTIAL_SHARE * large.words):
         return small
@@ -151,10 +163,12 @@ def _contained(small: Candidate, large: Candidate) -> bool:
     return shared >= CONTAINMENT * sum(inner.values())
 
 
-def _agreed_extent(other: Candidate, kept: Candidate, keep_headings: bool = False) -> Candidate:
+def _agreed_extent(other: Candidate, kept: Candidate, keep_headings: bool = False,
+                   keep_title: bool = False) -> Candidate:
     """``kept`` from its first block ``other`` agrees on to its last (all of it when none
     is agreed on, which containment makes rare); with ``keep_headings``, from the
-    headings just before its first agreed block."""
+    headings just before its first agreed block; with ``keep_title``, from the nearest
+    top-level heading among them (the title and its subtitles; without one, none)."""
     reference = _shingles(other.text)
     agreed = [i for i, block in enumerate(kept.blocks) if _agreed(block, reference)]
     if not agreed:
@@ -162,6 +176,12 @@ def _agreed_extent(other: Candidate, kept: Candidate, keep_headings: bool = Fals
     first, end = agreed[0], agreed[-1] + 1
     while keep_headings and first and _HEADING.match(kept.blocks[first - 1]):
         first -= 1
+    start = first
+    while keep_title and start and _HEADING.match(kept.blocks[start - 1]):
+        start -= 1
+        if _TITLE.match(kept.blocks[start]):
+            first = start
+            break
     if (first, end) == (0, len(kept.blocks)):
         return kept
     return replace(kept, blocks=kept.blocks[first:end], span=(first, end))
