@@ -36,6 +36,12 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("system", "fr", "le processeur du boitier est a la peine ou pas", ("load",)),
         ("system", "es", "¿el procesador va muy justo?", ("load",)),
         ("system", "it", "il processore del server arranca?", ("load",)),
+        # The processor is the thing whose heat is asked: its word names no load then.
+        ("system", "nl", "word je niet te heet? Hoe warm is je processor?", ("temperature",)),
+        ("system", "en", "how hot is the CPU running?", ("temperature",)),
+        ("system", "de", "Wie warm ist der Prozessor gerade?", ("temperature",)),
+        ("system", "es", "¿cuánta memoria usa el procesador?", ("memory",)),
+        ("system", "fr", "le processeur est surchargé et chaud ?", ("temperature", "load")),
         ("system", "fr", "t'es à combien de degrés là ?", ("temperature",)),
         ("system", "es", "¿vas justo de memoria o qué?", ("memory",)),
         ("system", "it", "quanto spazio resta sul disco?", ("disk",)),
@@ -52,6 +58,7 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("pihole", "de", "welchen Anteil filtert der Pi-hole raus?", ("blocked",)),
         ("pihole", "en", "what fraction of lookups get stopped?", ("queries", "blocked")),
         ("pihole", "es", "¿Está activado el bloqueador?", ("status",)),
+        ("pihole", "nl", "Hoeveel opvragingen zijn door de pihole gegaan?", ("queries",)),
         ("pihole", "nl", "en deze week?", ()),
         # the ad blocker's only list is its blocklist
         ("pihole", "en", "and how many sites are on the list?", ("blocklist",)),
@@ -123,10 +130,10 @@ def test_a_follow_up_naming_no_family_goes_on_from_the_question_before():
          "Stück?", "de", ("uptime",), ()),
         # the same fact again, for another time: carried over, whatever the model chose
         ("How many ads were blocked today?", "en deze week?", "nl", ("queries",), ("blocked",)),
-        ("Wie warm wird die CPU?", "und gestern?", "de", ("uptime",), ("temperature", "load")),
+        ("Wie warm wird die CPU?", "und gestern?", "de", ("uptime",), ("temperature",)),
         # the model chose what the one before named, or nothing: carried over
-        ("Wie warm wird die CPU?", "und jetzt?", "de", ("temperature",), ("temperature", "load")),
-        ("Wie warm wird die CPU?", "und jetzt?", "de", (), ("temperature", "load")),
+        ("Wie warm wird die CPU?", "und jetzt?", "de", ("temperature",), ("temperature",)),
+        ("Wie warm wird die CPU?", "und jetzt?", "de", (), ("temperature",)),
     ],
 )  # fmt: skip
 def test_a_follow_up_of_its_own_keeps_the_models_choice(earlier, question, language, chosen, asked):
@@ -153,6 +160,20 @@ def test_every_listed_word_names_its_topic(name):
         for language, phrases in languages.items():
             for phrase in phrases:
                 assert topic in asked_topics(f"— {phrase} —", sheet, language), (phrase, language)
+
+
+def test_a_word_that_counts_alone_names_its_topic_alone_and_gives_way_to_any_other():
+    sheet = system.FACTS
+    assert set(sheet.asked_alone["load"]) == set(LANGUAGES)
+    for topic, languages in sheet.asked_alone.items():
+        for language, phrases in languages.items():
+            for phrase in phrases:
+                assert asked_topics(f"— {phrase} —", sheet, language) == (topic,), phrase
+                for other, words in sheet.asked_by.items():
+                    if other == topic:
+                        continue
+                    question = f"— {phrase} — {words[language][0]} —"
+                    assert asked_topics(question, sheet, language) == (other,), question
 
 
 def test_words_for_a_topic_the_sheet_lacks_are_refused(tmp_path):
