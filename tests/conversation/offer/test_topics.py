@@ -59,6 +59,11 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("pihole", "en", "what fraction of lookups get stopped?", ("queries", "blocked")),
         ("pihole", "es", "¿Está activado el bloqueador?", ("status",)),
         ("pihole", "nl", "Hoeveel opvragingen zijn door de pihole gegaan?", ("queries",)),
+        # Refused is blocked, in every language's words.
+        ("pihole", "en", "how many lookups did the pihole refuse?", ("queries", "blocked")),
+        ("pihole", "de", "Wie viele Anfragen hat der Pi-hole abgelehnt?", ("queries", "blocked")),
+        ("pihole", "es", "¿cuántas consultas ha rechazado el pihole?", ("queries", "blocked")),
+        ("pihole", "it", "quante richieste ha rifiutato il pihole?", ("queries", "blocked")),
         ("pihole", "nl", "en deze week?", ()),
         # the ad blocker's only list is its blocklist
         ("pihole", "en", "and how many sites are on the list?", ("blocklist",)),
