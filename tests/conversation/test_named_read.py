@@ -309,3 +309,30 @@ def test_a_read_whose_round_requires_an_argument_is_left_to_the_model():
     narrowed = {**function, "parameters": {**function["parameters"], "required": ["period"]}}
     # A span named ("this month") makes the period required: only the model may fill it.
     assert named_read(frozenset({"pihole"}), [{**tools[0], "function": narrowed}], catalog) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "ik wil extra RAM in m'n pc prikken, waar moet ik op letten?",
+        "Mein Handyspeicher ist schon wieder voll, was kann ich löschen?",
+        "My laptop is slow. Is the memory the problem?",
+    ],
+)
+async def test_a_fact_of_another_thing_of_the_family_is_not_read_from_the_device(
+    question, tmp_path
+):
+    prose = "Look for the memory type your motherboard takes."
+    script = [FILLED, propose("general_knowledge"), prose]
+    loop, backend, _ = loop_for(household(), script, tmp_path)
+    ask = [{"role": "user", "content": question}]
+    result = await loop.process_turn(ask, policy=ON, owner="o")
+    assert result.receipts == [] and result.text == prose
+    first, again = backend.requests[:2]
+    offered = [t["function"]["name"] for t in first.tools]
+    assert again.tool_choice == allowed_choice([n for n in offered if n != "system_health"])
+
+
+async def test_a_fact_singled_out_stays_read_where_no_other_thing_is_named(tmp_path):
+    result, _ = await turn("How much is free?", [FILLED], tmp_path)
+    assert [r.capability for r in result.receipts] == ["system.health"]

@@ -74,6 +74,7 @@ from .offer.subjects import (
     local_read,
     named_families,
     named_read,
+    names_another_thing,
     names_the_thing,
     reads_here,
     unread_questions,
@@ -926,9 +927,13 @@ class TurnLoop:
         household, such as Home Assistant's entity, was chosen for that thing; "a cuánto
         está *hoy* el euro" read Pi-hole's last 24 hours), and no fact singled out (all
         of them or none: "How hot is it?" reading the device's temperature was chosen
-        for it); else an empty set."""
+        for it) unless the question names another thing of the family, whose fact it
+        is ("ik wil extra RAM in m'n pc prikken, waar moet ik op letten?" read the
+        device's memory); else an empty set."""
         if named or not reply.tool_calls:  # a read of another family: _reads_another's
             return set()
+        question = progress.question
+        language = progress.voice.language
         for call in reply.tool_calls:
             capability = self._capability(progress, call.name)
             chosen = split_product_parameters(capability, call.arguments)
@@ -938,7 +943,11 @@ class TurnLoop:
                 capability is None
                 or family_of(capability) is None
                 or _own_arguments(capability, chosen.arguments)
-                or (chosen.topics and set(chosen.topics) != every)
+                or (
+                    chosen.topics
+                    and set(chosen.topics) != every
+                    and not names_another_thing(question, capability, language)
+                )
             ):
                 return set()
         capabilities = progress.catalog.capabilities.values()

@@ -401,10 +401,7 @@ def named_families(
         lists = [phrases.subjects, phrases.places, phrases.others, phrases.parts]
         joinable = _joinable(lists, language)  # once per family, for all three lists
         subjects = _named_at(tokens, phrases.subjects, language, joinable, phrases.parts)
-        others = _named_at(tokens, phrases.others, language, joinable) if phrases.others else set()
-        if others - _landmarks(tokens, others, subjects, language) and not _named_alone(
-            question, phrases, language, joinable
-        ):
+        if _another_thing(question, tokens, subjects, phrases, language, joinable):
             continue  # another thing of the household's ("mein Handy"), not this family's
         if subjects:
             named.add(family)
@@ -416,6 +413,40 @@ def named_families(
     # named; a place names its family only when neither is: where the box stands
     # ("im Flur", "dans ton placard") is not what is asked about it.
     return frozenset(named or itself or placed)
+
+
+def _another_thing(
+    question: str,
+    tokens: list[_Token],
+    subjects: set[int],
+    phrases: Phrases,
+    language: str,
+    joinable: _Parts | None,
+) -> bool:
+    """Whether ``question`` (read as ``tokens``, the family's ``subjects`` found at
+    their indices) names one of the family's other things other than as a landmark,
+    and no sentence of it names the family's thing alone (:func:`_named_alone`)."""
+    if not phrases.others:
+        return False
+    others = _named_at(tokens, phrases.others, language, joinable)
+    return bool(others - _landmarks(tokens, others, subjects, language)) and not _named_alone(
+        question, phrases, language, joinable
+    )
+
+
+def names_another_thing(question: str, capability: Capability, language: str) -> bool:
+    """Whether ``question`` names one of the other things of ``capability``'s family
+    ("m'n pc", "mein Handy" beside the device's memory or disk) rather than the family's
+    own, as :func:`named_families` reads it: a fact of the family it asks about is that
+    thing's. ``False`` for a capability of no family."""
+    phrases = capability.phrases
+    if family_of(capability) is None or phrases is None:
+        return False
+    lists = [phrases.subjects, phrases.places, phrases.others, phrases.parts]
+    joinable = _joinable(lists, language)
+    tokens = _question_tokens(question, language)
+    subjects = _named_at(tokens, phrases.subjects, language, joinable, phrases.parts)
+    return _another_thing(question, tokens, subjects, phrases, language, joinable)
 
 
 def names_the_thing(
