@@ -171,6 +171,12 @@ def test_every_spelling_of_the_weekend_names_a_week(question):
         ("Anfragen der vergangene 2 Wochen", 14),
         ("die vorigen drei Tage", 3),
         ("hoeveel in de vorige 7 dagen", 7),
+        ("Desde ayer a estas horas, ¿cuántas ha tumbado?", 1),
+        # a count over a span
+        ("sur une semaine, ca fait combien de requetes ?", 7),
+        ("et sur 30 jours ?", 30),
+        ("how many queries over a week?", 7),
+        ("over two weeks, how many were blocked?", 14),
     ],
 )
 def test_spans_of_each_length_in_six_languages(question, days):
