@@ -59,6 +59,13 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("pihole", "en", "what fraction of lookups get stopped?", ("queries", "blocked")),
         ("pihole", "es", "¿Está activado el bloqueador?", ("status",)),
         ("pihole", "nl", "Hoeveel opvragingen zijn door de pihole gegaan?", ("queries",)),
+        # Whether it still works is its status, in every language's words.
+        ("pihole", "en", "is the ad blocker still working?", ("status",)),
+        ("pihole", "de", "Läuft der Pi-hole noch?", ("status",)),
+        ("pihole", "fr", "le pihole fonctionne toujours ?", ("status",)),
+        ("pihole", "es", "¿sigue funcionando el pihole?", ("status",)),
+        ("pihole", "nl", "werkt de pihole nog?", ("status",)),
+        ("pihole", "it", "il pihole funziona ancora?", ("status",)),
         # Refused is blocked, in every language's words.
         ("pihole", "en", "how many lookups did the pihole refuse?", ("queries", "blocked")),
         ("pihole", "de", "Wie viele Anfragen hat der Pi-hole abgelehnt?", ("queries", "blocked")),
