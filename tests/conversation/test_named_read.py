@@ -330,9 +330,25 @@ async def test_a_fact_of_another_thing_of_the_family_is_not_read_from_the_device
     assert result.receipts == [] and result.text == prose
     first, again = backend.requests[:2]
     offered = [t["function"]["name"] for t in first.tools]
-    assert again.tool_choice == allowed_choice([n for n in offered if n != "system_health"])
+    # Chosen again without the read, and without any household family's stand-in: the
+    # question is about a thing of no family here.
+    assert "smart_home_not_set_up" in offered
+    household_owned = {"system_health", "smart_home_not_set_up"}
+    assert again.tool_choice == allowed_choice([n for n in offered if n not in household_owned])
 
 
 async def test_a_fact_singled_out_stays_read_where_no_other_thing_is_named(tmp_path):
     result, _ = await turn("How much is free?", [FILLED], tmp_path)
     assert [r.capability for r in result.receipts] == ["system.health"]
+
+
+async def test_a_family_s_stand_in_for_another_thing_of_the_household_s_gives_way_to_prose(
+    tmp_path,
+):
+    prose = "Check which memory type and speed your motherboard supports."
+    question = "ik wil extra RAM in m'n pc prikken, waar moet ik op letten?"
+    result, backend = await turn(question, [propose("smart_home_not_set_up"), prose], tmp_path)
+    assert result.receipts == [] and result.text == prose and backend.remaining == 0
+    # A question naming the home keeps the stand-in: it says what is missing.
+    result, _ = await turn("Is the heating on?", [propose("smart_home_not_set_up")], tmp_path)
+    assert "Home Assistant" in result.text

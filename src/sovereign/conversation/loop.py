@@ -475,8 +475,13 @@ class TurnLoop:
                 # nothing of their own to fill: with web search off, "whats the latest
                 # score in the Arsenal match" read Pi-hole and "¿A qué hora cierra hoy el
                 # supermercado?" the device. The model chooses again among the rest
-                # (the web's stand-in, general knowledge …), with the same prompt.
+                # (the web's stand-in, general knowledge …), with the same prompt. A
+                # question about another thing of the household's ("extra RAM in m'n
+                # pc") is about no family here: no family's stand-in is among the rest
+                # (it chose "Home Assistant is not set up" instead).
                 rest = [t["function"]["name"] for t in offered]
+                if self._about_another_thing(progress):
+                    unnamed |= {s.name for s in standing if s.family is not None}
                 rest = [name for name in rest if name not in unnamed]
                 reply = await self._ask(
                     progress, context, offered, None, None, allowed_choice(rest)
@@ -563,6 +568,14 @@ class TurnLoop:
                 # voll - was kann ich am besten löschen?" asks for advice, and was told
                 # that nothing here can be changed. It is answered in prose.
                 chosen, reply = [], _without(reply, {CHANGE})
+            owned = [s for s in chosen if s.family is not None]
+            if nothing_ran and not named and owned and self._about_another_thing(progress):
+                # A family's stand-in for a message about another thing of the
+                # household's, which no family here reads: "ik wil extra RAM in m'n pc
+                # prikken, waar moet ik op letten?" was told that Home Assistant is not
+                # set up. It is answered in prose.
+                chosen = [s for s in chosen if s.family is None]
+                reply = _without(reply, {s.name for s in owned})
             if chosen:  # what the question needs is withheld or cannot be done: said, not run
                 _say_unrun(progress, chosen)
                 reply = _without(reply, {s.name for s in chosen})
@@ -955,6 +968,17 @@ class TurnLoop:
             if named_families(text, capabilities, progress.voice.language):
                 return set()
         return {call.name for call in reply.tool_calls}
+
+    @staticmethod
+    def _about_another_thing(progress: TurnProgress) -> bool:
+        """Whether the question names another thing of a household family's (its phone,
+        its own computer: :func:`~.offer.subjects.names_another_thing`), which no
+        family here reads."""
+        question, language = progress.question, progress.voice.language
+        return any(
+            names_another_thing(question, capability, language)
+            for capability in progress.catalog.capabilities.values()
+        )
 
     def _calls_outside(self, progress: TurnProgress, call: ToolCall) -> bool:
         """Whether ``call`` names a capability that crosses the device boundary (not a
