@@ -352,3 +352,18 @@ async def test_a_family_s_stand_in_for_another_thing_of_the_household_s_gives_wa
     # A question naming the home keeps the stand-in: it says what is missing.
     result, _ = await turn("Is the heating on?", [propose("smart_home_not_set_up")], tmp_path)
     assert "Home Assistant" in result.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what should the fridge actually be set on? ours has a dial going 1 to 7",
+        "¿a qué temperatura pongo el horno para asar un pollo de kilo y medio?",
+    ],
+)
+async def test_a_family_s_stand_in_for_advice_about_a_thing_of_the_home_gives_way_to_prose(
+    question, tmp_path
+):
+    prose = "Set it to the middle of the dial."
+    result, backend = await turn(question, [propose("smart_home_not_set_up"), prose], tmp_path)
+    assert result.receipts == [] and result.text == prose and backend.remaining == 0

@@ -39,6 +39,7 @@ from .backends.base import (
     named_choice,
     user_texts,
 )
+from .offer.advice import asks_for_advice
 from .offer.arithmetic import (
     CALCULATE,
     Calculation,
@@ -569,11 +570,19 @@ class TurnLoop:
                 # that nothing here can be changed. It is answered in prose.
                 chosen, reply = [], _without(reply, {CHANGE})
             owned = [s for s in chosen if s.family is not None]
-            if nothing_ran and not named and owned and self._about_another_thing(progress):
+            if (
+                nothing_ran
+                and owned
+                and (
+                    (not named and self._about_another_thing(progress))
+                    or asks_for_advice(question)
+                )
+            ):
                 # A family's stand-in for a message about another thing of the
-                # household's, which no family here reads: "ik wil extra RAM in m'n pc
-                # prikken, waar moet ik op letten?" was told that Home Assistant is not
-                # set up. It is answered in prose.
+                # household's, which no family here reads ("ik wil extra RAM in m'n pc
+                # prikken, waar moet ik op letten?"), or for one that asks what the
+                # household should do ("what should the fridge be set on?"): both were
+                # told that Home Assistant is not set up. They are answered in prose.
                 chosen = [s for s in chosen if s.family is None]
                 reply = _without(reply, {s.name for s in owned})
             if chosen:  # what the question needs is withheld or cannot be done: said, not run

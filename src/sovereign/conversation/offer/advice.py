@@ -1,0 +1,36 @@
+"""Whether a message asks for advice: what the household should do, set or buy.
+
+A question about a thing of the home may ask for its reading ("is the fridge cold
+enough?") or for the household's own what-to-do ("what should the fridge be set on?",
+"¿a qué temperatura pongo el horno para asar un pollo?"). With Home Assistant not set
+up, a small model answered the second kind with "Home Assistant is not set up", which
+answers nothing asked. The turn loop answers it in prose instead.
+
+The words are data, per language (``advice_requests.json``): phrases in which the
+person asks about their own doing ("should I", "soll ich", "je dois", "pongo", "moet
+ik", "devo"), matched as whole words by their letters, every language's in every
+message (the language a short message is read in can be wrong).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from ..voice.words import PhraseIndex
+
+ADVICE_REQUESTS = Path(__file__).resolve().parent / "advice_requests.json"
+
+
+@functools.cache
+def _index() -> PhraseIndex[bool]:
+    data = json.loads(ADVICE_REQUESTS.read_text(encoding="utf-8"))
+    phrases = [p for language, listed in data.items() if language != "_about" for p in listed]
+    return PhraseIndex.of((phrase, True) for phrase in phrases)
+
+
+def asks_for_advice(message: str) -> bool:
+    """Whether ``message`` asks what the household should do, set or buy: a phrase of
+    ``advice_requests.json`` (any language) in it, as whole words."""
+    return _index().in_text(message)

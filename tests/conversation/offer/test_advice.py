@@ -1,0 +1,56 @@
+"""Whether a message asks for advice, not a reading (sovereign.conversation.offer.advice;
+docs/decisions/offered-tools-and-arguments.md, "Advice about a thing of the home")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sovereign.conversation.offer.advice import ADVICE_REQUESTS, asks_for_advice
+
+from .test_subjects import LANGUAGES
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what should the fridge actually be set on?",
+        "Should I leave the heating on overnight?",
+        "Auf welche Stufe soll ich den Kühlschrank stellen?",
+        "Worauf muss ich beim Kauf achten?",
+        "Je dois régler le frigo sur combien ?",
+        "faut-il éteindre le chauffage la nuit ?",
+        "¿a qué temperatura pongo el horno para asar un pollo?",
+        "¿Debería dejar la calefacción encendida?",
+        "Op welke stand moet ik de koelkast zetten?",
+        "waar moet ik op letten bij een nieuwe koelkast?",
+        "a che temperatura devo mettere il forno?",
+        "conviene spegnere il riscaldamento di notte?",
+    ],
+)
+def test_a_message_asking_what_to_do_asks_for_advice(message):
+    assert asks_for_advice(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "is the fridge cold enough?",
+        "What's the kitchen temperature?",
+        "Ist die Haustür abgeschlossen?",
+        "La porte du garage est fermée ?",
+        "¿cómo está la puerta de la calle?",
+        "Is de voordeur op slot?",
+        "la luce del pianerottolo è accesa?",
+        "how many queries did Pi-hole block today?",
+    ],
+)
+def test_a_question_about_a_state_asks_for_no_advice(message):
+    assert not asks_for_advice(message)
+
+
+def test_the_catalog_lists_the_six_languages():
+    data = json.loads(ADVICE_REQUESTS.read_text(encoding="utf-8"))
+    assert set(data) - {"_about"} == set(LANGUAGES)
+    assert all(len(data[language]) >= 8 for language in LANGUAGES)
