@@ -36,6 +36,11 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("system", "fr", "le processeur du boitier est a la peine ou pas", ("load",)),
         ("system", "es", "¿el procesador va muy justo?", ("load",)),
         ("system", "it", "il processore del server arranca?", ("load",)),
+        # An abbreviation matches its letters or its plural, never a stem: "rame" lags.
+        ("system", "fr", "le serveur est sollicité ? tout rame sur la télé", ("load",)),
+        ("system", "it", "il server è lento? il cavo di rame è nuovo", ()),
+        ("system", "en", "how much RAM is free?", ("memory",)),
+        ("system", "en", "are the SSDs full?", ("disk",)),
         # The processor is the thing whose heat is asked: its word names no load then.
         ("system", "nl", "word je niet te heet? Hoe warm is je processor?", ("temperature",)),
         ("system", "en", "how hot is the CPU running?", ("temperature",)),
@@ -172,6 +177,25 @@ def test_every_listed_word_names_its_topic(name):
         for language, phrases in languages.items():
             for phrase in phrases:
                 assert topic in asked_topics(f"— {phrase} —", sheet, language), (phrase, language)
+
+
+def test_every_abbreviation_is_matched_by_its_letters_alone():
+    from sovereign.conversation.voice.words import stem
+
+    found = 0
+    for sheet in SHEETS.values():
+        for lists in (sheet.asked_by, sheet.asked_alone):
+            for topic, languages in lists.items():
+                for language, phrases in languages.items():
+                    for phrase in phrases:
+                        if not phrase.isupper():
+                            continue
+                        found += 1
+                        inflected = phrase.lower() + "e"  # stems as the word in French
+                        if stem(inflected, language) == stem(phrase.lower(), language):
+                            question = f"— {inflected} —"
+                            assert topic not in asked_topics(question, sheet, language), phrase
+    assert found >= 12  # RAM, CPU, SSD in six languages at least
 
 
 def test_a_word_that_counts_alone_names_its_topic_alone_and_gives_way_to_any_other():

@@ -44,7 +44,9 @@ A subject matches a word of the question when (see :mod:`..voice.words`):
 - its letters are the word's, or one part's of a hyphenated word ("CPU-Last"), in any
   of the six languages;
 - its Snowball stem is the word's stem in the question's language (plurals and other
-  inflections: "lumières", "Lichter");
+  inflections: "lumières", "Lichter"), unless it is an abbreviation, written in
+  capitals in its list ("RAM", "CPU"), which matches its letters or its plural with
+  "s" alone: French "rame" ("it lags") and Italian "rame" ("copper") stem as "ram";
 - in German or Dutch, the question's language, the word is a compound of the
   family's own words (its subjects, places, other things and compound parts) joined
   as the language joins them, one of them from the list being matched (a family's
@@ -210,9 +212,13 @@ def _tokens(question: str, language: str) -> list[_Token]:
     return found
 
 
-def _matches_word(token: _Token, subject: Word, subject_language: str, language: str) -> bool:
+def _matches_word(
+    token: _Token, subject: Word, subject_language: str, language: str, *, capitals: bool = False
+) -> bool:
     if subject.whole in token.letters:
         return True
+    if capitals:  # an abbreviation: its letters, or its plural ("SSDs"), never a stem
+        return subject.whole + "s" in token.letters
     return subject_language == language and stem("".join(subject.written), language) in token.stems
 
 
@@ -306,11 +312,12 @@ def _phrase_spans(
     stops = stop_words(language) if phrase_language != language else frozenset()
     for phrase in phrases:
         parts = _words_of(phrase)
+        capitals = phrase.isupper()  # "RAM", "CPU": French "rame" stems as "ram"
         for start in range(len(tokens) - len(parts) + 1):
             if len(parts) == 1 and tokens[start].whole in stops:
                 continue
             if parts and all(
-                _matches_word(tokens[start + i], part, phrase_language, language)
+                _matches_word(tokens[start + i], part, phrase_language, language, capitals=capitals)
                 for i, part in enumerate(parts)
             ):
                 found.append((start, start + len(parts)))
