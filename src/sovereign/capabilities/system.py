@@ -320,7 +320,6 @@ FACTS = FactSheet(
     ),
     summary=("temperature", "load", "memory", "disk", "uptime"),
     asked_by=read_topic_words(CATALOG.parent / "subjects" / "system_topics.json"),
-    asked_alone=read_topic_words(CATALOG.parent / "subjects" / "system_topics_alone.json"),
     words={
         "temperature_verdict": {
             "normal": "a normal temperature",

@@ -124,10 +124,6 @@ class FactSheet:
             (:func:`sovereign.conversation.offer.subjects.asked_topics`). Read from a JSON
             file beside the capability by :func:`read_topic_words`; empty: the model's
             choice alone.
-        asked_alone: words of the same shape that name a topic only where the question
-            names no topic in the words of ``asked_by``: "processor" names the load
-            ("le processeur est a la peine ?"), but not beside the temperature's words
-            ("Hoe warm is je processor?").
     """
 
     kinds: Mapping[str, Kind]
@@ -138,15 +134,13 @@ class FactSheet:
     units: Mapping[str, str] = field(default_factory=dict)
     words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     asked_by: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
-    asked_alone: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         names = [topic.name for topic in self.topics]
         if len(set(names)) != len(names) or not set(self.summary) <= set(names):
             raise ValueError("topics must be unique and the summary must name topics")
-        worded = set(self.asked_by) | set(self.asked_alone)
-        if not worded <= set(names):
-            raise ValueError(f"words for unknown topics {sorted(worded - set(names))}")
+        if not set(self.asked_by) <= set(names):
+            raise ValueError(f"words for unknown topics {sorted(set(self.asked_by) - set(names))}")
         for topic in self.topics:
             for statement in topic.statements:
                 declared = {p for p, path in statement.values.items() if path in self.kinds}

@@ -680,19 +680,13 @@ def asks_beyond(
 def asked_topics(question: str, sheet: FactSheet, language: str) -> tuple[str, ...]:
     """The topics of ``sheet`` that ``question`` names in their words
     (:attr:`~sovereign.executor.facts.FactSheet.asked_by`, matched as subjects are),
-    in the sheet's order; when it names none, those it names in the words that count
-    only alone (:attr:`~sovereign.executor.facts.FactSheet.asked_alone`: "processor"
-    names the load, but not in "how hot is the processor?"); ``language`` is the
-    question's (ISO 639-1)."""
-    for lists in (sheet.asked_by, sheet.asked_alone):
-        named = tuple(
-            topic.name
-            for topic in sheet.topics
-            if topic.name in lists and names_subject(question, lists[topic.name], language)
-        )
-        if named:
-            return named
-    return ()
+    in the sheet's order; ``language`` is the question's (ISO 639-1)."""
+    words = sheet.asked_by
+    return tuple(
+        topic.name
+        for topic in sheet.topics
+        if topic.name in words and names_subject(question, words[topic.name], language)
+    )
 
 
 def conversation_topics(
