@@ -249,6 +249,12 @@ def _joinable(
     return _parts_of(family, language) if _compounding(language) is not None else None
 
 
+def _family_joinable(phrases: Phrases, language: str) -> _Parts | None:
+    """:func:`_joinable` over every list of a family's ``phrases``: its subjects, places,
+    other things and compound parts."""
+    return _joinable([phrases.subjects, phrases.places, phrases.others, phrases.parts], language)
+
+
 def _named_at(
     tokens: list[_Token],
     subjects: Mapping[str, Iterable[str]],
@@ -405,8 +411,7 @@ def named_families(
     for family, capability in families.items():
         phrases = capability.phrases
         assert phrases is not None  # family_of said it has subjects
-        lists = [phrases.subjects, phrases.places, phrases.others, phrases.parts]
-        joinable = _joinable(lists, language)  # once per family, for all three lists
+        joinable = _family_joinable(phrases, language)  # once per family, for every list
         subjects = _named_at(tokens, phrases.subjects, language, joinable, phrases.parts)
         if _another_thing(question, tokens, subjects, phrases, language, joinable):
             continue  # another thing of the household's ("mein Handy"), not this family's
@@ -449,8 +454,7 @@ def names_another_thing(question: str, capability: Capability, language: str) ->
     phrases = capability.phrases
     if family_of(capability) is None or phrases is None:
         return False
-    lists = [phrases.subjects, phrases.places, phrases.others, phrases.parts]
-    joinable = _joinable(lists, language)
+    joinable = _family_joinable(phrases, language)
     tokens = _question_tokens(question, language)
     subjects = _named_at(tokens, phrases.subjects, language, joinable, phrases.parts)
     return _another_thing(question, tokens, subjects, phrases, language, joinable)
@@ -468,8 +472,7 @@ def names_the_thing(
     for family, capability in _families(capabilities).items():
         phrases = capability.phrases
         assert phrases is not None  # family_of said it has subjects
-        lists = [phrases.subjects, phrases.places, phrases.others, phrases.parts]
-        if _named_alone(question, phrases, language, _joinable(lists, language)):
+        if _named_alone(question, phrases, language, _family_joinable(phrases, language)):
             found.add(family)
     return frozenset(found)
 
