@@ -75,7 +75,7 @@ from .offer.subjects import (
     local_read,
     named_families,
     named_read,
-    names_another_thing,
+    names_other_things,
     names_the_thing,
     reads_here,
     unread_questions,
@@ -481,7 +481,7 @@ class TurnLoop:
                 # pc") is about no family here: no family's stand-in is among the rest
                 # (it chose "Home Assistant is not set up" instead).
                 rest = [t["function"]["name"] for t in offered]
-                if self._about_another_thing(progress):
+                if _other_things(progress):
                     unnamed |= {s.name for s in standing if s.family is not None}
                 rest = [name for name in rest if name not in unnamed]
                 reply = await self._ask(
@@ -573,10 +573,7 @@ class TurnLoop:
             if (
                 nothing_ran
                 and owned
-                and (
-                    (not named and self._about_another_thing(progress))
-                    or asks_for_advice(question)
-                )
+                and ((not named and _other_things(progress)) or asks_for_advice(question))
             ):
                 # A family's stand-in for a message about another thing of the
                 # household's, which no family here reads ("ik wil extra RAM in m'n pc
@@ -954,8 +951,7 @@ class TurnLoop:
         device's memory); else an empty set."""
         if named or not reply.tool_calls:  # a read of another family: _reads_another's
             return set()
-        question = progress.question
-        language = progress.voice.language
+        elsewhere = _other_things(progress)
         for call in reply.tool_calls:
             capability = self._capability(progress, call.name)
             chosen = split_product_parameters(capability, call.arguments)
@@ -968,7 +964,7 @@ class TurnLoop:
                 or (
                     chosen.topics
                     and set(chosen.topics) != every
-                    and not names_another_thing(question, capability, language)
+                    and family_of(capability) not in elsewhere
                 )
             ):
                 return set()
@@ -977,17 +973,6 @@ class TurnLoop:
             if named_families(text, capabilities, progress.voice.language):
                 return set()
         return {call.name for call in reply.tool_calls}
-
-    @staticmethod
-    def _about_another_thing(progress: TurnProgress) -> bool:
-        """Whether the question names another thing of a household family's (its phone,
-        its own computer: :func:`~.offer.subjects.names_another_thing`), which no
-        family here reads."""
-        question, language = progress.question, progress.voice.language
-        return any(
-            names_another_thing(question, capability, language)
-            for capability in progress.catalog.capabilities.values()
-        )
 
     def _calls_outside(self, progress: TurnProgress, call: ToolCall) -> bool:
         """Whether ``call`` names a capability that crosses the device boundary (not a
@@ -1212,6 +1197,13 @@ def _knowledge_of_parts(progress: TurnProgress, named: frozenset[str]) -> bool:
     if not capabilities or any(c.phrases is None or not c.phrases.names for c in capabilities):
         return False
     return not names_the_thing(progress.question, capabilities, progress.voice.language)
+
+
+def _other_things(progress: TurnProgress) -> frozenset[str]:
+    """The household families whose other things the question names (its phone, its own
+    computer: :func:`~.offer.subjects.names_other_things`), which no family here reads."""
+    capabilities = progress.catalog.capabilities.values()
+    return names_other_things(progress.question, capabilities, progress.voice.language)
 
 
 def _change_unasked(chosen: Sequence[StandIn], question: str) -> bool:

@@ -446,18 +446,24 @@ def _another_thing(
     )
 
 
-def names_another_thing(question: str, capability: Capability, language: str) -> bool:
-    """Whether ``question`` names one of the other things of ``capability``'s family
-    ("m'n pc", "mein Handy" beside the device's memory or disk) rather than the family's
-    own, as :func:`named_families` reads it: a fact of the family it asks about is that
-    thing's. ``False`` for a capability of no family."""
-    phrases = capability.phrases
-    if family_of(capability) is None or phrases is None:
-        return False
-    joinable = _family_joinable(phrases, language)
+def names_other_things(
+    question: str, capabilities: Iterable[Capability], language: str
+) -> frozenset[str]:
+    """The families (:func:`family_of`) among ``capabilities`` whose other things
+    ``question`` names ("m'n pc", "mein Handy" beside the device's memory or disk)
+    rather than the family's own, as :func:`named_families` reads them: a fact of the
+    family it asks about is that thing's. The question's words are read once, and each
+    family is checked once."""
     tokens = _question_tokens(question, language)
-    subjects = _named_at(tokens, phrases.subjects, language, joinable, phrases.parts)
-    return _another_thing(question, tokens, subjects, phrases, language, joinable)
+    found = set()
+    for family, capability in _families(capabilities).items():
+        phrases = capability.phrases
+        assert phrases is not None  # family_of said it has subjects
+        joinable = _family_joinable(phrases, language)
+        subjects = _named_at(tokens, phrases.subjects, language, joinable, phrases.parts)
+        if _another_thing(question, tokens, subjects, phrases, language, joinable):
+            found.add(family)
+    return frozenset(found)
 
 
 def names_the_thing(
