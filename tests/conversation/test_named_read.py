@@ -349,6 +349,11 @@ async def test_a_family_s_stand_in_for_another_thing_of_the_household_s_gives_wa
     question = "ik wil extra RAM in m'n pc prikken, waar moet ik op letten?"
     result, backend = await turn(question, [propose("smart_home_not_set_up"), prose], tmp_path)
     assert result.receipts == [] and result.text == prose and backend.remaining == 0
+    # The prose is asked without what the turn withholds: nothing of it is the answer
+    # (the model wrote that it is not possible "omdat je het niet ingesteld hebt").
+    decision, writing = (request.messages[0]["content"] for request in backend.requests)
+    assert "Home Assistant" in decision and "Home Assistant" not in writing
+    assert writing.startswith(decision.split("\nRight now:")[0])
     # A question naming the home keeps the stand-in: it says what is missing.
     result, _ = await turn("Is the heating on?", [propose("smart_home_not_set_up")], tmp_path)
     assert "Home Assistant" in result.text

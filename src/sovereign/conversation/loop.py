@@ -229,6 +229,7 @@ class TurnLoop:
                 {"role": "system", "content": prompt},
                 *_checked(messages),
             ],
+            plain_prompt=self._system_prompt,
             reporter=ProgressReporter(on_progress, voice.language),
             voice=voice,
             today=self._today(),

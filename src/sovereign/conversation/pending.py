@@ -59,6 +59,10 @@ class TurnProgress:
     """The tools offered when the turn started (kept for its whole life)."""
     context: list[Message]
     """System prompt, history, and every model reply and framed result so far."""
+    plain_prompt: str = ""
+    """The system prompt without what the turn withholds ("Right now: Home Assistant is
+    not set up …"), for prose that answers with nothing run and nothing said about what
+    did not run (:mod:`.answer.finish`); empty: the context's own."""
     executions: TurnState = field(default_factory=TurnState)
     """Per-capability execution counts (the per-turn bounds)."""
     rounds_used: int = 0

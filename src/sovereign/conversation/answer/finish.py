@@ -150,7 +150,7 @@ class AnswerWriter:
         sink = _guarded(grounds, _after_said(on_token, after), progress.stated)
         content, cut_off = ending.content, ending.cut_off
         if not content.strip() and not cut_off:
-            asking = _asking(progress.context, ending.rest, general=ending.general)
+            asking = _asking(_prose_context(progress), ending.rest, general=ending.general)
             context = with_note(asking, _prose_note(progress, ending.note))
             reply = await ask(context, sink)
             content, cut_off = reply.content, reply.cut_off
@@ -174,7 +174,7 @@ class AnswerWriter:
             logger.info("the answer stated what the turn does not hold (%d); asking again",
                         len(problems))  # fmt: skip
             note = _join(_prose_note(progress, ending.note), notes(problems))
-            asking = _asking(progress.context, ending.rest, general=ending.general)
+            asking = _asking(_prose_context(progress), ending.rest, general=ending.general)
             context = with_note(asking, note)
             text = _unsaid((await ask(context, None)).content.strip(), progress)
             if check(text, grounds):
@@ -340,6 +340,22 @@ def _after_said(on_token: TokenSink | None, after: bool) -> TokenSink | None:
 def _joined(sentences: Sequence[str], *, lead: bool) -> str:
     text = " ".join(sentences)
     return f" {text}" if lead and text else text
+
+
+def _prose_context(progress: TurnProgress) -> list[Message]:
+    """The context prose is asked with: the turn's, or, when a decision was made and
+    nothing ran and nothing was said about what did not run, the same under the system
+    prompt without what the turn withholds
+    (:attr:`~..pending.TurnProgress.plain_prompt`). The decision found nothing withheld
+    to say, so it is no part of the answer: asked "ik wil extra RAM in m'n pc prikken,
+    waar moet ik op letten?", with the home not set up, the model wrote that it is not
+    possible "omdat je het niet ingesteld hebt". With nothing to decide (no tool
+    offered), what is withheld stays in the prompt: it is all the model knows of it."""
+    context = progress.context
+    decided = progress.rounds_used > 0 and not progress.results and not progress.unrun
+    if not decided or not progress.plain_prompt or not context or context[0]["role"] != "system":
+        return context
+    return [{"role": "system", "content": progress.plain_prompt}, *context[1:]]
 
 
 def with_note(context: list[Message], note: str | None) -> list[Message]:

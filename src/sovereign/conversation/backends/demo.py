@@ -2,8 +2,9 @@
 
 Proposes ``system_health`` for questions about heat, temperature or health,
 ``web_search`` for "search (the web) for …", ``web_fetch`` for "read/fetch/open
-<url>", and otherwise answers. After a search or a page read it quotes the first
-passage offered; a household reading is said by the product itself.
+<url>" (or, with web search switched off, its stand-in ``web_switched_off``), and
+otherwise answers. After a search or a page read it quotes the first passage offered;
+a household reading is said by the product itself.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def _choose(text: str, offered: set[str]) -> ToolCall | None:
     if (match := _SEARCH.search(text)) and "web_search" in offered:
         query = match.group(1).strip().rstrip("?.!")
         return ToolCall("call_0", "web_search", {"query": query[:500]})
+    if (_FETCH.search(text) or _SEARCH.search(text)) and _WEB_OFF in offered:
+        return ToolCall("call_0", _WEB_OFF, {})  # the product says it is switched off
     if _HEALTH.search(text) and "system_health" in offered:
         return ToolCall("call_0", "system_health", {})
     return None
@@ -72,17 +75,12 @@ def _results_since_user(messages: list[Message]) -> list[dict[str, Any]]:
     return results[::-1]
 
 
-_SWITCHED_OFF = re.compile(r"Web search is switched off[^.]*\.(?: You can switch it on[^.]*\.)?")
+_WEB_OFF = "web_switched_off"
+"""The web's stand-in (:mod:`..offer.stand_ins`), offered while web search is off."""
 
 
 def _answer(messages: list[Message], results: list[dict[str, Any]]) -> str:
     if not results:
-        wants_web = _SEARCH.search(latest_user_text(messages)) or _FETCH.search(
-            latest_user_text(messages)
-        )
-        switched_off = _SWITCHED_OFF.search(str(messages[0].get("content"))) if messages else None
-        if wants_web and switched_off:  # not offered: say what the system prompt says
-            return switched_off.group(0)
         return INTRODUCTION
     return "\n\n".join(_describe(result) for result in results)
 
