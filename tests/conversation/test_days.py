@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -29,7 +29,7 @@ WEEKEND = {date(2025, 12, 6), date(2025, 12, 7)}
     ("language", "question"),
     [
         ("en", "Is the market open this weekend?"),
-        ("en", "Any works at the weekend?"),
+        ("en", "Any works over the coming weekend?"),
         ("de", "Gibt es an diesem Wochenende Bauarbeiten?"),
         ("fr", "Y a-t-il des travaux ce week-end ?"),
         ("fr", "Des travaux ce weekend ?"),
@@ -67,25 +67,63 @@ def test_on_a_sunday_the_weekend_is_the_one_under_way_and_next_is_a_week_on():
 
 
 @pytest.mark.parametrize(
+    ("language", "question"),
+    [
+        ("en", "Did Harrowgate Town win at the weekend?"),
+        ("de", "Was war am Wochenende los?"),
+        ("fr", "Le marché a lieu le week-end ?"),
+        ("es", "¿Qué tal el fin de semana?"),
+        ("nl", "Hoe ging het weekend?"),
+        ("it", "Com'è andata nel fine settimana?"),
+    ],
+)
+def test_a_weekend_named_with_no_word_of_which_is_the_coming_one_and_the_one_before(
+    language, question
+):
+    # "Did they win at the weekend?" asks about the last: the other words decide.
+    days = {date(2025, 11, 29), date(2025, 11, 30), *WEEKEND}
+    assert asked_days(question, language, WEDNESDAY) == days
+    assert asked_days(question, language, date(2025, 12, 6)) == WEEKEND  # under way
+
+
+@pytest.mark.parametrize(
     ("language", "question", "day"),
     [
         ("en", "When is the library open on Saturdays?", date(2025, 12, 6)),
         ("de", "Wann hat das Bad sonntags geöffnet?", date(2025, 12, 7)),
         ("es", "¿Qué hay de comer el jueves?", date(2025, 12, 4)),
         ("nl", "Hoe laat opent de bibliotheek op dinsdag?", date(2025, 12, 9)),
+        ("fr", "Le prochain marché, samedi ?", date(2025, 12, 6)),  # "prochain" is not after it
+        ("de", "Was läuft Freitagabend im Kino?", date(2025, 12, 5)),  # a part of the day
+        ("nl", "Is de markt zaterdagochtend open?", date(2025, 12, 6)),
+        ("de", "Hat die Bücherei Samstagvormittag offen?", date(2025, 12, 6)),
+        ("it", "Com'è finita domenica la partita della Pallavolo Valsorda?", date(2025, 12, 7)),
+    ],
+)
+def test_a_weekday_named_with_no_word_of_which_is_the_coming_one_and_the_one_before(
+    language, question, day
+):
+    assert asked_days(question, language, WEDNESDAY) == {day, day - timedelta(days=7)}
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "day"),
+    [
+        ("en", "Is the library open this Saturday?", date(2025, 12, 6)),
+        ("de", "Hat das Bad diesen Sonntag geöffnet?", date(2025, 12, 7)),
+        ("fr", "Qu'est-ce qu'on mange ce jeudi ?", date(2025, 12, 4)),
+        ("es", "¿Abre este sábado?", date(2025, 12, 6)),
+        ("nl", "Is de markt deze zaterdag open?", date(2025, 12, 6)),
+        ("it", "Che orari ha questo sabato?", date(2025, 12, 6)),
         ("it", "Cosa c'è a pranzo mercoledì?", WEDNESDAY),  # today's weekday: today
         ("fr", "Que mange-t-on vendredi prochain ?", date(2025, 12, 12)),
         ("es", "¿Abre el sábado que viene?", date(2025, 12, 13)),
         ("it", "Che orari ha sabato prossimo?", date(2025, 12, 13)),
-        ("fr", "Le prochain marché, samedi ?", date(2025, 12, 6)),  # "prochain" is not after it
         ("en", "Is it open next Friday?", date(2025, 12, 12)),
         ("en", "What is on today?", WEDNESDAY),
         ("es", "¿Abre mañana?", date(2025, 12, 4)),
         ("es", "¿Qué pasó esta mañana?", WEDNESDAY),  # this morning, not tomorrow
         ("fr", "Le marché du 20 décembre ?", date(2025, 12, 20)),
-        ("de", "Was läuft Freitagabend im Kino?", date(2025, 12, 5)),  # a part of the day
-        ("nl", "Is de markt zaterdagochtend open?", date(2025, 12, 6)),
-        ("de", "Hat die Bücherei Samstagvormittag offen?", date(2025, 12, 6)),
         ("en", "Who won the match last Sunday?", date(2025, 11, 30)),  # the one before
         ("de", "Wer hat letzten Sonntag gewonnen?", date(2025, 11, 30)),
         ("fr", "Qui a gagné dimanche dernier ?", date(2025, 11, 30)),
@@ -167,6 +205,33 @@ def test_a_passage_about_other_days_ranks_after_one_about_the_asked_days(
 ):
     assert first_of_two(question, language, other_weekend, this_weekend) == "1.1"  # more words
     assert first_of_two(question, language, other_weekend, this_weekend, WEDNESDAY) == "2.1"
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "coming", "before"),
+    [
+        (
+            "en",
+            "Did Harrowgate Town win at the weekend?",
+            "Next up: Harrowgate Town v Castleford, Saturday 6 December, kick-off 3pm.",
+            "Saturday 29 November: Harrowgate Town win 2-1 at home.",
+        ),
+        (
+            "it",
+            "Com'è finita domenica la partita della Pallavolo Valsorda?",
+            "Sabato 6 dicembre: Pallavolo Valsorda contro Libertas, ore 18.",
+            "Domenica 30 novembre la Pallavolo Valsorda vince la partita 3-1.",
+        ),
+    ],
+)
+def test_a_day_named_with_no_word_of_which_leaves_the_one_before_in_its_place(
+    language, question, coming, before
+):
+    # Asked with no "this", "next" or "last", the one before is asked too: the words
+    # decide between them (before, the day read as the coming one put the result after
+    # the fixture).
+    assert first_of_two(question, language, coming, before, WEDNESDAY) == "2.1"
+    assert first_of_two(question, language, before, coming, WEDNESDAY) == "1.1"
 
 
 @pytest.mark.parametrize(

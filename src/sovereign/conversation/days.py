@@ -19,7 +19,11 @@ or a word it begins with a part of the day, "Mittwochabend", "woensdagmiddag"; t
 one from today, today included; a week later after "next" or before "prochain", "que
 viene"; the last one before today after "last" or before "dernier", "pasado"), the
 weekend (the coming Saturday and Sunday, or the one under way; the one before after
-"last"), today, tomorrow, and explicit dates. Weekday and month names come from Babel's
+"last"), today, tomorrow, and explicit dates. A weekday or weekend named with no word
+saying which ("this", "next", "last") is the coming one and the one before it too:
+"Did Harrowgate win at the weekend?" and "Com'è finita domenica?" ask about the last,
+"Was kostet die Eisbahn am Samstag?" about the coming one, and only the other words
+tell them apart. Weekday and month names come from Babel's
 CLDR data in the question's language and English; the phrases for the weekend, today
 and tomorrow, the words that move a day a week on or back, and the words that may stand
 between a day and its month, are data per language (``days.json``).
@@ -78,6 +82,8 @@ class DayWords:
     last: frozenset[str]
     last_after: PhraseIndex[bool]
     """The phrases that name the weekday or weekend before them as the one past."""
+    this: frozenset[str]
+    """The words that name the coming weekday or weekend ("this", "diesen", "ce")."""
     joins: frozenset[str]
     through: PhraseIndex[bool]
     """The phrases that make the days on either side a range ("bis", "t/m", "au")."""
@@ -115,6 +121,8 @@ def asked_days(question: str, language: str, today: date) -> frozenset[date]:
         later = before in catalog.next or after > end
         past = catalog.last_after.longest_at(found, end)[1]
         earlier = not later and (before in catalog.last or past > end)
+        named = {word.whole for word in found[max(start - 1, 0) : end]}
+        either = not later and not earlier and not named & catalog.this  # "am Samstag"
         if kind == "today":
             days.add(today)
         elif kind == "tomorrow":
@@ -125,12 +133,16 @@ def asked_days(question: str, language: str, today: date) -> frozenset[date]:
                 saturday -= timedelta(days=7)
             saturday += timedelta(days=7 if later else -7 if earlier else 0)
             days.update({saturday, saturday + timedelta(days=1)})
+            if either and saturday > today:  # and the one before ("Did they win at …")
+                days.update({saturday - timedelta(days=7), saturday - timedelta(days=6)})
         elif (weekday := _weekday_of(found[start], catalog, language)) is not None:
             if earlier:  # the last such day before today
                 days.add(today - timedelta(days=(today.weekday() - weekday) % 7 or 7))
             else:
                 ahead = (weekday - today.weekday()) % 7 + (7 if later else 0)
                 days.add(today + timedelta(days=ahead))
+                if either and ahead:  # and the one before ("Com'è finita domenica?")
+                    days.add(today + timedelta(days=ahead - 7))
         start = max(after, past) if kind or weekday is not None else end
     return frozenset(days)
 
@@ -415,6 +427,7 @@ def day_words(language: str) -> DayWords:
             (phrase, True) for code in languages for phrase in data[code]["next_after"]
         ),
         last=frozenset(fold(w) for code in languages for w in data[code]["last"]),
+        this=frozenset(fold(w) for code in languages for w in data[code]["this"]),
         last_after=PhraseIndex.of(
             (phrase, True) for code in languages for phrase in data[code]["last_after"]
         ),
