@@ -378,6 +378,25 @@ def test_a_passage_is_on_day_when_it_or_its_heading_states_an_asked_day():
 
 
 @pytest.mark.parametrize(
+    ("language", "heading", "asked_one", "other_one"),
+    [
+        ("es", "Semana del 1 al 5 de diciembre", "- Jueves: lentejas", "- Lunes: cocido"),
+        ("de", "Speiseplan 1. bis 5. Dezember", "Donnerstag: Linsen", "Montag: Nudeln"),
+        ("en", "Menu for 1 to 5 December", "Thursday: fish pie", "Monday: pasta"),
+    ],
+)
+def test_a_passage_naming_its_weekday_under_a_heading_of_dates_is_that_day_of_them(
+    language, heading, asked_one, other_one
+):
+    # Every line of the week's menu was read as the whole week: Monday's dish was "on
+    # day" for Thursday as much as Thursday's.
+    thursday = frozenset({date(2025, 12, 4)})
+    assert day_fit(asked_one, heading, thursday, language, WEDNESDAY) is True
+    assert day_fit(other_one, heading, thursday, language, WEDNESDAY) is False
+    assert day_fit("Drinks included.", heading, thursday, language, WEDNESDAY) is True
+
+
+@pytest.mark.parametrize(
     ("language", "question", "undated", "dated"),
     [
         (

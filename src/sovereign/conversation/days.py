@@ -11,8 +11,9 @@ one with no date that names only other weekdays ("Mo-Do", "ab Freitag") goes aft
 Dates written in numbers count too, day first with a dot after the day and the month
 ("Sa 06.12.", "03.12.2025"), and so does a weekday with a day's number and no month
 ("Sam. 6", "Mer. 3 et jeu. 4"), as the nearby day it names. A passage with no date of
-its own is dated by the heading it sits under ("Semana del 1 al 5 de diciembre" for
-"- Jueves: lentejas").
+its own is dated by the heading it sits under, by the heading's days of the weekdays
+it names when it names some ("- Jueves: lentejas" under "Semana del 1 al 5 de
+diciembre" is the 4th, "- Lunes: cocido" the 1st).
 
 The days a question names: a weekday ("on Sunday", "sonntags", by its Snowball stem,
 or a word it begins with a part of the day, "Mittwochabend", "woensdagmiddag"; the next
@@ -304,18 +305,26 @@ def day_fit(
     passage: str, heading: str, asked: frozenset[date], language: str, today: date
 ) -> bool | None:
     """How a passage meets the days the question asks about, by its own explicit dates,
-    else its heading's: ``True`` when one of them is asked, ``False`` when all fall
-    outside ``asked``. A passage and heading with no date are read by the weekdays they
-    name (:func:`stated_weekdays`): ``False`` when none of them is an asked day's ("Mo-Do"
+    else its heading's (only those on the weekdays the passage names, if it names some):
+    ``True`` when one of them is asked, ``False`` when all fall outside ``asked``. A
+    passage and heading with no date are read by the weekdays they name
+    (:func:`stated_weekdays`): ``False`` when none of them is an asked day's ("Mo-Do"
     for "am Samstag"), else ``None``, since a weekday alone may be any week's ("Giovedì"
     in a menu of another week). ``None`` too when ``asked`` is empty or nothing is
     stated."""
     if not asked:
         return None
-    dated = stated_days(passage, language, today) or stated_days(heading, language, today)
-    if dated:
-        return bool(dated & asked)
-    named = stated_weekdays(passage, language) or stated_weekdays(heading, language)
+    own = stated_days(passage, language, today)
+    if own:
+        return bool(own & asked)
+    named = stated_weekdays(passage, language)
+    under = stated_days(heading, language, today)
+    # "- Jueves: lentejas" under "Semana del 1 al 5 de diciembre": the 4th; "bis
+    # Donnerstag 8.30 Uhr" under "Mittwoch, 3. Dezember": the heading's own day
+    under = {d for d in under if d.weekday() in named} or under
+    if under:
+        return bool(under & asked)
+    named = named or stated_weekdays(heading, language)
     return False if named and not named & {day.weekday() for day in asked} else None
 
 
