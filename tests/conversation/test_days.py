@@ -137,6 +137,57 @@ def test_a_named_day_is_the_next_such_day_from_today(language, question, day):
     assert asked_days(question, language, WEDNESDAY) == {day}
 
 
+THIS_WEEK = {date(2025, 12, 1) + timedelta(days=n) for n in range(7)}
+NEXT_WEEK = {day + timedelta(days=7) for day in THIS_WEEK}
+LAST_WEEK = {day - timedelta(days=7) for day in THIS_WEEK}
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "days"),
+    [
+        ("en", "What's on at the cinema this week?", THIS_WEEK),
+        ("en", "When are the bins collected next week?", NEXT_WEEK),
+        ("en", "Who won the quiz last week?", LAST_WEEK),
+        ("de", "Wann wird nächste Woche die Biotonne geleert?", NEXT_WEEK),
+        ("de", "Was läuft diese Woche im Kino?", THIS_WEEK),
+        ("fr", "Le marché a lieu quand la semaine prochaine ?", NEXT_WEEK),
+        ("fr", "Quels films cette semaine ?", THIS_WEEK),
+        ("es", "¿Cuándo pasa la basura la semana que viene?", NEXT_WEEK),
+        ("es", "¿Qué pasó la semana pasada en el pleno?", LAST_WEEK),
+        ("nl", "Wanneer wordt volgende week het gft opgehaald?", NEXT_WEEK),
+        ("nl", "Welke films draaien deze week?", THIS_WEEK),
+        ("it", "Quando passa la raccolta la settimana prossima?", NEXT_WEEK),
+        ("it", "Cosa danno al cinema questa settimana?", THIS_WEEK),
+    ],
+)
+def test_a_week_named_with_a_word_of_which_is_its_days_from_monday_to_sunday(
+    language, question, days
+):
+    assert asked_days(question, language, WEDNESDAY) == days
+
+
+@pytest.mark.parametrize(
+    ("language", "question"),
+    [
+        ("en", "How often is the pool open, twice a week?"),
+        ("de", "Wie viele Stunden pro Woche hat die Bücherei offen?"),
+        ("es", "¿Qué hacemos el fin de semana?"),  # a weekend, not a week
+        ("it", "Cosa c'è nel fine settimana?"),
+    ],
+)
+def test_a_week_named_with_no_word_of_which_is_no_days(language, question):
+    weekends = {*WEEKEND, date(2025, 11, 29), date(2025, 11, 30)}
+    assert asked_days(question, language, WEDNESDAY) <= weekends
+
+
+def test_a_passage_dated_in_the_week_asked_ranks_before_one_of_this_week():
+    question = "Wann wird bei uns in Oberried nächste Woche die Biotonne geleert?"
+    this_week = "Oberried: Mi 03.12. - Biotonne"
+    next_week = "Oberried: Mi 10.12. - Biotonne"
+    assert first_of_two(question, "de", this_week, next_week, WEDNESDAY) == "2.1"
+    assert first_of_two(question, "de", next_week, this_week, WEDNESDAY) == "1.1"
+
+
 def test_a_question_naming_no_day_asks_about_none():
     assert asked_days("How long do I bake a tarte Tatin?", "en", WEDNESDAY) == frozenset()
 

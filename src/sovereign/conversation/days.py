@@ -20,7 +20,9 @@ or a word it begins with a part of the day, "Mittwochabend", "woensdagmiddag"; t
 one from today, today included; a week later after "next" or before "prochain", "que
 viene"; the last one before today after "last" or before "dernier", "pasado"), the
 weekend (the coming Saturday and Sunday, or the one under way; the one before after
-"last"), today, tomorrow, and explicit dates. A weekday or weekend named with no word
+"last"), a week with a word saying which ("this week", "nächste Woche", "la semana
+pasada": its days from Monday to Sunday; "twice a week" names none), today, tomorrow,
+and explicit dates. A weekday or weekend named with no word
 saying which ("this", "next", "last") is the coming one and the one before it too:
 "Did Harrowgate win at the weekend?" and "Com'è finita domenica?" ask about the last,
 "Was kostet die Eisbahn am Samstag?" about the coming one, and only the other words
@@ -76,7 +78,7 @@ class DayWords:
     """The catalog of one language (and English), compiled: phrases by their letters."""
 
     phrases: PhraseIndex[str]
-    """Each phrase → ``weekend``, ``today`` or ``tomorrow``."""
+    """Each phrase → ``weekend``, ``week``, ``today`` or ``tomorrow``."""
     next: frozenset[str]
     next_after: PhraseIndex[bool]
     """The phrases that move the day named before them a week on."""
@@ -136,6 +138,11 @@ def asked_days(question: str, language: str, today: date) -> frozenset[date]:
             days.update({saturday, saturday + timedelta(days=1)})
             if either and saturday > today:  # and the one before ("Did they win at …")
                 days.update({saturday - timedelta(days=7), saturday - timedelta(days=6)})
+        elif kind == "week":
+            monday = today - timedelta(days=today.weekday())
+            monday += timedelta(days=7 if later else -7 if earlier else 0)
+            if not either:  # "this week", "nächste Woche"; "once a week" names no days
+                days.update(monday + timedelta(days=n) for n in range(7))
         elif (weekday := _weekday_of(found[start], catalog, language)) is not None:
             if earlier:  # the last such day before today
                 days.add(today - timedelta(days=(today.weekday() - weekday) % 7 or 7))
@@ -405,7 +412,7 @@ def day_words(language: str) -> DayWords:
     phrases = PhraseIndex.of(
         (phrase, kind)
         for code in languages
-        for kind in ("weekend", "today", "tomorrow")
+        for kind in ("weekend", "week", "today", "tomorrow")
         for phrase in data[code][kind]
     )
     weekdays: dict[str, int] = {}
