@@ -11,6 +11,7 @@ from sovereign.conversation.sources import (
     QUOTE,
     Sources,
     candidates,
+    codes,
     cut,
     for_the_model,
     quote_note,
@@ -510,3 +511,46 @@ def test_a_passage_holding_a_word_of_the_approved_query_is_related():
     assert not related(
         read("A pint is 568 ml in the UK."), "1.1", "Combien fait une chopine ?", "fr"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("http://www.tiendahogar-luna.example/freidora-aire-af55", {("af", "55")}),
+        ("Luna AF42 compacta (4,2 litros)", {("af", "42")}),
+        ("Saugwerk PS 720 Akku-Stielsauger", {("ps", "720")}),
+        ("the A8 towards Salzburg, then the RE 5", {("a", "8"), ("re", "5")}),
+        ("Kirchplatz 4, ab 18 Jahren, v2.5, 24/7, 4,2 l", set()),  # words, versions, sums
+    ],
+)
+def test_a_code_is_a_few_letters_and_a_number(text, found):
+    assert codes(text) == found
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "lines", "first"),
+    [
+        (
+            "es",
+            "Qué capacidad tiene esta freidora de aire? https://luna.example/freidora-aire-af55",
+            ["Luna AF42 compacta (4,2 litros) - 64,99 €", "- Cesta de 5,5 litros"],
+            "1.2",
+        ),
+        (
+            "de",
+            "Wie lange hält der Akku beim PS 720?",
+            ["Der PS 520 hält 40 Minuten mit einer Ladung.", "Akku: bis zu 60 Minuten."],
+            "1.2",
+        ),
+        (  # the code asked for is named: that passage is about it
+            "en",
+            "How loud is the AF55?",
+            ["The AF42 runs at 52 dB.", "AF55 and AF42: both at 54 dB."],
+            "1.2",
+        ),
+    ],
+)
+def test_a_passage_naming_another_model_of_the_code_asked_comes_after_the_rest(
+    language, question, lines, first
+):
+    assert candidates(page(*lines), question, language)[0] == first

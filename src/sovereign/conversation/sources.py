@@ -76,6 +76,9 @@ _LINK = re.compile(r"\S+://\S+|\bwww\.\S+", re.IGNORECASE)
 _LIST_SEPARATOR = re.compile(r"\s[\u00b7\u2022|\u00bb\u203a/]\s")
 """What separates link labels in a line of navigation: a middle dot, a bullet, a bar,
 a guillemet or a slash, with a space on each side."""
+_CODE = re.compile(r"(?<![\w.,])(?:([A-Za-z]{1,4})-?(\d{1,5})|([A-Z]{1,4}) (\d{1,5}))(?![\w.,]\w)")
+"""A model's or a line's code: up to four letters and a number, joined or with a hyphen
+("AF55", "ps-720"), or with a space after capitals ("PS 720", "RE 5")."""
 _TABLE_RULE = re.compile(r"\|(?:\s*:?-{3,}:?\s*\|)+")
 
 
@@ -263,7 +266,9 @@ def candidates(
     quantity asked with no number ("Quanti watt …?", "¿Qué capacidad …?") counts as one
     more term, held by a passage stating a quantity of that kind
     (:func:`.quantities.asked_dimensions`); and so does a
-    line of link labels ("Home · Events · Contact", :func:`_navigation`). A passage is read
+    line of link labels ("Home · Events · Contact", :func:`_navigation`). A passage naming
+    another model or line of a code the question names ("Luna AF42 compacta" for "esta
+    freidora … af55") comes after every other too (:func:`_other_code`). A passage is read
     under its heading and its source's title (a search result's title, a page's), as
     the model is shown it: they are a second field of the passage, as in BM25F (its
     words and theirs counted together, a question's term they hold as one more
@@ -331,6 +336,7 @@ def candidates(
     late = {p.id for p in quotable if _navigation(p.text)}  # link labels say nothing
     late |= {p.id for p, fit in zip(quotable, fits, strict=True) if fit is False}
     late |= {p.id for p, fit in zip(quotable, measured, strict=True) if fit is False}
+    late |= {p.id for p in quotable if _other_code(p.text, question)}
     if today is not None:  # and those about other years
         late |= {
             p.id
@@ -339,6 +345,26 @@ def candidates(
         }
     ranked = sorted(scores, key=lambda x: (x[1] in late, x[0]))  # stable: reading order
     return [number for _, number in ranked[:CANDIDATES]]
+
+
+def codes(text: str) -> set[tuple[str, str]]:
+    """The codes ``text`` holds (:data:`_CODE`), as (letters folded, number)."""
+    found = set()
+    for match in _CODE.finditer(text):
+        letters, number = (match[1], match[2]) if match[1] else (match[3], match[4])
+        found.add((letters.casefold(), str(int(number))))
+    return found
+
+
+def _other_code(passage: str, question: str) -> bool:
+    """Whether ``passage`` names another model or line of a code the question names
+    ("Luna AF42 compacta" for "esta freidora … af55"): a code with the same letters and
+    another number, and none the question names."""
+    asked = codes(question)
+    held = codes(passage)
+    if not asked or not held or asked & held:
+        return False
+    return any(letters == other for letters, _ in held for other, _ in asked)
 
 
 def _held_by_prefix(
