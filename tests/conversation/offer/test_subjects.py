@@ -530,6 +530,35 @@ def test_the_device_s_names_are_its_subjects_in_the_six_languages():
         ("en", "My laptop is slow. Is the memory the problem?", set()),
         ("de", "Mein Laptop ist langsam. Liegt es am Arbeitsspeicher?", set()),
         ("es", "Mi móvil va lento. ¿Es por la memoria?", set()),
+        # The device named as where another thing's data goes: the device is named.
+        (
+            "en",
+            "my daughter wants to copy all her photos off her phone onto the server, "
+            "is there space for that?",
+            {"system"},
+        ),
+        (
+            "de",
+            "Passt auf die Kiste noch ein Backup vom Laptop? Wie viel Platz ist frei?",
+            {"system"},
+        ),
+        ("de", "Geht sich auf der Kistn no a Backup vom Laptop aus?", {"system"}),
+        (
+            "fr",
+            "Je veux copier les photos de mon téléphone sur le serveur, il reste de la place ?",
+            {"system"},
+        ),
+        (
+            "es",
+            "Quiero pasar las fotos del móvil al servidor, ¿queda espacio en el disco?",
+            {"system"},
+        ),
+        (
+            "nl",
+            "Ik wil de foto's van mijn telefoon op de server zetten, is er nog ruimte?",
+            {"system"},
+        ),
+        ("it", "Voglio copiare le foto del telefono sul server, c'è ancora spazio?", {"system"}),
         # The device's name in the same sentence as another thing: that thing's.
         ("en", "My phone says the device storage is almost full", set()),
         ("en", "Is my laptop faster than the server?", set()),
@@ -578,3 +607,15 @@ def test_every_name_of_the_device_names_it_in_a_sentence_of_its_own(language):
             question = f"{other}. {name}?"
             assert named(question, language) == {"system"}, question
             assert named(f"{other} {name}?", language) == set(), (other, name)
+
+
+@pytest.mark.parametrize(
+    ("language", "question"),
+    [
+        ("en", "Is there room on my phone for a copy of the disk?"),
+        ("de", "Hat mein Handy im Zimmer noch Speicher frei?"),
+    ],
+)
+def test_a_place_names_no_family_where_another_thing_s_subject_is_named(language, question):
+    # "room left on the drive" of his phone's videos named the home by "room".
+    assert named(question, language) == set()

@@ -104,6 +104,7 @@ WEB_REQUESTS = Path(__file__).resolve().parent / "web_requests.json"
 """The words with which a question asks for the web itself, per language."""
 ADDRESSED = Path(__file__).resolve().parent / "addressed.json"
 LANDMARKS = Path(__file__).resolve().parent / "landmarks.json"
+DESTINATIONS = Path(__file__).resolve().parent / "destinations.json"
 """How a question speaks to the assistant, per language: the words that address it and
 the requests in which an address asks it to do something else."""
 NEAR = 2
@@ -356,6 +357,37 @@ def _landmarks(
     return landmarks
 
 
+def _named_as_destination(
+    tokens: list[_Token], names: Mapping[str, Iterable[str]], others: set[int], language: str
+) -> bool:
+    """Whether one of ``names`` (the family's own thing), outside the words of another
+    thing (``others``: "boîte" of "boîte aux lettres"), stands right after a word of
+    ``destinations.json`` in ``language``, stop words between them aside, that ends no
+    word of place (``landmarks.json``: "to" of "next to"): "onto the server", "auf die
+    Kiste", "sul server"."""
+    destinations = _destinations(language)
+    if not destinations:
+        return False
+    stops = stop_words(language)
+    placing = {end - 1 for _, end in _phrase_spans(tokens, _places(language), language, language)}
+    for phrase_language, phrases in names.items():
+        for start, end in _phrase_spans(tokens, phrases, phrase_language, language):
+            if others.intersection(range(start, end)):
+                continue
+            before = start
+            while before > 0 and tokens[before - 1].whole in stops | destinations:
+                if tokens[before - 1].whole in destinations and before - 1 not in placing:
+                    return True
+                before -= 1
+    return False
+
+
+@functools.cache
+def _destinations(language: str) -> frozenset[str]:
+    catalog = json.loads(DESTINATIONS.read_text(encoding="utf-8"))
+    return frozenset(fold(word) for word in catalog.get(language, ()))
+
+
 @functools.cache
 def _places(language: str) -> tuple[str, ...]:
     return tuple(json.loads(LANDMARKS.read_text(encoding="utf-8")).get(language, ()))
@@ -408,11 +440,13 @@ def named_families(
     named = set()
     itself = set()
     placed = set()
+    subjected = False
     for family, capability in families.items():
         phrases = capability.phrases
         assert phrases is not None  # family_of said it has subjects
         joinable = _family_joinable(phrases, language)  # once per family, for every list
         subjects = _named_at(tokens, phrases.subjects, language, joinable, phrases.parts)
+        subjected = subjected or bool(subjects)
         if _another_thing(question, tokens, subjects, phrases, language, joinable):
             continue  # another thing of the household's ("mein Handy"), not this family's
         if subjects:
@@ -422,9 +456,10 @@ def named_families(
         elif phrases.places and _named_at(tokens, phrases.places, language, joinable):
             placed.add(family)
     # The assistant asked about itself names its device when no family's subject is
-    # named; a place names its family only when neither is: where the box stands
-    # ("im Flur", "dans ton placard") is not what is asked about it.
-    return frozenset(named or itself or placed)
+    # named; a place names its family only when neither is, another thing's subject
+    # included: where the box stands ("im Flur", "dans ton placard") is not what is
+    # asked about it, and "room left on the drive" of his phone's videos is no room.
+    return frozenset(named or itself or (set() if subjected else placed))
 
 
 def _another_thing(
@@ -517,7 +552,9 @@ def _named_alone(
         return False
     for sentence in SENTENCE_END.split(question):
         tokens = _question_tokens(sentence, language)
-        if _named_at(tokens, phrases.others, language, joinable):
+        if others := _named_at(tokens, phrases.others, language, joinable):
+            if phrases.names and _named_as_destination(tokens, phrases.names, others, language):
+                return True  # "… off his phone onto the server": where it goes is asked
             continue
         if phrases.names and _named_at(tokens, phrases.names, language, joinable):
             return True
