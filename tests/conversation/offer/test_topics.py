@@ -94,6 +94,15 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("pihole", "en", "how many did the pihole kill today?", ("blocked",)),
         ("pihole", "nl", "hoeveel heeft de pihole vandaag geweerd?", ("blocked",)),
         ("pihole", "fr", "combien de pubs éliminées aujourd'hui ?", ("blocked",)),
+        # a verb's other tenses than the participles listed
+        ("pihole", "es", "ok. ¿y cuántas bloqueó en los últimos 30 días?", ("blocked",)),
+        ("pihole", "es", "¿cuántas bloquea el pihole al día?", ("blocked",)),
+        ("pihole", "nl", "hoeveel blokkeert de pihole per dag?", ("blocked",)),
+        ("pihole", "en", "how long is the blocklist?", ("blocklist",)),  # no other form
+        # domains are counted on the list; queries are what is blocked
+        ("pihole", "en", "how many domains has the ad blocker got on its naughty list?",
+         ("blocklist",)),
+        ("pihole", "fr", "combien de domaines dans le pihole ?", ("blocklist",)),
         # a blocker that stopped is its status, not the queries it blocked
         ("pihole", "nl", "is de pihole gestopt?", ()),
         ("pihole", "de", "ist der Pi-hole gestoppt?", ()),

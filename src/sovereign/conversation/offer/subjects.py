@@ -731,8 +731,49 @@ def asked_topics(question: str, sheet: FactSheet, language: str) -> tuple[str, .
     return tuple(
         topic.name
         for topic in sheet.topics
-        if topic.name in words and names_subject(question, words[topic.name], language)
+        if topic.name in words
+        and (
+            names_subject(question, words[topic.name], language)
+            or _names_inflected(question, words[topic.name], language)
+        )
     )
+
+
+INFLECTION_LETTERS = 1
+"""Most letters by which two Snowball stems of one word's forms may differ at the end
+("bloqueó" stems as "bloque", "bloqueadas" as "bloqu"); two join another word ("ad
+blocker", "blocker", named the blocked queries by "blocked", "block")."""
+MIN_INFLECTED_STEM = 5
+"""Fewest letters of the shorter of two such stems: shorter ones are other words."""
+
+
+def _names_inflected(
+    question: str, subjects: Mapping[str, Iterable[str]], language: str
+) -> bool:
+    """Whether a word of ``question`` is another form of a one-word phrase of
+    ``subjects`` in ``language``: one stem begins with the other, both of at least
+    :data:`MIN_INFLECTED_STEM` letters, and they differ by at most
+    :data:`INFLECTION_LETTERS` at the end. A catalog lists a verb's participles
+    ("bloqueado", "bloqueadas"); its other tenses ("¿y cuántas bloqueó?") stem apart."""
+    own = {
+        stem(phrase, language)
+        for phrase in subjects.get(language, ())
+        if len(_words_of(phrase)) == 1 and not phrase.isupper()
+    }
+    own = {word for word in own if len(word) >= MIN_INFLECTED_STEM}
+    if not own:
+        return False
+    for token in _question_tokens(question, language):
+        for found in token.stems:
+            for word in own:
+                short, long = sorted((found, word), key=len)
+                if (
+                    len(short) >= MIN_INFLECTED_STEM
+                    and long.startswith(short)
+                    and len(long) - len(short) <= INFLECTION_LETTERS
+                ):
+                    return True
+    return False
 
 
 def conversation_topics(
