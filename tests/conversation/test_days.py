@@ -111,6 +111,7 @@ def test_a_weekday_named_with_no_word_of_which_is_the_coming_one_and_the_one_bef
     [
         ("en", "Is the library open this Saturday?", date(2025, 12, 6)),
         ("de", "Hat das Bad diesen Sonntag geöffnet?", date(2025, 12, 7)),
+        ("de", "Was läuft am kommenden Samstag?", date(2025, 12, 6)),  # the coming one
         ("fr", "Qu'est-ce qu'on mange ce jeudi ?", date(2025, 12, 4)),
         ("es", "¿Abre este sábado?", date(2025, 12, 6)),
         ("nl", "Is de markt deze zaterdag open?", date(2025, 12, 6)),
