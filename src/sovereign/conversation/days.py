@@ -22,14 +22,14 @@ viene"; the last one before today after "last" or before "dernier", "pasado"), t
 weekend (the coming Saturday and Sunday, or the one under way; the one before after
 "last"), a week with a word saying which ("this week", "nächste Woche", "la semana
 pasada": its days from Monday to Sunday; "twice a week" names none), today, tomorrow,
-and explicit dates. A weekday or weekend named with no word
-saying which ("this", "next", "last") is the coming one and the one before it too:
-"Did Harrowgate win at the weekend?" and "Com'è finita domenica?" ask about the last,
-"Was kostet die Eisbahn am Samstag?" about the coming one, and only the other words
-tell them apart. Weekday and month names come from Babel's
-CLDR data in the question's language and English; the phrases for the weekend, today
-and tomorrow, the words that move a day a week on or back, and the words that may stand
-between a day and its month, are data per language (``days.json``).
+and explicit dates. A weekday or weekend named with no word saying which ("this",
+"next", "last") is the coming one and the one before it too: "Did Harrowgate win at
+the weekend?" and "Com'è finita domenica?" ask about the last, "Was kostet die Eisbahn
+am Samstag?" about the coming one, and only the other words tell them apart. Weekday
+and month names come from Babel's CLDR data in the question's language and English;
+the phrases for the weekend, the week, today and tomorrow, the words that say which
+day or week, and the words that may stand between a day and its month, are data per
+language (``days.json``).
 """
 
 from __future__ import annotations
