@@ -336,7 +336,8 @@ def candidates(
     late = {p.id for p in quotable if _navigation(p.text)}  # link labels say nothing
     late |= {p.id for p, fit in zip(quotable, fits, strict=True) if fit is False}
     late |= {p.id for p, fit in zip(quotable, measured, strict=True) if fit is False}
-    late |= {p.id for p in quotable if _other_code(p.text, question)}
+    asked_codes = codes(question)
+    late |= {p.id for p in quotable if _other_code(p.text, asked_codes)}
     if today is not None:  # and those about other years
         late |= {
             p.id
@@ -356,11 +357,10 @@ def codes(text: str) -> set[tuple[str, str]]:
     return found
 
 
-def _other_code(passage: str, question: str) -> bool:
+def _other_code(passage: str, asked: set[tuple[str, str]]) -> bool:
     """Whether ``passage`` names another model or line of a code the question names
-    ("Luna AF42 compacta" for "esta freidora … af55"): a code with the same letters and
-    another number, and none the question names."""
-    asked = codes(question)
+    (``asked``, :func:`codes`; "Luna AF42 compacta" for "esta freidora … af55"): a code
+    with the same letters and another number, and none the question names."""
     held = codes(passage)
     if not asked or not held or asked & held:
         return False

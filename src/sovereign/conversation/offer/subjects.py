@@ -103,10 +103,12 @@ __all__ = [
 WEB_REQUESTS = Path(__file__).resolve().parent / "web_requests.json"
 """The words with which a question asks for the web itself, per language."""
 ADDRESSED = Path(__file__).resolve().parent / "addressed.json"
-LANDMARKS = Path(__file__).resolve().parent / "landmarks.json"
-DESTINATIONS = Path(__file__).resolve().parent / "destinations.json"
 """How a question speaks to the assistant, per language: the words that address it and
 the requests in which an address asks it to do something else."""
+LANDMARKS = Path(__file__).resolve().parent / "landmarks.json"
+"""The words of place that make another thing named after them a landmark, per language."""
+DESTINATIONS = Path(__file__).resolve().parent / "destinations.json"
+"""The words that put the thing named after them as where something goes, per language."""
 NEAR = 2
 """The most words, stop words aside, between an address to the assistant and a word of
 what a family reads, for the two to ask the assistant about itself ("are you still
@@ -368,14 +370,14 @@ def _named_as_destination(
     destinations = _destinations(language)
     if not destinations:
         return False
-    stops = stop_words(language)
+    between = stop_words(language) | destinations
     placing = {end - 1 for _, end in _phrase_spans(tokens, _places(language), language, language)}
     for phrase_language, phrases in names.items():
         for start, end in _phrase_spans(tokens, phrases, phrase_language, language):
             if others.intersection(range(start, end)):
                 continue
             before = start
-            while before > 0 and tokens[before - 1].whole in stops | destinations:
+            while before > 0 and tokens[before - 1].whole in between:
                 if tokens[before - 1].whole in destinations and before - 1 not in placing:
                     return True
                 before -= 1
