@@ -67,7 +67,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -438,18 +438,15 @@ def named_families(
     words are read once, and each family is checked once (Home Assistant's two reads
     share one)."""
     tokens = _question_tokens(question, language)
-    families = _families(capabilities)
     named = set()
     itself = set()
     placed = set()
     subjected = False
-    for family, capability in families.items():
-        phrases = capability.phrases
-        assert phrases is not None  # family_of said it has subjects
-        joinable = _family_joinable(phrases, language)  # once per family, for every list
-        subjects = _named_at(tokens, phrases.subjects, language, joinable, phrases.parts)
+    for family, phrases, joinable, subjects, elsewhere in _readings(
+        question, tokens, capabilities, language
+    ):
         subjected = subjected or bool(subjects)
-        if _another_thing(question, tokens, subjects, phrases, language, joinable):
+        if elsewhere:
             continue  # another thing of the household's ("mein Handy"), not this family's
         if subjects:
             named.add(family)
@@ -492,15 +489,25 @@ def names_other_things(
     family it asks about is that thing's. The question's words are read once, and each
     family is checked once."""
     tokens = _question_tokens(question, language)
-    found = set()
+    readings = _readings(question, tokens, capabilities, language)
+    return frozenset(family for family, *_, elsewhere in readings if elsewhere)
+
+
+def _readings(
+    question: str, tokens: list[_Token], capabilities: Iterable[Capability], language: str
+) -> Iterator[tuple[str, Phrases, _Parts | None, set[int], bool]]:
+    """How ``question`` (read as ``tokens``) meets each household family among
+    ``capabilities``, as :func:`named_families` and :func:`names_other_things` read it:
+    ``(family, its phrases, the words its compounds may join, the indices of its
+    subjects, whether one of its other things is named instead)``, each family once
+    (Home Assistant's two reads share one)."""
     for family, capability in _families(capabilities).items():
         phrases = capability.phrases
         assert phrases is not None  # family_of said it has subjects
-        joinable = _family_joinable(phrases, language)
+        joinable = _family_joinable(phrases, language)  # once per family, for every list
         subjects = _named_at(tokens, phrases.subjects, language, joinable, phrases.parts)
-        if _another_thing(question, tokens, subjects, phrases, language, joinable):
-            found.add(family)
-    return frozenset(found)
+        elsewhere = _another_thing(question, tokens, subjects, phrases, language, joinable)
+        yield family, phrases, joinable, subjects, elsewhere
 
 
 def names_the_thing(
@@ -730,13 +737,14 @@ def asked_topics(question: str, sheet: FactSheet, language: str) -> tuple[str, .
     (:attr:`~sovereign.executor.facts.FactSheet.asked_by`, matched as subjects are),
     in the sheet's order; ``language`` is the question's (ISO 639-1)."""
     words = sheet.asked_by
+    tokens = _question_tokens(question, language)  # read once for every topic
     return tuple(
         topic.name
         for topic in sheet.topics
         if topic.name in words
         and (
-            names_subject(question, words[topic.name], language)
-            or _names_inflected(question, words[topic.name], language)
+            _named_at(tokens, words[topic.name], language, _joinable([words[topic.name]], language))
+            or _names_inflected(tokens, words[topic.name], language)
         )
     )
 
@@ -750,11 +758,11 @@ MIN_INFLECTED_STEM = 5
 
 
 def _names_inflected(
-    question: str, subjects: Mapping[str, Iterable[str]], language: str
+    tokens: list[_Token], subjects: Mapping[str, Iterable[str]], language: str
 ) -> bool:
-    """Whether a word of ``question`` is another form of a one-word phrase of
-    ``subjects`` in ``language``: one stem begins with the other, both of at least
-    :data:`MIN_INFLECTED_STEM` letters, and they differ by at most
+    """Whether a word of a question (read as ``tokens``) is another form of a one-word
+    phrase of ``subjects`` in ``language``: one stem begins with the other, both of at
+    least :data:`MIN_INFLECTED_STEM` letters, and they differ by at most
     :data:`INFLECTION_LETTERS` at the end. A catalog lists a verb's participles
     ("bloqueado", "bloqueadas"); its other tenses ("¿y cuántas bloqueó?") stem apart."""
     own = {
@@ -765,7 +773,7 @@ def _names_inflected(
     own = {word for word in own if len(word) >= MIN_INFLECTED_STEM}
     if not own:
         return False
-    for token in _question_tokens(question, language):
+    for token in tokens:
         for found in token.stems:
             for word in own:
                 short, long = sorted((found, word), key=len)
