@@ -441,6 +441,46 @@ def test_every_word_of_itself_names_the_device_beside_an_address_alone(language)
             assert "system" not in alone, f"{phrase!r} names the device with no address"
 
 
+@pytest.mark.parametrize(
+    ("language", "question", "families"),
+    [
+        # A thing pointed at, after an article or a demonstrative, beside a word of what
+        # the device reads: the device, wherever it stands.
+        ("nl", "Gaat alles goed met dat ding onder de trap?", {"system"}),
+        ("es", "¿Al trasto ese le queda RAM o va con la lengua fuera?", {"system"}),
+        ("fr", "Elle chauffe pas trop, la bécane dans le placard ?", {"system"}),
+        ("de", "Ist das Ding im Flur schon wieder überlastet?", {"system"}),
+        ("it", "Quel coso in cantina è surriscaldato?", {"system"}),
+        ("en", "is that gadget under the stairs running hot again?", {"system"}),
+        # After another word, or with no word of what the device reads, it names nothing.
+        ("en", "what's a good thing to eat when it's hot?", set()),
+        ("nl", "Waar heb ik dat ding neergelegd?", set()),
+        ("de", "Wie heißt das Ding, mit dem man Eier trennt?", set()),
+        ("es", "Ayer compré un trasto viejo en el Rastro", set()),
+        # Another thing of the household's keeps its words.
+        ("en", "is that thing on my phone full again?", set()),
+    ],
+)
+def test_a_thing_pointed_at_beside_what_the_device_reads_names_the_device(
+    language, question, families
+):
+    assert named(question, language) == families
+
+
+POINTED = json.loads(
+    (Path(subjects.__file__).parent / "pointed_things.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_thing_pointed_at_names_the_device_after_a_stop_word_alone(language):
+    article = {"en": "the", "de": "das", "fr": "le", "es": "el", "nl": "het", "it": "il"}[language]
+    hot = ITSELF[language][1]
+    for word in POINTED[language]:
+        assert named(f"{article} {word} {hot}", language) == {"system"}, word
+        assert named(f"— {word} —", language) == set(), word
+
+
 def test_itself_lists_the_six_languages_without_repeats():
     assert set(ITSELF) == set(LANGUAGES)
     for language, phrases in ITSELF.items():

@@ -103,6 +103,11 @@ SHEETS = {"system": system.FACTS, "pihole": pihole.FACTS}
         ("pihole", "en", "how many domains has the ad blocker got on its naughty list?",
          ("blocklist",)),
         ("pihole", "fr", "combien de domaines dans le pihole ?", ("blocklist",)),
+        # room for what is kept is the disk's; a room of the home is no topic of the device
+        ("system", "en", "Am I about to run out of room for files on the box?", ("disk",)),
+        ("system", "en", "is there any room left on the server?", ("disk",)),
+        ("system", "en", "the box is out of room, isn't it?", ("disk",)),
+        ("system", "en", "is the server in the spare room still ok?", ()),
         # a blocker that stopped is its status, not the queries it blocked
         ("pihole", "nl", "is de pihole gestopt?", ()),
         ("pihole", "de", "ist der Pi-hole gestoppt?", ()),

@@ -105,15 +105,18 @@ WEB_REQUESTS = Path(__file__).resolve().parent / "web_requests.json"
 ADDRESSED = Path(__file__).resolve().parent / "addressed.json"
 """How a question speaks to the assistant, per language: the words that address it and
 the requests in which an address asks it to do something else."""
+POINTED_THINGS = Path(__file__).resolve().parent / "pointed_things.json"
+"""The words for a thing the household points at without naming it, per language."""
 LANDMARKS = Path(__file__).resolve().parent / "landmarks.json"
 """The words of place that make another thing named after them a landmark, per language."""
 DESTINATIONS = Path(__file__).resolve().parent / "destinations.json"
 """The words that put the thing named after them as where something goes, per language."""
 NEAR = 2
-"""The most words, stop words aside, between an address to the assistant and a word of
-what a family reads, for the two to ask the assistant about itself ("are you still
-running hot?", "tu as encore de la place ?"; "can you tell me how warm the sea is" is
-a request, not such a question)."""
+"""The most words, stop words aside, between an address to the assistant (or a thing
+pointed at, ``pointed_things.json``) and a word of what a family reads, for the two to
+ask about the device ("are you still running hot?", "tu as encore de la place ?", "al
+trasto ese le queda RAM"; "can you tell me how warm the sea is" is a request, not such
+a question)."""
 COMPOUNDS = Path(__file__).resolve().parent / "compounds.json"
 """How the languages that write compounds as one word join them: linking letters and
 aspect words, per language."""
@@ -395,20 +398,33 @@ def _places(language: str) -> tuple[str, ...]:
     return tuple(json.loads(LANDMARKS.read_text(encoding="utf-8")).get(language, ()))
 
 
+@functools.cache
+def _pointed_things(language: str) -> tuple[str, ...]:
+    return tuple(json.loads(POINTED_THINGS.read_text(encoding="utf-8")).get(language, ()))
+
+
 def _asks_itself(tokens: list[_Token], itself: Mapping[str, Iterable[str]], language: str) -> bool:
     """Whether ``tokens`` ask the assistant about itself in words of ``itself``
     (:attr:`~sovereign.executor.facts.Phrases.itself`): one of them stands within
     :data:`NEAR` words (stop words aside) of an address to the assistant that is not
-    part of a request ("can you tell me …"), both in the question's ``language``."""
+    part of a request ("can you tell me …"), or of a thing the household points at
+    without naming it, right after an article, a demonstrative or a possessive
+    (``pointed_things.json``: "dat ding onder de trap", "ese trasto"; "a good thing"
+    is none), all in the question's ``language``."""
     address = _address(language)
     if address is None or language not in itself:
         return False
     addressed = _spans(tokens, address.forms, language, language) - _spans(
         tokens, address.requests, language, language
     )
+    stops = stop_words(language)
+    addressed |= {  # a thing pointed at: "the thing", "ese trasto", "la bécane"
+        index
+        for index in _spans(tokens, _pointed_things(language), language, language)
+        if index > 0 and tokens[index - 1].whole in stops
+    }
     if not addressed:
         return False
-    stops = stop_words(language)
     asked = sorted(_spans(tokens, itself[language], language, language) - addressed)
     for index in addressed:
         for other in asked:
