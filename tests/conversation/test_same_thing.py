@@ -172,14 +172,17 @@ async def test_another_thing_whose_name_the_question_holds_more_of_is_read_in_it
     [
         ("und das garagentor?", "binary_sensor.garage_door", "Garage door", 1),
         ("und das garagentor?", "lock.back_door", "Back door", 0),
-        ("is the front door locked?", "lock.back_door", "Back door", 1),
-        ("is the front door locked?", "lock.front_door", "Front door", 2),
+        ("is the front door locked?", "lock.back_door", "Back door", 2),  # a lock's door
+        ("is the front door locked?", "lock.front_door", "Front door", 3),
         ("kitchen temp?", "sensor.kitchen_temperature", "Küche", 1),  # the id's words
         ("is it on?", "light.landing", "On", 0),  # a name word too short to count
+        # the id's kind counts, a word of the name and the id once
+        ("¿Se quedó encendida la luz del desván?", "light.attic", "", 2),
+        ("¿Se quedó encendida la luz del desván?", "light.landing", "Landing light", 1),
     ],
 )
 def test_the_words_of_a_name_a_question_holds(question, value, label, held):
-    assert words_named(question, value, label) == held
+    assert words_named(question, value, label, home_assistant_facts.PHRASES.alike) == held
 
 
 def test_the_value_whose_name_the_question_holds_most_words_of_is_better_named():
@@ -193,6 +196,12 @@ def test_the_value_whose_name_the_question_holds_most_words_of_is_better_named()
     tied = Chosen("entity_id", "light.landing", "Landing light", (front, garage))
     assert better_named("is the door shut?", tied) is None  # two hold as many: a tie
     assert back.instead("light.landing").label == "Landing light"
+    # a thing of another kind's room: the kind of the id counts ("la luz": a light)
+    alike = home_assistant_facts.PHRASES.alike
+    attic = Choice(value="light.attic", label="light.attic")
+    landing = Chosen("entity_id", "light.landing", "Landing light", (attic, *others[:2]))
+    assert better_named("¿Se quedó encendida la luz del desván?", landing, alike) == "light.attic"
+    assert better_named("la luz del descansillo?", landing, alike) is None
     assert "lock.back_door" in [c.value for c in back.instead("light.landing").others]
 
 

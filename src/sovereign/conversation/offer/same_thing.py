@@ -89,11 +89,28 @@ def named_with(earlier: str, question: str, value: str, label: str, alike: Alike
 
 
 def words_named(question: str, value: str, label: str, alike: Alike = ()) -> int:
-    """How many words (of three letters or more) of ``label`` or of ``value``'s own words,
-    whichever holds more, ``question`` holds as :func:`named_in` reads them: "und das
-    garagentor?" holds one of "Garage door" (the compound begins with "garage") and
-    none of "Back door"."""
-    return max(held for held, _ in _held_words(question, value, label, alike))
+    """How many distinct words (of three letters or more) of ``label``, of ``value``'s own
+    words and of its kind (the domain of its id: ``light`` of ``light.attic``)
+    ``question`` holds as :func:`named_in` reads them: "und das garagentor?" holds one
+    of "Garage door" (the compound begins with "garage") and none of "Back door"; "la
+    luz del desván" holds two of ``light.attic`` (a light, the attic) and one of
+    "Landing light". A word the name and the id share, or a word and its own in another
+    language (a group of ``alike``: "Küche" named ``sensor.kitchen_temperature``), counts
+    once."""
+    words = _question_words(question, alike)
+    kind, _, own = value.partition(".")
+    names = {w for name in (label, own.replace("_", " "), kind) for w in folded_words(name)}
+    held = {_one_of(w, alike) for w in names if len(w) >= _SHORTEST and begun(words, [w])}
+    return len(held)
+
+
+def _one_of(word: str, alike: Alike) -> str:
+    """``word``, or the first word of the first group of ``alike`` that holds it as an
+    entry of one word: one thing, whichever language names it."""
+    for group in alike:
+        if any(folded_words(entry) == [word] for entry in group):
+            return folded_words(group[0])[0]
+    return word
 
 
 def _held_words(question: str, value: str, label: str, alike: Alike) -> list[tuple[int, int]]:
