@@ -373,6 +373,37 @@ def test_a_passage_naming_the_month_asked_counts_it_as_one_more_shared_term(
     assert first_of_two(question, language, other_month, asked_month) == "1.1"  # no today
 
 
+@pytest.mark.parametrize(
+    ("language", "question", "other_day", "asked_day"),
+    [
+        (
+            "en",
+            "is the Alborán supermarket open on Monday the 8th?",
+            "Supermercados Alborán: de martes a sábado abrimos de 9:00 a 21:30, domingo cerrado.",
+            "El lunes 8 de diciembre, festivo, las tiendas Alborán abren de 10:00 a 14:00.",
+        ),
+        (
+            "de",
+            "Hat der Weihnachtsmarkt in Maasberg am Sonntag offen?",
+            "Weihnachtsmarkt Maasberg: op vrijdag en zaterdag is de markt open tot 21.00 uur.",
+            "Op zondag 7 december is de kerstmarkt in Maasberg open van 10.00 tot 18.00 uur.",
+        ),
+        (
+            "fr",
+            "Le marché de Noël de Bolzano est ouvert dimanche ?",
+            "Bolzano: il mercatino apre venerdì e sabato fino alle 21.",
+            "Domenica 7 dicembre il mercatino apre dalle 10 alle 19.",
+        ),
+    ],
+)
+def test_a_passage_in_another_language_states_its_days_in_its_own_words(
+    language, question, other_day, asked_day
+):
+    # The page's days are read in the page's language: "lunes 8 de diciembre" is the
+    # Monday asked, "vrijdag en zaterdag" no Sunday.
+    assert first_of_two(question, language, other_day, asked_day, WEDNESDAY) == "2.1"
+
+
 def first_of_two(question, language, first, second, today=None):
     """The first candidate among two search results with these snippets."""
     sources = Sources()

@@ -41,6 +41,7 @@ from urllib.parse import urlsplit
 
 from .days import asked_days, compound_weekday, day_fit, month_fit, named_months, year_fit
 from .quantities import asked_dimensions, asked_quantities, dimension_fit, quantity_fit
+from .voice.language import SURE, best_guess
 from .voice.words import PhraseIndex, stem, stop_words, words
 
 QUOTE = "quote_sources"
@@ -294,15 +295,20 @@ def candidates(
     asked = set(terms(own_words, language))
     bags = [terms(p.text, language) for p in quotable]
     days = asked_days(question, language, today) if today is not None else frozenset()
+    titles = {p.id: s.title for s in sources.items for p in s.passages}
+    written = [_written_in(f"{titles[p.id]}\n{p.context}\n{p.text}", language) for p in quotable]
     fits = [
-        day_fit(p.text, p.context, days, language, today) if today is not None else None
-        for p in quotable
+        day_fit(p.text, p.context, days, reading, today) if today is not None else None
+        for p, reading in zip(quotable, written, strict=True)
     ]
     if days:  # the days asked count as one more term of the question
         _count_as_term(ASKED_DAY, fits, asked, bags)
     months = named_months(own_words, language, today) if today is not None else frozenset()
     if months:  # and so do the months asked ("en février": the "February 2026" row)
-        named = [month_fit(p.text, p.context, months, language, today) for p in quotable]
+        named = [
+            month_fit(p.text, p.context, months, reading, today)
+            for p, reading in zip(quotable, written, strict=True)
+        ]
         _count_as_term(ASKED_MONTH, named, asked, bags)
     amounts = asked_quantities(own_words, language)
     measured = [quantity_fit(p.text, p.context, amounts, language) for p in quotable]
@@ -312,7 +318,6 @@ def candidates(
     if kinds:  # and a kind of quantity asked with no number ("quanti watt": "900 W")
         kind_fits = [dimension_fit(p.text, p.context, kinds, language) for p in quotable]
         _count_as_term(ASKED_DIMENSION, kind_fits, asked, bags)
-    titles = {p.id: s.title for s in sources.items for p in s.passages}
     above = [f"{p.context}\n{titles[p.id]}" for p in quotable]  # its heading and title
     heads = [terms(text, language) for text in above]
     _held_by_prefix(asked, bags, heads)  # "Teleskopbürste": "telescopic brush kits"
@@ -346,6 +351,15 @@ def candidates(
         }
     ranked = sorted(scores, key=lambda x: (x[1] in late, x[0]))  # stable: reading order
     return [number for _, number in ranked[:CANDIDATES]]
+
+
+def _written_in(text: str, language: str) -> str:
+    """The language ``text`` (a passage under its heading and title) is written in when
+    :func:`~.voice.language.best_guess` is sure of it, else the question's ``language``:
+    a page in another language states its days in its own words ("lunes 8 de
+    diciembre" for "Monday the 8th")."""
+    guess = best_guess(text)
+    return guess[0] if guess is not None and guess[1] >= SURE else language
 
 
 def codes(text: str) -> set[tuple[str, str]]:
