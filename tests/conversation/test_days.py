@@ -404,6 +404,29 @@ def test_a_passage_in_another_language_states_its_days_in_its_own_words(
     assert first_of_two(question, language, other_day, asked_day, WEDNESDAY) == "2.1"
 
 
+@pytest.mark.parametrize(
+    ("language", "question", "working_days", "weekend"),
+    [
+        (
+            "nl",
+            "Welk nummer bel ik dit weekend voor een huisarts in Lindeveld?",
+            "Huisarts Lindeveld: bel op werkdagen 0522 555 310 voor een afspraak.",
+            "In het weekend belt u de huisartsenpost op 0900 555 4477.",
+        ),
+        (
+            "en",
+            "Which number do I call for a doctor in Ashby this weekend?",
+            "Ashby doctor's surgery: call 01632 960 310 on weekdays for an appointment.",
+            "At the weekend, call the out-of-hours service on 111.",
+        ),
+    ],
+)
+def test_a_passage_about_the_working_days_ranks_after_one_about_the_weekend_asked(
+    language, question, working_days, weekend
+):
+    assert first_of_two(question, language, working_days, weekend, WEDNESDAY) == "2.1"
+
+
 def first_of_two(question, language, first, second, today=None):
     """The first candidate among two search results with these snippets."""
     sources = Sources()
@@ -565,6 +588,15 @@ def test_last_year_s_edition_ranks_after_this_year_s():
         ("es", "Sábados no festivos: 7:15 y 20:10", {5}),
         ("nl", "ma t/m vr van 9 tot 17 uur", {0, 1, 2, 3, 4}),
         ("it", "dal lunedì al venerdì, ore 8-13", {0, 1, 2, 3, 4}),
+        # the working days and the weekend, in their own words
+        ("nl", "Praktijk De Linde: bel op werkdagen van 8.00 tot 17.00 uur", {0, 1, 2, 3, 4}),
+        ("de", "Die Sprechstunde ist werktags von 8 bis 12 Uhr", {0, 1, 2, 3, 4}),
+        ("en", "Call the surgery on weekdays before 10am", {0, 1, 2, 3, 4}),
+        ("fr", "Le cabinet est ouvert en semaine de 8 h à 19 h", {0, 1, 2, 3, 4}),
+        ("es", "Consultas en días laborables de 8 a 15 h", {0, 1, 2, 3, 4}),
+        ("it", "Ambulatorio aperto nei giorni feriali", {0, 1, 2, 3, 4}),
+        ("nl", "In het weekend belt u de huisartsenpost", {5, 6}),
+        ("fr", "Le week-end, appelez le 15", {5, 6}),
     ],
 )
 def test_the_weekdays_a_text_names_with_the_days_between_two_joined(language, text, weekdays):

@@ -78,7 +78,7 @@ class DayWords:
     """The catalog of one language (and English), compiled: phrases by their letters."""
 
     phrases: PhraseIndex[str]
-    """Each phrase → ``weekend``, ``week``, ``today`` or ``tomorrow``."""
+    """Each phrase → ``weekend``, ``week``, ``today``, ``tomorrow`` or ``workdays``."""
     next: frozenset[str]
     next_after: PhraseIndex[bool]
     """The phrases that move the day named before them a week on."""
@@ -259,10 +259,16 @@ def stated_weekdays(text: str, language: str) -> frozenset[int]:
     """The weekdays ``text`` names (Monday 0), by their names in ``language`` or English
     ("Sábados", "sonntags"), and every day between two joined by a word of ``through``
     or a dash ("Freitag bis Sonntag", "Mo-Do", "lun.-ven.", "ma t/m vr"); an
-    abbreviated name counts only as one end of such a range."""
+    abbreviated name counts only as one end of such a range. A weekend's words name its
+    Saturday and Sunday, and the working days' ("op werkdagen", "werktags", "en
+    semaine") Monday to Friday."""
     catalog = day_words(language)
     found = words(text)
     named: set[int] = set()
+    for index in range(len(found)):
+        kind = catalog.phrases.longest_at(found, index)[0]
+        if kind in _KINDS_OF_DAYS:
+            named.update(_KINDS_OF_DAYS[kind])
     ends: list[tuple[int, int]] = []  # (index, weekday) of each name or abbreviation
     for index, word in enumerate(found):
         if len(word.parts) == 2:  # "Mo-Fr", "lun.-ven." as one word
@@ -278,6 +284,10 @@ def stated_weekdays(text: str, language: str) -> frozenset[int]:
         if _ranged(text, found, start + 1, end, catalog):
             named.update(_week_between(first, last))
     return frozenset(named)
+
+
+_KINDS_OF_DAYS = {"weekend": (5, 6), "workdays": (0, 1, 2, 3, 4)}
+"""The weekdays (Monday 0) a kind of day names, as a passage states it."""
 
 
 def _weekday_or_abbreviation(part: str, catalog: DayWords, language: str) -> int | None:
@@ -412,8 +422,8 @@ def day_words(language: str) -> DayWords:
     phrases = PhraseIndex.of(
         (phrase, kind)
         for code in languages
-        for kind in ("weekend", "week", "today", "tomorrow")
-        for phrase in data[code][kind]
+        for kind in ("weekend", "week", "today", "tomorrow", "workdays")
+        for phrase in data[code].get(kind, [])
     )
     weekdays: dict[str, int] = {}
     weekday_names: dict[str, int] = {}
