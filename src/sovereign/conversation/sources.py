@@ -295,15 +295,19 @@ def candidates(
     asked = set(terms(own_words, language))
     bags = [terms(p.text, language) for p in quotable]
     days = asked_days(question, language, today) if today is not None else frozenset()
+    months = named_months(own_words, language, today) if today is not None else frozenset()
     titles = {p.id: s.title for s in sources.items for p in s.passages}
-    written = [_written_in(f"{titles[p.id]}\n{p.context}\n{p.text}", language) for p in quotable]
+    written = (  # the language each passage states its days in, read only when asked
+        [_written_in(f"{titles[p.id]}\n{p.context}\n{p.text}", language) for p in quotable]
+        if days or months
+        else [language] * len(quotable)
+    )
     fits = [
         day_fit(p.text, p.context, days, reading, today) if today is not None else None
         for p, reading in zip(quotable, written, strict=True)
     ]
     if days:  # the days asked count as one more term of the question
         _count_as_term(ASKED_DAY, fits, asked, bags)
-    months = named_months(own_words, language, today) if today is not None else frozenset()
     if months:  # and so do the months asked ("en février": the "February 2026" row)
         named = [
             month_fit(p.text, p.context, months, reading, today)
