@@ -100,17 +100,23 @@ def words_named(question: str, value: str, label: str, alike: Alike = ()) -> int
     words = _question_words(question, alike)
     kind, _, own = value.partition(".")
     names = {w for name in (label, own.replace("_", " "), kind) for w in folded_words(name)}
-    held = {_one_of(w, alike) for w in names if len(w) >= _SHORTEST and begun(words, [w])}
+    one = _one_thing(alike)
+    held = {one.get(w, w) for w in names if len(w) >= _SHORTEST and begun(words, [w])}
     return len(held)
 
 
-def _one_of(word: str, alike: Alike) -> str:
-    """``word``, or the first word of the first group of ``alike`` that holds it as an
-    entry of one word: one thing, whichever language names it."""
+@functools.lru_cache(maxsize=16)
+def _one_thing(alike: Alike) -> dict[str, str]:
+    """Each word that is an entry of one word of a group of ``alike`` → the first word of
+    the first such group: one thing, whichever language names it. Folded once for every
+    value compared."""
+    one: dict[str, str] = {}
     for group in alike:
-        if any(folded_words(entry) == [word] for entry in group):
-            return folded_words(group[0])[0]
-    return word
+        first = folded_words(group[0])[0]
+        for entry in group:
+            if len(folded := folded_words(entry)) == 1:
+                one.setdefault(folded[0], first)
+    return one
 
 
 def _held_words(question: str, value: str, label: str, alike: Alike) -> list[tuple[int, int]]:
