@@ -423,7 +423,7 @@ def day_words(language: str) -> DayWords:
         (phrase, kind)
         for code in languages
         for kind in ("weekend", "week", "today", "tomorrow", "workdays")
-        for phrase in data[code].get(kind, [])
+        for phrase in data[code][kind]
     )
     weekdays: dict[str, int] = {}
     weekday_names: dict[str, int] = {}
