@@ -7,7 +7,11 @@ the first. So what the ranking puts first decides much of a web answer, and it c
 measured in milliseconds on every web prompt of the household benchmark, both halves,
 against the content each prompt is answered from (``bench/web``).
 
-    .venv/bin/python bench/passages.py [--prompts FILE --web-content DIR] [--show]
+    .venv/bin/python bench/passages.py [--prompts FILE --web-content DIR] [--show] [--judge]
+
+With ``--judge``, the shipped ranking's candidates are also ordered by the embedded
+default model judging each alone (``sovereign.conversation.judge``, what a turn on the
+default model quotes), and the seconds it took per question are printed (median, p90).
 
 For each web prompt: the passages that hold the answer (``answer.any``) and the decoys
 (``answer.decoys``, not also holding the answer), as the turn reads them (web.search's
@@ -20,8 +24,11 @@ of (sources, question, language, today) in :data:`RANKINGS`.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
@@ -38,6 +45,7 @@ from household_world import CONTENT_DAY, canned_pages, canned_results  # noqa: E
 
 from sovereign.capabilities.web_fetch import MAX_RESULT_BYTES, fit_part  # noqa: E402
 from sovereign.capabilities.web_search import MAX_RESULTS, _entry  # noqa: E402
+from sovereign.conversation.judge import judged  # noqa: E402
 from sovereign.conversation.sources import CANDIDATES, Sources, candidates  # noqa: E402
 from sovereign.net.extract import extract_text  # noqa: E402
 
@@ -89,13 +97,47 @@ def score(ranked: Sequence[str], answers: set[str], decoys: set[str]) -> dict[st
     }
 
 
+class JudgedRanking:
+    """The shipped ranking's candidates ordered by the embedded default model's judgement
+    of each (:func:`~sovereign.conversation.judge.judged`), timing each question."""
+
+    def __init__(self) -> None:
+        from sovereign.conversation.backends.embedded.backend import EmbeddedBackend
+        from sovereign.service.wiring import embedded_load_options
+
+        self.backend = EmbeddedBackend(load=embedded_load_options(n_ctx=2048))
+        self.seconds: list[float] = []
+
+    def __call__(self, sources: Sources, question: str, language: str, today: date) -> list[str]:
+        ranked = candidates(sources, question, language, today)
+        started = time.perf_counter()
+        ordered = asyncio.run(judged(self.backend, sources, question, ranked))
+        self.seconds.append(time.perf_counter() - started)
+        return ordered
+
+    def timing(self) -> str:
+        """``judged in <median> s a question (p90 <p90> s), n questions``."""
+        times = sorted(self.seconds)
+        p90 = times[min(len(times) - 1, round(0.9 * (len(times) - 1)))]
+        return (
+            f"judged in {statistics.median(times):.1f} s a question (p90 {p90:.1f} s), "
+            f"{len(times)} questions"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prompts", type=Path, default=PROMPTS)
     parser.add_argument("--web-content", type=Path, default=None)
     parser.add_argument("--show", action="store_true", help="print each prompt's ranking")
     parser.add_argument("--variants", type=Path, help="a Python file defining RANKINGS to add")
+    parser.add_argument(
+        "--judge", action="store_true", help="also order by the default model's judgement"
+    )
     args = parser.parse_args()
+    judge = JudgedRanking() if args.judge else None
+    if judge is not None:
+        RANKINGS["judged"] = judge
     if args.variants is not None:
         extra: dict[str, Any] = {}
         exec(compile(args.variants.read_text(encoding="utf-8"), str(args.variants), "exec"), extra)
@@ -125,6 +167,9 @@ def main() -> None:
         shown = sum(r["shown"] for r in rows)
         decoy = sum(r["decoy_above"] for r in rows)
         print(f"{name:28} {group:8} {n:3} {first:4}/{n:<2} {shown:4}/{n:<2} {decoy:9}/{n:<2}")
+    if judge is not None:
+        print(judge.timing())
+        judge.backend.close()
     print(
         "first: an answer passage ranked first; shown: one among the "
         f"{CANDIDATES} the model reads; decoy first: a decoy ranked above every answer passage"

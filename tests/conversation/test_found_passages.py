@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from sovereign.conversation import PendingTurnStore, TurnLoop
+from sovereign.conversation.backends.base import ModelError
 from sovereign.conversation.backends.scripted import ScriptedBackend, propose
 from sovereign.conversation.progress import Progress, ProgressReporter
 from sovereign.conversation.sources import (
@@ -87,12 +88,27 @@ def loop_with(tmp_path):
     executor = Executor(registry, confirmations=confirmations, audit=AuditLog(tmp_path))
     pending = PendingTurnStore(clock=clock, on_forget=confirmations.discard)
 
-    def make(script: Any, model_chooses: bool = True) -> tuple[TurnLoop, ScriptedBackend]:
-        backend = ScriptedBackend(script)
+    def make(
+        script: Any, model_chooses: bool = True, judge: Any = None
+    ) -> tuple[TurnLoop, ScriptedBackend]:
+        backend = ScriptedBackend(script) if judge is None else JudgingBackend(script, judge)
         loop = TurnLoop(executor, backend, pending=pending, model_chooses_passages=model_chooses)
         return loop, backend
 
     return make
+
+
+class JudgingBackend(ScriptedBackend):
+    """A scripted model that can also judge passages (a :class:`YesNoJudge`): ``judge``
+    maps a prompt's user text to its log-odds, or raises."""
+
+    def __init__(self, script: Any, judge: Any) -> None:
+        super().__init__(script)
+        self.judge, self.judged = judge, []
+
+    async def yes_odds(self, prompts, *, on_progress=None):
+        self.judged.append([p[-1]["content"] for p in prompts])
+        return [self.judge(p[-1]["content"]) for p in prompts]
 
 
 def choosing(url: str, log: list[Any], pick: int = 0):
@@ -112,11 +128,16 @@ def choosing(url: str, log: list[Any], pick: int = 0):
 
 
 async def approved_turn(
-    loop_with, url: str, question: str, pick: int = 0, model_chooses: bool = True
+    loop_with,
+    url: str,
+    question: str,
+    pick: int = 0,
+    model_chooses: bool = True,
+    judge: Any = None,
 ):
     """One turn: the question, the card approved; returns (log, result, backend)."""
     log: list[Any] = []
-    loop, backend = loop_with(choosing(url, log, pick), model_chooses)
+    loop, backend = loop_with(choosing(url, log, pick), model_chooses, judge)
 
     async def sink(event: Progress) -> None:
         log.append(("progress", event.to_wire()))
@@ -293,9 +314,7 @@ async def test_a_loop_whose_model_does_not_choose_quotes_the_first_ranked_at_onc
     question = "What is for lunch on Thursday?"
     log, result, _ = await approved_turn(loop_with, MENU_URL, question, pick=1)
     chosen_by_model = result.text
-    log, result, _ = await approved_turn(
-        loop_with, MENU_URL, question, pick=1, model_chooses=False
-    )
+    log, result, _ = await approved_turn(loop_with, MENU_URL, question, pick=1, model_chooses=False)
 
     assert "model asked to quote" not in [kind for kind, _ in log]  # never asked
     sources = Sources()
@@ -316,3 +335,61 @@ async def test_a_loop_whose_model_does_not_choose_quotes_no_passage_unrelated_to
     # Nothing is quoted as the answer; what was found is listed.
     assert result.text.startswith("Nothing I found answers that directly.")
     assert "- School menu \u2014 school.example" in result.text and ">" not in result.text
+
+
+def menu_candidates(question: str) -> list[str]:
+    sources = Sources()
+    sources.add_result("web.fetch", {"url": MENU_URL, "title": "School menu", "text": MENU})
+    return [sources.passage(n)[1].text for n in candidates(sources, question, "en")]
+
+
+async def test_a_loop_whose_model_does_not_choose_quotes_the_passage_judged_likeliest(loop_with):
+    question = "What is for lunch on Thursday?"
+    ranked = menu_candidates(question)
+    picked = "Thursday next week: roast chicken"
+    assert picked in ranked[1:]  # among the candidates, not first
+    log: list[Any] = []
+
+    def judge(asked: str) -> float:
+        log.append(("judged", asked))
+        return 3.0 if picked in asked else -1.0
+
+    log, result, backend = await approved_turn(
+        loop_with, MENU_URL, question, model_chooses=False, judge=judge
+    )
+    assert result.text.startswith(f"> {picked}\n> \u2014 school.example")
+    assert "model asked to quote" not in [kind for kind, _ in log]  # no list, no choice
+    (asked,) = backend.judged
+    # every candidate, alone, in the ranking's order, read under its heading
+    assert [a.split("\n")[1] for a in asked] == [f"[Week of 1 December] {t}" for t in ranked]
+    found = found_events(log)
+    assert found and [p["text"] for p in found[0]["found"]["passages"]] == ranked
+
+
+async def test_a_judge_that_fails_leaves_the_ranking_s_first_quoted(loop_with):
+    question = "What is for lunch on Thursday?"
+
+    def judge(asked: str) -> float:
+        raise ModelError("the embedded model failed: decode")
+
+    _log, result, _backend = await approved_turn(
+        loop_with, MENU_URL, question, model_chooses=False, judge=judge
+    )
+    assert result.text.startswith(f"> {menu_candidates(question)[0]}\n> \u2014 school.example")
+
+
+async def test_a_passage_judged_likeliest_is_still_not_quoted_when_unrelated(loop_with):
+    question = "How many millilitres are in a UK pint?"
+    _log, result, backend = await approved_turn(
+        loop_with, MENU_URL, question, model_chooses=False, judge=lambda asked: 9.0
+    )
+    assert backend.judged  # judged, and still nothing it found answers
+    assert result.text.startswith("Nothing I found answers that directly.")
+
+
+async def test_a_model_that_chooses_from_the_list_is_not_asked_to_judge(loop_with):
+    log, _result, backend = await approved_turn(
+        loop_with, MENU_URL, "What is for lunch on Thursday?", judge=lambda asked: 1.0
+    )
+    assert backend.judged == []
+    assert "model asked to quote" in [kind for kind, _ in log]

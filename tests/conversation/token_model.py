@@ -8,7 +8,8 @@ back; so if anything ever restored a state that does not belong to the prompt,
 the output would change, as a real model's would.
 
 Output is scripted (``replies`` for constrained decisions, ``pieces`` for
-answers) or, with neither, computed from ``kv`` alone (``derived``).
+answers) or, with neither, computed from ``kv`` alone (``derived``); the scores of
+the next token are computed from ``kv`` alone.
 """
 
 from __future__ import annotations
@@ -81,6 +82,13 @@ class FakeModel:
         self.truncate(common)
         self.evaluate(tokens[common:])
         return self._stream(grammar)
+
+    def next_scores(self, tokens: Sequence[int]) -> list[float]:
+        """Each token's score: how often the KV cache holds it, so, like a real model's,
+        it depends on every token evaluated and on nothing else."""
+        if self.error:
+            raise self.error
+        return [float(self.kv.count(token)) for token in tokens]
 
     def is_end(self, token: int) -> bool:
         return token == END

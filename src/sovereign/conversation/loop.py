@@ -34,11 +34,13 @@ from .backends.base import (
     ToolCall,
     ToolChoice,
     ToolDefinition,
+    YesNoJudge,
     allowed_choice,
     latest_user_text,
     named_choice,
     user_texts,
 )
+from .judge import judged
 from .offer.advice import asks_for_advice
 from .offer.arithmetic import (
     CALCULATE,
@@ -653,14 +655,17 @@ class TurnLoop:
         The passages offered are shown to the household first, while the model chooses
         (:meth:`~.progress.ProgressReporter.found`).
 
-        A loop built with ``model_chooses_passages=False`` quotes the passage ranked
-        first at once, without asking: the default embedded model chose the first of
-        the candidates shown in every measured answer (docs/decisions/
-        answers-rendered-by-the-product.md), so asking it cost seconds and chose
-        nothing the ranking had not; a passage that shares no word with the question
+        A loop built with ``model_chooses_passages=False`` does not show the model the
+        list: the default embedded model chose the first of the candidates listed in
+        every measured answer (docs/decisions/answers-rendered-by-the-product.md). A
+        backend that can judge (:class:`~.backends.base.YesNoJudge`) is asked of each
+        candidate alone whether it answers the question, and the passage it judges
+        likeliest is quoted (:meth:`_judged`, point 34 there); any other quotes the
+        passage ranked first at once. A passage that shares no word with the question
         (:func:`~.sources.related`) is not quoted, and what was found is listed."""
         if not self._model_chooses_passages:
             question, language = progress.question, progress.voice.language
+            choices = await self._judged(progress, choices)
             first = [
                 c for c in choices[:MAX_QUOTES] if related(progress.sources, c, question, language)
             ]
@@ -676,6 +681,26 @@ class TurnLoop:
         chosen = next((c for c in reply.tool_calls if c.name == QUOTE), None)
         picked = selection(progress.sources, chosen.arguments if chosen else None)
         return await self._finish(progress, on_token, Ending(quotes=picked))
+
+    async def _judged(self, progress: TurnProgress, choices: Sequence[str]) -> list[str]:
+        """``choices`` ordered by the model's judgement of each (:func:`~.judge.judged`),
+        when the backend can judge (:class:`~.backends.base.YesNoJudge`) and there are
+        several; the household reads them meanwhile (:meth:`~.progress.ProgressReporter.found`).
+        A judge that fails leaves the ranking's order: the answer still quotes."""
+        if not isinstance(self._backend, YesNoJudge) or len(choices) < 2:
+            return list(choices)
+        await progress.reporter.found(found_passages(progress.sources, choices))
+        try:
+            return await judged(
+                self._backend,
+                progress.sources,
+                progress.question,
+                choices,
+                on_progress=progress.reporter.backend,
+            )
+        except ModelError as exc:  # e.g. a passage longer than the context
+            logger.warning("passages not judged, kept in the ranking's order: %s", exc)
+        return list(choices)
 
     async def _finish(
         self, progress: TurnProgress, on_token: TokenSink | None, ending: Ending

@@ -121,6 +121,12 @@ class Source:
         """The source's host name ("news.example"), or its address when it has none."""
         return urlsplit(self.url).hostname or self.url
 
+    def under_heading(self, passage: Passage) -> str:
+        """``passage`` as the model reads it: ``"[<heading>] <text>"``, with the heading it
+        sits under when that is not this source's title, else its text alone."""
+        under = "" if passage.context in ("", self.title) else f"[{passage.context}] "
+        return f"{under}{passage.text}"
+
     @property
     def steering(self) -> bool:
         """Whether any of its passages (or its title) speaks to the assistant."""
@@ -216,8 +222,7 @@ def for_the_model(sources: Sequence[Source], shown: Sequence[str]) -> list[dict[
     rank = {number: index for index, number in enumerate(shown)}
 
     def line(source: Source, passage: Passage) -> str:
-        under = "" if passage.context in ("", source.title) else f"[{passage.context}] "
-        return f"{passage.id}: {under}{passage.text}"
+        return f"{passage.id}: {source.under_heading(passage)}"
 
     def first(source: Source) -> int:
         return min((rank[p.id] for p in source.passages if p.id in rank), default=len(rank))

@@ -257,9 +257,10 @@ def build_turn_loop(
 def default_model(settings: Settings) -> bool:
     """Whether ``settings`` run the embedded backend on its verified default model.
 
-    That model chose the first of the passages it was shown after a web result in
-    every measured answer, so a loop over it quotes the first-ranked passage without
-    asking (:class:`~sovereign.conversation.TurnLoop`, ``model_chooses_passages``);
+    That model chose the first of the passages it was shown in a list after a web
+    result in every measured answer, so a loop over it does not list them: it judges
+    each alone and quotes the one judged likeliest to answer
+    (:class:`~sovereign.conversation.TurnLoop`, ``model_chooses_passages``);
     a model of the household's own (``model_path``, an OpenAI-compatible server)
     keeps the choice.
     """

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 Message = dict[str, Any]
 ToolDefinition = dict[str, Any]
@@ -202,5 +202,28 @@ class ModelBackend(Protocol):
             ModelUnavailable: the backend is unreachable or its model cannot load.
             ModelError: the backend answered with something unusable.
             ModelRejected: the server refused the request (not worth a retry).
+        """
+        ...
+
+
+@runtime_checkable
+class YesNoJudge(Protocol):
+    """A backend that can read how likely the model's next word is "yes" rather than "no".
+
+    A judgement read off the model's next-word scores costs one prompt evaluation and
+    no generation: the turn loop asks it of each passage a web answer may quote
+    (:mod:`~sovereign.conversation.judge`).
+    """
+
+    async def yes_odds(
+        self, prompts: Sequence[list[Message]], *, on_progress: BackendProgress | None = None
+    ) -> list[float]:
+        """For each prompt (chat messages, the model's turn to speak next), the natural
+        log of the odds of "yes" over "no" as its next word: above 0 when "yes" is the
+        likelier. One float per prompt, in order.
+
+        Raises:
+            ModelUnavailable: the model cannot load.
+            ModelError: the model failed on a prompt (one longer than its context).
         """
         ...

@@ -35,7 +35,7 @@ import asyncio
 import functools
 import json
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -188,6 +188,29 @@ class EmbeddedBackend:
         finally:
             self._in_flight -= 1
 
+    async def yes_odds(
+        self, prompts: Sequence[list[Message]], *, on_progress: BackendProgress | None = None
+    ) -> list[float]:
+        """The log-odds of "yes" over "no" as the model's next word after each prompt
+        (:meth:`~.base.YesNoJudge.yes_odds`, :meth:`~.run.Runner.yes_odds`), on the same
+        worker as every other request, one prompt after another: each evaluates only its
+        tokens after its fixed prefix (saved and restored as a decision's is).
+        ``on_progress`` as for :meth:`complete`.
+
+        Raises:
+            ModelUnavailable: as :meth:`complete`.
+            ModelError: llama.cpp failed, or a prompt is longer than the context.
+        """
+        announce = _Announcer(asyncio.get_running_loop(), on_progress)
+        shown = [prompt_messages(list(prompt)) for prompt in prompts]
+        if self._in_flight:
+            await announce.now("queued")
+        self._in_flight += 1
+        try:
+            return await self._in_worker(announce.started(self._loaded, self._judge), shown)
+        finally:
+            self._in_flight -= 1
+
     def close(self) -> None:
         """Free the model and stop the worker thread (waits for a running inference).
 
@@ -272,6 +295,13 @@ class EmbeddedBackend:
         model = self._run().model
         try:
             return model.chat(messages, **options)
+        except (ValueError, RuntimeError) as error:
+            raise _model_error(error) from error
+
+    def _judge(self, prompts: list[list[Message]]) -> list[float]:
+        runner = self._run()
+        try:
+            return [runner.yes_odds(prompt) for prompt in prompts]
         except (ValueError, RuntimeError) as error:
             raise _model_error(error) from error
 

@@ -3,7 +3,8 @@
 Everything the embedded backend asks of llama-cpp-python goes through
 :class:`LlamaModel`: rendering messages with the GGUF's own chat template,
 tokenising, evaluating and generating (``Llama.eval`` and ``Llama.generate``,
-whose prefix match against the KV cache skips tokens already evaluated),
+whose prefix match against the KV cache skips tokens already evaluated), reading
+the scores of the token after the last evaluated,
 detokenising one token at a time, and saving and restoring the KV cells of
 sequence 0 (``llama_state_seq_get_data`` / ``llama_state_seq_set_data``). Native
 tool mode, which needs the template's own tool handling, uses
@@ -82,6 +83,13 @@ class LlamaModel:
     def evaluate(self, tokens: Sequence[int]) -> None:
         """Evaluate ``tokens`` after those already evaluated."""
         self.llama.eval(list(tokens))
+
+    def next_scores(self, tokens: Sequence[int]) -> list[float]:
+        """The scores (logits) of ``tokens`` as the next token after the last one
+        evaluated (``llama_get_logits_ith(ctx, -1)``: a context without ``logits_all``
+        keeps the last evaluated token's row)."""
+        row = self._api.llama_get_logits_ith(self.llama.ctx, -1)
+        return [float(row[token]) for token in tokens]
 
     def generate(self, tokens: Sequence[int], *, temperature: float, grammar: Any) -> Iterator[int]:
         """Tokens sampled after ``tokens`` (``Llama.generate``: the longest prefix already in

@@ -20,6 +20,7 @@ streaming costs the same for every token.
 from __future__ import annotations
 
 import codecs
+import math
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -45,9 +46,17 @@ class TokenModel(StateContext, Protocol):
         self, tokens: Sequence[int], *, temperature: float, grammar: Any
     ) -> Iterator[int]: ...
 
+    def next_scores(self, tokens: Sequence[int]) -> list[float]: ...
+
     def is_end(self, token: int) -> bool: ...
 
     def piece(self, token: int) -> bytes: ...
+
+
+YES = ("yes", "Yes")
+NO = ("no", "No")
+"""The spellings of a judge's two answers, each read as its first token (the words that
+open the assistant's turn, with no space before them)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -79,6 +88,7 @@ class Runner:
     def __init__(self, model: TokenModel, states: PrefixStates) -> None:
         self.model, self.states = model, states
         self._openings: dict[str, list[int]] = {}
+        self._answers: tuple[list[int], list[int]] | None = None
 
     def tokens(self, messages: list[Message]) -> tuple[list[int], int]:
         """The prompt's tokens, and how many of them are its fixed prefix (0: none).
@@ -128,6 +138,39 @@ class Runner:
             yield tail
         return cut_off
 
+    def yes_odds(self, messages: list[Message]) -> float:
+        """The natural log of the odds of "yes" over "no" as the next word after
+        ``messages`` rendered with the generation prompt: each word's score summed over
+        its spellings :data:`YES` and :data:`NO` (each one's first token), read off the
+        last evaluated token. The fixed prefix is placed as for :meth:`pieces`, and only
+        the tokens after what the KV cache holds are evaluated (the last always is, so
+        its scores are this prompt's).
+
+        Raises:
+            ContextTooLong: the prompt does not fit the context window.
+            ValueError, RuntimeError: llama.cpp failed.
+        """
+        tokens, fixed = self.tokens(messages)
+        if len(tokens) >= self.model.n_ctx:
+            raise ContextTooLong(
+                f"a judged prompt is longer than the model's context: {len(tokens)} tokens, "
+                f"context window {self.model.n_ctx}"
+            )
+        self._place_prefix(tokens[:fixed])
+        common = min(_common_length(self.model.evaluated(), tokens), len(tokens) - 1)
+        self.model.truncate(common)
+        self.model.evaluate(tokens[common:])
+        yes, no = self._answer_tokens()
+        scores = self.model.next_scores([*yes, *no])
+        return _log_sum_exp(scores[: len(yes)]) - _log_sum_exp(scores[len(yes) :])
+
+    def _answer_tokens(self) -> tuple[list[int], list[int]]:
+        if self._answers is None:
+            first = [self.model.tokenize(word)[0] for word in (*YES, *NO)]
+            self._answers = (list(dict.fromkeys(first[: len(YES)])),
+                             list(dict.fromkeys(first[len(YES) :])))  # fmt: skip
+        return self._answers
+
     def _place_prefix(self, prefix: list[int]) -> None:
         """Make the KV cache start with ``prefix``: already there, restored, or evaluated
         (after any part of it the KV cache holds) and saved."""
@@ -146,6 +189,11 @@ class Runner:
             rendered = self.model.render([system], generation_prompt=False)
             self._openings[content] = self.model.tokenize(rendered)
         return self._openings[content]
+
+
+def _log_sum_exp(scores: Sequence[float]) -> float:
+    top = max(scores)
+    return top + math.log(sum(math.exp(score - top) for score in scores))
 
 
 def _common_length(a: Sequence[int], b: Sequence[int]) -> int:
