@@ -503,6 +503,35 @@ def test_a_passage_naming_its_weekday_under_a_heading_of_dates_is_that_day_of_th
 
 
 @pytest.mark.parametrize(
+    ("language", "heading", "asked_one", "other_one"),
+    [
+        ("en", "Week of 1 December", "Thursday: lentil soup", "Monday: pasta"),
+        ("fr", "Semaine du 1er décembre", "Jeudi : soupe de lentilles", "Lundi : pâtes"),
+        ("de", "Woche ab 1. Dezember", "Donnerstag: Linsensuppe", "Montag: Nudeln"),
+        ("nl", "Week van 1 december", "Donderdag: linzensoep", "Maandag: pasta"),
+        ("it", "Settimana dal 1 dicembre", "Giovedì: zuppa di lenticchie", "Lunedì: pasta"),
+    ],
+)
+def test_a_weekday_under_a_heading_of_one_day_is_that_weekday_of_the_week_it_begins(
+    language, heading, asked_one, other_one
+):
+    # "Thursday: lentil soup" under "Week of 1 December" was read as the 1st alone, so
+    # every dish of the week's menu was about another day than the Thursday asked.
+    thursday = frozenset({date(2025, 12, 4)})
+    assert day_fit(asked_one, heading, thursday, language, WEDNESDAY) is True
+    assert day_fit(other_one, heading, thursday, language, WEDNESDAY) is False
+    next_thursday = frozenset({date(2025, 12, 11)})  # the week after: not this heading's
+    assert day_fit(asked_one, heading, next_thursday, language, WEDNESDAY) is False
+
+
+def test_a_weekday_under_the_heading_s_own_weekday_is_still_that_day():
+    # "bis Donnerstag 8.30 Uhr" under "Mittwoch, 3. Dezember": the duty is the 3rd's.
+    wednesday = frozenset({date(2025, 12, 3)})
+    heading, line = "Mittwoch, 3. Dezember", "Mittwoch bis Donnerstag 8.30 Uhr: Löwen-Apotheke"
+    assert day_fit(line, heading, wednesday, "de", WEDNESDAY) is True
+
+
+@pytest.mark.parametrize(
     ("language", "question", "undated", "dated"),
     [
         (

@@ -322,7 +322,9 @@ def day_fit(
     passage: str, heading: str, asked: frozenset[date], language: str, today: date
 ) -> bool | None:
     """How a passage meets the days the question asks about, by its own explicit dates,
-    else its heading's (only those on the weekdays the passage names, if it names some):
+    else its heading's (only those on the weekdays the passage names, if it names some;
+    when none is, the heading's and those weekdays of the week each of its days begins:
+    "Thursday" under "Week of 1 December" is the 4th):
     ``True`` when one of them is asked, ``False`` when all fall outside ``asked``. A
     passage and heading with no date are read by the weekdays they name
     (:func:`stated_weekdays`): ``False`` when none of them is an asked day's ("Mo-Do"
@@ -337,8 +339,13 @@ def day_fit(
     named = stated_weekdays(passage, language)
     under = stated_days(heading, language, today)
     # "- Jueves: lentejas" under "Semana del 1 al 5 de diciembre": the 4th; "bis
-    # Donnerstag 8.30 Uhr" under "Mittwoch, 3. Dezember": the heading's own day
-    under = {d for d in under if d.weekday() in named} or under
+    # Donnerstag 8.30 Uhr" under "Mittwoch, 3. Dezember": the heading's own day, and
+    # the Thursday of the week it begins; "Thursday: lentil soup" under "Week of 1
+    # December": the Thursday of the week the heading's day begins
+    week = {d + timedelta(n) for d in under for n in range(7)}
+    under = {d for d in under if d.weekday() in named} or under | {
+        d for d in week if d.weekday() in named
+    }
     if under:
         return bool(under & asked)
     named = named or stated_weekdays(heading, language)
