@@ -46,7 +46,7 @@ from household_world import CONTENT_DAY, canned_pages, canned_results  # noqa: E
 from sovereign.capabilities.web_fetch import MAX_RESULT_BYTES, fit_part  # noqa: E402
 from sovereign.capabilities.web_search import MAX_RESULTS, _entry  # noqa: E402
 from sovereign.conversation.judge import judged  # noqa: E402
-from sovereign.conversation.sources import CANDIDATES, Sources, candidates  # noqa: E402
+from sovereign.conversation.sources import CANDIDATES, Sources, candidates, ranking  # noqa: E402
 from sovereign.net.extract import extract_text  # noqa: E402
 
 PROMPTS = Path(__file__).with_name("household_prompts.json")
@@ -99,7 +99,8 @@ def score(ranked: Sequence[str], answers: set[str], decoys: set[str]) -> dict[st
 
 class JudgedRanking:
     """The shipped ranking's candidates ordered by the embedded default model's judgement
-    of each (:func:`~sovereign.conversation.judge.judged`), timing each question."""
+    of each (:func:`~sovereign.conversation.judge.judged`, those the rules put late kept
+    after the others), timing each question."""
 
     def __init__(self) -> None:
         from sovereign.conversation.backends.embedded.backend import EmbeddedBackend
@@ -109,9 +110,9 @@ class JudgedRanking:
         self.seconds: list[float] = []
 
     def __call__(self, sources: Sources, question: str, language: str, today: date) -> list[str]:
-        ranked = candidates(sources, question, language, today)
+        ranked = ranking(sources, question, language, today)
         started = time.perf_counter()
-        ordered = asyncio.run(judged(self.backend, sources, question, ranked))
+        ordered = asyncio.run(judged(self.backend, sources, question, ranked.numbers, ranked.late))
         self.seconds.append(time.perf_counter() - started)
         return ordered
 

@@ -18,7 +18,7 @@ from sovereign.conversation.days import (
 )
 from sovereign.conversation.offer.catalog import ToolCatalog
 from sovereign.conversation.pending import TurnProgress
-from sovereign.conversation.sources import Sources, candidates
+from sovereign.conversation.sources import Ranking, Sources, candidates
 from sovereign.conversation.voice.words import words
 
 WEDNESDAY = date(2025, 12, 3)
@@ -458,7 +458,7 @@ def test_a_turn_ranks_its_passages_once_until_a_source_is_added(monkeypatch):
     import sovereign.conversation.pending as pending
 
     ranked = []
-    monkeypatch.setattr(pending, "candidates", lambda *a: ranked.append(a) or ["1.1"])
+    monkeypatch.setattr(pending, "ranking", lambda *a: ranked.append(a) or Ranking(("1.1",)))
     progress = TurnProgress(ToolCatalog([]), [{"role": "user", "content": "Open on Sunday?"}])
     assert progress.candidates() == progress.candidates() == ["1.1"]
     assert len(ranked) == 1

@@ -366,6 +366,21 @@ async def test_a_loop_whose_model_does_not_choose_quotes_the_passage_judged_like
     assert found and [p["text"] for p in found[0]["found"]["passages"]] == ranked
 
 
+async def test_the_judge_never_lifts_a_passage_about_another_day_above_the_day_asked(loop_with):
+    # The judge's "yes" for Monday's dish does not outweigh what the ranking reads for
+    # sure: Monday is not the Thursday asked.
+    question = "What is for lunch on Thursday?"
+
+    def judge(asked: str) -> float:
+        return 5.0 if "Monday" in asked else 1.0 if "lentil" in asked else -1.0
+
+    _log, result, backend = await approved_turn(
+        loop_with, MENU_URL, question, model_chooses=False, judge=judge
+    )
+    assert any("Monday" in asked for asked in backend.judged[0])  # it was a candidate
+    assert result.text.startswith("> Thursday: lentil soup and bread\n> \u2014 school.example")
+
+
 async def test_a_judge_that_fails_leaves_the_ranking_s_first_quoted(loop_with):
     question = "What is for lunch on Thursday?"
 

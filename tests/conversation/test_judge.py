@@ -152,6 +152,15 @@ async def test_the_candidates_are_ordered_by_the_judge_s_odds_ties_keeping_the_r
     assert await judged(Judge({}), found, QUESTION, ids[::-1]) == ids[::-1]  # all tied
 
 
+async def test_passages_the_rules_put_late_stay_after_the_others_whatever_the_judge_says():
+    found = sources()
+    ids = [p.id for p in found.quotable()]
+    judge = Judge({"Nothing on Sunday": 4.0, "Parking": 3.0, "9:30am": -2.0})
+    late = {ids[1], ids[2]}  # say, both about another day
+    assert await judged(judge, found, QUESTION, ids, late) == [ids[0], ids[1], ids[2]]
+    assert await judged(judge, found, QUESTION, ids, {ids[1]}) == [ids[2], ids[0], ids[1]]
+
+
 async def test_each_passage_is_judged_alone_under_its_title_with_the_question_after_it():
     found = sources()
     ids = [p.id for p in found.quotable()]

@@ -13,7 +13,7 @@ the passage word for word, and the model writes nothing
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from .backends.base import BackendProgress, Message, YesNoJudge
 from .sources import Sources
@@ -45,11 +45,16 @@ async def judged(
     sources: Sources,
     question: str,
     choices: Sequence[str],
+    late: Collection[str] = frozenset(),
     on_progress: BackendProgress | None = None,
 ) -> list[str]:
     """``choices`` (passage numbers, the ranking's order) ordered by the judge's log-odds
     that each answers ``question``, highest first; equal odds keep the ranking's order.
-    Numbers that name no passage are left out.
+    Those in ``late`` (:attr:`~.sources.Ranking.late`: about another day, year,
+    quantity or model, or a line of links, as the rules read for sure) stay after the
+    others: the judge orders each group, and never lifts a passage the rules know to be
+    about something else above one they do not. Numbers that name no passage are left
+    out.
 
     Raises:
         ModelUnavailable, ModelError: as :meth:`~.backends.base.YesNoJudge.yes_odds`.
@@ -62,5 +67,5 @@ async def judged(
         for _, (source, passage) in located
     ]
     odds = await judge.yes_odds(prompts, on_progress=on_progress)
-    order = sorted(range(len(located)), key=lambda i: -odds[i])
+    order = sorted(range(len(located)), key=lambda i: (located[i][0] in late, -odds[i]))
     return [located[i][0] for i in order]

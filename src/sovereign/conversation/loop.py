@@ -696,6 +696,7 @@ class TurnLoop:
                 progress.sources,
                 progress.question,
                 choices,
+                progress.ranking().late,
                 on_progress=progress.reporter.backend,
             )
         except ModelError as exc:  # e.g. a passage longer than the context

@@ -15,7 +15,7 @@ from .backends.base import Message, ToolDefinition, latest_user_text
 from .offer.catalog import ToolCatalog, ToolTarget
 from .progress import ProgressReporter
 from .results import Citation, Fact, InvalidConfirmation, Receipt
-from .sources import Sources, candidates
+from .sources import Ranking, Sources, ranking
 from .voice.catalogs import DEFAULT_LANGUAGE, Voice
 
 GRACE_SECONDS = 600.0
@@ -107,20 +107,25 @@ class TurnProgress:
     )
     """Where this request's stages go (replaced by every request that continues the turn)."""
 
-    _ranked: tuple[tuple[int, str, str, date], list[str]] | None = field(
+    _ranked: tuple[tuple[int, str, str, date], Ranking] | None = field(
         default=None, compare=False, repr=False
     )
     """The last ranking and what it ranked: (sources read, question, language, day)."""
 
     def candidates(self) -> list[str]:
         """The passages of :attr:`sources` that may answer :attr:`question`, best first
-        (:func:`.sources.candidates`); ranked again only when a source, the question,
-        the language or the day changed (the result's frame and the next round both ask)."""
+        (:attr:`.sources.Ranking.numbers` of :meth:`ranking`)."""
+        return list(self.ranking().numbers)
+
+    def ranking(self) -> Ranking:
+        """The :func:`.sources.ranking` of :attr:`sources` for :attr:`question`; ranked
+        again only when a source, the question, the language or the day changed (the
+        result's frame and the next round both ask)."""
         key = (len(self.sources.items), self.question, self.voice.language, self.today)
         if self._ranked is None or self._ranked[0] != key:
-            ranked = candidates(self.sources, self.question, self.voice.language, self.today)
+            ranked = ranking(self.sources, self.question, self.voice.language, self.today)
             self._ranked = (key, ranked)
-        return list(self._ranked[1])
+        return self._ranked[1]
 
     def answers_all(self, calls: Iterable[Proposal]) -> bool:
         """Whether the facts the product stated for ``calls`` answer everything their

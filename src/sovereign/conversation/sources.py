@@ -245,7 +245,27 @@ def for_the_model(sources: Sequence[Source], shown: Sequence[str]) -> list[dict[
 def candidates(
     sources: Sources, question: str, language: str, today: date | None = None
 ) -> list[str]:
-    """The numbers of the passages that may answer ``question``, most related first: at
+    """The numbers of the passages that may answer ``question``, most related first
+    (:attr:`Ranking.numbers` of :func:`ranking`)."""
+    return list(ranking(sources, question, language, today).numbers)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The passages that may answer a question, as :func:`ranking` orders them.
+
+    Attributes:
+        numbers: at most :data:`CANDIDATES` passage numbers, most related first.
+        late: those of them put after every other by what the rules know for sure
+            (another day, year, quantity, model, or a line of link labels).
+    """
+
+    numbers: tuple[str, ...]
+    late: frozenset[str] = frozenset()
+
+
+def ranking(sources: Sources, question: str, language: str, today: date | None = None) -> Ranking:
+    """The passages that may answer ``question``, most related first: at
     most :data:`CANDIDATES` quotable passages, ranked first by how many of the
     question's :func:`terms` in ``language`` (addresses in the question left out) each
     passage holds (coordination level), then by Okapi BM25 over those terms, ties in
@@ -295,7 +315,7 @@ def candidates(
     """
     quotable = sources.quotable()
     if not quotable:
-        return []
+        return Ranking(())
     own_words = _without_addresses(question, language)
     asked = set(terms(own_words, language))
     bags = [terms(p.text, language) for p in quotable]
@@ -359,7 +379,8 @@ def candidates(
             if year_fit(p.text, heading, question, today) is False
         }
     ranked = sorted(scores, key=lambda x: (x[1] in late, x[0]))  # stable: reading order
-    return [number for _, number in ranked[:CANDIDATES]]
+    numbers = tuple(number for _, number in ranked[:CANDIDATES])
+    return Ranking(numbers, frozenset(late.intersection(numbers)))
 
 
 def _written_in(text: str, language: str) -> str:
