@@ -130,6 +130,7 @@ async def run_turn(
     loop, policy = world.loop(scenario)
     world.backend.calls.clear()
     world.returned.clear()
+    world.web_results.clear()
     clock = TurnClock(returned=world.returned)
     started, decision_only = clock.started, False
     sinks = {"on_token": clock.on_token, "on_progress": clock.on_progress}
@@ -275,7 +276,7 @@ def _score(world: World, prompt: dict[str, Any], record: TurnRecord) -> None:
             record.offered.append([world.capability(n) for n in names if world.is_tool(n)])
     add_product_reads(record)
     results = [r for call in calls for r in executed_results(call.messages)]
-    record.sources = result_numbers([*results, *record.facts])
+    record.sources = result_numbers([*results, *world.web_results, *record.facts])
     said = dict.fromkeys(s for call in calls for s in unrun_sentences(call.messages))
     record.own_numbers = result_numbers(list(said))
     score(prompt, record)

@@ -296,6 +296,9 @@ class World:
         self.returned: list[float] = []
         """When each web capability returned its result (``perf_counter``), for the
         turn's clock: the benchmark clears it before each turn."""
+        self.web_results: list[Any] = []
+        """What each web capability returned this turn: a quoted answer's numbers are
+        the result's, though no model request read it (cleared with :attr:`returned`)."""
 
     def __enter__(self) -> World:
         self.searxng.start()
@@ -361,7 +364,7 @@ class World:
             },
         )
         registry = build_registry(settings)
-        timed(registry, self.returned)
+        timed(registry, self.returned, self.web_results)
         for tool in ToolCatalog.from_registry(registry).tools():
             safe = tool["function"]["name"]
             target = ToolCatalog.from_registry(registry).resolve(safe)
@@ -384,10 +387,11 @@ class World:
         return self.capability_names.get(tool_name, tool_name)
 
 
-def timed(registry: Registry, returned: list[float]) -> None:
+def timed(registry: Registry, returned: list[float], results: list[Any]) -> None:
     """Each capability of ``registry`` that reaches outside this device (web.search,
     web.fetch) replaced by the same one noting in ``returned`` when its result came
-    back: the moment the approved result is in, from which the web latencies count."""
+    back (the moment the approved result is in, from which the web latencies count)
+    and keeping the result in ``results``."""
     for capability in list(registry):
         if capability.locality is not Locality.EXTERNAL:
             continue
@@ -395,6 +399,7 @@ def timed(registry: Registry, returned: list[float]) -> None:
         async def execute(arguments: dict[str, Any], inner: Any = capability.execute) -> Any:
             result = await inner(arguments)
             returned.append(time.perf_counter())
+            results.append(result)
             return result
 
         registry.remove(capability.name, capability.version)

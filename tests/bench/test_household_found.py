@@ -84,3 +84,12 @@ async def test_as_with_the_default_model_the_first_ranked_passage_is_quoted_unas
     assert asked == []  # the model was not asked to choose
     assert record.seconds["to_found"] is None  # nothing shown before the answer itself
     assert 0 <= record.seconds["to_quote"] <= record.seconds["result_to_end"]
+
+
+async def test_a_quoted_answer_s_numbers_are_the_result_s_though_no_model_request_read_it():
+    # Quoted at once, the result never reaches a model request: its numbers ("Sunday 7
+    # December", "40 minutes") were scored as invented.
+    with World(ScriptedBackend(quoting_model)) as world:
+        record = await run_turn(world, WORKS)
+    assert any(ch.isdigit() for ch in record.answer)
+    assert record.unsupported == [] and record.scores["numbers"] is True
