@@ -32,10 +32,11 @@ haiku refused, a translation answered in English).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import threading
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -163,12 +164,8 @@ class EmbeddedBackend:
             ModelError: llama.cpp failed while generating, e.g. a conversation
                 longer than the context window.
         """
-        announce = _Announcer(asyncio.get_running_loop(), on_progress)
         messages, tools = prompt_messages(messages), prompt_tools(tools)
-        if self._in_flight:
-            await announce.now("queued")
-        self._in_flight += 1
-        try:
+        async with self._request(on_progress) as announce:
             if tools:
                 if self.mode == "schema":
                     job = functools.partial(
@@ -185,8 +182,6 @@ class EmbeddedBackend:
             if shown is not None:
                 await shown.finish(answer)
             return ModelReply(content=answer, cut_off=cut_off)
-        finally:
-            self._in_flight -= 1
 
     async def yes_odds(
         self, prompts: Sequence[list[Message]], *, on_progress: BackendProgress | None = None
@@ -201,15 +196,9 @@ class EmbeddedBackend:
             ModelUnavailable: as :meth:`complete`.
             ModelError: llama.cpp failed, or a prompt is longer than the context.
         """
-        announce = _Announcer(asyncio.get_running_loop(), on_progress)
         shown = [prompt_messages(list(prompt)) for prompt in prompts]
-        if self._in_flight:
-            await announce.now("queued")
-        self._in_flight += 1
-        try:
+        async with self._request(on_progress) as announce:
             return await self._in_worker(announce.started(self._loaded, self._judge), shown)
-        finally:
-            self._in_flight -= 1
 
     def close(self) -> None:
         """Free the model and stop the worker thread (waits for a running inference).
@@ -232,6 +221,19 @@ class EmbeddedBackend:
     def cache_figures(self) -> CacheFigures:
         """What the prompt-prefix cache holds now (entries, bytes within its bound, hits)."""
         return self._states.figures()
+
+    @contextlib.asynccontextmanager
+    async def _request(self, on_progress: BackendProgress | None) -> AsyncIterator[_Announcer]:
+        """One request while it is in flight: ``queued`` said first when another one
+        holds the model; the :class:`_Announcer` of its other waits."""
+        announce = _Announcer(asyncio.get_running_loop(), on_progress)
+        if self._in_flight:
+            await announce.now("queued")
+        self._in_flight += 1
+        try:
+            yield announce
+        finally:
+            self._in_flight -= 1
 
     async def _in_worker(self, job: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
