@@ -114,12 +114,7 @@ class Runner:
             ValueError, RuntimeError: llama.cpp failed.
         """
         tokens, fixed = self.tokens(request.messages)
-        room = self.model.n_ctx - len(tokens)
-        if room <= 0:
-            raise ContextTooLong(
-                f"the conversation is longer than the model's context: {len(tokens)} prompt "
-                f"tokens, context window {self.model.n_ctx}"
-            )
+        room = self._room_after(tokens, "the conversation")
         self._place_prefix(tokens[:fixed])
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         budget = min(request.max_tokens, room)
@@ -151,11 +146,7 @@ class Runner:
             ValueError, RuntimeError: llama.cpp failed.
         """
         tokens, fixed = self.tokens(messages)
-        if len(tokens) >= self.model.n_ctx:
-            raise ContextTooLong(
-                f"a judged prompt is longer than the model's context: {len(tokens)} tokens, "
-                f"context window {self.model.n_ctx}"
-            )
+        self._room_after(tokens, "a judged prompt")
         self._place_prefix(tokens[:fixed])
         common = min(_common_length(self.model.evaluated(), tokens), len(tokens) - 1)
         self.model.truncate(common)
@@ -163,6 +154,20 @@ class Runner:
         yes, no = self._answer_tokens()
         scores = self.model.next_scores([*yes, *no])
         return _log_sum_exp(scores[: len(yes)]) - _log_sum_exp(scores[len(yes) :])
+
+    def _room_after(self, tokens: Sequence[int], what: str) -> int:
+        """How many tokens the context holds after ``tokens`` (at least one).
+
+        Raises:
+            ContextTooLong: none: ``what`` (the prompt, as said) does not fit.
+        """
+        room = self.model.n_ctx - len(tokens)
+        if room <= 0:
+            raise ContextTooLong(
+                f"{what} is longer than the model's context: {len(tokens)} prompt "
+                f"tokens, context window {self.model.n_ctx}"
+            )
+        return room
 
     def _answer_tokens(self) -> tuple[list[int], list[int]]:
         if self._answers is None:
