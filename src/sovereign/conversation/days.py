@@ -342,7 +342,7 @@ def day_fit(
     # Donnerstag 8.30 Uhr" under "Mittwoch, 3. Dezember": the heading's own day, and
     # the Thursday of the week it begins; "Thursday: lentil soup" under "Week of 1
     # December": the Thursday of the week the heading's day begins
-    week = {d + timedelta(n) for d in under for n in range(7)}
+    week = (d + timedelta(n) for d in under for n in range(7))
     under = {d for d in under if d.weekday() in named} or under | {
         d for d in week if d.weekday() in named
     }
