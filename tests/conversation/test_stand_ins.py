@@ -207,6 +207,69 @@ async def test_a_read_no_message_named_is_chosen_again_among_the_rest(
     assert result.text == said
 
 
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("is hollins park parkrun on this saturday?? heard the lake path flooded", "en"),
+        ("hat das bürgerbüro in St. Ilgen morgen auf?", "de"),
+        ("il rifugio Cima Verde è aperto questo weekend?", "it"),
+    ],
+)
+async def test_a_family_s_stand_in_no_message_named_is_chosen_again_without_any(
+    question, language, tmp_path
+):
+    script = [propose("smart_home_not_set_up"), propose("web_switched_off"), "unused"]
+    loop, backend, _ = loop_for(household(), script, tmp_path)
+    result = await loop.process_turn(
+        [{"role": "user", "content": question}], policy=OFF, owner="o"
+    )
+    assert result.receipts == [] and backend.remaining == 1
+    first, again = backend.requests
+    offered = [t["function"]["name"] for t in first.tools]
+    families = {"smart_home_not_set_up", "pihole_not_set_up"}
+    assert families <= set(offered)
+    rest = [name for name in offered if name not in families]
+    assert again.tools == first.tools and again.tool_choice == allowed_choice(rest)
+    said = dict(names(ToolCatalog.for_turn(household(), OFF), language))["web_switched_off"]
+    assert result.text == said
+
+
+@pytest.mark.parametrize(
+    "ask",
+    [
+        [{"role": "user", "content": "How warm is the hallway?"}],
+        [{"role": "user", "content": "Is the heating on?"}],
+        [
+            {"role": "user", "content": "Is the kitchen warm?"},
+            {"role": "assistant", "content": "Home Assistant is not set up."},
+            {"role": "user", "content": "and tomorrow morning?"},
+        ],
+    ],
+)
+async def test_a_family_s_stand_in_for_its_own_words_is_not_chosen_again(ask, tmp_path):
+    loop, backend, _ = loop_for(household(), [propose("smart_home_not_set_up")], tmp_path)
+    result = await loop.process_turn(ask, policy=OFF, owner="o")
+    assert result.text == HA_NOT_SET_UP and backend.remaining == 0
+    assert [r.tool_choice for r in backend.requests] == ["auto"]
+
+
+async def test_each_choice_put_aside_stays_aside(tmp_path):
+    script = [
+        propose("smart_home_not_set_up"),
+        propose("system_health"),
+        propose("web_switched_off"),
+        "unused",
+    ]
+    loop, backend, _ = loop_for(household(), script, tmp_path)
+    ask = [{"role": "user", "content": "is the library open on sunday"}]
+    result = await loop.process_turn(ask, policy=OFF, owner="o")
+    assert result.receipts == [] and result.text == WEB_OFF and backend.remaining == 1
+    offered = [t["function"]["name"] for t in backend.requests[0].tools]
+    aside = {"smart_home_not_set_up", "pihole_not_set_up", "system_health"}
+    last = [name for name in offered if name not in aside]
+    assert backend.requests[2].tool_choice == allowed_choice(last)
+
+
 async def test_a_time_window_the_question_chose_is_no_thing_of_the_household(tmp_path):
     # "hoy" offers Pi-hole's window; reading its last 24 hours names no thing of the home.
     from sovereign.capabilities import pihole

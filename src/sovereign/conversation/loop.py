@@ -474,19 +474,21 @@ class TurnLoop:
             progress.decided_with = (offered, hint)
             reply = await self._ask(progress, context, offered, sink)
             progress.rounds_used += 1
-            if nothing_ran and (unnamed := self._reads_unnamed(progress, reply, named)):
+            excluded: set[str] = set()
+            while nothing_ran and (
+                unnamed := self._unnamed_choices(progress, reply, named, standing) - excluded
+            ):
                 # Reads of household families no message of the conversation named, with
                 # nothing of their own to fill: with web search off, "whats the latest
                 # score in the Arsenal match" read Pi-hole and "¿A qué hora cierra hoy el
-                # supermercado?" the device. The model chooses again among the rest
-                # (the web's stand-in, general knowledge …), with the same prompt. A
-                # question about another thing of the household's ("extra RAM in m'n
-                # pc") is about no family here: no family's stand-in is among the rest
-                # (it chose "Home Assistant is not set up" instead).
+                # supermercado?" the device. Or a family's stand-in for such a question:
+                # with web search on, "is hollins park parkrun on this saturday??" was
+                # told that Home Assistant is not set up. The model chooses again among
+                # the rest (a search, the web's stand-in, general knowledge …), with the
+                # same prompt; each choice put aside stays aside.
+                excluded |= unnamed
                 rest = [t["function"]["name"] for t in offered]
-                if _other_things(progress):
-                    unnamed |= {s.name for s in standing if s.family is not None}
-                rest = [name for name in rest if name not in unnamed]
+                rest = [name for name in rest if name not in excluded]
                 reply = await self._ask(
                     progress, context, offered, None, None, allowed_choice(rest)
                 )
@@ -962,6 +964,51 @@ class TurnLoop:
             and all(s.family not in named for s in chosen)
         )
 
+    def _unnamed_choices(
+        self,
+        progress: TurnProgress,
+        reply: ModelReply,
+        named: frozenset[str],
+        standing: tuple[StandIn, ...],
+    ) -> set[str]:
+        """What ``reply`` chooses that no message of the conversation asked for, to be
+        chosen again without it: the general checks of :meth:`_reads_unnamed`, with every
+        family's stand-in when the question names another thing of the household's ("extra
+        RAM in m'n pc" is about no family here; it chose "Home Assistant is not set up"
+        instead); or, when ``reply`` calls only stand-ins of families and no message names a
+        household family, every family's stand-in in ``standing``.
+
+        Across every run on record, a family's stand-in chosen for a question that names no
+        part of the household was never the right answer: the smart-home one answered
+        device questions, and with web search on, casual questions about the world ("hat
+        das bürgerbüro in St. Ilgen morgen auf?", "il rifugio Cima Verde è aperto questo
+        weekend?") with "Home Assistant is not set up". A question about another thing of
+        the household's, or one asking for advice, is left to the rules that answer it in
+        prose. An empty set: nothing to choose again."""
+        families = {s.name for s in standing if s.family is not None}
+        if unnamed := self._reads_unnamed(progress, reply, named):
+            return unnamed | families if _other_things(progress) else unnamed
+        called = {call.name for call in reply.tool_calls}
+        if (
+            named
+            or not called
+            or not called <= families
+            or _other_things(progress)
+            or asks_for_advice(progress.question)
+            or self._named_before(progress)
+        ):
+            return set()
+        return families
+
+    def _named_before(self, progress: TurnProgress) -> bool:
+        """Whether a user message before the question names a household family (a
+        follow-up, "and over the last week?", keeps the family named before it)."""
+        capabilities = progress.catalog.capabilities.values()
+        return any(
+            named_families(text, capabilities, progress.voice.language)
+            for text in user_texts(progress.context)[:-1]
+        )
+
     def _reads_unnamed(
         self, progress: TurnProgress, reply: ModelReply, named: frozenset[str]
     ) -> set[str]:
@@ -995,10 +1042,8 @@ class TurnLoop:
                 )
             ):
                 return set()
-        capabilities = progress.catalog.capabilities.values()
-        for text in user_texts(progress.context)[:-1]:
-            if named_families(text, capabilities, progress.voice.language):
-                return set()
+        if self._named_before(progress):
+            return set()
         return {call.name for call in reply.tool_calls}
 
     def _calls_outside(self, progress: TurnProgress, call: ToolCall) -> bool:
