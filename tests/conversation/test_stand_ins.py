@@ -215,10 +215,11 @@ async def test_a_read_no_message_named_is_chosen_again_among_the_rest(
         ("il rifugio Cima Verde è aperto questo weekend?", "it"),
     ],
 )
-async def test_a_family_s_stand_in_no_message_named_is_chosen_again_without_any(
-    question, language, tmp_path
+@pytest.mark.parametrize("chosen", ["smart_home_not_set_up", "change_something"])
+async def test_a_stand_in_for_what_no_message_asked_is_chosen_again_without_any(
+    question, language, chosen, tmp_path
 ):
-    script = [propose("smart_home_not_set_up"), propose("web_switched_off"), "unused"]
+    script = [propose(chosen), propose("web_switched_off"), "unused"]
     loop, backend, _ = loop_for(household(), script, tmp_path)
     result = await loop.process_turn(
         [{"role": "user", "content": question}], policy=OFF, owner="o"
@@ -226,9 +227,9 @@ async def test_a_family_s_stand_in_no_message_named_is_chosen_again_without_any(
     assert result.receipts == [] and backend.remaining == 1
     first, again = backend.requests
     offered = [t["function"]["name"] for t in first.tools]
-    families = {"smart_home_not_set_up", "pihole_not_set_up"}
-    assert families <= set(offered)
-    rest = [name for name in offered if name not in families]
+    aside = {"smart_home_not_set_up", "pihole_not_set_up", "change_something"}
+    assert aside <= set(offered)
+    rest = [name for name in offered if name not in aside]
     assert again.tools == first.tools and again.tool_choice == allowed_choice(rest)
     said = dict(names(ToolCatalog.for_turn(household(), OFF), language))["web_switched_off"]
     assert result.text == said
@@ -265,7 +266,7 @@ async def test_each_choice_put_aside_stays_aside(tmp_path):
     result = await loop.process_turn(ask, policy=OFF, owner="o")
     assert result.receipts == [] and result.text == WEB_OFF and backend.remaining == 1
     offered = [t["function"]["name"] for t in backend.requests[0].tools]
-    aside = {"smart_home_not_set_up", "pihole_not_set_up", "system_health"}
+    aside = {"smart_home_not_set_up", "pihole_not_set_up", "change_something", "system_health"}
     last = [name for name in offered if name not in aside]
     assert backend.requests[2].tool_choice == allowed_choice(last)
 

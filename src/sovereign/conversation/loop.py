@@ -975,30 +975,36 @@ class TurnLoop:
         chosen again without it: the general checks of :meth:`_reads_unnamed`, with every
         family's stand-in when the question names another thing of the household's ("extra
         RAM in m'n pc" is about no family here; it chose "Home Assistant is not set up"
-        instead); or, when ``reply`` calls only stand-ins of families and no message names a
-        household family, every family's stand-in in ``standing``.
+        instead); or, when ``reply`` calls only stand-ins of families and the change
+        stand-in, no message names a household family and the question asks for no
+        change in words (:func:`~.offer.changes.asks_for_a_change`), every family's
+        stand-in in ``standing`` and the change stand-in.
 
         Across every run on record, a family's stand-in chosen for a question that names no
         part of the household was never the right answer: the smart-home one answered
         device questions, and with web search on, casual questions about the world ("hat
         das bürgerbüro in St. Ilgen morgen auf?", "il rifugio Cima Verde è aperto questo
-        weekend?") with "Home Assistant is not set up". A question about another thing of
-        the household's, or one asking for advice, is left to the rules that answer it in
-        prose. An empty set: nothing to choose again."""
-        families = {s.name for s in standing if s.family is not None}
+        weekend?") with "Home Assistant is not set up"; the change stand-in, answered in
+        prose where no change was asked for, made up the answer ("la ztl di borgo san
+        fele è attiva la domenica"). A question about another thing of the household's,
+        or one asking for advice, is left to the rules that answer it in prose. An empty
+        set: nothing to choose again."""
+        aside = {s.name for s in standing if s.family is not None}
         if unnamed := self._reads_unnamed(progress, reply, named):
-            return unnamed | families if _other_things(progress) else unnamed
+            return unnamed | aside if _other_things(progress) else unnamed
+        if not asks_for_a_change(progress.question):
+            aside |= {s.name for s in standing if s.name == CHANGE}
         called = {call.name for call in reply.tool_calls}
         if (
             named
             or not called
-            or not called <= families
+            or not called <= aside
             or _other_things(progress)
             or asks_for_advice(progress.question)
             or self._named_before(progress)
         ):
             return set()
-        return families
+        return aside
 
     def _named_before(self, progress: TurnProgress) -> bool:
         """Whether a user message before the question names a household family (a
