@@ -978,7 +978,10 @@ class TurnLoop:
         instead); or, when ``reply`` calls only stand-ins of families and the change
         stand-in, no message names a household family and the question asks for no
         change in words (:func:`~.offer.changes.asks_for_a_change`), every family's
-        stand-in in ``standing`` and the change stand-in.
+        stand-in in ``standing``, the change stand-in and general knowledge: a model that
+        chose what stands for a read asked for something to be read, and asked again
+        with general knowledge left in, it wrote a local ice rink's Sunday sessions from
+        nothing.
 
         Across every run on record, a family's stand-in chosen for a question that names no
         part of the household was never the right answer: the smart-home one answered
@@ -1004,7 +1007,7 @@ class TurnLoop:
             or self._named_before(progress)
         ):
             return set()
-        return aside
+        return aside | {GENERAL_KNOWLEDGE.name}
 
     def _named_before(self, progress: TurnProgress) -> bool:
         """Whether a user message before the question names a household family (a
