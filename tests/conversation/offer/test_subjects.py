@@ -100,6 +100,14 @@ def named(question: str, language: str) -> set[str]:
         ("en", "how warm is the hallway", {"home_assistant"}),
         ("nl", "Hoe warm is het in de meterkast?", {"home_assistant"}),
         ("it", "Fa caldo in soffitta?", {"home_assistant"}),
+        # The floors of a home, its attic and its boiler, in every language.
+        ("en", "is it cold upstairs?", {"home_assistant"}),
+        ("de", "Ist es im Erdgeschoss warm genug?", {"home_assistant"}),
+        ("fr", "la chaudière est toujours allumée ?", {"home_assistant"}),
+        ("es", "¿hace frío en la buhardilla?", {"home_assistant"}),
+        ("nl", "staat de cv-ketel nog aan?", {"home_assistant"}),
+        ("it", "in mansarda fa freddo?", {"home_assistant"}),
+        ("de", "Wann hat die Therme in Erding offen?", set()),  # a spa, not a boiler
         # None: nothing is narrowed.
         ("en", "And outside?", set()),
         ("en", "What is the capital of Peru?", set()),
