@@ -14,6 +14,7 @@ from sovereign.conversation.backends.base import ModelReply
 from sovereign.conversation.backends.call_markup import (
     HOLD_CHARACTERS,
     MarkupGate,
+    answer_text,
     call_spans,
     without_call_markup,
 )
@@ -91,6 +92,33 @@ def test_json_that_is_no_call_stays():
         assert without_call_markup(text) == text
 
 
+SENTENCE = "La ztl di Borgo San Fele è attiva la domenica.\nChiedi al comune."
+WRAPPED = {
+    "one-line": json.dumps({"message": SENTENCE}, ensure_ascii=False),
+    "indented": json.dumps({"answer": SENTENCE}, indent=2),
+    "padded": '{ "response" : ' + json.dumps(SENTENCE) + " }\n",
+    "fenced": "```json\n" + json.dumps({"text": SENTENCE}) + "\n```",
+    "doubled-braces": "{" + json.dumps({"reply": SENTENCE}) + "}",
+    "leading-space": "  \n" + json.dumps({"risposta": SENTENCE}),
+}
+
+
+@pytest.mark.parametrize("wrapped", list(WRAPPED.values()), ids=list(WRAPPED))
+def test_prose_wrapped_in_an_object_of_one_key_is_read_as_the_prose(wrapped):
+    assert answer_text(wrapped) == SENTENCE
+    assert reply_from_message({"content": wrapped}, None).content == SENTENCE
+    assert reply_from_message({"content": wrapped}, TOOLS).content == SENTENCE
+
+
+def test_json_that_wraps_no_prose_stays_as_written():
+    texts = ['{"name": "Bob", "age": 3}', '{"title": "Notes", "body": "Buy milk."}',
+             '{"count": 3}', '{"message": ""}', '{"items": ["milk", "eggs"]}',
+             'The page said {"message": "hi"} and nothing else.',
+             '{"message": "hi"} {"message": "again"}', '{"message": "cut off']  # fmt: skip
+    for text in texts:
+        assert answer_text(text) == text
+
+
 def test_a_call_to_an_offered_tool_written_as_text_is_still_read():
     reply = reply_from_message({"content": '{"name": "web_search", "arguments": {"query": "q"}}'},
                                TOOLS)  # fmt: skip
@@ -140,6 +168,33 @@ async def test_prose_streams_at_once_and_markup_like_characters_only_briefly_wai
     assert "".join(pieces).startswith("Paris is < than")
 
 
+@pytest.mark.parametrize("wrapped", list(WRAPPED.values()), ids=list(WRAPPED))
+@pytest.mark.parametrize("step", [1, 2, 3, 7, 1000])
+async def test_a_stream_of_wrapped_prose_shows_only_the_prose(wrapped, step):
+    pieces: list[str] = []
+
+    async def sink(piece: str) -> None:
+        pieces.append(piece)
+
+    gate = MarkupGate(sink)
+    for start in range(0, len(wrapped), step):
+        await gate(wrapped[start : start + step])
+    assert not "".join(pieces).strip()  # nothing before the reply is known
+    await gate.finish(answer_text(wrapped))
+    assert "".join(pieces).strip() == SENTENCE
+
+
+async def test_a_brace_later_in_a_reply_does_not_hold_its_prose():
+    pieces: list[str] = []
+
+    async def sink(piece: str) -> None:
+        pieces.append(piece)
+
+    gate = MarkupGate(sink)
+    await gate('Write it as {"a": "b"} and ' + "x" * HOLD_CHARACTERS)
+    assert "".join(pieces).startswith('Write it as {"a": "b"} and')
+
+
 # --- through the backends and the turn --------------------------------------------------
 
 
@@ -180,6 +235,34 @@ async def test_an_embedded_answer_never_shows_markup(name):
     reply = await backend.complete([{"role": "user", "content": "hi"}], tools=None,
                                    on_token=sink)  # fmt: skip
     assert "".join(pieces) == reply.content == "Sure. Done."
+
+
+async def test_an_openai_streamed_answer_wrapped_in_json_shows_the_prose(server):
+    server.replies.clear()
+    wrapped = WRAPPED["indented"]
+    server.queue(chunks(*[wrapped[i : i + 5] for i in range(0, len(wrapped), 5)]))
+    pieces: list[str] = []
+
+    async def sink(piece: str) -> None:
+        pieces.append(piece)
+
+    features = ServerFeatures(response_format="json_schema", streams=True, tool_calls="text")
+    backend = OpenAIBackend(server.base_url, "local", mode="native", features=features)
+    reply = await backend.complete([{"role": "user", "content": "hi"}], tools=None, on_token=sink)
+    assert "".join(pieces) == reply.content == SENTENCE
+
+
+async def test_an_embedded_answer_wrapped_in_json_shows_the_prose():
+    model = FakeModel(pieces=list(WRAPPED["one-line"]))
+    pieces: list[str] = []
+
+    async def sink(piece: str) -> None:
+        pieces.append(piece)
+
+    backend = EmbeddedBackend(loader=lambda _load: model)
+    reply = await backend.complete([{"role": "user", "content": "hi"}], tools=None,
+                                   on_token=sink)  # fmt: skip
+    assert "".join(pieces) == reply.content == SENTENCE
 
 
 def markup_then(answer: Any) -> Any:

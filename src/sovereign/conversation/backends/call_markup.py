@@ -14,6 +14,12 @@ around it; a reply that was nothing but markup becomes "" (the turn loop then as
 for the answer again, or says it could not put one into words). :class:`MarkupGate`
 does the same for a stream: text goes out until something that may open markup
 appears, and what remains of the cleaned answer goes out when it ends.
+
+A small model also wraps its prose in a JSON object of one key, having read JSON
+results before it (``{"message": "La ztl è attiva la domenica."}``).
+:func:`answer_text` gives such a reply as its sentence, and :class:`MarkupGate` holds a
+reply that opens with an object until it ends, so the household never reads the
+braces.
 """
 
 from __future__ import annotations
@@ -24,9 +30,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .base import TokenSink
+from .jsontext import sole_json_objects
 from .template_tokens import SPECIAL_TOKEN
 
-__all__ = ["MarkupGate", "call_spans", "without_call_markup"]
+__all__ = ["MarkupGate", "answer_text", "call_spans", "without_call_markup"]
 
 _BLOCKS: tuple[tuple[str, str | None], ...] = (
     (r"<tool_call>", r"</tool_call>"),  # Hermes, Qwen 2.5
@@ -57,6 +64,23 @@ _ARGUMENT_KEYS = frozenset({"arguments", "parameters", "args", "input", "tool_in
 _DECODER = json.JSONDecoder()
 SCAN_BUDGET = 400
 """Failed JSON starts tried per text, so a reply full of braces costs linear time."""
+
+
+def answer_text(text: str) -> str:
+    """The text of a reply the household reads: ``text`` without call markup
+    (:func:`without_call_markup`); a reply that is nothing but one JSON object of one
+    key holding a string (in a code fence or not) is that string, stripped.
+
+    An object of more keys, or of another value, is kept as written: it may be what
+    the person asked for ("give me my shopping list as JSON").
+    """
+    text = without_call_markup(text)
+    objects = sole_json_objects(text) if text.lstrip()[:1] in ("{", "`") else []
+    if len(objects) == 1 and len(objects[0]) == 1:
+        (value,) = objects[0].values()
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return text
 
 
 def without_call_markup(text: str) -> str:
@@ -217,6 +241,9 @@ _OPENS = re.compile(
     )
 )
 """Starts of markup, as :class:`MarkupGate` sees them before the markup is whole."""
+_OPENS_OBJECT = re.compile(r'(?:```[A-Za-z0-9_-]*\s*)?\{+\s*"')
+"""A JSON object (maybe fenced) opening a reply: it may wrap the reply's prose
+(:func:`answer_text`)."""
 
 
 @dataclass
@@ -225,7 +252,8 @@ class MarkupGate:
 
     Text goes out up to the first place where markup may start; there it waits for up
     to :data:`HOLD_CHARACTERS` more, then either goes on (no markup starts there) or
-    stops for good (:data:`_OPENS` matched: markup, or JSON that may be a call).
+    stops for good (:data:`_OPENS` matched: markup, or JSON that may be a call; or a
+    JSON object opens the reply: it may wrap the prose, :func:`answer_text`).
     :meth:`finish` then sends what the cleaned answer holds beyond what went out, so
     everything of the answer the household should read has gone through ``sink`` once
     the reply is complete.
@@ -260,12 +288,15 @@ class MarkupGate:
         position = 0
         while (match := _MAY_OPEN.search(self._held, position)) is not None:
             tail = self._held[match.start() :]
-            if _OPENS.match(tail):
+            opening = not self.sent and not self._held[: match.start()].strip()
+            if _OPENS.match(tail) or (opening and _OPENS_OBJECT.match(tail)):
                 self._stopped = True
                 break
             if len(tail) < HOLD_CHARACTERS:
                 break
             position = match.start() + 1
         cut = match.start() if match is not None else len(self._held)
+        if not self.sent and not self._held[:cut].strip():
+            return ""  # only blanks so far: what opens the reply is not known yet
         ready, self._held = self._held[:cut], self._held[cut:]
         return ready

@@ -54,7 +54,7 @@ from ..base import (
     is_context_overflow,
     only_forced,
 )
-from ..call_markup import MarkupGate, without_call_markup
+from ..call_markup import MarkupGate, answer_text
 from ..decision import (
     answer_messages,
     decision_messages,
@@ -178,7 +178,7 @@ class EmbeddedBackend:
                 return await self._in_worker(announce.started(self._loaded, job), messages, tools)
             shown = MarkupGate(on_token) if on_token is not None else None
             text, cut_off = await self._stream(messages, shown, announce)
-            answer = without_call_markup(text)
+            answer = answer_text(text)
             if shown is not None:
                 await shown.finish(answer)
             return ModelReply(content=answer, cut_off=cut_off)

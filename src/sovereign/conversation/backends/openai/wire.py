@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import Message, ModelReply, TokenSink, ToolCall, ToolDefinition
-from ..call_markup import without_call_markup
+from ..call_markup import answer_text
 from ..jsontext import parse_arguments, sole_json_objects
 from ..quoted_calls import call_shape, canonical_arguments, quoted_calls
 
@@ -108,7 +108,8 @@ def reply_from_message(
     written in ``content`` are read by :func:`content_calls` and the content is
     then not treated as prose. Whatever call markup or call object the content
     still holds (a tool not offered, a call inside prose) is taken out of it
-    (:func:`~..call_markup.without_call_markup`): the household never reads it.
+    (:func:`~..call_markup.answer_text`): the household never reads it, nor braces
+    around prose.
 
     Args:
         message: the server's message object.
@@ -133,9 +134,7 @@ def reply_from_message(
         calls = content_calls(content, tools, context)
         if calls:
             content = ""
-    return ModelReply(
-        content=without_call_markup(content), tool_calls=tuple(calls), cut_off=cut_off
-    )
+    return ModelReply(content=answer_text(content), tool_calls=tuple(calls), cut_off=cut_off)
 
 
 def _finished(call: Any) -> bool:
