@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 
 from sovereign.conversation.approval.added_words import KIND, REASON
-from sovereign.conversation.backends.base import ModelReply
+from sovereign.conversation.backends.base import ModelReply, forced_tools
 from sovereign.conversation.backends.scripted import propose
 
 from .conftest import ON
@@ -128,3 +128,53 @@ async def test_an_unmarked_argument_is_left_as_the_model_wrote_it(world):
     )
     assert halted.pending_confirmation.arguments == {"url": "https://news.example/notes"}
     assert halted.pending_confirmation.flags == []
+
+
+# --- a query written in another language than the question's --------------------------
+
+MUSEUM = "A che ora apre il museo di Ravelta domenica?"
+
+
+async def searched(world, question, *queries):
+    """The card after the model proposed ``queries`` one after another, and the requests."""
+    script = [propose("web_search", {"query": q}) for q in queries]
+    loop, backend = world.loop([*script, ModelReply(), "Fatto."])
+    halted = await loop.process_turn(asked(question), policy=ON, owner="o")
+    return halted.pending_confirmation, backend.requests
+
+
+async def test_a_query_translated_into_another_language_is_asked_for_in_the_question_s(world):
+    pending, requests = await searched(
+        world, MUSEUM, "Ravelta Museum opening hours", "orari museo Ravelta domenica"
+    )
+    assert pending.arguments == {"query": "orari museo Ravelta domenica"}
+    again = requests[1]
+    assert forced_tools(again.tool_choice) == ("web_search",)
+    assert again.messages[:-1] == requests[0].messages  # the same prompt, and a note
+    assert "Italian" in again.messages[-1]["content"]
+
+
+async def test_a_query_still_in_another_language_when_asked_again_stays_the_first(world):
+    pending, requests = await searched(
+        world, MUSEUM, "Ravelta Museum opening hours", "Ravelta Museum Sunday opening time"
+    )
+    assert len(requests) == 2  # asked again once, not more
+    assert pending.arguments == {"query": "Ravelta Museum opening hours"}
+    assert pending.flags  # what the household did not write is shown
+
+
+@pytest.mark.parametrize(
+    ("question", "query"),
+    [
+        (MUSEUM, "orari museo Ravelta"),  # the question's language
+        ("¿Cuánto cuesta la ITV de un diésel en Sotillo?", "precio itv diesel sotillo"),
+        ("When does the Ravelta museum open on Sunday?", "Ravelta museum Sunday opening"),
+        ("Wann öffnet das Freibad Talheim?", "Freibad Talheim opening hours"),  # theirs lead
+        ("Quand passe le dernier bac ?", "bac"),  # too short to tell a language
+    ],
+)
+async def test_a_query_in_the_question_s_language_or_its_own_words_is_not_asked_again(
+    world, question, query
+):
+    pending, requests = await searched(world, question, query)
+    assert len(requests) == 1 and pending is not None

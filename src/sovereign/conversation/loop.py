@@ -18,9 +18,9 @@ from sovereign.executor import (
     OutcomeKind,
 )
 
-from .answer.finish import AnswerWriter, Ending, show_stated
+from .answer.finish import AnswerWriter, Ending, language_name, show_stated
 from .answer.finish import with_note as _with_note
-from .approval.card_words import card_flags
+from .approval.card_words import card_flags, in_another_language
 from .approval.edit import check_edit, is_unchanged, typed_exactly
 from .approval.ledger import CallLedger
 from .backends.base import (
@@ -492,6 +492,7 @@ class TurnLoop:
                 reply = await self._ask(
                     progress, context, offered, None, None, allowed_choice(rest)
                 )
+            reply = await self._in_their_language(progress, context, offered, reply)
             if progress.sources.steered:  # never a call a source asked for, in this turn
                 kept = tuple(c for c in reply.tool_calls if not self._calls_outside(progress, c))
                 reply = replace(reply, tool_calls=kept)
@@ -963,6 +964,45 @@ class TurnLoop:
             and all(call.name in names for call in reply.tool_calls)
             and all(s.family not in named for s in chosen)
         )
+
+    async def _in_their_language(
+        self,
+        progress: TurnProgress,
+        context: list[Message],
+        offered: list[ToolDefinition],
+        reply: ModelReply,
+    ) -> ModelReply:
+        """``reply``, or its call asked for again in the question's language.
+
+        A small model translates the household's words into English when it writes a
+        search ("A che ora apre il museo di Ravelta domenica?" was searched as "Ravelta
+        Museum opening hours"): the results are then other pages than the household's
+        own words find, and the card shows a query they did not write. When the one call
+        of ``reply`` writes a marked argument in another language
+        (:func:`~.approval.card_words.in_another_language`), the same call is asked for
+        again with a note naming the question's language; the new call is taken only
+        when it is in that language.
+        """
+        if len(reply.tool_calls) != 1:
+            return reply
+        call = reply.tool_calls[0]
+        target = progress.catalog.resolve(call.name)
+        capability = progress.catalog.capabilities.get(target.capability if target else "")
+        if not in_another_language(progress, capability, call.arguments):
+            return reply
+        language = language_name(progress.voice.language)
+        note = {
+            "role": "system",
+            "content": f"Write the {call.name} call again in {language}: a few words "
+            "taken from the question, not a translation.",
+        }
+        again = await self._ask(
+            progress, [*context, note], offered, None, None, allowed_choice([call.name])
+        )
+        calls = again.tool_calls
+        if len(calls) == 1 and not in_another_language(progress, capability, calls[0].arguments):
+            return again
+        return reply
 
     def _unnamed_choices(
         self,

@@ -1,6 +1,9 @@
-"""Whose words a card's arguments are: the turn loop's two checks before an approval.
+"""Whose words a card's arguments are: the turn loop's checks before an approval.
 
-Before the executor validates a proposal, :func:`own_words` takes out of each
+When the model proposes a call, :func:`in_another_language` tells whether it wrote a
+marked argument in another language than the question's (the turn loop then asks for
+it again, in the household's). Before the executor validates a proposal,
+:func:`own_words` takes out of each
 argument marked ``"x-household-words"`` the words the household never wrote
 (:mod:`.added_words`). When the executor is about to ask, :func:`card_flags` flags
 what is still not the household's: words a result of the turn dictated
@@ -16,8 +19,35 @@ from sovereign.executor import Capability
 
 from ..answer.finish import asked
 from ..pending import Proposal, TurnProgress
-from .added_words import added_word_flags, marked_arguments, trimmed_arguments
+from ..voice.language import SURE, best_guess
+from .added_words import Reading, added_word_flags, marked_arguments, trimmed_arguments
 from .dictated import dictated_flags
+
+
+def in_another_language(
+    progress: TurnProgress, capability: Capability | None, arguments: dict[str, Any]
+) -> bool:
+    """Whether a marked argument of the model's call (web.search's ``query``) is written
+    in another language than the question's: the language identifier is sure of another
+    one (:data:`~..voice.language.SURE`), and the household's own words do not lead it
+    (:attr:`.added_words.Reading.household_led`). "Ravelta Museum opening hours" for
+    "A che ora apre il museo di Ravelta?" is; "precio itv diesel sotillo" is not.
+
+    Args:
+        capability: the call's capability (``None``: a made-up one, never).
+        arguments: the call's arguments as the model wrote them.
+    """
+    if capability is None:
+        return False
+    said, language = asked(progress), progress.voice.language
+    for name in marked_arguments(capability.arguments_schema):
+        value = arguments.get(name)
+        if not isinstance(value, str) or Reading.of(value, said, language).household_led:
+            continue
+        guess = best_guess(value)
+        if guess is not None and guess[0] != language and guess[1] >= SURE:
+            return True
+    return False
 
 
 def own_words(
