@@ -15,6 +15,8 @@ from sovereign.conversation.backends.base import ModelReply, allowed_choice
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.offer.choices import general_check
 from sovereign.conversation.offer.subjects import named_families, named_read
+from sovereign.conversation.voice.catalogs import Voice
+from sovereign.conversation.voice.sentences import own
 from sovereign.executor import Locality
 
 from .answer.test_finish import health
@@ -372,3 +374,39 @@ async def test_a_family_s_stand_in_for_advice_about_a_thing_of_the_home_gives_wa
     prose = "Set it to the middle of the dial."
     result, backend = await turn(question, [propose("smart_home_not_set_up"), prose], tmp_path)
     assert result.receipts == [] and result.text == prose and backend.remaining == 0
+
+
+CANNOT_CHANGE = "I can only read things here; I can't switch, lock, set or change anything."
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("Is the back door still locked? The little one can't sleep", "en"),
+        ("zit de achterdeur nog op slot? de kleine kan niet slapen", "nl"),
+        ("back door locked tonight please", "en"),  # a change the words do not spell out
+    ],
+)
+async def test_the_change_stand_in_for_a_part_that_can_be_read_reads_it_and_says_so(
+    question, language, tmp_path
+):
+    filled = propose(
+        "home_assistant_get_state", {"entity_id": "lock.back_door", "also_asked": "nothing_else"}
+    )
+    script = [propose("change_something"), filled, ModelReply(), "unused"]
+    loop, backend, _ = loop_for(home_elsewhere(), script, tmp_path)
+    ask = [{"role": "user", "content": question}]
+    card = (await loop.process_turn(ask, policy=ON, owner="o")).pending_confirmation
+    assert card is not None and card.capability == "home_assistant.get_state"
+    assert backend.requests[1].tool_choice == allowed_choice(["home_assistant_get_state"])
+    result = await loop.resume_turn(card.token, True, policy=ON, owner="o")
+    assert [r.capability for r in result.receipts] == ["home_assistant.get_state"]
+    assert own("cannot_change", Voice(language)) in result.text
+
+
+async def test_the_change_stand_in_for_a_change_asked_in_words_reads_nothing(tmp_path):
+    loop, _, _ = loop_for(home_elsewhere(), [propose("change_something"), "unused"], tmp_path)
+    ask = [{"role": "user", "content": "lock the back door please"}]
+    result = await loop.process_turn(ask, policy=ON, owner="o")
+    assert result.receipts == [] and result.pending_confirmation is None
+    assert result.text == CANNOT_CHANGE

@@ -569,6 +569,15 @@ class TurnLoop:
                     # mese?", Pi-hole not set up, was searched on the web). Whether web
                     # search is on does not change what is said of the household's own.
                     chosen, reply = owners, replace(reply, tool_calls=())
+            if nothing_ran and named and reads and _change_unasked(chosen, question):
+                # The change stand-in for a question that names a part of the household
+                # which can be read, and asks for no change in words: "brandt het licht
+                # op de overloop nog? de kleine kan niet slapen" was told only that
+                # nothing can be switched. That part is read, and what the stand-in says
+                # is said beside it: the words may still wish for a change they do not
+                # spell out ("lights off upstairs please").
+                _say_unrun(progress, chosen)
+                chosen, reply = [], _without(reply, {CHANGE})
             if nothing_ran and not named and _change_unasked(chosen, question):
                 # The change stand-in for a message that names nothing of the household
                 # and asks for no change in words: "Mein Handyspeicher ist schon wieder
