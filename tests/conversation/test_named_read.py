@@ -11,7 +11,7 @@ import pytest
 
 from sovereign.capabilities import home_assistant_facts, pihole
 from sovereign.conversation import ToolCatalog
-from sovereign.conversation.backends.base import ModelReply, allowed_choice
+from sovereign.conversation.backends.base import ModelReply, allowed_choice, forced_tools
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.offer.choices import general_check
 from sovereign.conversation.offer.subjects import named_families, named_read
@@ -410,3 +410,24 @@ async def test_the_change_stand_in_for_a_change_asked_in_words_reads_nothing(tmp
     result = await loop.process_turn(ask, policy=ON, owner="o")
     assert result.receipts == [] and result.pending_confirmation is None
     assert result.text == CANNOT_CHANGE
+
+
+async def test_a_search_read_locally_instead_is_not_asked_for_in_the_question_s_language(
+    tmp_path,
+):
+    # The question names the device: its health is read instead of the search, so the
+    # search's language (English for a Spanish question) is not asked about again.
+    query = {"type": "string", "x-household-words": True}
+    search = capability(
+        "web.search",
+        policy_key="external_enabled",
+        locality=Locality.EXTERNAL,
+        schema={"type": "object", "required": ["query"], "properties": {"query": query}},
+    )
+    registry = registry_of(health(), search)
+    english = propose("web_search", {"query": "since when has the server been on"})
+    question = "desde cuándo está encendido el servidor sin apagarse? hubo un apagón"
+    result, backend = await turn(question, [english, FILLED], tmp_path, registry=registry)
+    assert [r.capability for r in result.receipts] == ["system.health"]
+    assert forced_tools(backend.requests[1].tool_choice) == ("system_health",)
+    assert len(backend.requests) == 2

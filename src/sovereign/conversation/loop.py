@@ -492,7 +492,6 @@ class TurnLoop:
                 reply = await self._ask(
                     progress, context, offered, None, None, allowed_choice(rest)
                 )
-            reply = await self._in_their_language(progress, context, offered, reply)
             if progress.sources.steered:  # never a call a source asked for, in this turn
                 kept = tuple(c for c in reply.tool_calls if not self._calls_outside(progress, c))
                 reply = replace(reply, tool_calls=kept)
@@ -636,6 +635,7 @@ class TurnLoop:
                 else:
                     ending = Ending(reply.content, note=note, shown=shown, cut_off=reply.cut_off)
                 return await self._finish(progress, on_token, ending)
+            reply = await self._in_their_language(progress, context, offered, reply)
             reply = await self._checked_choices(progress, reply, tools)
             proposals = adopt(progress, reply)
             halted = await self._run_proposals(progress, proposals, policy, owner)
