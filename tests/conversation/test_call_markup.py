@@ -131,7 +131,9 @@ def test_a_text_full_of_braces_is_scanned_in_linear_time():
     assert call_spans('{"a": ' * 5000) == []
 
 
-async def _streamed(text: str, step: int) -> tuple[list[str], str]:
+async def _streamed(text: str, step: int, clean=without_call_markup) -> tuple[list[str], str]:
+    """What a gate passes of ``text`` fed in pieces of ``step`` characters, then finished
+    with ``clean(text)``; and that answer. Before the finish, ``pieces`` ends with ``""``."""
     pieces: list[str] = []
 
     async def sink(piece: str) -> None:
@@ -140,7 +142,8 @@ async def _streamed(text: str, step: int) -> tuple[list[str], str]:
     gate = MarkupGate(sink)
     for start in range(0, len(text), step):
         await gate(text[start : start + step])
-    answer = without_call_markup(text)
+    pieces.append("")
+    answer = clean(text)
     await gate.finish(answer)
     return pieces, answer
 
@@ -171,17 +174,10 @@ async def test_prose_streams_at_once_and_markup_like_characters_only_briefly_wai
 @pytest.mark.parametrize("wrapped", list(WRAPPED.values()), ids=list(WRAPPED))
 @pytest.mark.parametrize("step", [1, 2, 3, 7, 1000])
 async def test_a_stream_of_wrapped_prose_shows_only_the_prose(wrapped, step):
-    pieces: list[str] = []
-
-    async def sink(piece: str) -> None:
-        pieces.append(piece)
-
-    gate = MarkupGate(sink)
-    for start in range(0, len(wrapped), step):
-        await gate(wrapped[start : start + step])
-    assert not "".join(pieces).strip()  # nothing before the reply is known
-    await gate.finish(answer_text(wrapped))
-    assert "".join(pieces).strip() == SENTENCE
+    pieces, answer = await _streamed(wrapped, step, answer_text)
+    before = pieces[: pieces.index("")]
+    assert not "".join(before).strip()  # nothing before the reply is known
+    assert "".join(pieces).strip() == answer == SENTENCE
 
 
 async def test_a_brace_later_in_a_reply_does_not_hold_its_prose():
