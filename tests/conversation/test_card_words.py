@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 
 from sovereign.conversation.approval.added_words import KIND, REASON
-from sovereign.conversation.backends.base import ModelReply, forced_tools
+from sovereign.conversation.backends.base import ModelReply, ToolCall, forced_tools
 from sovereign.conversation.backends.scripted import propose
 
 from .conftest import ON
@@ -178,3 +178,11 @@ async def test_a_query_in_the_question_s_language_or_its_own_words_is_not_asked_
 ):
     pending, requests = await searched(world, question, query)
     assert len(requests) == 1 and pending is not None
+
+
+async def test_a_search_whose_arguments_are_no_json_object_is_refused_not_asked_again(world):
+    unreadable = ModelReply(tool_calls=(ToolCall("c1", "web_search", None, "not an object"),))
+    loop, backend = world.loop([unreadable, ModelReply(), "Non ho potuto cercare."])
+    result = await loop.process_turn(asked(MUSEUM), policy=ON, owner="o")
+    assert [r.outcome for r in result.receipts] == ["refused"]
+    assert all(r.tool_choice == "auto" for r in backend.requests)

@@ -25,7 +25,7 @@ from .dictated import dictated_flags
 
 
 def in_another_language(
-    progress: TurnProgress, capability: Capability | None, arguments: dict[str, Any]
+    progress: TurnProgress, capability: Capability | None, arguments: dict[str, Any] | None
 ) -> bool:
     """Whether a marked argument of the model's call (web.search's ``query``) is written
     in another language than the question's: the language identifier is sure of another
@@ -35,9 +35,10 @@ def in_another_language(
 
     Args:
         capability: the call's capability (``None``: a made-up one, never).
-        arguments: the call's arguments as the model wrote them.
+        arguments: the call's arguments as the model wrote them (``None``: not a JSON
+            object, never).
     """
-    if capability is None:
+    if capability is None or arguments is None:
         return False
     said, language = asked(progress), progress.voice.language
     for name in marked_arguments(capability.arguments_schema):
