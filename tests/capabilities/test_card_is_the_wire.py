@@ -44,8 +44,11 @@ async def approve_once(registry, tool, arguments):
     store = RecordingStore()
     executor = Executor(registry, confirmations=store, audit=AuditLog(None))
     loop = TurnLoop(executor, ScriptedBackend([propose(tool, arguments), "done"]))
-    # web.fetch is offered only when the conversation holds an address to read.
-    ask = [{"role": "user", "content": f"go to http://{HOST}/"}]
+    # web.fetch is offered only when the conversation holds an address to read; the
+    # words searched for are the household's (a query of the model's own in another
+    # language than the question's is asked for again).
+    words = " ".join(v for v in arguments.values() if isinstance(v, str))
+    ask = [{"role": "user", "content": f"go to http://{HOST}/ {words}"}]
     paused = await loop.process_turn(ask, policy=POLICY, owner="o")
     card = paused.pending_confirmation
     assert card is not None, paused.text
