@@ -203,62 +203,62 @@ def server():
     httpd.server_close()
 
 
-@pytest.mark.parametrize("name", ["hermes", "mistral", "llama31-python-tag", "gpt-oss"])
-async def test_an_openai_streamed_answer_never_shows_markup(server, name):
+async def openai_answer(server, *pieces: str) -> tuple[str, ModelReply]:
+    """What an OpenAI-compatible server's streamed answer of ``pieces`` showed, and the
+    reply."""
     server.replies.clear()
-    server.queue(chunks("Sure. ", *[MARKUP[name][i : i + 4] for i in range(0, 40, 4)],
-                        MARKUP[name][40:], " Done."))  # fmt: skip
-    pieces: list[str] = []
+    server.queue(chunks(*pieces))
+    shown: list[str] = []
 
     async def sink(piece: str) -> None:
-        pieces.append(piece)
+        shown.append(piece)
 
     features = ServerFeatures(response_format="json_schema", streams=True, tool_calls="text")
     backend = OpenAIBackend(server.base_url, "local", mode="native", features=features)
     reply = await backend.complete([{"role": "user", "content": "hi"}], tools=None, on_token=sink)
-    assert "".join(pieces) == reply.content == "Sure. Done."
+    return "".join(shown), reply
+
+
+async def embedded_answer(*pieces: str) -> tuple[str, ModelReply]:
+    """What the embedded backend's answer generated as ``pieces`` showed, and the reply."""
+    model = FakeModel(pieces=list(pieces))
+    shown: list[str] = []
+
+    async def sink(piece: str) -> None:
+        shown.append(piece)
+
+    backend = EmbeddedBackend(loader=lambda _load: model)
+    reply = await backend.complete([{"role": "user", "content": "hi"}], tools=None,
+                                   on_token=sink)  # fmt: skip
+    return "".join(shown), reply
+
+
+@pytest.mark.parametrize("name", ["hermes", "mistral", "llama31-python-tag", "gpt-oss"])
+async def test_an_openai_streamed_answer_never_shows_markup(server, name):
+    shown, reply = await openai_answer(
+        server, "Sure. ", *[MARKUP[name][i : i + 4] for i in range(0, 40, 4)],
+        MARKUP[name][40:], " Done."
+    )  # fmt: skip
+    assert shown == reply.content == "Sure. Done."
 
 
 @pytest.mark.parametrize("name", ["hermes", "bare-json", "qwen3-coder"])
 async def test_an_embedded_answer_never_shows_markup(name):
-    model = FakeModel(pieces=["Sure. ", *MARKUP[name], " Done."])
-    pieces: list[str] = []
-
-    async def sink(piece: str) -> None:
-        pieces.append(piece)
-
-    backend = EmbeddedBackend(loader=lambda _load: model)
-    reply = await backend.complete([{"role": "user", "content": "hi"}], tools=None,
-                                   on_token=sink)  # fmt: skip
-    assert "".join(pieces) == reply.content == "Sure. Done."
+    shown, reply = await embedded_answer("Sure. ", *MARKUP[name], " Done.")
+    assert shown == reply.content == "Sure. Done."
 
 
 async def test_an_openai_streamed_answer_wrapped_in_json_shows_the_prose(server):
-    server.replies.clear()
     wrapped = WRAPPED["indented"]
-    server.queue(chunks(*[wrapped[i : i + 5] for i in range(0, len(wrapped), 5)]))
-    pieces: list[str] = []
-
-    async def sink(piece: str) -> None:
-        pieces.append(piece)
-
-    features = ServerFeatures(response_format="json_schema", streams=True, tool_calls="text")
-    backend = OpenAIBackend(server.base_url, "local", mode="native", features=features)
-    reply = await backend.complete([{"role": "user", "content": "hi"}], tools=None, on_token=sink)
-    assert "".join(pieces) == reply.content == SENTENCE
+    shown, reply = await openai_answer(
+        server, *[wrapped[i : i + 5] for i in range(0, len(wrapped), 5)]
+    )
+    assert shown == reply.content == SENTENCE
 
 
 async def test_an_embedded_answer_wrapped_in_json_shows_the_prose():
-    model = FakeModel(pieces=list(WRAPPED["one-line"]))
-    pieces: list[str] = []
-
-    async def sink(piece: str) -> None:
-        pieces.append(piece)
-
-    backend = EmbeddedBackend(loader=lambda _load: model)
-    reply = await backend.complete([{"role": "user", "content": "hi"}], tools=None,
-                                   on_token=sink)  # fmt: skip
-    assert "".join(pieces) == reply.content == SENTENCE
+    shown, reply = await embedded_answer(*WRAPPED["one-line"])
+    assert shown == reply.content == SENTENCE
 
 
 def markup_then(answer: Any) -> Any:
