@@ -995,8 +995,7 @@ class TurnLoop:
         if len(reply.tool_calls) != 1:
             return reply
         call = reply.tool_calls[0]
-        target = progress.catalog.resolve(call.name)
-        capability = progress.catalog.capabilities.get(target.capability if target else "")
+        capability = self._capability(progress, call.name)
         if not in_another_language(progress, capability, call.arguments):
             return reply
         language = language_name(progress.voice.language)
