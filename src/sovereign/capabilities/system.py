@@ -347,6 +347,7 @@ PHRASES = Phrases(
     subjects=read_subjects(CATALOG.parent / "subjects" / "system.json"),
     others=read_subjects(CATALOG.parent / "subjects" / "system_others.json"),
     names=read_subjects(CATALOG.parent / "subjects" / "system_names.json"),
+    plurals=read_subjects(CATALOG.parent / "subjects" / "system_plurals.json"),
     itself=read_subjects(CATALOG.parent / "subjects" / "system_itself.json"),
     catalog=CATALOG,
     domain="system",

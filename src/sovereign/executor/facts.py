@@ -193,6 +193,13 @@ class Phrases:
             not one of its parts or figures ("the server", "das Kästchen"): a sentence
             naming one and none of :attr:`others` names the family even when another
             sentence names another thing. Read as :attr:`subjects` are.
+        plurals: words per language naming many of the family's things ("the
+            devices", "unsere Geräte", "les appareils"): the household's things, not
+            this one, so they count as :attr:`others`. Matched by their spelling alone,
+            a whole word each, since Snowball stems them as the thing's own name
+            ("devices" and "device" share "devic"); a compound's linking form
+            ("Geräte-Temperatur", "Gerätetemperatur") is no plural. Read as
+            :attr:`subjects` are.
         parts: words per language that name the family only inside a compound of
             its words, in the languages that write compounds as one word ("Filter"
             in "Werbefilter", not in "Kaffeefilter"; "Werbe", how "Werbung" begins
@@ -228,6 +235,7 @@ class Phrases:
     places: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     others: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    plurals: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     parts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     itself: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     alike: tuple[tuple[str, ...], ...] = ()

@@ -667,3 +667,43 @@ def test_every_name_of_the_device_names_it_in_a_sentence_of_its_own(language):
 def test_a_place_names_no_family_where_another_thing_s_subject_is_named(language, question):
     # "room left on the drive" of his phone's videos named the home by "room".
     assert named(question, language) == set()
+
+
+PLURALS = system.PHRASES.plurals
+
+
+def test_the_device_s_plurals_list_the_six_languages_and_no_name_s_spelling():
+    assert set(PLURALS) == set(LANGUAGES)
+    names = {letters(n) for listed in NAMES.values() for n in listed}
+    for language, phrases in PLURALS.items():
+        assert not {letters(p) for p in phrases} & names, language
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_many_of_the_device_s_things_are_the_household_s_not_the_device(language):
+    # "unsere Geräte", "our devices": Snowball stems the plural as the device's name.
+    for plural in PLURALS[language]:
+        assert "system" not in named(f"— {plural} — memory disk cpu", language), plural
+        assert named(f"— {plural} —", language) == set(), plural
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "families"),
+    [
+        ("en", "How many devices are online?", set()),
+        ("en", "Is the device's memory full?", {"system"}),
+        ("en", "My laptop and all our devices are slow. Is the server hot?", {"system"}),
+        ("de", "Wie viele Geräte sind in unserem Netz?", set()),
+        ("de", "Ist die Geräte-Temperatur in Ordnung?", {"system"}),
+        ("de", "Ist die Gerätetemperatur in Ordnung?", {"system"}),
+        ("fr", "Combien d'appareils sont connectés ?", set()),
+        ("fr", "L'appareil chauffe ?", {"system"}),
+        ("it", "Quanti apparecchi ci sono in casa?", set()),
+        ("it", "L'apparecchio scalda?", {"system"}),
+        ("nl", "Hoeveel apparaten zijn er online?", set()),
+        ("es", "¿Cuántos dispositivos están conectados?", set()),
+        ("es", "¿Está caliente el dispositivo?", {"system"}),
+    ],
+)
+def test_a_plural_is_spelled_not_stemmed(language, question, families):
+    assert named(question, language) == families

@@ -20,8 +20,10 @@ place names its family only when no family's subject is named, since where the b
 stands ("die Kiste im Flur") is not what is asked about it. A family may declare other
 things that share its words (the household's phone or laptop for the device,
 :attr:`~sovereign.executor.facts.Phrases.others`): a question naming one does not name
-that family ("Mein Handy meldet Speicher voll"), unless it only says where the
-family's subject, named before it, stands: after a word of place (``landmarks.json``:
+that family ("Mein Handy meldet Speicher voll"), nor does one naming many of the
+family's things (:attr:`~sovereign.executor.facts.Phrases.plurals`, spelled, since
+their stem is the thing's own: "how many devices are online", "unsere Geräte"),
+unless it only says where the family's subject, named before it, stands: after a word of place (``landmarks.json``:
 "das Kästchen neben dem Router", "het kastje bij de tv"), or unless a sentence of it
 names the family's thing itself and no other thing (:attr:`~sovereign.executor.facts.
 Phrases.names`: "… disk space on the server? I've been backing my laptop up to it").
@@ -207,6 +209,7 @@ class _Token:
     letters: frozenset[str]  # the whole word and each part, folded
     stems: frozenset[str]  # the same, stemmed in the question's language
     whole: str
+    parts: tuple[str, ...]  # its folded parts: "device's" is ("device", "s")
 
 
 def _tokens(question: str, language: str) -> list[_Token]:
@@ -214,7 +217,7 @@ def _tokens(question: str, language: str) -> list[_Token]:
     for word in words(question):
         spellings = {word.whole, *word.parts}
         stems = {stem("".join(word.written), language), *(stem(p, language) for p in word.written)}
-        found.append(_Token(frozenset(spellings), frozenset(stems), word.whole))
+        found.append(_Token(frozenset(spellings), frozenset(stems), word.whole, word.parts))
     return found
 
 
@@ -334,6 +337,42 @@ def _phrase_spans(
             ):
                 found.append((start, start + len(parts)))
     return found
+
+
+def _spelled_at(
+    tokens: list[_Token], phrases: Mapping[str, Iterable[str]], language: str
+) -> set[int]:
+    """The indices of ``tokens`` (a question in ``language``) covered by one of
+    ``phrases`` (language → phrases, any language) spelled as written, word by word,
+    parts and all, an elided article of the question's language before it aside
+    ("d'appareils", "l'apparecchio"): "devices" is no "device's", and "Geräte" is no
+    "Geräte-Temperatur"."""
+    stops = stop_words(language)
+
+    def spelled_as(token: _Token, parts: tuple[str, ...]) -> bool:
+        if token.parts == parts:
+            return True
+        elided, *rest = token.parts
+        return tuple(rest) == parts and elided in stops
+
+    covered = set()
+    for phrase in (phrase for listed in phrases.values() for phrase in listed):
+        spelled = [word.parts for word in _words_of(phrase)]
+        for start in range(len(tokens) - len(spelled) + 1):
+            if all(spelled_as(tokens[start + i], parts) for i, parts in enumerate(spelled)):
+                covered.update(range(start, start + len(spelled)))
+    return covered
+
+
+def _others_at(
+    tokens: list[_Token], phrases: Phrases, language: str, joinable: _Parts | None
+) -> set[int]:
+    """The indices of ``tokens`` that name one of the family's other things: one of its
+    :attr:`~sovereign.executor.facts.Phrases.others`, matched as subjects are, or many
+    of its own things (:attr:`~sovereign.executor.facts.Phrases.plurals`, spelled)."""
+    return _named_at(tokens, phrases.others, language, joinable) | _spelled_at(
+        tokens, phrases.plurals, language
+    )
 
 
 def _landmarks(
@@ -488,9 +527,9 @@ def _another_thing(
     """Whether ``question`` (read as ``tokens``, the family's ``subjects`` found at
     their indices) names one of the family's other things other than as a landmark,
     and no sentence of it names the family's thing alone (:func:`_named_alone`)."""
-    if not phrases.others:
+    if not phrases.others and not phrases.plurals:
         return False
-    others = _named_at(tokens, phrases.others, language, joinable)
+    others = _others_at(tokens, phrases, language, joinable)
     return bool(others - _landmarks(tokens, others, subjects, language)) and not _named_alone(
         question, phrases, language, joinable
     )
@@ -577,7 +616,7 @@ def _named_alone(
         return False
     for sentence in SENTENCE_END.split(question):
         tokens = _question_tokens(sentence, language)
-        if others := _named_at(tokens, phrases.others, language, joinable):
+        if others := _others_at(tokens, phrases, language, joinable):
             if phrases.names and _named_as_destination(tokens, phrases.names, others, language):
                 return True  # "… off his phone onto the server": where it goes is asked
             continue
