@@ -535,6 +535,42 @@ def test_every_word_of_place_makes_every_other_thing_a_landmark_after_a_subject(
             assert named(f"{place} {other} {BOX[language]}", language) == set(), (place, other)
 
 
+@pytest.mark.parametrize(
+    ("language", "question", "families"),
+    [
+        # What a thing pointed at stands by is where it is, not what is asked about.
+        ("it", "il coso sopra al frigo è caldo?", {"system"}),
+        ("en", "is the thing on top of the fridge running hot?", {"system"}),
+        ("de", "Ist das Ding neben dem Kühlschrank heiß?", {"system"}),
+        ("de", "Ist das Teil im Flurschrank heiß?", {"system"}),
+        ("fr", "Le truc à côté du frigo chauffe ?", {"system"}),
+        ("es", "¿El trasto encima de la nevera está caliente?", {"system"}),
+        ("nl", "Is dat ding naast de koelkast warm?", {"system"}),
+        ("en", "is that gadget next to my laptop running hot?", {"system"}),
+        ("en", "is the gadget sitting next to the fridge running hot?", {"system"}),
+        ("nl", "dat ding dat naast de koelkast staat, wordt dat niet te warm?", {"system"}),
+        # The thing's own subject, or a subject asked about after it, stays named.
+        ("en", "Is the fridge too warm?", {"home_assistant"}),
+        ("en", "The thing next to the fridge: is the kitchen light on?", {"home_assistant"}),
+        ("it", "Il frigo sopra al coso è caldo?", {"home_assistant"}),
+    ],
+)
+def test_what_a_thing_pointed_at_stands_by_is_no_subject(language, question, families):
+    assert named(question, language) == families
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_word_of_place_after_a_thing_pointed_at_makes_a_subject_its_place(language):
+    article = {"en": "the", "de": "das", "fr": "le", "es": "el", "nl": "het", "it": "il"}[language]
+    hot = ITSELF[language][1]
+    fridge = {"en": "fridge", "de": "Kühlschrank", "fr": "frigo", "es": "nevera"}
+    fridge |= {"nl": "koelkast", "it": "frigo"}
+    thing = POINTED[language][0]
+    for place in LANDMARK_WORDS[language]:
+        question = f"{article} {thing} {place} {fridge[language]} {hot}"
+        assert named(question, language) == {"system"}, question
+
+
 def test_landmarks_list_the_six_languages_without_repeats():
     assert set(LANDMARK_WORDS) - {"_about"} == set(LANGUAGES)
     for language in LANGUAGES:

@@ -23,10 +23,12 @@ things that share its words (the household's phone or laptop for the device,
 that family ("Mein Handy meldet Speicher voll"), nor does one naming many of the
 family's things (:attr:`~sovereign.executor.facts.Phrases.plurals`, spelled, since
 their stem is the thing's own: "how many devices are online", "unsere Geräte"),
-unless it only says where the family's subject, named before it, stands: after a word of place (``landmarks.json``:
-"das Kästchen neben dem Router", "het kastje bij de tv"), or unless a sentence of it
-names the family's thing itself and no other thing (:attr:`~sovereign.executor.facts.
-Phrases.names`: "… disk space on the server? I've been backing my laptop up to it").
+unless it only says where the family's subject, named before it, stands: after a
+word of place (``landmarks.json``: "das Kästchen neben dem Router", "het kastje bij de
+tv"), or unless a sentence of it names the family's thing itself and no other thing
+(:attr:`~sovereign.executor.facts.Phrases.names`: "… disk space on the server? I've
+been backing my laptop up to it"). What a thing pointed at stands by is no family's
+subject or other thing: "il coso sopra al frigo" asks about the thing, not the fridge.
 
 The same families decide one thing the product does itself (:func:`named_read`): a
 question naming exactly one family, which the model would answer without a call, is
@@ -250,9 +252,7 @@ def _question_tokens(question: str, language: str) -> list[_Token]:
     return _tokens(question, language)
 
 
-def _joinable(
-    family: Iterable[Mapping[str, Iterable[str]]], language: str
-) -> _Parts | None:
+def _joinable(family: Iterable[Mapping[str, Iterable[str]]], language: str) -> _Parts | None:
     """The words a compound of ``family`` (every list of it) may join in ``language``;
     ``None`` where the language writes no compounds as one word."""
     return _parts_of(family, language) if _compounding(language) is not None else None
@@ -401,6 +401,35 @@ def _landmarks(
     return landmarks
 
 
+def _beside_pointed(tokens: list[_Token], language: str) -> set[int]:
+    """The indices of ``tokens`` that only say where a thing pointed at stands: a word
+    of place and the words after it (``landmarks.json``; stop words between them aside)
+    that follows a thing pointed at right after a stop word (``pointed_things.json``;
+    at most :data:`NEAR` words between them, stop words aside), up to the next stop
+    word, all in the question's ``language``: "frigo" in "il coso appoggiato sopra al
+    frigo", "Router" in "das Ding neben dem Router". The thing is asked about, not what
+    it stands by."""
+    stops = stop_words(language)
+    pointed = _pointed_at(tokens, language)
+    if not pointed:
+        return set()
+    beside = set()
+    for start, end in _phrase_spans(tokens, _places(language), language, language):
+        before, between = start, 0
+        while before > 0 and before - 1 not in pointed and between <= NEAR:
+            between += tokens[before - 1].whole not in stops
+            before -= 1
+        if before - 1 not in pointed or between > NEAR:
+            continue
+        beside.update(range(start, end))
+        while end < len(tokens) and tokens[end].whole in stops:
+            end += 1
+        while end < len(tokens) and tokens[end].whole not in stops:
+            beside.add(end)
+            end += 1
+    return beside
+
+
 def _named_as_destination(
     tokens: list[_Token], names: Mapping[str, Iterable[str]], others: set[int], language: str
 ) -> bool:
@@ -442,6 +471,19 @@ def _pointed_things(language: str) -> tuple[str, ...]:
     return tuple(json.loads(POINTED_THINGS.read_text(encoding="utf-8")).get(language, ()))
 
 
+def _pointed_at(tokens: list[_Token], language: str) -> set[int]:
+    """The indices of ``tokens`` that name a thing the household points at without
+    naming it, right after an article, a demonstrative or a possessive (a stop word of
+    ``language``; ``pointed_things.json``): "the thing", "ese trasto", "la bécane";
+    "a good thing" is none."""
+    stops = stop_words(language)
+    return {
+        index
+        for index in _spans(tokens, _pointed_things(language), language, language)
+        if index > 0 and tokens[index - 1].whole in stops
+    }
+
+
 def _asks_itself(tokens: list[_Token], itself: Mapping[str, Iterable[str]], language: str) -> bool:
     """Whether ``tokens`` ask the assistant about itself in words of ``itself``
     (:attr:`~sovereign.executor.facts.Phrases.itself`): one of them stands within
@@ -449,7 +491,8 @@ def _asks_itself(tokens: list[_Token], itself: Mapping[str, Iterable[str]], lang
     part of a request ("can you tell me …"), or of a thing the household points at
     without naming it, right after an article, a demonstrative or a possessive
     (``pointed_things.json``: "dat ding onder de trap", "ese trasto"; "a good thing"
-    is none), all in the question's ``language``."""
+    is none; where it stands is not counted, :func:`_beside_pointed`), all in the
+    question's ``language``."""
     address = _address(language)
     if address is None or language not in itself:
         return False
@@ -457,18 +500,19 @@ def _asks_itself(tokens: list[_Token], itself: Mapping[str, Iterable[str]], lang
         tokens, address.requests, language, language
     )
     stops = stop_words(language)
-    addressed |= {  # a thing pointed at: "the thing", "ese trasto", "la bécane"
-        index
-        for index in _spans(tokens, _pointed_things(language), language, language)
-        if index > 0 and tokens[index - 1].whole in stops
-    }
+    addressed |= _pointed_at(tokens, language)
     if not addressed:
         return False
+    where = _beside_pointed(tokens, language)  # "il coso [sopra al frigo] si scalda"
     asked = sorted(_spans(tokens, itself[language], language, language) - addressed)
     for index in addressed:
         for other in asked:
             low, high = sorted((index, other))
-            between = [t for t in tokens[low + 1 : high] if t.whole not in stops]
+            between = [
+                t
+                for i, t in enumerate(tokens[low + 1 : high], low + 1)
+                if t.whole not in stops and i not in where
+            ]
             if len(between) <= NEAR:
                 return True
     return False
@@ -523,13 +567,15 @@ def _another_thing(
     phrases: Phrases,
     language: str,
     joinable: _Parts | None,
+    pointed_at: set[int],
 ) -> bool:
     """Whether ``question`` (read as ``tokens``, the family's ``subjects`` found at
-    their indices) names one of the family's other things other than as a landmark,
-    and no sentence of it names the family's thing alone (:func:`_named_alone`)."""
+    their indices) names one of the family's other things other than as a landmark
+    (after one of ``subjects`` or, at ``pointed_at``, after a thing pointed at), and no
+    sentence of it names the family's thing alone (:func:`_named_alone`)."""
     if not phrases.others and not phrases.plurals:
         return False
-    others = _others_at(tokens, phrases, language, joinable)
+    others = _others_at(tokens, phrases, language, joinable) - pointed_at
     return bool(others - _landmarks(tokens, others, subjects, language)) and not _named_alone(
         question, phrases, language, joinable
     )
@@ -555,13 +601,18 @@ def _readings(
     ``capabilities``, as :func:`named_families` and :func:`names_other_things` read it:
     ``(family, its phrases, the words its compounds may join, the indices of its
     subjects, whether one of its other things is named instead)``, each family once
-    (Home Assistant's two reads share one)."""
+    (Home Assistant's two reads share one). What stands where a thing pointed at
+    stands (:func:`_beside_pointed`) is no family's subject or other thing."""
+    pointed_at = _beside_pointed(tokens, language)
     for family, capability in _families(capabilities).items():
         phrases = capability.phrases
         assert phrases is not None  # family_of said it has subjects
         joinable = _family_joinable(phrases, language)  # once per family, for every list
         subjects = _named_at(tokens, phrases.subjects, language, joinable, phrases.parts)
-        elsewhere = _another_thing(question, tokens, subjects, phrases, language, joinable)
+        subjects -= pointed_at  # where a thing pointed at stands: "il coso sopra al frigo"
+        elsewhere = _another_thing(
+            question, tokens, subjects, phrases, language, joinable, pointed_at
+        )
         yield family, phrases, joinable, subjects, elsewhere
 
 
@@ -599,9 +650,7 @@ and the space after it, or a line break ("1.5 GB" and "e.g." followed by no spac
 not ends)."""
 
 
-def _named_alone(
-    question: str, phrases: Phrases, language: str, joinable: _Parts | None
-) -> bool:
+def _named_alone(question: str, phrases: Phrases, language: str, joinable: _Parts | None) -> bool:
     """Whether a sentence of ``question`` names the family's thing itself and none of
     its other things: by a name of its own
     (:attr:`~sovereign.executor.facts.Phrases.names`: "the server"), or by asking the
