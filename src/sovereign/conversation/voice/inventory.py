@@ -112,14 +112,15 @@ _NOT_SAID = (
     "places",
     "others",
     "names",
+    "plurals",
     "parts",
     "itself",
     "alike",
 )
 """Fields of :class:`Phrases` that are not sentences: where the translations are,
 words for the model in English (``stands_for``, ``stand_in``), ``failures`` (listed
-below) and the subject, place, other-thing, name, compound-part, asked-about-itself
-and alike words, which are per language already."""
+below) and the subject, place, other-thing, name, plural, compound-part,
+asked-about-itself and alike words, which are per language already."""
 
 
 def _phrase_entries(phrases: Phrases) -> Iterator[Entry]:
