@@ -406,9 +406,9 @@ def _beside_pointed(tokens: list[_Token], language: str) -> set[int]:
     of place and the words after it (``landmarks.json``; stop words between them aside)
     that follows a thing pointed at right after a stop word (``pointed_things.json``;
     at most :data:`NEAR` words between them, stop words aside), up to the next stop
-    word, all in the question's ``language``: "frigo" in "il coso appoggiato sopra al
-    frigo", "Router" in "das Ding neben dem Router". The thing is asked about, not what
-    it stands by."""
+    word or :data:`NEAR` words on, all in the question's ``language``: "frigo" in "il
+    coso appoggiato sopra al frigo", "Router" in "das Ding neben dem Router". The thing
+    is asked about, not what it stands by."""
     stops = stop_words(language)
     pointed = _pointed_at(tokens, language)
     if not pointed:
@@ -424,7 +424,8 @@ def _beside_pointed(tokens: list[_Token], language: str) -> set[int]:
         beside.update(range(start, end))
         while end < len(tokens) and tokens[end].whole in stops:
             end += 1
-        while end < len(tokens) and tokens[end].whole not in stops:
+        landmark = end
+        while end < min(len(tokens), landmark + NEAR) and tokens[end].whole not in stops:
             beside.add(end)
             end += 1
     return beside
