@@ -549,6 +549,9 @@ def test_every_word_of_place_makes_every_other_thing_a_landmark_after_a_subject(
         ("en", "is that gadget next to my laptop running hot?", {"system"}),
         ("en", "is the gadget sitting next to the fridge running hot?", {"system"}),
         ("nl", "dat ding dat naast de koelkast staat, wordt dat niet te warm?", {"system"}),
+        # Another thing it stands by leaves a sentence about it alone.
+        ("en", "is the gadget by the router full? I'd put my laptop backups on it", {"system"}),
+        ("de", "Ist das Ding neben dem Router voll? Die Fotos vom Handy drauf", {"system"}),
         # The thing's own subject, or a subject asked about after it, stays named.
         ("en", "Is the fridge too warm?", {"home_assistant"}),
         ("en", "The thing next to the fridge: is the kitchen light on?", {"home_assistant"}),

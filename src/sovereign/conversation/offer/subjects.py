@@ -666,7 +666,8 @@ def _named_alone(question: str, phrases: Phrases, language: str, joinable: _Part
         return False
     for sentence in SENTENCE_END.split(question):
         tokens = _question_tokens(sentence, language)
-        if others := _others_at(tokens, phrases, language, joinable):
+        others = _others_at(tokens, phrases, language, joinable)
+        if others := others - _beside_pointed(tokens, language):  # "das Ding neben dem Router"
             if phrases.names and _named_as_destination(tokens, phrases.names, others, language):
                 return True  # "… off his phone onto the server": where it goes is asked
             continue
