@@ -746,3 +746,38 @@ def test_many_of_the_device_s_things_are_the_household_s_not_the_device(language
 )
 def test_a_plural_is_spelled_not_stemmed(language, question, families):
     assert named(question, language) == families
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "families"),
+    [
+        # A verb form whose stem is a subject's names nothing by that stem.
+        ("en", "Does the number 9 still run on Boxing Day?", set()),
+        ("it", "Come si fa a cucinare il riso integrale?", set()),
+        ("it", "Devo portare la giacca stasera?", set()),
+        ("es", "¿Cómo cocinar garbanzos sin olla?", set()),
+        ("fr", "Il faut porter un manteau demain ?", set()),
+        # The subject's own inflections, and a subject that ends so itself, still do.
+        ("it", "Le porte sono chiuse?", {"home_assistant"}),
+        ("es", "¿Está limpia la cocina?", {"home_assistant"}),
+        ("en", "Is it blocking ads?", {"pihole"}),
+        ("en", "Is the box overheating?", {"system"}),
+    ],
+)
+def test_a_verb_form_is_no_noun_of_the_same_stem(language, question, families):
+    assert named(question, language) == families
+
+
+VERB_ENDINGS = json.loads(
+    (Path(subjects.__file__).parent / "verb_endings.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_every_subject_ending_as_a_verb_still_names_its_family(family):
+    for language, endings in VERB_ENDINGS.items():
+        if language == "_about":
+            continue
+        for subject in FAMILIES[family][language]:
+            if any(letters(subject).endswith(e) for e in endings):
+                assert family in named(f"— {subject} —", language), subject

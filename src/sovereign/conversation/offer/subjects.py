@@ -48,7 +48,9 @@ A subject matches a word of the question when (see :mod:`..voice.words`):
 - its letters are the word's, or one part's of a hyphenated word ("CPU-Last"), in any
   of the six languages;
 - its Snowball stem is the word's stem in the question's language (plurals and other
-  inflections: "lumières", "Lichter"), unless it is an abbreviation, written in
+  inflections: "lumières", "Lichter"), unless the word ends as a verb form does and the
+  subject does not (``verb_endings.json``: "boxing" is no box, "cucinare" no kitchen),
+  or unless it is an abbreviation, written in
   capitals in its list ("RAM", "CPU"), which matches its letters or its plural with
   "s" alone: French "rame" ("it lags") and Italian "rame" ("copper") stem as "ram";
 - in German or Dutch, the question's language, the word is a compound of the
@@ -121,6 +123,8 @@ pointed at, ``pointed_things.json``) and a word of what a family reads, for the 
 ask about the device ("are you still running hot?", "tu as encore de la place ?", "al
 trasto ese le queda RAM"; "can you tell me how warm the sea is" is a request, not such
 a question)."""
+VERB_ENDINGS = Path(__file__).resolve().parent / "verb_endings.json"
+"""The endings of verb forms whose stem is a noun's, per language: "boxing" is no box."""
 COMPOUNDS = Path(__file__).resolve().parent / "compounds.json"
 """How the languages that write compounds as one word join them: linking letters and
 aspect words, per language."""
@@ -230,7 +234,26 @@ def _matches_word(
         return True
     if capitals:  # an abbreviation: its letters, or its plural ("SSDs"), never a stem
         return subject.whole + "s" in token.letters
-    return subject_language == language and stem("".join(subject.written), language) in token.stems
+    return (
+        subject_language == language
+        and stem("".join(subject.written), language) in token.stems
+        and not _verb_of(token.whole, subject.whole, language)
+    )
+
+
+def _verb_of(word: str, subject: str, language: str) -> bool:
+    """Whether ``word`` (folded) ends as a verb form of ``language`` does
+    (``verb_endings.json``) and ``subject`` (folded) does not: "boxing" is no "box",
+    "cucinare" no "cucina"; "blocking" stays "blocking"'s."""
+    return any(
+        word.endswith(ending) and not subject.endswith(ending) for ending in _verb_endings(language)
+    )
+
+
+@functools.cache
+def _verb_endings(language: str) -> tuple[str, ...]:
+    catalog = json.loads(VERB_ENDINGS.read_text(encoding="utf-8"))
+    return tuple(fold(ending) for ending in catalog.get(language, ()))
 
 
 @functools.lru_cache(maxsize=4096)
