@@ -476,16 +476,24 @@ class TurnLoop:
             progress.rounds_used += 1
             excluded: set[str] = set()
             while nothing_ran and (
-                unnamed := self._unnamed_choices(progress, reply, named, standing) - excluded
+                unnamed := (
+                    self._unnamed_choices(progress, reply, named, standing)
+                    | (set() if named else _sum_of_none_given(reply, question, progress))
+                )
+                - excluded
             ):
                 # Reads of household families no message of the conversation named, with
                 # nothing of their own to fill: with web search off, "whats the latest
                 # score in the Arsenal match" read Pi-hole and "¿A qué hora cierra hoy el
                 # supermercado?" the device. Or a family's stand-in for such a question:
                 # with web search on, "is hollins park parkrun on this saturday??" was
-                # told that Home Assistant is not set up. The model chooses again among
-                # the rest (a search, the web's stand-in, general knowledge …), with the
-                # same prompt; each choice put aside stays aside.
+                # told that Home Assistant is not set up. Or, for a question naming no
+                # family (one that does is read first), a sum on none of its numbers:
+                # "cuanto vale ahora el billete de la línea 7?" was answered "1.000 *
+                # 1,05 = 1.050", a fare the household never gave, stated as the device's
+                # working. The model chooses again among the rest (a search, the web's
+                # stand-in, general knowledge …), with the same prompt; each choice put
+                # aside stays aside.
                 excluded |= unnamed
                 rest = [t["function"]["name"] for t in offered]
                 rest = [name for name in rest if name not in excluded]
@@ -1302,6 +1310,20 @@ def _a_sum_of_its_own(progress: TurnProgress, worked: Calculation | Conversion |
         return False
     capabilities = progress.catalog.capabilities.values()
     return not names_the_thing(progress.question, capabilities, progress.voice.language)
+
+
+def _sum_of_none_given(reply: ModelReply, question: str, progress: TurnProgress) -> set[str]:
+    """:data:`~.offer.arithmetic.CALCULATE` when ``reply`` calls it with an operation
+    on none of ``question``'s numbers, or a lone number
+    (:meth:`~.offer.arithmetic.Calculation.works_with`, in the turn's language): the
+    product would state numbers the household never gave as its own working. Else
+    empty: a conversion of the question's quantity, a sum on one of its numbers, or no
+    calculation."""
+    language = progress.voice.language
+    worked = with_units(reply, question, language)
+    if isinstance(worked, Calculation) and not worked.works_with(question, language):
+        return {CALCULATE}
+    return set()
 
 
 def _also_asked(arguments: object) -> dict[str, Any]:

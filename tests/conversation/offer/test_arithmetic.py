@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from sovereign.conversation.answer.finish import states
-from sovereign.conversation.backends.base import named_choice
+from sovereign.conversation.backends.base import forced_tools, named_choice
 from sovereign.conversation.backends.scripted import propose
 from sovereign.conversation.offer.arithmetic import (
     CALCULATE,
@@ -247,3 +247,23 @@ async def test_a_conversion_asked_for_is_the_products_whatever_the_model_wrote(
     told = " ".join(m["content"] for m in backend.requests[1].messages if m["role"] == "system")
     assert "400°F = 204,44°C" in told and "222" not in told
     assert result.receipts == []
+
+
+@pytest.mark.parametrize(
+    ("question", "expression"),
+    [
+        ("cuanto vale ahora el billete de la línea 7? dicen que lo han subido", "1000 * 1.05"),
+        ("what time does the 14 bus leave on sundays?", "9 + 0.5"),
+        ("how much is a ticket for the 14 bus?", "2.5"),  # a lone number
+    ],
+)
+async def test_a_sum_on_none_of_the_questions_numbers_is_chosen_again_without_it(
+    question, expression, tmp_path
+):
+    script = [propose(CALCULATE, {"expression": expression}), propose("general_knowledge", {})]
+    loop, backend, _ = loop_for(household(), [*script, "I don't know the fare."], tmp_path)
+    result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
+    assert result.text == "I don't know the fare."
+    allowed = forced_tools(backend.requests[1].tool_choice)
+    assert allowed and CALCULATE not in allowed
+    assert TIMES not in result.text and "=" not in result.text
