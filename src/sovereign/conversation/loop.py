@@ -478,7 +478,7 @@ class TurnLoop:
             while nothing_ran and (
                 unnamed := (
                     self._unnamed_choices(progress, reply, named, standing)
-                    | (set() if named else _sum_of_none_given(reply, question, progress))
+                    | (set() if named else _sum_of_none_given(progress, reply))
                 )
                 - excluded
             ):
@@ -1312,14 +1312,14 @@ def _a_sum_of_its_own(progress: TurnProgress, worked: Calculation | Conversion |
     return not names_the_thing(progress.question, capabilities, progress.voice.language)
 
 
-def _sum_of_none_given(reply: ModelReply, question: str, progress: TurnProgress) -> set[str]:
+def _sum_of_none_given(progress: TurnProgress, reply: ModelReply) -> set[str]:
     """:data:`~.offer.arithmetic.CALCULATE` when ``reply`` calls it with an operation
-    on none of ``question``'s numbers, or a lone number
-    (:meth:`~.offer.arithmetic.Calculation.works_with`, in the turn's language): the
-    product would state numbers the household never gave as its own working. Else
-    empty: a conversion of the question's quantity, a sum on one of its numbers, or no
-    calculation."""
-    language = progress.voice.language
+    on none of the question's numbers, or a lone number
+    (:meth:`~.offer.arithmetic.Calculation.works_with`, as :func:`_a_sum_of_its_own`
+    reads it): the product would state numbers the household never gave as its own
+    working. Else empty: a conversion of the question's quantity, a sum on one of its
+    numbers, or no calculation."""
+    question, language = progress.question, progress.voice.language
     worked = with_units(reply, question, language)
     if isinstance(worked, Calculation) and not worked.works_with(question, language):
         return {CALCULATE}
