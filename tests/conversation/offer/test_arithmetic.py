@@ -15,6 +15,7 @@ from sovereign.conversation.offer.arithmetic import (
     CALCULATE,
     MAX_EXPRESSION,
     holds_a_number,
+    quantities_written,
     worked_out,
 )
 from sovereign.conversation.voice.catalogs import Voice
@@ -255,6 +256,12 @@ async def test_a_conversion_asked_for_is_the_products_whatever_the_model_wrote(
         ("cuanto vale ahora el billete de la línea 7? dicen que lo han subido", "1000 * 1.05"),
         ("what time does the 14 bus leave on sundays?", "9 + 0.5"),
         ("how much is a ticket for the 14 bus?", "2.5"),  # a lone number
+        # The bus's number is no quantity: only 5 (%) is the household's.
+        ("cuanto vale ahora el billete del autobús 3? lo han subido un 5%", "3 * 0.05 + 3"),
+        ("the 42 bus fare went up 10%, what is it now?", "42 * 1.1"),
+        ("wat kost een kaartje voor lijn 12 nu? 3% duurder geworden", "12 * 1.03"),
+        ("quanto costa adesso il biglietto del tram 9?", "9 + 1"),
+        ("wie viel kostet die Fahrt mit dem ICE599 nach 2 Uhr?", "599 * 1.5"),
     ],
 )
 async def test_a_sum_on_none_of_the_questions_numbers_is_chosen_again_without_it(
@@ -267,3 +274,22 @@ async def test_a_sum_on_none_of_the_questions_numbers_is_chosen_again_without_it
     allowed = forced_tools(backend.requests[1].tool_choice)
     assert allowed and CALCULATE not in allowed
     assert TIMES not in result.text and "=" not in result.text
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "counted"),
+    [
+        ("el billete del autobús 3 ha subido un 5%", "es", ["5"]),
+        ("the 42 bus went from 2.80 up 5%", "en", ["2.80", "5"]),
+        ("the number 7 bus takes 25 minutes", "en", ["25"]),
+        ("Gleis 4, Wohnung Nr. 12, 3 Euro", "de", ["3"]),
+        ("le bus n° 8 coûte 2,10 €, la ligne 14 aussi", "fr", ["2,10"]),
+        ("de bus van lijn 5 kost 3,40, in aflevering 2", "nl", ["3,40"]),
+        ("binario 2 alle 8,15, stanza 104 per 3 notti", "it", ["8,15", "3"]),
+        ("take the A40 for 12 miles", "en", ["12"]),  # glued to letters: a road's name
+        ("a room for 3 at 75 a night, 2x3 metres", "en", ["3", "75", "2", "3"]),
+        ("what is 12 times 7", "en", ["12", "7"]),
+    ],
+)
+def test_a_number_that_names_a_thing_is_no_quantity(question, language, counted):
+    assert list(quantities_written(question, language)) == counted

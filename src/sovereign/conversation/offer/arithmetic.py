@@ -22,16 +22,21 @@ product's too (:func:`..quantities.with_units`): a conversion it asks for is a
 from __future__ import annotations
 
 import ast
+import functools
+import json
 import operator
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 
 from babel.numbers import NumberFormatError, format_decimal, parse_decimal
 from babel.units import format_unit
 
 from ..backends.base import ModelReply, ToolDefinition
 from ..voice.catalogs import Voice
+from ..voice.words import fold
 
 CALCULATE = "calculate"
 """The decision's tool: ``{"expression": "375 * 2"}``; it runs nothing outside the turn."""
@@ -43,6 +48,9 @@ MAX_MAGNITUDE = Decimal("1e15")
 
 _WRITTEN_NUMBER = re.compile(r"\d+(?:[.,\u00a0\u202f]\d+)*")
 """A number as a question writes it: digits, with group or decimal separators between."""
+NUMBERED_THINGS = Path(__file__).resolve().parent / "numbered_things.json"
+"""Per language, the words that name a thing by a number ("bus 3", "Gleis 4", "the 42
+bus"): such a number is no quantity (:func:`quantities_written`)."""
 _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "\u00d7", ast.Div: "\u00f7"}
 _APPLY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
           ast.Div: operator.truediv}  # fmt: skip
@@ -110,7 +118,7 @@ class Calculation:
             return False
         operands = {node.value for node in ast.walk(self.tree) if isinstance(node, ast.Constant)}
         held = set()
-        for written in _WRITTEN_NUMBER.findall(question):
+        for written in quantities_written(question, language):
             for locale in dict.fromkeys((language, "en")):
                 try:
                     held.add(parse_decimal(written, locale=locale, strict=False))
@@ -156,6 +164,50 @@ class Conversion:
         with the line as the household reads it (``voice``), so that the prose writes
         the figure as the line does ("204,44" in Dutch, not "204.44")."""
         return _note(self.shown(voice))
+
+
+def quantities_written(question: str, language: str) -> Iterator[str]:
+    """The numbers ``question`` writes (as written: "2,5", "1.000") that count something,
+    in order: not those that name a thing, in ``language``'s words
+    (``numbered_things.json``: "autobús 3", "Linie 5", "Nr. 12", "the 42 bus") or glued
+    to letters before them ("A40", "ICE599"). "el billete del autobús 3 ha subido un 5%"
+    gives 5 alone: a sum on the bus's number is no sum the household gave."""
+    before, after = _numbered_things(language)
+    for match in _WRITTEN_NUMBER.finditer(question):
+        preceding = question[: match.start()]
+        glued = preceding.rsplit(None, 1)[-1] if preceding[-1:].isalpha() else ""
+        if glued[:1].isalpha():
+            continue  # "A40": a token of letters, then digits
+        if _ends_with_word(fold(preceding.rstrip()), before):
+            continue
+        if _starts_with_word(fold(question[match.end() :].lstrip()), after):
+            continue
+        yield match.group()
+
+
+def _ends_with_word(text: str, names: frozenset[str]) -> bool:
+    """Whether folded ``text`` ends with one of ``names`` as a whole word (or symbol)."""
+    return any(
+        text.endswith(name) and not text[: len(text) - len(name)][-1:].isalnum() for name in names
+    )
+
+
+def _starts_with_word(text: str, names: frozenset[str]) -> bool:
+    """Whether folded ``text`` starts with one of ``names`` as a whole word."""
+    return any(
+        text.startswith(name) and not text[len(name) : len(name) + 1].isalnum() for name in names
+    )
+
+
+@functools.cache
+def _numbered_things(language: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``numbered_things.json`` for ``language`` and every language's symbols, folded:
+    (the words before a number, the words after it)."""
+    catalog = json.loads(NUMBERED_THINGS.read_text(encoding="utf-8"))
+    entries = [catalog["*"], catalog.get(language, {})]
+    before = frozenset(fold(w) for entry in entries for w in entry.get("before", ()))
+    after = frozenset(fold(w) for entry in entries for w in entry.get("after", ()))
+    return before, after
 
 
 def _note(shown: str) -> str:
