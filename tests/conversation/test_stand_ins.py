@@ -359,3 +359,88 @@ async def test_general_knowledge_is_offered_only_before_anything_ran(tmp_path):
     offered = [[t["function"]["name"] for t in r.tools or []] for r in backend.requests]
     assert "general_knowledge" in offered[0]
     assert all("general_knowledge" not in names for names in offered[1:])
+
+
+OTHER_DEVICES = "I can't check that: I can read this device, but not the household's other devices."
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("how many devices are online at home right now?", OTHER_DEVICES),
+        ("is my laptop still charging?", OTHER_DEVICES),
+        (
+            "ist mein Handy schon voll geladen?",
+            "Das kann ich nicht nachsehen: Ich kann dieses Gerät ablesen, aber nicht die "
+            "anderen Geräte im Haushalt.",
+        ),
+        (
+            "¿la consola de los niños sigue encendida?",
+            "No puedo comprobarlo: puedo leer este aparato, pero no los demás aparatos de la casa.",
+        ),
+    ],
+)
+async def test_a_question_about_another_thing_of_the_household_may_be_told_it_cannot_be_read(
+    question, said, tmp_path
+):
+    script = [propose("other_device_unreadable"), "There are 15 devices online."]
+    loop, backend, audit = loop_for(household(), script, tmp_path)
+    result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
+    assert result.text == said
+    assert result.receipts == [] and backend.remaining == 1  # no prose asked for
+    assert not audit.path.exists() or audit.path.read_text() == ""
+    offered = [t["function"]["name"] for t in backend.requests[0].tools]
+    assert offered[-2:] == ["other_device_unreadable", "general_knowledge"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who wrote Pride and Prejudice?",  # no thing of the household's
+        "how hot is the server? my laptop is burning up too",  # names the device itself
+        "how much RAM is free right now?",
+    ],
+)
+async def test_the_other_things_door_is_offered_only_for_a_question_naming_them_alone(
+    question, tmp_path
+):
+    loop, backend, _ = loop_for(household(), [propose("general_knowledge"), "Fine."], tmp_path)
+    await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
+    offered = [t["function"]["name"] for t in backend.requests[0].tools]
+    assert "other_device_unreadable" not in offered
+
+
+@pytest.mark.parametrize("chosen", ["general_knowledge", "other_device_unreadable",
+                                    "smart_home_not_set_up"])  # fmt: skip
+@pytest.mark.parametrize(
+    "question",
+    [
+        "my phone storage is full, what should I delete first?",
+        "lieber ein Tablet oder ein Laptop fürs Studium?",
+        "hoe zet ik foto's van mijn telefoon op de laptop?",
+        "meglio un tablet o un portatile per la scuola?",
+    ],
+)
+async def test_advice_about_another_thing_is_answered_in_prose_whatever_was_chosen(
+    chosen, question, tmp_path
+):
+    script = [propose(chosen), "Start with old videos and downloads."]
+    loop, backend, _ = loop_for(household(), script, tmp_path)
+    result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
+    assert result.text == "Start with old videos and downloads."
+    assert "other_device_unreadable" in [t["function"]["name"] for t in backend.requests[0].tools]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["staat de tv beneden nog aan?", "il portatile di Giulia è ancora acceso?",
+     "did the kids switch the tv off before bed?"],
+)  # fmt: skip
+async def test_a_family_s_stand_in_for_how_another_thing_is_says_it_cannot_be_read(
+    question, tmp_path
+):
+    script = [propose("smart_home_not_set_up"), "Ja, de tv staat nog aan."]
+    loop, backend, _ = loop_for(household(), script, tmp_path)
+    result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
+    assert result.text.startswith(("Dat kan ik niet", "Non posso verificarlo", "I can't check"))
+    assert "aan." not in result.text and backend.remaining == 1

@@ -66,7 +66,14 @@ from .offer.same_thing import (
     said_no,
     same_thing_tool,
 )
-from .offer.stand_ins import CHANGE, StandIn, chosen_stand_ins, stand_ins
+from .offer.stand_ins import (
+    CHANGE,
+    OTHER_DEVICES,
+    StandIn,
+    chosen_stand_ins,
+    other_devices_stand_in,
+    stand_ins,
+)
 from .offer.subjects import (
     asks_for_the_web,
     conversation_scope,
@@ -440,6 +447,11 @@ class TurnLoop:
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)
             elif nothing_ran:
+                if not named and _other_things(progress):
+                    # "how many devices are online at home right now?" names the
+                    # household's other things, which nothing here reads: a door that
+                    # says so, beside the one to answer in prose (advice about them).
+                    standing = (*standing, other_devices_stand_in(progress.voice))
                 standing = (*standing, GENERAL_KNOWLEDGE)
             offered = [*tools, *(stand_in.tool() for stand_in in standing)]
             if nothing_ran and holds_a_number(question):
@@ -592,18 +604,26 @@ class TurnLoop:
                 # that nothing here can be changed. It is answered in prose.
                 chosen, reply = [], _without(reply, {CHANGE})
             owned = [s for s in chosen if s.family is not None]
-            if (
-                nothing_ran
-                and owned
-                and ((not named and _other_things(progress)) or asks_for_advice(question))
-            ):
+            advice = asks_for_advice(question)
+            elsewhere = nothing_ran and not named and bool(_other_things(progress))
+            if nothing_ran and owned and (elsewhere or advice):
                 # A family's stand-in for a message about another thing of the
                 # household's, which no family here reads ("ik wil extra RAM in m'n pc
                 # prikken, waar moet ik op letten?"), or for one that asks what the
                 # household should do ("what should the fridge be set on?"): both were
-                # told that Home Assistant is not set up. They are answered in prose.
+                # told that Home Assistant is not set up. Advice is answered in prose;
+                # a question about how that other thing is ("staat de tv beneden nog
+                # aan?" was answered "Ja, de tv staat nog aan.") is told that only this
+                # device can be read, as when the model chose to say so.
                 chosen = [s for s in chosen if s.family is None]
                 reply = _without(reply, {s.name for s in owned})
+                if elsewhere and not advice and all(s.name != OTHER_DEVICES for s in chosen):
+                    chosen.append(other_devices_stand_in(progress.voice))
+            if elsewhere and advice:
+                # Advice about another thing ("my phone storage is full, what should I
+                # delete first?") is answered in prose, not told what cannot be read.
+                chosen = [s for s in chosen if s.name != OTHER_DEVICES]
+                reply = _without(reply, {OTHER_DEVICES})
             if chosen:  # what the question needs is withheld or cannot be done: said, not run
                 _say_unrun(progress, chosen)
                 reply = _without(reply, {s.name for s in chosen})

@@ -33,6 +33,12 @@ CHANGE_SUBJECT = (
     "asks to switch, turn on or off, open, close, lock, unlock, set or change something "
     "in the home or on this device"
 )
+OTHER_DEVICES = "other_device_unreadable"
+OTHER_DEVICES_SUBJECT = (
+    "asks how one of the household's other devices or things is right now (a phone, a "
+    "laptop, a tablet, the TV, a console, the car): whether it is on, charging or "
+    "connected, its battery, or how many are online; not one asking for advice about them"
+)
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,16 @@ def stand_ins(catalog: ToolCatalog, voice: Voice) -> tuple[StandIn, ...]:
     if _reads_the_home(catalog) and catalog.resolve(CHANGE) is None:
         listed.append(StandIn(CHANGE, own("cannot_change", voice), CHANGE_SUBJECT))
     return tuple(listed)
+
+
+def other_devices_stand_in(voice: Voice) -> StandIn:
+    """:data:`OTHER_DEVICES`: offered for a question naming another of the household's
+    things (a phone, a laptop, "how many devices are online") that no family reads. A
+    question about how such a thing is right now was answered in prose from nothing ("The
+    current number of devices online at home is 15."); choosing this says, in the
+    household's language, that only this device can be read. Advice about such a thing
+    ("my phone storage is full, what should I delete?") is still answered in prose."""
+    return StandIn(OTHER_DEVICES, own("other_devices", voice), OTHER_DEVICES_SUBJECT)
 
 
 def _reads_the_home(catalog: ToolCatalog) -> bool:
