@@ -25,9 +25,7 @@ HA_NOT_SET_UP = (
     "lights or locks."
 )
 WEB_OFF = "Web search is switched off, so I can't search the web or read web pages for you."
-PIHOLE_NOT_SET_UP = (
-    "Pi-hole is not set up on this device, so I can't read its ad-blocking totals."
-)
+PIHOLE_NOT_SET_UP = "Pi-hole is not set up on this device, so I can't read its ad-blocking totals."
 CANNOT_CHANGE = "I can only read things here; I can't switch, lock, set or change anything."
 
 
@@ -35,10 +33,16 @@ def household(*, home_assistant=None):
     """The production families' names: health always, Home Assistant as given, the web."""
     return registry_of(
         capability("system.health"),
-        capability("home_assistant.get_state", available=lambda: home_assistant is not None,
-                   policy_key="home_assistant_enabled"),
-        capability("home_assistant.list_entities", available=lambda: home_assistant is not None,
-                   policy_key="home_assistant_enabled"),
+        capability(
+            "home_assistant.get_state",
+            available=lambda: home_assistant is not None,
+            policy_key="home_assistant_enabled",
+        ),
+        capability(
+            "home_assistant.list_entities",
+            available=lambda: home_assistant is not None,
+            policy_key="home_assistant_enabled",
+        ),
         capability("pihole.summary", available=lambda: False),
         capability("web.search", policy_key="external_enabled", locality=Locality.EXTERNAL),
         capability("web.fetch", policy_key="external_enabled", locality=Locality.EXTERNAL),
@@ -78,7 +82,9 @@ def test_a_stand_in_takes_no_arguments_and_never_names_a_capability():
     for tool in tools:
         function = tool["function"]
         assert function["parameters"] == {
-            "type": "object", "properties": {}, "additionalProperties": False
+            "type": "object",
+            "properties": {},
+            "additionalProperties": False,
         }
         assert catalog.resolve(function["name"]) is None
         assert function["description"].startswith("Only for a question that ")
@@ -90,8 +96,11 @@ def test_a_stand_in_takes_no_arguments_and_never_names_a_capability():
     assert "lights, locks" in descriptions["smart_home_not_set_up"]
     assert "switch, turn on or off" in descriptions["change_something"]
     # The decision grammar can only write {} for it.
-    branch = next(b for b in decision_schema(tools)["anyOf"]
-                  if b["properties"]["action"].get("const") == "web_switched_off")
+    branch = next(
+        b
+        for b in decision_schema(tools)["anyOf"]
+        if b["properties"]["action"].get("const") == "web_switched_off"
+    )
     assert branch["properties"]["arguments"]["properties"] == {}
 
 
@@ -125,8 +134,13 @@ async def test_choosing_a_stand_in_runs_nothing_and_answers_with_its_sentence(tm
     assert not audit.path.exists() or audit.path.read_text() == ""
     offered = [t["function"]["name"] for t in backend.requests[0].tools]
     # The kitchen names the home: Pi-hole's stand-in is not offered, what can run is.
-    assert offered == ["system_health", "web_switched_off", "smart_home_not_set_up",
-                       "change_something", "general_knowledge"]
+    assert offered == [
+        "system_health",
+        "web_switched_off",
+        "smart_home_not_set_up",
+        "change_something",
+        "general_knowledge",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -191,9 +205,7 @@ async def test_a_stand_in_for_no_family_named_gives_way_to_the_named_family_s(
     ("question", "language"),
     [("whats the latest score in the Arsenal match", "en"), ("¿A qué hora cierra hoy?", "es")],
 )
-async def test_a_read_no_message_named_is_chosen_again_among_the_rest(
-    question, language, tmp_path
-):
+async def test_a_read_no_message_named_is_chosen_again_among_the_rest(question, language, tmp_path):
     script = [propose("system_health"), propose("web_switched_off"), "unused"]
     loop, backend, _ = loop_for(household(), script, tmp_path)
     ask = [{"role": "user", "content": question}]
@@ -221,9 +233,7 @@ async def test_a_stand_in_for_what_no_message_asked_is_chosen_again_without_any(
 ):
     script = [propose(chosen), propose("web_switched_off"), "unused"]
     loop, backend, _ = loop_for(household(), script, tmp_path)
-    result = await loop.process_turn(
-        [{"role": "user", "content": question}], policy=OFF, owner="o"
-    )
+    result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
     assert result.receipts == [] and backend.remaining == 1
     first, again = backend.requests
     offered = [t["function"]["name"] for t in first.tools]
@@ -315,9 +325,7 @@ async def test_a_read_of_a_thing_the_model_chose_is_not_asked_again(tmp_path):
 async def test_the_stand_in_is_never_sent_to_the_executor_whatever_its_arguments(
     tmp_path, arguments
 ):
-    loop, _, audit = loop_for(
-        household(), [propose("smart_home_not_set_up", arguments)], tmp_path
-    )
+    loop, _, audit = loop_for(household(), [propose("smart_home_not_set_up", arguments)], tmp_path)
     result = await loop.process_turn(ASK_KITCHEN, policy=OFF, owner="o")
     assert result.text == HA_NOT_SET_UP and result.receipts == []
     lines = audit.path.read_text().splitlines() if audit.path.exists() else []

@@ -92,7 +92,7 @@ from .offer.subjects import (
 from .pending import PendingTurn, PendingTurnStore, Proposal, TurnProgress
 from .progress import ProgressReporter, ProgressSink, Stage, TurnStopped
 from .proposals import adopt
-from .quantities import with_units
+from .quantities import guessed_measure, with_units
 from .results import PendingConfirmation, TurnFailed, TurnResult
 from .sources import (
     MAX_QUOTES,
@@ -490,7 +490,7 @@ class TurnLoop:
             while nothing_ran and (
                 unnamed := (
                     self._unnamed_choices(progress, reply, named, standing)
-                    | (set() if named else _sum_of_none_given(progress, reply))
+                    | (set() if named else _sum_not_the_households(progress, reply))
                 )
                 - excluded
             ):
@@ -503,7 +503,8 @@ class TurnLoop:
                 # family (one that does is read first), a sum on none of its numbers:
                 # "cuanto vale ahora el billete de la línea 7?" was answered "1.000 *
                 # 1,05 = 1.050", a fare the household never gave, stated as the device's
-                # working. The model chooses again among the rest (a search, the web's
+                # working; or a factor guessed into grams for "2 cups de farine". The
+                # model chooses again among the rest (a search, the web's
                 # stand-in, general knowledge …), with the same prompt; each choice put
                 # aside stays aside.
                 excluded |= unnamed
@@ -1332,16 +1333,20 @@ def _a_sum_of_its_own(progress: TurnProgress, worked: Calculation | Conversion |
     return not names_the_thing(progress.question, capabilities, progress.voice.language)
 
 
-def _sum_of_none_given(progress: TurnProgress, reply: ModelReply) -> set[str]:
+def _sum_not_the_households(progress: TurnProgress, reply: ModelReply) -> set[str]:
     """:data:`~.offer.arithmetic.CALCULATE` when ``reply`` calls it with an operation
     on none of the question's numbers, or a lone number
     (:meth:`~.offer.arithmetic.Calculation.works_with`, as :func:`_a_sum_of_its_own`
-    reads it): the product would state numbers the household never gave as its own
-    working. Else empty: a conversion of the question's quantity, a sum on one of its
-    numbers, or no calculation."""
+    reads it), or with a factor of its own into a unit of a kind the question gives no
+    quantity of (:func:`~.quantities.guessed_measure`: cups of flour in grams): the
+    product would state numbers the household never gave as its own working. Else
+    empty: a conversion of the question's quantity, a sum on one of its numbers, or no
+    calculation."""
     question, language = progress.question, progress.voice.language
     worked = with_units(reply, question, language)
-    if isinstance(worked, Calculation) and not worked.works_with(question, language):
+    if isinstance(worked, Calculation) and (
+        not worked.works_with(question, language) or guessed_measure(reply, question, language)
+    ):
         return {CALCULATE}
     return set()
 

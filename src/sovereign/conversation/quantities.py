@@ -54,6 +54,7 @@ __all__ = [
     "asked_dimensions",
     "asked_quantities",
     "dimension_fit",
+    "guessed_measure",
     "quantity_fit",
     "stated_quantities",
     "with_units",
@@ -349,6 +350,28 @@ def with_units(reply: ModelReply, question: str, language: str) -> Calculation |
         return converted
     worked = calculation(reply)
     return _in_units(worked, written) if worked is not None else None
+
+
+def guessed_measure(reply: ModelReply, question: str, language: str) -> bool:
+    """Whether the calculation ``reply`` chose answers in a unit ``question`` names alone
+    (``language``, ISO 639-1) of a kind none of its numbers is written in, with a factor
+    of the model's own: "combien de grammes font 2 cups de farine ?" was worked out as
+    ``2 * 28.35``, the ounce's grams for a cup of flour. A cup, a spoon or a millilitre
+    of milk in grams needs a measure or a density the product does not know, so the
+    factor is a guess; it is not stated as the device's working. False when no
+    calculation was chosen, when the question gives a quantity of the kind asked for
+    (a conversion, :func:`with_units`), or when every number of the expression is the
+    question's."""
+    worked = calculation(reply)
+    if worked is None:
+        return False
+    written = _written(question, language)
+    given = {_dimension(unit) for _, unit in written.numbers if unit is not None}
+    if not {_dimension(key) for key in written.alone} - given:
+        return False
+    own = {value for value, _ in written.numbers}
+    operands = [node.value for node in ast.walk(worked.tree) if isinstance(node, ast.Constant)]
+    return any(Decimal(str(value)) not in own for value in operands)
 
 
 def _conversion(written: _Written) -> Conversion | None:

@@ -293,3 +293,41 @@ async def test_a_sum_on_none_of_the_questions_numbers_is_chosen_again_without_it
 )
 def test_a_number_that_names_a_thing_is_no_quantity(question, language, counted):
     assert list(quantities_written(question, language)) == counted
+
+
+@pytest.mark.parametrize(
+    ("question", "expression"),
+    [
+        ("combien de grammes font 2 cups de farine ?", "2 * 28.35"),
+        ("how many grams is 2 cups of flour?", "2 * 120"),
+        ("wie viel Gramm sind 3 Esslöffel Zucker?", "3 * 15"),
+        ("hoeveel gram is 250 ml melk?", "250 * 1.03"),  # a density
+    ],
+)
+async def test_a_factor_into_a_unit_the_question_gives_no_quantity_of_is_chosen_again(
+    question, expression, tmp_path
+):
+    script = [propose(CALCULATE, {"expression": expression}), propose("general_knowledge", {})]
+    loop, backend, _ = loop_for(household(), [*script, "About 250 g."], tmp_path)
+    result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
+    assert result.text == "About 250 g."
+    allowed = forced_tools(backend.requests[1].tool_choice)
+    assert allowed and CALCULATE not in allowed
+
+
+@pytest.mark.parametrize(
+    ("question", "expression", "line"),
+    [
+        ("how many grams are 8 ounces?", "8 * 28.35", "8 oz = 226.8 g"),
+        ("¿cuántos megas son 2 gigas de ram?", "2 * 1024", f"2 {TIMES} 1.024 = 2.048"),
+        ("how many grams of flour for 3 cakes of 250 g each?", "3 * 250", f"3 {TIMES} 250 = 750"),
+    ],
+)
+async def test_a_conversion_of_the_questions_own_quantity_is_still_the_products(
+    question, expression, line, tmp_path
+):
+    script = [propose(CALCULATE, {"expression": expression}), "Here it is."]
+    loop, backend, _ = loop_for(household(), script, tmp_path)
+    await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
+    told = " ".join(m["content"] for m in backend.requests[1].messages if m["role"] == "system")
+    assert f"The device worked this out: {line}." in told
