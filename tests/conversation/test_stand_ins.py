@@ -378,6 +378,11 @@ OTHER_DEVICES = "I can't check that: I can read this device, but not the househo
         ("how many devices are online at home right now?", OTHER_DEVICES),
         ("is my laptop still charging?", OTHER_DEVICES),
         (
+            "wie viel akku hat meine uhr noch? das ladekabel ist auch weg",
+            "Das kann ich nicht nachsehen: Ich kann dieses Gerät ablesen, aber nicht die "
+            "anderen Geräte im Haushalt.",
+        ),
+        (
             "ist mein Handy schon voll geladen?",
             "Das kann ich nicht nachsehen: Ich kann dieses Gerät ablesen, aber nicht die "
             "anderen Geräte im Haushalt.",

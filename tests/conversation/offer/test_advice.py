@@ -27,6 +27,9 @@ from .test_subjects import LANGUAGES
         "waar moet ik op letten bij een nieuwe koelkast?",
         "a che temperatura devo mettere il forno?",
         "conviene spegnere il riscaldamento di notte?",
+        "stasera devo stampare i biglietti. come faccio a cambiare la cartuccia?",
+        "my phone storage is always full - what should I delete first?",
+        "Je dois régler le frigo sur combien",  # no question mark: the whole message
     ],
 )
 def test_a_message_asking_what_to_do_asks_for_advice(message):
@@ -44,6 +47,10 @@ def test_a_message_asking_what_to_do_asks_for_advice(message):
         "Is de voordeur op slot?",
         "la luce del pianerottolo è accesa?",
         "how many queries did Pi-hole block today?",
+        # The question asks a state; the sentence after it says why.
+        "c'è ancora inchiostro nella stampante dello studio? stasera devo stampare i biglietti",
+        "vaart de pont vandaag wel, met die storm? anders moet ik helemaal omrijden",
+        "is the back door locked? should I go down and check, I wonder.",
     ],
 )
 def test_a_question_about_a_state_asks_for_no_advice(message):

@@ -673,6 +673,15 @@ def test_the_device_s_names_are_its_subjects_in_the_six_languages():
         ("fr", "Ma tablette a redémarré cette nuit. Et toi, tu as planté ?", {"system"}),
         ("es", "El móvil se quedó sin batería anoche. ¿Tú te has colgado también?", {"system"}),
         ("it", "Il telefono si è spento stanotte. Tu ti sei impallato?", {"system"}),
+        # A clause set apart by a spaced dash is a sentence of its own.
+        (
+            "de",
+            "der alte drucker im arbeitszimmer glüht seit er läuft \u2013 wird unser kästchen im "
+            "regal daneben dadurch auch so warm?",
+            {"system"},
+        ),
+        ("en", "my laptop keeps freezing - is the little server struggling too?", {"system"}),
+        ("en", "my laptop - the one with the full disk - keeps freezing", set()),
         # In the same sentence as the other thing, the question is that thing's.
         ("en", "Did my phone crash, or did you?", set()),
         ("de", "Ist mein Handy abgestürzt, weißt du das?", set()),

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 
 from ..voice.words import PhraseIndex
 
 ADVICE_REQUESTS = Path(__file__).resolve().parent / "advice_requests.json"
+_ASKED = re.compile(r"[^.!?;\n]*[?\uff1f]")
+"""A sentence that ends with a question mark."""
 
 
 @functools.cache
@@ -32,5 +35,9 @@ def _index() -> PhraseIndex[bool]:
 
 def asks_for_advice(message: str) -> bool:
     """Whether ``message`` asks what the household should do, set or buy: a phrase of
-    ``advice_requests.json`` (any language) in it, as whole words."""
-    return _index().in_text(message)
+    ``advice_requests.json`` (any language) in it, as whole words; in a message with a
+    question mark, in a sentence that ends with one. "c'è ancora inchiostro nella
+    stampante? stasera devo stampare i biglietti" asks how the printer is; "devo" tells
+    why."""
+    asked = _ASKED.findall(message)
+    return any(_index().in_text(sentence) for sentence in asked or [message])

@@ -668,7 +668,7 @@ def _families(capabilities: Iterable[Capability]) -> dict[str, Capability]:
     return families
 
 
-SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-\u2013\u2014]\s+")
 """Where one sentence of a question ends and the next begins: its closing punctuation
 and the space after it, or a line break ("1.5 GB" and "e.g." followed by no space are
 not ends)."""
