@@ -412,6 +412,7 @@ async def test_a_question_about_another_thing_of_the_household_may_be_told_it_ca
         "Who wrote Pride and Prejudice?",  # no thing of the household's
         "how hot is the server? my laptop is burning up too",  # names the device itself
         "how much RAM is free right now?",
+        "la montre vexa run 3 on peut aller à la piscine avec ou pas?",  # a product
     ],
 )
 async def test_the_other_things_door_is_offered_only_for_a_question_naming_them_alone(
