@@ -436,6 +436,8 @@ class TurnLoop:
                 progress.catalog.capabilities.values(),
                 progress.voice.language,
             )
+            # Another thing of the household's and no family named, before anything ran.
+            elsewhere = nothing_ran and not named and bool(_other_things(progress))
             # A stand-in for a family the question's words do not name, when they name
             # another, is not offered ("la charge du processeur" went to the smart-home
             # stand-in). What can run stays: removing reads moved other choices.
@@ -447,7 +449,7 @@ class TurnLoop:
             if progress.stated:
                 standing = (*standing, ANSWER_THE_REST)
             elif nothing_ran:
-                if not named and _other_things(progress):
+                if elsewhere:
                     # "how many devices are online at home right now?" names the
                     # household's other things, which nothing here reads: a door that
                     # says so, beside the one to answer in prose (advice about them).
@@ -606,7 +608,6 @@ class TurnLoop:
                 chosen, reply = [], _without(reply, {CHANGE})
             owned = [s for s in chosen if s.family is not None]
             advice = asks_for_advice(question)
-            elsewhere = nothing_ran and not named and bool(_other_things(progress))
             if nothing_ran and owned and (elsewhere or advice):
                 # A family's stand-in for a message about another thing of the
                 # household's, which no family here reads ("ik wil extra RAM in m'n pc
@@ -619,7 +620,7 @@ class TurnLoop:
                 chosen = [s for s in chosen if s.family is None]
                 reply = _without(reply, {s.name for s in owned})
                 if elsewhere and not advice and all(s.name != OTHER_DEVICES for s in chosen):
-                    chosen.append(other_devices_stand_in(progress.voice))
+                    chosen.extend(s for s in standing if s.name == OTHER_DEVICES)
             if elsewhere and advice:
                 # Advice about another thing ("my phone storage is full, what should I
                 # delete first?") is answered in prose, not told what cannot be read.
@@ -1345,7 +1346,7 @@ def _sum_not_the_households(progress: TurnProgress, reply: ModelReply) -> set[st
     question, language = progress.question, progress.voice.language
     worked = with_units(reply, question, language)
     if isinstance(worked, Calculation) and (
-        not worked.works_with(question, language) or guessed_measure(reply, question, language)
+        not worked.works_with(question, language) or guessed_measure(worked, question, language)
     ):
         return {CALCULATE}
     return set()

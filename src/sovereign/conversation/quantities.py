@@ -352,26 +352,21 @@ def with_units(reply: ModelReply, question: str, language: str) -> Calculation |
     return _in_units(worked, written) if worked is not None else None
 
 
-def guessed_measure(reply: ModelReply, question: str, language: str) -> bool:
-    """Whether the calculation ``reply`` chose answers in a unit ``question`` names alone
-    (``language``, ISO 639-1) of a kind none of its numbers is written in, with a factor
-    of the model's own: "combien de grammes font 2 cups de farine ?" was worked out as
-    ``2 * 28.35``, the ounce's grams for a cup of flour. A cup, a spoon or a millilitre
-    of milk in grams needs a measure or a density the product does not know, so the
-    factor is a guess; it is not stated as the device's working. False when no
-    calculation was chosen, when the question gives a quantity of the kind asked for
-    (a conversion, :func:`with_units`), or when every number of the expression is the
-    question's."""
-    worked = calculation(reply)
-    if worked is None:
-        return False
+def guessed_measure(worked: Calculation, question: str, language: str) -> bool:
+    """Whether ``worked``, the calculation the model chose, answers in a unit ``question``
+    names alone (``language``, ISO 639-1) of a kind none of its numbers is written in,
+    with a factor of the model's own: "combien de grammes font 2 cups de farine ?" was
+    worked out as ``2 * 28.35``, the ounce's grams for a cup of flour. A cup, a spoon or
+    a millilitre of milk in grams needs a measure or a density the product does not
+    know, so the factor is a guess; it is not stated as the device's working. False
+    when the question gives a quantity of the kind asked for (a conversion,
+    :func:`with_units`), or when every number of the expression is the question's."""
     written = _written(question, language)
     given = {_dimension(unit) for _, unit in written.numbers if unit is not None}
     if not {_dimension(key) for key in written.alone} - given:
         return False
     own = {value for value, _ in written.numbers}
-    operands = [node.value for node in ast.walk(worked.tree) if isinstance(node, ast.Constant)]
-    return any(Decimal(str(value)) not in own for value in operands)
+    return any(value not in own for value in worked.operands)
 
 
 def _conversion(written: _Written) -> Conversion | None:
@@ -395,9 +390,7 @@ def _in_units(worked: Calculation, written: _Written) -> Calculation:
     for value, unit in written.numbers:
         if units.setdefault(value, unit) != unit:
             return worked  # one figure written with two units: which one the model meant is unknown
-    operands = [
-        Decimal(str(node.value)) for node in ast.walk(worked.tree) if isinstance(node, ast.Constant)
-    ]
+    operands = worked.operands
     if any(value not in units for value in operands):
         return worked  # the model brought a figure of its own (a factor): its sum stands
     keys = {units[value] for value in operands} - {None}

@@ -116,7 +116,6 @@ class Calculation:
         is ``2 * 1024``), so nothing of the household need be read for it."""
         if not isinstance(self.tree, ast.BinOp):
             return False
-        operands = {node.value for node in ast.walk(self.tree) if isinstance(node, ast.Constant)}
         held = set()
         for written in quantities_written(question, language):
             for locale in dict.fromkeys((language, "en")):
@@ -124,7 +123,16 @@ class Calculation:
                     held.add(parse_decimal(written, locale=locale, strict=False))
                 except NumberFormatError:
                     continue
-        return any(Decimal(str(value)) in held for value in operands)
+        return any(value in held for value in self.operands)
+
+    @property
+    def operands(self) -> list[Decimal]:
+        """The numbers the expression is written with, in the order the tree is walked."""
+        return [
+            Decimal(str(node.value))
+            for node in ast.walk(self.tree)
+            if isinstance(node, ast.Constant)
+        ]
 
     def note(self, voice: Voice) -> str:
         """What the model is told for its answer: English, as its other instructions,
