@@ -369,7 +369,7 @@ async def test_general_knowledge_is_offered_only_before_anything_ran(tmp_path):
     assert all("general_knowledge" not in names for names in offered[1:])
 
 
-OTHER_DEVICES = "I can't check that: I can read this device, but not the household's other devices."
+OTHER_DEVICES = "I can't check that: I can read this device, but not your other devices."
 
 
 @pytest.mark.parametrize(
@@ -413,6 +413,8 @@ async def test_a_question_about_another_thing_of_the_household_may_be_told_it_ca
         "how hot is the server? my laptop is burning up too",  # names the device itself
         "how much RAM is free right now?",
         "la montre vexa run 3 on peut aller à la piscine avec ou pas?",  # a product
+        "combien consomme une télé en veille ?",  # a thing in general
+        "hoeveel stroom gebruikt een tv op stand-by?",
     ],
 )
 async def test_the_other_things_door_is_offered_only_for_a_question_naming_them_alone(
@@ -425,14 +427,14 @@ async def test_the_other_things_door_is_offered_only_for_a_question_naming_them_
 
 
 @pytest.mark.parametrize("chosen", ["general_knowledge", "other_device_unreadable",
-                                    "smart_home_not_set_up"])  # fmt: skip
+                                    "smart_home_not_set_up", "change_something"])  # fmt: skip
 @pytest.mark.parametrize(
     "question",
     [
         "my phone storage is full, what should I delete first?",
-        "lieber ein Tablet oder ein Laptop fürs Studium?",
+        "lieber mein alter Laptop oder ein neues Tablet fürs Studium?",
         "hoe zet ik foto's van mijn telefoon op de laptop?",
-        "meglio un tablet o un portatile per la scuola?",
+        "meglio il mio portatile vecchio o un tablet per la scuola?",
     ],
 )
 async def test_advice_about_another_thing_is_answered_in_prose_whatever_was_chosen(
@@ -445,16 +447,39 @@ async def test_advice_about_another_thing_is_answered_in_prose_whatever_was_chos
     assert "other_device_unreadable" in [t["function"]["name"] for t in backend.requests[0].tools]
 
 
+# In the terminal client (web search off, nothing of the home set up), "is my laptop
+# still charging?", given the change stand-in, was answered "The laptop is still
+# charging."
+@pytest.mark.parametrize("chosen", ["smart_home_not_set_up", "change_something"])
 @pytest.mark.parametrize(
     "question",
     ["staat de tv beneden nog aan?", "il portatile di Giulia è ancora acceso?",
-     "did the kids switch the tv off before bed?"],
+     "did the kids switch the tv off before bed?", "is my laptop still charging?",
+     "ist mein Handy schon voll geladen?"],
 )  # fmt: skip
-async def test_a_family_s_stand_in_for_how_another_thing_is_says_it_cannot_be_read(
-    question, tmp_path
+async def test_a_misfit_stand_in_for_how_another_thing_is_says_it_cannot_be_read(
+    chosen, question, tmp_path
 ):
-    script = [propose("smart_home_not_set_up"), "Ja, de tv staat nog aan."]
+    script = [propose(chosen), "Ja, de tv staat nog aan."]
     loop, backend, _ = loop_for(household(), script, tmp_path)
     result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
-    assert result.text.startswith(("Dat kan ik niet", "Non posso verificarlo", "I can't check"))
+    said = ("Dat kan ik niet", "Non posso verificarlo", "I can't check", "Das kann ich nicht")
+    assert result.text.startswith(said)
     assert "aan." not in result.text and backend.remaining == 1
+
+
+@pytest.mark.parametrize(
+    ("chosen", "question"),
+    [
+        ("web_switched_off", "ist mein Handy schon voll geladen?"),  # claims nothing of it
+        ("web_switched_off", "how many watts does a TV use?"),
+        ("change_something", "turn my laptop off"),  # asked for in words
+    ],
+)
+async def test_the_web_s_stand_in_or_a_change_asked_for_is_kept_for_another_thing(
+    chosen, question, tmp_path
+):
+    loop, _, _ = loop_for(household(), [propose(chosen), "Fine."], tmp_path)
+    result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
+    said = ("Web search is", "Die Websuche ist", "I can only read")
+    assert result.text.startswith(said), result.text

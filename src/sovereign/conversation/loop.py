@@ -437,7 +437,7 @@ class TurnLoop:
                 progress.voice.language,
             )
             # Another thing of the household's and no family named, before anything ran.
-            elsewhere = nothing_ran and not named and bool(_other_things(progress))
+            elsewhere = nothing_ran and not named and bool(_other_things(progress, owned_only=True))
             # A stand-in for a family the question's words do not name, when they name
             # another, is not offered ("la charge du processeur" went to the smart-home
             # stand-in). What can run stays: removing reads moved other choices.
@@ -600,6 +600,23 @@ class TurnLoop:
                 # spell out ("lights off upstairs please").
                 _say_unrun(progress, chosen)
                 chosen, reply = [], _without(reply, {CHANGE})
+            advice = asks_for_advice(question)
+            if (
+                nothing_ran
+                and elsewhere
+                and not advice
+                and (misfits := [s for s in chosen if _misfit_for_another_thing(s, question)])
+            ):
+                # A question about how another thing of the household's is, which nothing
+                # here reads, and a stand-in of the home or the device: "staat de tv
+                # beneden nog aan?" was told that Home Assistant is not set up, and "is my
+                # laptop still charging?", given the change stand-in, was answered "The
+                # laptop is still charging." It is told that only this device can be
+                # read, as when the model chose to say so.
+                chosen = [s for s in chosen if s not in misfits]
+                reply = _without(reply, {s.name for s in misfits})
+                if all(s.name != OTHER_DEVICES for s in chosen):
+                    chosen.extend(s for s in standing if s.name == OTHER_DEVICES)
             if nothing_ran and not named and _change_unasked(chosen, question):
                 # The change stand-in for a message that names nothing of the household
                 # and asks for no change in words: "Mein Handyspeicher ist schon wieder
@@ -607,20 +624,13 @@ class TurnLoop:
                 # that nothing here can be changed. It is answered in prose.
                 chosen, reply = [], _without(reply, {CHANGE})
             owned = [s for s in chosen if s.family is not None]
-            advice = asks_for_advice(question)
-            if nothing_ran and owned and (elsewhere or advice):
-                # A family's stand-in for a message about another thing of the
-                # household's, which no family here reads ("ik wil extra RAM in m'n pc
-                # prikken, waar moet ik op letten?"), or for one that asks what the
-                # household should do ("what should the fridge be set on?"): both were
-                # told that Home Assistant is not set up. Advice is answered in prose;
-                # a question about how that other thing is ("staat de tv beneden nog
-                # aan?" was answered "Ja, de tv staat nog aan.") is told that only this
-                # device can be read, as when the model chose to say so.
+            if nothing_ran and owned and advice:
+                # A family's stand-in for a message that asks what the household should
+                # do ("what should the fridge be set on?", "ik wil extra RAM in m'n pc
+                # prikken, waar moet ik op letten?") was told that Home Assistant is not
+                # set up. Advice is answered in prose.
                 chosen = [s for s in chosen if s.family is None]
                 reply = _without(reply, {s.name for s in owned})
-                if elsewhere and not advice and all(s.name != OTHER_DEVICES for s in chosen):
-                    chosen.extend(s for s in standing if s.name == OTHER_DEVICES)
             if elsewhere and advice:
                 # Advice about another thing ("my phone storage is full, what should I
                 # delete first?") is answered in prose, not told what cannot be read.
@@ -1376,11 +1386,24 @@ def _knowledge_of_parts(progress: TurnProgress, named: frozenset[str]) -> bool:
     return not names_the_thing(progress.question, capabilities, progress.voice.language)
 
 
-def _other_things(progress: TurnProgress) -> frozenset[str]:
+def _other_things(progress: TurnProgress, *, owned_only: bool = False) -> frozenset[str]:
     """The household families whose other things the question names (its phone, its own
-    computer: :func:`~.offer.subjects.names_other_things`), which no family here reads."""
+    computer: :func:`~.offer.subjects.names_other_things`), which no family here reads;
+    with ``owned_only``, named as the household's own ("the tv", not "a TV")."""
     capabilities = progress.catalog.capabilities.values()
-    return names_other_things(progress.question, capabilities, progress.voice.language)
+    question, language = progress.question, progress.voice.language
+    return names_other_things(question, capabilities, language, owned_only=owned_only)
+
+
+def _misfit_for_another_thing(stand_in: StandIn, question: str) -> bool:
+    """Whether ``stand_in``, chosen for ``question`` about how another thing of the
+    household's is, speaks of something else of the home or the device: a family's
+    stand-in, or :data:`CHANGE` for a question that asks for no change in words. The
+    web's stand-in is not: such a question may be one for the web ("how many watts does
+    a TV use?"), and saying that web search is off claims nothing about the thing."""
+    if stand_in.name == CHANGE:
+        return not asks_for_a_change(question)
+    return stand_in.family is not None
 
 
 def _change_unasked(chosen: Sequence[StandIn], question: str) -> bool:

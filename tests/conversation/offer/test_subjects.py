@@ -790,3 +790,53 @@ def test_every_subject_ending_as_a_verb_still_names_its_family(family):
         for subject in FAMILIES[family][language]:
             if any(letters(subject).endswith(e) for e in endings):
                 assert family in named(f"— {subject} —", language), subject
+
+
+ARTICLES = json.loads(subjects.INDEFINITE_ARTICLES.read_text(encoding="utf-8"))
+
+
+def test_indefinite_articles_list_the_six_languages_without_repeats():
+    assert set(ARTICLES) - {"_about"} == set(LANGUAGES)
+    for language in LANGUAGES:
+        assert len(set(ARTICLES[language])) == len(ARTICLES[language]), language
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_other_thing_after_an_indefinite_article_is_one_in_general(language):
+    stops = subjects.stop_words(language)
+    for other in OTHERS["system"][language]:
+        if letters(other.split()[0]) in stops:
+            continue  # "my watch", "mein PC": the household's own in the word itself
+        assert subjects.names_other_things(f"{other}?", HOUSEHOLD, language, owned_only=True)
+        for article in ARTICLES[language]:
+            question = f"{article} {other}?"
+            assert subjects.names_other_things(question, HOUSEHOLD, language), question
+            owned = subjects.names_other_things(question, HOUSEHOLD, language, owned_only=True)
+            assert owned == frozenset(), question
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "owned"),
+    [
+        ("en", "how many watts does a TV use?", False),
+        ("en", "did the kids switch the tv off before bed?", True),
+        ("en", "is my laptop still charging? a phone would be full by now", True),
+        ("en", "does a brand new laptop need charging before first use?", False),
+        ("en", "is my new laptop still charging?", True),
+        ("de", "wie viel Strom braucht ein Fernseher im Standby?", False),
+        ("de", "ist mein Handy schon voll geladen?", True),
+        ("fr", "combien consomme une télé en veille ?", False),
+        ("fr", "combien consomme d'une télé en veille ?", False),
+        ("fr", "la télé d'en bas est encore allumée ?", True),
+        ("es", "¿cuánto dura la batería de un móvil normalmente?", False),
+        ("es", "¿la consola de los niños sigue encendida?", True),
+        ("nl", "hoeveel stroom gebruikt een tv op stand-by?", False),
+        ("nl", "staat de tv beneden nog aan?", True),
+        ("it", "quanto consuma una tv in standby?", False),
+        ("it", "il portatile di Giulia è ancora acceso?", True),
+    ],
+)
+def test_another_thing_is_the_household_s_own_unless_named_in_general(language, question, owned):
+    assert subjects.names_other_things(question, HOUSEHOLD, language) == {"system"}
+    found = subjects.names_other_things(question, HOUSEHOLD, language, owned_only=True)
+    assert found == ({"system"} if owned else frozenset())

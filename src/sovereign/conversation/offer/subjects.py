@@ -125,6 +125,12 @@ trasto ese le queda RAM"; "can you tell me how warm the sea is" is a request, no
 a question)."""
 VERB_ENDINGS = Path(__file__).resolve().parent / "verb_endings.json"
 """The endings of verb forms whose stem is a noun's, per language: "boxing" is no box."""
+INDEFINITE_ARTICLES = Path(__file__).resolve().parent / "indefinite_articles.json"
+"""The indefinite articles, after which a thing named is such a thing in general, per
+language."""
+DESCRIBED = 2
+"""The most words that are no stop words between an indefinite article and the thing it
+names ("a brand new laptop")."""
 COMPOUNDS = Path(__file__).resolve().parent / "compounds.json"
 """How the languages that write compounds as one word join them: linking letters and
 aspect words, per language."""
@@ -592,39 +598,72 @@ def _another_thing(
     language: str,
     joinable: _Parts | None,
     pointed_at: set[int],
-) -> bool:
-    """Whether ``question`` (read as ``tokens``, the family's ``subjects`` found at
-    their indices) names one of the family's other things other than as a landmark
-    (after one of ``subjects`` or, at ``pointed_at``, after a thing pointed at), and no
-    sentence of it names the family's thing alone (:func:`_named_alone`)."""
+) -> set[int]:
+    """The indices of ``tokens`` (``question``'s words, the family's ``subjects`` found
+    at their indices) that name one of the family's other things other than as a
+    landmark (after one of ``subjects`` or, at ``pointed_at``, after a thing pointed
+    at); empty when a sentence of it names the family's thing alone
+    (:func:`_named_alone`)."""
     if not phrases.others and not phrases.plurals:
-        return False
+        return set()
     others = _others_at(tokens, phrases, language, joinable) - pointed_at
-    return bool(others - _landmarks(tokens, others, subjects, language)) and not _named_alone(
-        question, phrases, language, joinable
-    )
+    others -= _landmarks(tokens, others, subjects, language)
+    if not others or _named_alone(question, phrases, language, joinable):
+        return set()
+    return others
+
+
+@functools.cache
+def _indefinite_articles(language: str) -> frozenset[str]:
+    found = json.loads(INDEFINITE_ARTICLES.read_text(encoding="utf-8")).get(language, ())
+    return frozenset(fold(word) for word in found)
+
+
+def _in_general(tokens: list[_Token], index: int, others: set[int], language: str) -> bool:
+    """Whether the thing named at ``index`` of ``tokens`` (one of ``others``, the indices
+    of every word of the other things named) stands after an indefinite article of
+    ``language`` (``indefinite_articles.json``, also the last part of an elided word:
+    "d'une télé"), with at most :data:`DESCRIBED` words between that are no stop words
+    ("a new laptop", "ein externe Festplatte"): such a thing in general. "my new laptop"
+    is the household's own."""
+    start = index
+    while start - 1 in others:  # the first word of the thing: "a [mobile phone]"
+        start -= 1
+    articles, stops = _indefinite_articles(language), stop_words(language)
+    for before in reversed(tokens[max(0, start - DESCRIBED - 1) : start]):
+        if before.whole in articles or (before.parts and before.parts[-1] in articles):
+            return True
+        if before.whole in stops:
+            return False
+    return False
 
 
 def names_other_things(
-    question: str, capabilities: Iterable[Capability], language: str
+    question: str, capabilities: Iterable[Capability], language: str, *, owned_only: bool = False
 ) -> frozenset[str]:
     """The families (:func:`family_of`) among ``capabilities`` whose other things
     ``question`` names ("m'n pc", "mein Handy" beside the device's memory or disk)
     rather than the family's own, as :func:`named_families` reads them: a fact of the
-    family it asks about is that thing's. The question's words are read once, and each
-    family is checked once."""
+    family it asks about is that thing's. With ``owned_only``, only those of which one
+    such thing is named as the household's own, not only right after an indefinite
+    article (:func:`_in_general`: "how many watts does a TV use?" asks of TVs in
+    general, "did the kids switch the tv off?" of the household's). The question's
+    words are read once, and each family is checked once."""
     tokens = _question_tokens(question, language)
-    readings = _readings(question, tokens, capabilities, language)
-    return frozenset(family for family, *_, elsewhere in readings if elsewhere)
+    return frozenset(
+        family
+        for family, *_, others in _readings(question, tokens, capabilities, language)
+        if any(not (owned_only and _in_general(tokens, i, others, language)) for i in others)
+    )
 
 
 def _readings(
     question: str, tokens: list[_Token], capabilities: Iterable[Capability], language: str
-) -> Iterator[tuple[str, Phrases, _Parts | None, set[int], bool]]:
+) -> Iterator[tuple[str, Phrases, _Parts | None, set[int], set[int]]]:
     """How ``question`` (read as ``tokens``) meets each household family among
     ``capabilities``, as :func:`named_families` and :func:`names_other_things` read it:
     ``(family, its phrases, the words its compounds may join, the indices of its
-    subjects, whether one of its other things is named instead)``, each family once
+    subjects, the indices of its other things named instead)``, each family once
     (Home Assistant's two reads share one). What stands where a thing pointed at
     stands (:func:`_beside_pointed`) is no family's subject or other thing."""
     pointed_at = _beside_pointed(tokens, language)

@@ -119,8 +119,7 @@ OWN_SENTENCES = {
     "no_answer": "I could not put an answer into words. Please ask again.",
     "cannot_change": "I can only read things here; I can't switch, lock, set or change "
     "anything.",
-    "other_devices": "I can't check that: I can read this device, but not the household's "
-    "other devices.",
+    "other_devices": "I can't check that: I can read this device, but not your other devices.",
     "not_among_readable": "Those are the things I may read in your home; I could not tell "
     "which of them you asked about.",
     "counts_back": "These figures count back from now; I have none for the day or time you "
