@@ -30,6 +30,13 @@ from .test_subjects import LANGUAGES
         "stasera devo stampare i biglietti. come faccio a cambiare la cartuccia?",
         "my phone storage is always full - what should I delete first?",
         "Je dois régler le frigo sur combien",  # no question mark: the whole message
+        # a way round a problem
+        "the printer says the cyan is low but I only print black. any way round that?",
+        "Der Drucker meckert über leere Farbe. Kann man das umgehen?",
+        "l'imprimante bloque sans cyan, on peut contourner ça ?",
+        "la impresora no imprime sin cian, ¿hay alguna forma de evitar eso?",
+        "de printer wil niet zonder cyaan, kan ik dat omzeilen?",
+        "la stampante si blocca senza ciano, si può aggirare?",
     ],
 )
 def test_a_message_asking_what_to_do_asks_for_advice(message):
