@@ -435,6 +435,9 @@ async def test_the_other_things_door_is_offered_only_for_a_question_naming_them_
         "lieber mein alter Laptop oder ein neues Tablet fürs Studium?",
         "hoe zet ik foto's van mijn telefoon op de laptop?",
         "meglio il mio portatile vecchio o un tablet per la scuola?",
+        "merece la pena cambiarle la batería al móvil de mi madre?",  # worth it
+        "pourquoi les téléphones chauffent autant quand ils chargent ?",  # why
+        "¿por qué se calienta tanto mi portátil por debajo?",
     ],
 )
 async def test_advice_about_another_thing_is_answered_in_prose_whatever_was_chosen(
@@ -449,8 +452,9 @@ async def test_advice_about_another_thing_is_answered_in_prose_whatever_was_chos
 
 # In the terminal client (web search off, nothing of the home set up), "is my laptop
 # still charging?", given the change stand-in, was answered "The laptop is still
-# charging."
-@pytest.mark.parametrize("chosen", ["smart_home_not_set_up", "change_something"])
+# charging."; "ist mein Handy schon voll geladen?" was told that web search is off.
+@pytest.mark.parametrize("chosen", ["smart_home_not_set_up", "change_something",
+                                    "web_switched_off"])  # fmt: skip
 @pytest.mark.parametrize(
     "question",
     ["staat de tv beneden nog aan?", "il portatile di Giulia è ancora acceso?",
@@ -471,14 +475,12 @@ async def test_a_misfit_stand_in_for_how_another_thing_is_says_it_cannot_be_read
 @pytest.mark.parametrize(
     ("chosen", "question"),
     [
-        ("web_switched_off", "ist mein Handy schon voll geladen?"),  # claims nothing of it
-        ("web_switched_off", "how many watts does a TV use?"),
-        ("change_something", "turn my laptop off"),  # asked for in words
+        ("web_switched_off", "search the web: is my phone still charging?"),  # in words
+        ("web_switched_off", "how many watts does a TV use?"),  # a TV in general
+        ("change_something", "turn my laptop off"),
     ],
 )
-async def test_the_web_s_stand_in_or_a_change_asked_for_is_kept_for_another_thing(
-    chosen, question, tmp_path
-):
+async def test_a_stand_in_asked_for_in_words_is_kept_for_another_thing(chosen, question, tmp_path):
     loop, _, _ = loop_for(household(), [propose(chosen), "Fine."], tmp_path)
     result = await loop.process_turn([{"role": "user", "content": question}], policy=OFF, owner="o")
     said = ("Web search is", "Die Websuche ist", "I can only read")

@@ -41,7 +41,7 @@ from .backends.base import (
     user_texts,
 )
 from .judge import judged
-from .offer.advice import asks_for_advice
+from .offer.advice import asks_for_advice, asks_for_an_explanation
 from .offer.arithmetic import (
     CALCULATE,
     Calculation,
@@ -601,18 +601,21 @@ class TurnLoop:
                 _say_unrun(progress, chosen)
                 chosen, reply = [], _without(reply, {CHANGE})
             advice = asks_for_advice(question)
+            # Of another thing of the household's, what to do or why is answered in prose.
+            prose = elsewhere and (advice or asks_for_an_explanation(question))
             if (
                 nothing_ran
                 and elsewhere
-                and not advice
-                and (misfits := [s for s in chosen if _misfit_for_another_thing(s, question)])
+                and not prose
+                and (misfits := [s for s in chosen if _misfit_for_another_thing(s, progress)])
             ):
                 # A question about how another thing of the household's is, which nothing
-                # here reads, and a stand-in of the home or the device: "staat de tv
-                # beneden nog aan?" was told that Home Assistant is not set up, and "is my
-                # laptop still charging?", given the change stand-in, was answered "The
-                # laptop is still charging." It is told that only this device can be
-                # read, as when the model chose to say so.
+                # here reads, and a stand-in that does not say so: "staat de tv beneden
+                # nog aan?" was told that Home Assistant is not set up, "Hängt Papas Handy
+                # noch am Ladekabel?" that web search is off, and "is my laptop still
+                # charging?", given the change stand-in, was answered "The laptop is
+                # still charging." It is told that only this device can be read, as when
+                # the model chose to say so.
                 chosen = [s for s in chosen if s not in misfits]
                 reply = _without(reply, {s.name for s in misfits})
                 if all(s.name != OTHER_DEVICES for s in chosen):
@@ -624,16 +627,17 @@ class TurnLoop:
                 # that nothing here can be changed. It is answered in prose.
                 chosen, reply = [], _without(reply, {CHANGE})
             owned = [s for s in chosen if s.family is not None]
-            if nothing_ran and owned and advice:
+            if nothing_ran and owned and (advice or prose):
                 # A family's stand-in for a message that asks what the household should
                 # do ("what should the fridge be set on?", "ik wil extra RAM in m'n pc
                 # prikken, waar moet ik op letten?") was told that Home Assistant is not
-                # set up. Advice is answered in prose.
+                # set up. Advice, and why another thing is so, are answered in prose.
                 chosen = [s for s in chosen if s.family is None]
                 reply = _without(reply, {s.name for s in owned})
-            if elsewhere and advice:
+            if prose:
                 # Advice about another thing ("my phone storage is full, what should I
-                # delete first?") is answered in prose, not told what cannot be read.
+                # delete first?") or why it is so ("pourquoi les téléphones chauffent
+                # autant ?") is answered in prose, not told what cannot be read.
                 chosen = [s for s in chosen if s.name != OTHER_DEVICES]
                 reply = _without(reply, {OTHER_DEVICES})
             if chosen:  # what the question needs is withheld or cannot be done: said, not run
@@ -1395,15 +1399,19 @@ def _other_things(progress: TurnProgress, *, owned_only: bool = False) -> frozen
     return names_other_things(question, capabilities, language, owned_only=owned_only)
 
 
-def _misfit_for_another_thing(stand_in: StandIn, question: str) -> bool:
-    """Whether ``stand_in``, chosen for ``question`` about how another thing of the
-    household's is, speaks of something else of the home or the device: a family's
-    stand-in, or :data:`CHANGE` for a question that asks for no change in words. The
-    web's stand-in is not: such a question may be one for the web ("how many watts does
-    a TV use?"), and saying that web search is off claims nothing about the thing."""
+def _misfit_for_another_thing(stand_in: StandIn, progress: TurnProgress) -> bool:
+    """Whether ``stand_in``, chosen for a question about how another thing of the
+    household's is, says something else than that only this device can be read: a
+    family's stand-in, :data:`CHANGE` for a question that asks for no change in words,
+    the web's stand-in for one that does not ask for the web in words."""
+    question = progress.question
+    if stand_in.name == OTHER_DEVICES:
+        return False
     if stand_in.name == CHANGE:
         return not asks_for_a_change(question)
-    return stand_in.family is not None
+    if stand_in.family is None:  # the web's: the one withheld family without subjects
+        return not asks_for_the_web(question, progress.voice.language)
+    return True
 
 
 def _change_unasked(chosen: Sequence[StandIn], question: str) -> bool:

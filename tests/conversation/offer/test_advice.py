@@ -7,7 +7,12 @@ import json
 
 import pytest
 
-from sovereign.conversation.offer.advice import ADVICE_REQUESTS, asks_for_advice
+from sovereign.conversation.offer.advice import (
+    ADVICE_REQUESTS,
+    EXPLANATION_REQUESTS,
+    asks_for_advice,
+    asks_for_an_explanation,
+)
 
 from .test_subjects import LANGUAGES
 
@@ -37,6 +42,13 @@ from .test_subjects import LANGUAGES
         "la impresora no imprime sin cian, ¿hay alguna forma de evitar eso?",
         "de printer wil niet zonder cyaan, kan ik dat omzeilen?",
         "la stampante si blocca senza ciano, si può aggirare?",
+        # whether something is worth it
+        "is it worth replacing the battery on my old phone?",
+        "Lohnt sich ein E-Reader oder reicht das alte Tablet?",
+        "ça vaut le coup d'éteindre le routeur la nuit ?",
+        "merece la pena cambiarle la batería al móvil?",
+        "is het de moeite om de router 's nachts uit te zetten?",
+        "vale la pena cambiare la batteria del telefono?",
     ],
 )
 def test_a_message_asking_what_to_do_asks_for_advice(message):
@@ -68,3 +80,39 @@ def test_the_catalog_lists_the_six_languages():
     data = json.loads(ADVICE_REQUESTS.read_text(encoding="utf-8"))
     assert set(data) - {"_about"} == set(LANGUAGES)
     assert all(len(data[language]) >= 8 for language in LANGUAGES)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "why do phones get so hot when they charge?",
+        "how come my laptop fan is always on?",
+        "Warum werden Handys beim Laden warm?",
+        "wieso ist mein Akku so schnell leer?",
+        "pourquoi les téléphones chauffent autant ?",
+        "¿por qué los portátiles se calientan tanto?",
+        "waarom wordt mijn laptop zo warm?",
+        "perché il telefono si scalda mentre carica?",
+        "come mai la tv si spegne da sola?",
+    ],
+)
+def test_a_message_asking_why_asks_for_an_explanation(message):
+    assert asks_for_an_explanation(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "is my laptop still charging?",
+        "la tv è ancora accesa? perché sento la musica",  # "because", in no question
+        "staat de tv beneden nog aan?",
+        "¿la consola sigue encendida? porque no me fío",
+    ],
+)
+def test_a_question_about_a_state_asks_for_no_explanation(message):
+    assert not asks_for_an_explanation(message)
+
+
+def test_the_explanation_catalog_lists_the_six_languages():
+    data = json.loads(EXPLANATION_REQUESTS.read_text(encoding="utf-8"))
+    assert set(data) - {"_about"} == set(LANGUAGES)

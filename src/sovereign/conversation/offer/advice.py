@@ -22,15 +22,21 @@ from pathlib import Path
 from ..voice.words import PhraseIndex
 
 ADVICE_REQUESTS = Path(__file__).resolve().parent / "advice_requests.json"
+EXPLANATION_REQUESTS = Path(__file__).resolve().parent / "explanation_requests.json"
 _ASKED = re.compile(r"[^.!?;\n]*[?\uff1f]")
 """A sentence that ends with a question mark."""
 
 
 @functools.cache
-def _index() -> PhraseIndex[bool]:
-    data = json.loads(ADVICE_REQUESTS.read_text(encoding="utf-8"))
+def _index(catalog: Path = ADVICE_REQUESTS) -> PhraseIndex[bool]:
+    data = json.loads(catalog.read_text(encoding="utf-8"))
     phrases = [p for language, listed in data.items() if language != "_about" for p in listed]
     return PhraseIndex.of((phrase, True) for phrase in phrases)
+
+
+def _asks(message: str, catalog: Path) -> bool:
+    asked = _ASKED.findall(message)
+    return any(_index(catalog).in_text(sentence) for sentence in asked or [message])
 
 
 def asks_for_advice(message: str) -> bool:
@@ -39,5 +45,14 @@ def asks_for_advice(message: str) -> bool:
     question mark, in a sentence that ends with one. "c'è ancora inchiostro nella
     stampante? stasera devo stampare i biglietti" asks how the printer is; "devo" tells
     why."""
-    asked = _ASKED.findall(message)
-    return any(_index().in_text(sentence) for sentence in asked or [message])
+    return _asks(message, ADVICE_REQUESTS)
+
+
+def asks_for_an_explanation(message: str) -> bool:
+    """Whether ``message`` asks why something is so ("why do phones get hot when they
+    charge?", "por qué los portátiles se calientan tanto?"): a phrase of
+    ``explanation_requests.json`` (any language), read as :func:`asks_for_advice` reads
+    its own. Such a question about another thing of the household's asks for an
+    explanation, not for how that thing is now, and is answered in prose; a question
+    naming a family is read as before ("why is the server so hot?")."""
+    return _asks(message, EXPLANATION_REQUESTS)
