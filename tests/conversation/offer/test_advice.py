@@ -94,9 +94,16 @@ def test_the_catalog_lists_the_six_languages():
         "waarom wordt mijn laptop zo warm?",
         "perché il telefono si scalda mentre carica?",
         "come mai la tv si spegne da sola?",
+        # whether there is a way to do something
+        "any way to stop the kids buying stuff in games on their tablets?",
+        "gibt es eine Möglichkeit, Käufe auf dem Tablet zu sperren?",
+        "y a-t-il un moyen de bloquer les achats sur la tablette ?",
+        "¿hay alguna forma de bloquear las compras en la tablet?",
+        "is er een manier om aankopen op de tablet te blokkeren?",
+        "c'è un modo per bloccare gli acquisti sul tablet?",
     ],
 )
-def test_a_message_asking_why_asks_for_an_explanation(message):
+def test_a_message_asking_why_or_for_a_way_asks_for_an_explanation(message):
     assert asks_for_an_explanation(message)
 
 

@@ -49,10 +49,12 @@ def asks_for_advice(message: str) -> bool:
 
 
 def asks_for_an_explanation(message: str) -> bool:
-    """Whether ``message`` asks why something is so ("why do phones get hot when they
-    charge?", "por qué los portátiles se calientan tanto?"): a phrase of
+    """Whether ``message`` asks why something is so, or whether there is a way to do
+    something ("why do phones get hot when they charge?", "por qué los portátiles se
+    calientan tanto?", "any way to stop the kids buying stuff in games?"): a phrase of
     ``explanation_requests.json`` (any language), read as :func:`asks_for_advice` reads
     its own. Such a question about another thing of the household's asks for an
-    explanation, not for how that thing is now, and is answered in prose; a question
-    naming a family is read as before ("why is the server so hot?")."""
+    explanation, not for how that thing is now, and is answered in prose; the turn loop
+    reads it for no other question ("why is the server so hot?" is read as before, and
+    "is there a way to see if the front door is locked?" asks a state)."""
     return _asks(message, EXPLANATION_REQUESTS)
