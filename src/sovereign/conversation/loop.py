@@ -604,8 +604,7 @@ class TurnLoop:
             # Of another thing of the household's, what to do or why is answered in prose.
             prose = elsewhere and (advice or asks_for_an_explanation(question))
             if (
-                nothing_ran
-                and elsewhere
+                elsewhere
                 and not prose
                 and (misfits := [s for s in chosen if _misfit_for_another_thing(s, progress)])
             ):
